@@ -1,0 +1,48 @@
+//! Analysis tools: JSON in, JSON values out, no server needed.
+//!
+//! Each game offers named tools (`parlor nimrod best-move`, `parlor
+//! rummikub predict`, ...). A tool reads one JSON input and emits one or
+//! more JSON values through a callback, so that a tool with many results
+//! (every outcome of a game) streams them instead of holding them all.
+//! The CLI prints each value as a line; the protocol's `analyze` request
+//! returns them in a message.
+
+/// Why an analysis could not run: bad input, for people to read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AnalysisError {
+    /// The game has no tool of that name.
+    #[error("unknown tool {tool:?} for {game} (tools: {known})")]
+    UnknownTool {
+        /// The game's name.
+        game: &'static str,
+        /// The tool asked for.
+        tool: String,
+        /// The tools it has, comma-separated.
+        known: String,
+    },
+    /// The input is not what the tool takes.
+    #[error("{0}")]
+    BadInput(String),
+    /// The caller stopped the stream (e.g. a result limit was reached).
+    #[error("stopped after {0} results")]
+    Stopped(u64),
+}
+
+impl AnalysisError {
+    /// A bad-input error from anything printable.
+    pub fn bad(msg: impl std::fmt::Display) -> Self {
+        AnalysisError::BadInput(msg.to_string())
+    }
+}
+
+/// Where a tool sends its results. Returning `false` asks the tool to stop
+/// (it then returns [`AnalysisError::Stopped`]).
+pub type Emit<'a> = dyn FnMut(serde_json::Value) -> bool + 'a;
+
+/// Reads `input` as `T`, naming the tool in the error.
+pub fn input<T: serde::de::DeserializeOwned>(
+    tool: &str,
+    input: &serde_json::Value,
+) -> Result<T, AnalysisError> {
+    T::deserialize(input).map_err(|e| AnalysisError::BadInput(format!("{tool}: {e}")))
+}

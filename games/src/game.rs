@@ -1,0 +1,234 @@
+//! The contract every hosted game fulfils, and the small types it speaks in.
+
+use std::fmt::{self, Debug};
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::rng::GameRng;
+use crate::strategy::Strategy;
+
+/// The most seats any room can have: [`SeatSet`] is a bitmask of this width.
+pub const MAX_SEATS: u8 = 8;
+
+/// A seat at the table, numbered from 0 in turn order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Seat(pub u8);
+
+impl Seat {
+    /// The seat's index, for indexing per-seat arrays.
+    pub fn index(self) -> usize {
+        usize::from(self.0)
+    }
+}
+
+impl fmt::Display for Seat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "seat {}", self.0)
+    }
+}
+
+/// A set of seats, e.g. everyone who must act in a simultaneous phase.
+/// Serialised as a sorted list of seat numbers.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct SeatSet(u8);
+
+impl SeatSet {
+    /// No seat.
+    pub const EMPTY: SeatSet = SeatSet(0);
+
+    /// Just `seat`.
+    pub fn single(seat: Seat) -> Self {
+        let mut s = SeatSet::EMPTY;
+        s.insert(seat);
+        s
+    }
+
+    /// Seats `0..n`.
+    pub fn first(n: u8) -> Self {
+        let mut s = SeatSet::EMPTY;
+        for i in 0..n.min(MAX_SEATS) {
+            s.insert(Seat(i));
+        }
+        s
+    }
+
+    /// Adds `seat` (seats beyond [`MAX_SEATS`] are ignored).
+    pub fn insert(&mut self, seat: Seat) {
+        if seat.0 < MAX_SEATS {
+            self.0 |= 1 << seat.0;
+        }
+    }
+
+    /// Removes `seat`.
+    pub fn remove(&mut self, seat: Seat) {
+        if seat.0 < MAX_SEATS {
+            self.0 &= !(1 << seat.0);
+        }
+    }
+
+    /// Whether `seat` is in the set.
+    pub fn contains(self, seat: Seat) -> bool {
+        seat.0 < MAX_SEATS && self.0 & (1 << seat.0) != 0
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// How many seats the set holds.
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+
+    /// The seats in ascending order.
+    pub fn iter(self) -> impl Iterator<Item = Seat> {
+        (0..MAX_SEATS).map(Seat).filter(move |s| self.contains(*s))
+    }
+}
+
+impl Debug for SeatSet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter().map(|s| s.0)).finish()
+    }
+}
+
+impl FromIterator<Seat> for SeatSet {
+    fn from_iter<I: IntoIterator<Item = Seat>>(iter: I) -> Self {
+        let mut s = SeatSet::EMPTY;
+        for seat in iter {
+            s.insert(seat);
+        }
+        s
+    }
+}
+
+impl Serialize for SeatSet {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for SeatSet {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let seats = Vec::<Seat>::deserialize(d)?;
+        if let Some(bad) = seats.iter().find(|s| s.0 >= MAX_SEATS) {
+            return Err(serde::de::Error::custom(format!(
+                "seat {} is out of range (at most {} seats)",
+                bad.0, MAX_SEATS
+            )));
+        }
+        Ok(seats.into_iter().collect())
+    }
+}
+
+/// Who is looking at the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Viewer {
+    /// The player in this seat: sees their own hidden information.
+    Seat(Seat),
+    /// A spectator: sees only what is public.
+    Spectator,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "result", rename_all = "snake_case")]
+pub enum Outcome {
+    /// These seats won (several for a partnership); every other seat lost.
+    Win {
+        /// The winning seats.
+        winners: SeatSet,
+    },
+    /// Nobody won.
+    Draw,
+}
+
+/// Why a game could not be set up with the options given.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    /// The game is not played with that many seats.
+    #[error("{game} is played by {min} to {max} players, not {got}")]
+    Seats {
+        /// The game's name.
+        game: &'static str,
+        /// Fewest seats.
+        min: u8,
+        /// Most seats.
+        max: u8,
+        /// Seats asked for.
+        got: u8,
+    },
+    /// The options are not valid for this game.
+    #[error("invalid options: {0}")]
+    Config(String),
+}
+
+/// A turn-based game the server can host.
+///
+/// Implementations are pure: all chance comes from the [`GameRng`] passed
+/// in, a refused move leaves the state exactly as it was, and [`Game::view`]
+/// is the only way state leaves the server.
+pub trait Game: Sized + Clone + Send + Sync + Debug + 'static {
+    /// Validated room options (starting piles, players, target score...).
+    type Config: Clone + Debug + Default + Serialize + DeserializeOwned + Send + Sync;
+    /// One player action, as it travels over the wire.
+    type Move: Clone + Eq + Debug + Serialize + DeserializeOwned + Send + Sync;
+    /// What one viewer may know of the state.
+    type View: Clone + Debug + Serialize + DeserializeOwned + Send + Sync;
+    /// Why a move is refused: one variant per reason, with a message for people.
+    type Illegal: std::error::Error + Clone + Serialize + Send + Sync;
+
+    /// The game's name on the wire (`"nimrod"`).
+    const NAME: &'static str;
+    /// Fewest and most seats.
+    const SEATS: (u8, u8);
+    /// Names of the built-in strategies, the first being the default bot.
+    const STRATEGIES: &'static [&'static str];
+
+    /// Sets up a new match; all chance comes from `rng`.
+    fn setup(cfg: &Self::Config, seats: u8, rng: &mut GameRng) -> Result<Self, SetupError>;
+
+    /// How many seats this match has.
+    fn seats(&self) -> u8;
+
+    /// The seats that must act now: one in ordinary turns, several in a
+    /// simultaneous phase, none once the game is over.
+    fn to_act(&self) -> SeatSet;
+
+    /// Every legal move for `seat`, in a deterministic order; empty when
+    /// `seat` may not act.
+    fn legal_moves(&self, seat: Seat) -> Vec<Self::Move>;
+
+    /// The legal moves for `seat` if there are at most `limit` of them.
+    /// Games whose move lists can be huge override this to avoid building them.
+    fn legal_moves_upto(&self, seat: Seat, limit: usize) -> Option<Vec<Self::Move>> {
+        let moves = self.legal_moves(seat);
+        (moves.len() <= limit).then_some(moves)
+    }
+
+    /// Plays `mv` for `seat`. On `Err` the state is unchanged.
+    fn play(&mut self, seat: Seat, mv: &Self::Move, rng: &mut GameRng)
+        -> Result<(), Self::Illegal>;
+
+    /// `Some` once the game is over.
+    fn outcome(&self) -> Option<Outcome>;
+
+    /// What `viewer` may see. The only way state leaves the server.
+    fn view(&self, viewer: Viewer) -> Self::View;
+
+    /// The move played for `seat` when its clock runs out, where the game
+    /// defines one. `None` means the seat forfeits instead.
+    fn timeout_move(&self, _seat: Seat) -> Option<Self::Move> {
+        None
+    }
+
+    /// `seat` loses at once (its time ran out with no default move, or it
+    /// resigned): every other seat, or the other partnership, wins.
+    fn forfeit(&mut self, seat: Seat);
+
+    /// The built-in strategy called `name`.
+    fn strategy(name: &str) -> Option<Box<dyn Strategy<Self>>>;
+}

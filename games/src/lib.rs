@@ -1,0 +1,19 @@
+//! Pure rules of the games Parlor hosts.
+//!
+//! Nothing here does I/O, reads a clock or touches a global RNG: every chance
+//! event draws from a [`GameRng`] handed in by the caller, so a match is fully
+//! described by `(game, config, seats, seed, moves)` and can be replayed.
+//!
+//! Each game implements [`Game`]; [`AnyGame`] is the closed set the server hosts.
+
+pub mod analysis;
+pub mod any;
+pub mod game;
+pub mod nimrod;
+pub mod rng;
+pub mod strategy;
+
+pub use any::{AnyBot, AnyGame, AnyMove, AnyView, DecodeError, GameKind, IllegalMove};
+pub use game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
+pub use rng::GameRng;
+pub use strategy::Strategy;

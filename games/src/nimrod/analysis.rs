@@ -1,0 +1,115 @@
+//! Nimrod's analysis tools.
+//!
+//! - `lose-positions`: `{"count": N}` -> `[[0,0],[1,2],...]`, the first N.
+//! - `best-move`: `{"piles": [a, b]}` -> `{"piles": [lesser, greater],
+//!   "lose": bool, "move": {"take": [x, y]} | null, "to": [c, d] | null,
+//!   "winning_moves": [...]}`; `take` counts from the lesser pile first.
+
+use serde::Deserialize;
+use serde_json::json;
+
+use super::lose::{best_move, is_lose, lose_position, winning_moves};
+use super::piles::Piles;
+use crate::analysis::{input, AnalysisError, Emit};
+
+/// The tools, by name.
+pub const TOOLS: &[&str] = &["lose-positions", "best-move"];
+
+/// Most lose positions one request may list: a million pairs is about 20 MB
+/// of JSON, beyond which a caller wants the closed form, not a list.
+pub const MAX_LOSE_POSITIONS: u64 = 1_000_000;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Count {
+    count: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct At {
+    piles: Piles,
+}
+
+/// Runs tool `tool` on `input`.
+pub fn analyze(
+    tool: &str,
+    value: &serde_json::Value,
+    emit: &mut Emit<'_>,
+) -> Result<(), AnalysisError> {
+    match tool {
+        "lose-positions" => {
+            let Count { count } = input(tool, value)?;
+            if count > MAX_LOSE_POSITIONS {
+                return Err(AnalysisError::bad(format!(
+                    "lose-positions: at most {MAX_LOSE_POSITIONS} at a time, not {count}"
+                )));
+            }
+            let list: Vec<Piles> = (0..count).map(lose_position).collect();
+            emit(json!(list));
+            Ok(())
+        }
+        "best-move" => {
+            let At { piles } = input(tool, value)?;
+            let best = best_move(piles);
+            emit(json!({
+                "piles": piles,
+                "lose": is_lose(piles),
+                "move": best,
+                "to": best.and_then(|m| piles.after(m)),
+                "winning_moves": winning_moves(piles),
+            }));
+            Ok(())
+        }
+        _ => Err(AnalysisError::UnknownTool {
+            game: "nimrod",
+            tool: tool.to_owned(),
+            known: TOOLS.join(", "),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(tool: &str, v: serde_json::Value) -> Result<Vec<serde_json::Value>, AnalysisError> {
+        let mut out = Vec::new();
+        analyze(tool, &v, &mut |x| {
+            out.push(x);
+            true
+        })?;
+        Ok(out)
+    }
+
+    #[test]
+    fn tools_answer_in_json() {
+        assert_eq!(
+            run("lose-positions", json!({"count": 4})),
+            Ok(vec![json!([[0, 0], [1, 2], [3, 5], [4, 7]])])
+        );
+        let best = run("best-move", json!({"piles": [6, 4]})).unwrap_or_default();
+        assert_eq!(best[0]["move"], json!({"take": [1, 1]}));
+        assert_eq!(best[0]["to"], json!([3, 5]));
+        assert_eq!(best[0]["lose"], json!(false));
+        let lost = run("best-move", json!({"piles": [5, 3]})).unwrap_or_default();
+        assert_eq!(lost[0]["move"], serde_json::Value::Null);
+        assert_eq!(lost[0]["lose"], json!(true));
+    }
+
+    #[test]
+    fn bad_input_is_explained() {
+        assert!(matches!(
+            run("best-move", json!({"piles": [-1, 2]})),
+            Err(AnalysisError::BadInput(_))
+        ));
+        assert!(matches!(
+            run("lose-positions", json!({"count": MAX_LOSE_POSITIONS + 1})),
+            Err(AnalysisError::BadInput(_))
+        ));
+        assert!(matches!(
+            run("nope", json!({})),
+            Err(AnalysisError::UnknownTool { .. })
+        ));
+    }
+}
