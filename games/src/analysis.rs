@@ -35,9 +35,26 @@ impl AnalysisError {
     }
 }
 
-/// Where a tool sends its results. Returning `false` asks the tool to stop
-/// (it then returns [`AnalysisError::Stopped`]).
-pub type Emit<'a> = dyn FnMut(serde_json::Value) -> bool + 'a;
+/// Where a tool sends its results, each one JSON document as text (text,
+/// not `serde_json::Value`, so that exact counts beyond 2^64 stay JSON
+/// integers). Returning `false` asks the tool to stop (it then returns
+/// [`AnalysisError::Stopped`]).
+pub type Emit<'a> = dyn FnMut(String) -> bool + 'a;
+
+/// Serialises `value` and hands it to `emit`; `Err(Stopped(n))` when the
+/// caller asked to stop, `n` being the results emitted before this one.
+pub fn emit_json<T: serde::Serialize>(
+    emit: &mut Emit<'_>,
+    emitted: u64,
+    value: &T,
+) -> Result<(), AnalysisError> {
+    let text = serde_json::to_string(value).map_err(AnalysisError::bad)?;
+    if emit(text) {
+        Ok(())
+    } else {
+        Err(AnalysisError::Stopped(emitted))
+    }
+}
 
 /// Reads `input` as `T`, naming the tool in the error.
 pub fn input<T: serde::de::DeserializeOwned>(

@@ -10,7 +10,7 @@ use serde_json::json;
 
 use super::lose::{best_move, is_lose, lose_position, winning_moves};
 use super::piles::Piles;
-use crate::analysis::{input, AnalysisError, Emit};
+use crate::analysis::{emit_json, input, AnalysisError, Emit};
 
 /// The tools, by name.
 pub const TOOLS: &[&str] = &["lose-positions", "best-move"];
@@ -46,20 +46,22 @@ pub fn analyze(
                 )));
             }
             let list: Vec<Piles> = (0..count).map(lose_position).collect();
-            emit(json!(list));
-            Ok(())
+            emit_json(emit, 0, &list)
         }
         "best-move" => {
             let At { piles } = input(tool, value)?;
             let best = best_move(piles);
-            emit(json!({
+            emit_json(
+                emit,
+                0,
+                &json!({
                 "piles": piles,
                 "lose": is_lose(piles),
                 "move": best,
                 "to": best.and_then(|m| piles.after(m)),
                 "winning_moves": winning_moves(piles),
-            }));
-            Ok(())
+                }),
+            )
         }
         _ => Err(AnalysisError::UnknownTool {
             game: "nimrod",
@@ -76,7 +78,7 @@ mod tests {
     fn run(tool: &str, v: serde_json::Value) -> Result<Vec<serde_json::Value>, AnalysisError> {
         let mut out = Vec::new();
         analyze(tool, &v, &mut |x| {
-            out.push(x);
+            out.push(serde_json::from_str(&x).unwrap_or_default());
             true
         })?;
         Ok(out)
