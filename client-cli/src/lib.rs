@@ -1,1 +1,10 @@
-//! placeholder
+//! The `parlor` command's library: a protocol client, the bot loop, the
+//! per-game renderers for people, and the analysis front end.
+
+pub mod analysis;
+pub mod bot;
+pub mod client;
+pub mod play;
+pub mod render;
+
+pub use client::{Client, ClientError};

@@ -289,6 +289,8 @@ macro_rules! hosted_games {
 
 hosted_games! {
     Nimrod => crate::nimrod::Nimrod, crate::nimrod::analysis,
+    Rummikub => crate::rummikub::Rummikub, crate::rummikub::analysis,
+    Cribbage => crate::cribbage::Cribbage, crate::cribbage::analysis,
 }
 
 impl fmt::Display for GameKind {

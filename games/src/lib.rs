@@ -8,11 +8,14 @@
 
 pub mod analysis;
 pub mod any;
+pub mod cribbage;
 pub mod game;
 pub mod nimrod;
 pub mod rng;
+pub mod rummikub;
 pub mod strategy;
 
+pub use analysis::AnalysisError;
 pub use any::{AnyBot, AnyGame, AnyMove, AnyView, DecodeError, GameKind, IllegalMove};
 pub use game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 pub use rng::GameRng;

@@ -11,7 +11,7 @@ use crate::rng::GameRng;
 /// game state, so it cannot read hidden cards, racks or the deck order: the
 /// type system keeps bots honest. The same strategies run server-side as
 /// built-in seat occupants and client-side in `parlor bot`.
-pub trait Strategy<G: Game>: Send + Debug {
+pub trait Strategy<G: Game>: Send + Sync + Debug {
     /// The move to play for `seat`, or `None` when the view shows that
     /// `seat` has nothing to do.
     fn choose(&mut self, seat: Seat, view: &G::View, rng: &mut GameRng) -> Option<G::Move>;

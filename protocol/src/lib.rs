@@ -1,1 +1,34 @@
-//! placeholder
+//! Parlor's wire protocol.
+//!
+//! JSON text frames, one message per frame, each an object with a `"type"`.
+//! Clients send [`ClientMsg`], the server sends [`ServerMsg`]. Every refusal
+//! is a [`ServerMsg::Error`] carrying a stable [`ErrorCode`] (`area/reason`)
+//! for programs and a message for people. `protocol/README.md` documents
+//! every message with examples.
+
+mod client;
+mod codec;
+mod error_code;
+mod replay;
+mod server;
+mod types;
+
+pub use client::{ClientMsg, CLIENT_TYPES};
+pub use codec::{decode_client, decode_server, encode, DecodeFailure};
+pub use error_code::ErrorCode;
+pub use replay::{replay, step, ReplayError};
+pub use server::{LogEntry, LoggedAction, MatchHeader, MatchLog, ServerMsg, Update};
+pub use types::{Clock, Occupant, RoomId, RoomStatus, RoomSummary, SeatInfo, SeatRef};
+
+/// The protocol version this build speaks best. A client says which version
+/// it speaks in `hello`; the server answers with the version both will use.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// The oldest protocol version this build still speaks.
+pub const MIN_PROTOCOL_VERSION: u32 = 1;
+
+/// The version both sides will use when the client speaks `client`, or
+/// `None` when the server cannot speak to it.
+pub fn negotiate(client: u32) -> Option<u32> {
+    (client >= MIN_PROTOCOL_VERSION).then_some(client.min(PROTOCOL_VERSION))
+}

@@ -1,1 +1,132 @@
-//! placeholder
+//! Parlor's authoritative game server.
+//!
+//! Layered like tokio's mini-redis: a [`listener`] accepts connections, a
+//! [`session`] per connection decodes requests, the [`lobby`] keeps the
+//! rooms, a [`room`] actor per match owns the game, and the [`store`]
+//! writes every accepted step to SQLite before anyone is told of it.
+
+pub mod limits;
+pub mod listener;
+pub mod lobby;
+pub mod outbox;
+pub mod rate;
+pub mod room;
+pub mod session;
+pub mod shutdown;
+pub mod store;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+pub use store::Sync;
+
+/// How long shutdown waits for the store thread to finish its last commits.
+const STORE_DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Server settings.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// SQLite file; `None` keeps matches in memory only (throwaway servers).
+    pub db: Option<PathBuf>,
+    /// How hard commits are pushed to disk.
+    pub sync: Sync,
+}
+
+/// Why the server could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum ServerError {
+    /// The database could not be opened or read.
+    #[error(transparent)]
+    Store(#[from] store::StoreError),
+    /// The address could not be bound.
+    #[error("cannot listen: {0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// Runs the server on `listener` until `shutdown` is cancelled: restores
+/// unfinished matches, serves connections, and on shutdown closes every
+/// connection with a close frame and waits for the store to finish.
+pub async fn run(
+    listener: TcpListener,
+    config: Config,
+    shutdown: CancellationToken,
+) -> Result<(), ServerError> {
+    let (store, store_thread) = store::Store::open(config.db.as_deref(), config.sync)?;
+    let tracker = TaskTracker::new();
+    let lobby = lobby::Lobby::new(store, tracker.clone(), shutdown.clone());
+    let restored = lobby.restore().await?;
+    tracing::info!(
+        addr = %listener.local_addr()?,
+        db = %config.db.as_deref().map_or("(memory)".into(), |p| p.display().to_string()),
+        restored,
+        "parlor-server listening"
+    );
+    listener::accept_loop(
+        listener,
+        std::sync::Arc::clone(&lobby),
+        tracker.clone(),
+        shutdown,
+    )
+    .await;
+    tracker.close();
+    tracker.wait().await;
+    drop(lobby);
+    let joined = tokio::task::spawn_blocking(move || store_thread.join());
+    if tokio::time::timeout(STORE_DRAIN_TIMEOUT, joined)
+        .await
+        .is_err()
+    {
+        tracing::warn!("the store did not close in time");
+    }
+    tracing::info!("parlor-server stopped");
+    Ok(())
+}
+
+/// A server running on a background task (for tests and the CLI's
+/// built-in server).
+#[derive(Debug)]
+pub struct Server {
+    addr: SocketAddr,
+    shutdown: CancellationToken,
+    task: JoinHandle<Result<(), ServerError>>,
+}
+
+impl Server {
+    /// Binds `addr` (port 0 picks a free port) and starts serving.
+    pub async fn start(addr: SocketAddr, config: Config) -> Result<Server, ServerError> {
+        let listener = TcpListener::bind(addr).await?;
+        let addr = listener.local_addr()?;
+        let shutdown = CancellationToken::new();
+        let task = tokio::spawn(run(listener, config, shutdown.clone()));
+        Ok(Server {
+            addr,
+            shutdown,
+            task,
+        })
+    }
+
+    /// Where it listens.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// Its WebSocket URL.
+    pub fn url(&self) -> String {
+        format!("ws://{}", self.addr)
+    }
+
+    /// Shuts down gracefully and waits until it has stopped.
+    pub async fn stop(self) -> Result<(), ServerError> {
+        self.shutdown.cancel();
+        match self.task.await {
+            Ok(res) => res,
+            Err(e) => Err(ServerError::Io(std::io::Error::other(e.to_string()))),
+        }
+    }
+}

@@ -1,1 +1,65 @@
-fn main() {}
+//! `parlor-server`: host Parlor games over WebSocket.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+use parlor_server::{run, Config, Sync};
+use tokio_util::sync::CancellationToken;
+
+/// Parlor's game server: hosts rooms of Nimrod, Rummikub Lite, Cribbage
+/// and more over WebSocket, validating every move and keeping every match
+/// in a SQLite file. Log level: set RUST_LOG (e.g. RUST_LOG=debug).
+#[derive(Debug, Parser)]
+#[command(name = "parlor-server", version)]
+struct Args {
+    /// Address and port to listen on. Use 0.0.0.0:7878 to accept players
+    /// from other machines.
+    #[arg(long, default_value = "127.0.0.1:7878")]
+    bind: SocketAddr,
+    /// SQLite database holding every match; created if missing. Unfinished
+    /// matches in it are restored at start-up.
+    #[arg(long, default_value = "parlor.db")]
+    db: PathBuf,
+    /// How hard each commit is pushed to disk: `normal` survives the
+    /// process being killed, `full` also survives power loss (slower).
+    #[arg(long, value_enum, default_value_t = Sync::Normal)]
+    sync: Sync,
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
+        )
+        .init();
+    let args = Args::parse();
+    let listener = match tokio::net::TcpListener::bind(args.bind).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("parlor-server: cannot listen on {}: {e}", args.bind);
+            return ExitCode::FAILURE;
+        }
+    };
+    let shutdown = CancellationToken::new();
+    let trigger = shutdown.clone();
+    tokio::spawn(async move {
+        parlor_server::shutdown::signal().await;
+        tracing::info!("shutting down");
+        trigger.cancel();
+    });
+    let config = Config {
+        db: Some(args.db),
+        sync: args.sync,
+    };
+    match run(listener, config, shutdown).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("parlor-server: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

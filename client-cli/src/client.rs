@@ -1,0 +1,132 @@
+//! A protocol client over one WebSocket connection.
+
+use futures_util::{SinkExt, StreamExt};
+use parlor_protocol::{decode_server, encode, ClientMsg, ErrorCode, ServerMsg, PROTOCOL_VERSION};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use uuid::Uuid;
+
+/// Why a client call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ClientError {
+    /// The connection failed.
+    #[error("connection error: {0}")]
+    Ws(#[from] tokio_tungstenite::tungstenite::Error),
+    /// The server closed the connection.
+    #[error("the server closed the connection{}", .0.as_deref().map(|r| format!(": {r}")).unwrap_or_default())]
+    Closed(Option<String>),
+    /// The server sent something this client does not understand.
+    #[error("unexpected message from the server: {0}")]
+    Protocol(String),
+    /// The server refused a request.
+    #[error("{message} ({code})")]
+    Refused {
+        /// Stable code.
+        code: ErrorCode,
+        /// For people.
+        message: String,
+    },
+}
+
+/// A connected, greeted client.
+#[derive(Debug)]
+pub struct Client {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    token: Uuid,
+}
+
+impl Client {
+    /// Connects to `url` (`ws://host:port`) and says hello as `name`.
+    pub async fn connect(url: &str, name: &str) -> Result<Client, ClientError> {
+        let (ws, _) = tokio_tungstenite::connect_async(url).await?;
+        let mut client = Client {
+            ws,
+            token: Uuid::nil(),
+        };
+        client
+            .send(&ClientMsg::Hello {
+                version: PROTOCOL_VERSION,
+                name: Some(name.to_owned()),
+            })
+            .await?;
+        match client.recv().await? {
+            ServerMsg::Welcome { token, .. } => {
+                client.token = token;
+                Ok(client)
+            }
+            ServerMsg::Error { code, message, .. } => Err(ClientError::Refused { code, message }),
+            other => Err(ClientError::Protocol(format!(
+                "expected welcome, got {other:?}"
+            ))),
+        }
+    }
+
+    /// The resume token: `resume` with it after a dropped connection.
+    pub fn token(&self) -> Uuid {
+        self.token
+    }
+
+    /// Sends a message.
+    pub async fn send(&mut self, msg: &ClientMsg) -> Result<(), ClientError> {
+        self.ws.send(Message::Text(encode(msg).into())).await?;
+        Ok(())
+    }
+
+    /// The next message from the server (pings are answered by the
+    /// WebSocket layer and skipped).
+    pub async fn recv(&mut self) -> Result<ServerMsg, ClientError> {
+        loop {
+            match self.ws.next().await {
+                None => return Err(ClientError::Closed(None)),
+                Some(Err(e)) => return Err(e.into()),
+                Some(Ok(Message::Text(t))) => {
+                    return decode_server(t.as_str()).map_err(|e| ClientError::Protocol(e.message));
+                }
+                Some(Ok(Message::Close(frame))) => {
+                    return Err(ClientError::Closed(
+                        frame.map(|f| format!("{} ({})", f.reason, u16::from(f.code))),
+                    ));
+                }
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+
+    /// Sends `msg` and waits for the first reply that `want` accepts; a
+    /// server error arriving first is returned as `Refused`.
+    pub async fn request<T>(
+        &mut self,
+        msg: &ClientMsg,
+        mut want: impl FnMut(ServerMsg) -> Option<T>,
+    ) -> Result<T, ClientError> {
+        self.send(msg).await?;
+        loop {
+            match self.recv().await? {
+                ServerMsg::Error { code, message, .. } => {
+                    return Err(ClientError::Refused { code, message })
+                }
+                other => {
+                    if let Some(t) = want(other) {
+                        return Ok(t);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Takes back the seats held under `token`.
+    pub async fn resume(
+        &mut self,
+        token: Uuid,
+    ) -> Result<Vec<parlor_protocol::SeatRef>, ClientError> {
+        let seats = self
+            .request(&ClientMsg::Resume { token }, |m| match m {
+                ServerMsg::Resumed { seats, .. } => Some(seats),
+                _ => None,
+            })
+            .await?;
+        self.token = token;
+        Ok(seats)
+    }
+}

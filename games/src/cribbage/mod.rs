@@ -1,0 +1,35 @@
+//! Cribbage for two, three or four players (four in partnerships).
+//!
+//! - [`card`]: cards, the deck, the JSON and compact (`5H`, `TD`) notations.
+//! - [`score`]: what a hand is worth in the show ([`hand_value`]), with an
+//!   itemised [`Breakdown`] for people.
+//! - [`advice`]: which cards to keep: the seed's [`select_hand`] and the
+//!   crib-aware [`advise`].
+//! - [`pegging`]: the play, with its running count to 31.
+//! - [`Cribbage`]: the hosted game; [`events`]: every point as an event.
+//! - [`strategy`](self#bots): the bots `expert`, `seed`, `random`.
+//! - [`analysis`]: the `score` and `discard` tools.
+//!
+//! # Bots
+//!
+//! [`Expert`], [`SeedPlayer`] and [`RandomMove`] implement
+//! [`Strategy`](crate::Strategy) from a seat's [`View`] alone.
+
+pub mod advice;
+pub mod analysis;
+pub mod card;
+pub mod events;
+mod game;
+pub mod pegging;
+pub mod score;
+mod strategy;
+
+pub use advice::{advise, crib_expectation, select_hand, Advice, DealError, Role, Selection};
+pub use card::{Card, CardSet, ParseCardError, Rank, Suit};
+pub use events::{Event, Reason, Stage};
+pub use game::{
+    Config, Cribbage, HandRecord, Illegal, Move, Phase, Shown, View, DEFAULT_TARGET, TARGETS,
+};
+pub use pegging::{Laid, PegReason, PegScore, Pegging, MAX_COUNT};
+pub use score::{breakdown, crib_value, hand_value, Breakdown, HandKind, Item, ItemKind};
+pub use strategy::{Expert, RandomMove, SeedPlayer, EXPERT_SAMPLES, LOOKAHEAD_PLIES};

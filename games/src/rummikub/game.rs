@@ -1,0 +1,446 @@
+//! Rummikub Lite as a hosted game for 2 to 4 seats.
+
+use rand::seq::SliceRandom;
+use serde::{Deserialize, Serialize};
+
+use super::action::Move;
+use super::block::{Block, HOSTED_SET_SIZE};
+use super::row::Row;
+use super::rules::{check, legal_moves, plays, Change, Illegal};
+use super::strategy::{Greedy, Predictor, RandomMove};
+use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
+use crate::rng::GameRng;
+use crate::strategy::Strategy;
+
+/// The rack size when the room does not choose one: the seed leaves it
+/// open, and seven keeps games short while leaving a real bag.
+pub const DEFAULT_RACK_SIZE: u32 = 7;
+
+/// Room options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// Blocks dealt to each seat: at least 1, and all racks together at
+    /// most the 52 blocks.
+    pub rack_size: u32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            rack_size: DEFAULT_RACK_SIZE,
+        }
+    }
+}
+
+/// The last move, as a viewer may see it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastMove {
+    /// Who played it.
+    pub seat: Seat,
+    /// What they played; a draw names no block.
+    #[serde(rename = "move")]
+    pub mv: Move,
+    /// The block drawn, shown only to the seat that drew it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drew: Option<Block>,
+}
+
+/// What one viewer may know: never another seat's rack, never the bag's
+/// order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct View {
+    /// The viewer's own rack, sorted; `None` for spectators.
+    pub rack: Option<Vec<Block>>,
+    /// The rows on the table, in the order they were laid.
+    pub table: Vec<Row>,
+    /// How many blocks each seat holds, by seat.
+    pub rack_sizes: Vec<usize>,
+    /// How many blocks are left in the bag.
+    pub bag: usize,
+    /// Whose turn it is; `None` once the game is over.
+    pub next: Option<Seat>,
+    /// The move that led here.
+    pub last: Option<LastMove>,
+}
+
+/// A Rummikub Lite match.
+///
+/// Seats move in order 0, 1, 2, ... With more than two seats the seed's
+/// rules generalise directly: the first seat to empty its rack wins and
+/// every other seat loses; the game is drawn for all when the seat to move
+/// has no play and the bag is empty. Both are checked before each turn, so
+/// a game never waits on a seat that could only "draw" from nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rummikub {
+    racks: Vec<Vec<Block>>,
+    table: Vec<Row>,
+    /// The bag; the next block drawn is the last one (popped), an internal
+    /// choice no viewer can observe.
+    bag: Vec<Block>,
+    next: Seat,
+    last: Option<LastMove>,
+    outcome: Option<Outcome>,
+}
+
+impl Rummikub {
+    /// A match from explicit racks (by seat), table and bag (drawn from the
+    /// front), seat 0 to move. For tests and analysis; hosted matches come
+    /// from [`Game::setup`].
+    pub fn from_parts(
+        racks: Vec<Vec<Block>>,
+        table: Vec<Row>,
+        bag: Vec<Block>,
+    ) -> Result<Rummikub, SetupError> {
+        let seats = u8::try_from(racks.len()).unwrap_or(u8::MAX);
+        let (min, max) = Self::SEATS;
+        if !(min..=max).contains(&seats) {
+            return Err(SetupError::Seats {
+                game: Self::NAME,
+                min,
+                max,
+                got: seats,
+            });
+        }
+        let problems = super::table::valid_table(&table);
+        if !problems.is_empty() {
+            let msgs: Vec<String> = problems.iter().map(|p| p.to_string()).collect();
+            return Err(SetupError::Config(format!(
+                "the table is not valid: {}",
+                msgs.join("; ")
+            )));
+        }
+        let mut all: Vec<Block> = racks.iter().flatten().copied().collect();
+        all.extend(table.iter().flat_map(|r| r.blocks().to_vec()));
+        all.extend(&bag);
+        all.sort();
+        if let Some(w) = all.windows(2).find(|w| w[0] == w[1]) {
+            return Err(SetupError::Config(format!(
+                "{} appears twice; every block is unique",
+                w[0]
+            )));
+        }
+        let mut racks = racks;
+        for r in &mut racks {
+            r.sort();
+        }
+        let mut bag = bag;
+        bag.reverse();
+        let mut g = Rummikub {
+            racks,
+            table,
+            bag,
+            next: Seat(0),
+            last: None,
+            outcome: None,
+        };
+        g.settle();
+        Ok(g)
+    }
+
+    /// The rack of `seat` (empty for a seat not in the game).
+    pub fn rack(&self, seat: Seat) -> &[Block] {
+        self.racks.get(seat.index()).map_or(&[], |r| r.as_slice())
+    }
+
+    /// The table.
+    pub fn table(&self) -> &[Row] {
+        &self.table
+    }
+
+    /// The bag, next block first.
+    pub fn bag(&self) -> Vec<Block> {
+        self.bag.iter().rev().copied().collect()
+    }
+
+    /// Ends the game if the seat to move has won already or is stuck.
+    fn settle(&mut self) {
+        if self.outcome.is_some() {
+            return;
+        }
+        if let Some(i) = self.racks.iter().position(|r| r.is_empty()) {
+            self.outcome = Some(Outcome::Win {
+                winners: SeatSet::single(Seat(i as u8)),
+            });
+            return;
+        }
+        let rack = self.rack(self.next);
+        if self.bag.is_empty() && plays(rack, &self.table).is_empty() {
+            self.outcome = Some(Outcome::Draw);
+        }
+    }
+
+    fn checked(&self, seat: Seat, mv: &Move) -> Result<Change, Illegal> {
+        if self.outcome.is_some() {
+            return Err(Illegal::GameOver);
+        }
+        if seat != self.next {
+            return Err(Illegal::NotYourTurn { seat });
+        }
+        check(self.rack(seat), &self.table, mv)
+    }
+}
+
+impl Game for Rummikub {
+    type Config = Config;
+    type Move = Move;
+    type View = View;
+    type Illegal = Illegal;
+
+    const NAME: &'static str = "rummikub";
+    const SEATS: (u8, u8) = (2, 4);
+    const STRATEGIES: &'static [&'static str] = &["greedy", "random", "predictor"];
+
+    fn setup(cfg: &Config, seats: u8, rng: &mut GameRng) -> Result<Self, SetupError> {
+        let (min, max) = Self::SEATS;
+        if !(min..=max).contains(&seats) {
+            return Err(SetupError::Seats {
+                game: Self::NAME,
+                min,
+                max,
+                got: seats,
+            });
+        }
+        let size = cfg.rack_size as usize;
+        if size == 0 || size * usize::from(seats) > HOSTED_SET_SIZE {
+            return Err(SetupError::Config(format!(
+                "rack_size must be at least 1 and {seats} racks must fit the {HOSTED_SET_SIZE} blocks \
+                 (at most {}), not {}",
+                HOSTED_SET_SIZE / usize::from(seats),
+                cfg.rack_size
+            )));
+        }
+        let mut blocks = Block::hosted_set();
+        blocks.shuffle(rng);
+        let racks: Vec<Vec<Block>> = blocks
+            .chunks(size)
+            .take(usize::from(seats))
+            .map(<[Block]>::to_vec)
+            .collect();
+        let bag = blocks[size * usize::from(seats)..].to_vec();
+        Rummikub::from_parts(racks, Vec::new(), bag)
+    }
+
+    fn seats(&self) -> u8 {
+        self.racks.len() as u8
+    }
+
+    fn to_act(&self) -> SeatSet {
+        match self.outcome {
+            Some(_) => SeatSet::EMPTY,
+            None => SeatSet::single(self.next),
+        }
+    }
+
+    fn legal_moves(&self, seat: Seat) -> Vec<Move> {
+        if self.outcome.is_some() || seat != self.next {
+            return Vec::new();
+        }
+        legal_moves(self.rack(seat), &self.table)
+    }
+
+    fn play(&mut self, seat: Seat, mv: &Move, _rng: &mut GameRng) -> Result<(), Illegal> {
+        let change = self.checked(seat, mv)?;
+        // Nothing below can fail: the state changes only from here on.
+        let drawn = match change {
+            Change::Draw => self.bag.pop(),
+            _ => None,
+        };
+        let (racks, table) = (&mut self.racks, &mut self.table);
+        if let Some(rack) = racks.get_mut(seat.index()) {
+            change.apply(mv, rack, table, drawn);
+        }
+        self.last = Some(LastMove {
+            seat,
+            mv: match (&change, mv) {
+                (Change::Add(row), _) => Move::PlayRow(row.clone()),
+                (Change::Replace { row, .. }, Move::PlayBlock { block, .. }) => Move::PlayBlock {
+                    block: *block,
+                    row: row.clone(),
+                },
+                _ => mv.clone(),
+            },
+            drew: drawn,
+        });
+        self.next = Seat((seat.0 + 1) % self.seats());
+        self.settle();
+        Ok(())
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        let own = match viewer {
+            Viewer::Seat(s) if s.index() < self.racks.len() => Some(s),
+            _ => None,
+        };
+        View {
+            rack: own.map(|s| self.rack(s).to_vec()),
+            table: self.table.clone(),
+            rack_sizes: self.racks.iter().map(Vec::len).collect(),
+            bag: self.bag.len(),
+            next: self.outcome.is_none().then_some(self.next),
+            last: self.last.as_ref().map(|l| LastMove {
+                drew: l.drew.filter(|_| own == Some(l.seat)),
+                ..l.clone()
+            }),
+        }
+    }
+
+    fn timeout_move(&self, seat: Seat) -> Option<Move> {
+        let moves = self.legal_moves(seat);
+        (moves == [Move::Draw]).then_some(Move::Draw)
+    }
+
+    fn forfeit(&mut self, seat: Seat) {
+        if self.outcome.is_none() {
+            let mut winners = SeatSet::first(self.seats());
+            winners.remove(seat);
+            self.outcome = Some(Outcome::Win { winners });
+        }
+    }
+
+    fn strategy(name: &str) -> Option<Box<dyn Strategy<Self>>> {
+        match name {
+            "greedy" => Some(Box::new(Greedy)),
+            "random" => Some(Box::new(RandomMove)),
+            "predictor" => Some(Box::new(Predictor::default())),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::block::Color::*;
+    use super::*;
+
+    fn b(n: i64, c: super::super::Color) -> Block {
+        Block::new(n, c)
+    }
+
+    fn game() -> Rummikub {
+        Rummikub::from_parts(
+            vec![
+                vec![b(1, Red), b(2, Red), b(3, Red), b(2, Blue)],
+                vec![b(5, Red), b(5, Yellow), b(5, Black), b(4, Red)],
+            ],
+            vec![],
+            vec![b(5, Blue)],
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn the_seeds_first_game_played_out() {
+        let mut g = game();
+        let mut rng = GameRng::from_seed(0);
+        let run = |hi: i64| Row::Nrow((1..=hi).map(|n| b(n, Red)).collect());
+        assert_eq!(g.legal_moves(Seat(0)), vec![Move::PlayRow(run(3))]);
+        g.play(Seat(0), &Move::PlayRow(run(3)), &mut rng)
+            .unwrap_or_else(|e| panic!("{e}"));
+        g.play(
+            Seat(1),
+            &Move::PlayBlock {
+                block: b(4, Red),
+                row: run(4),
+            },
+            &mut rng,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(g.timeout_move(Seat(0)), Some(Move::Draw));
+        assert_eq!(g.timeout_move(Seat(1)), None);
+        g.play(Seat(0), &Move::Draw, &mut rng)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(g.rack(Seat(0)), &[b(2, Blue), b(5, Blue)]);
+        // Seat 0 drew; only seat 0 sees what.
+        assert_eq!(
+            g.view(Viewer::Seat(Seat(0))).last.and_then(|l| l.drew),
+            Some(b(5, Blue))
+        );
+        assert_eq!(
+            g.view(Viewer::Seat(Seat(1))).last.and_then(|l| l.drew),
+            None
+        );
+        assert_eq!(g.view(Viewer::Spectator).rack, None);
+        // Playing the 5 leaves seat 0 stuck before an empty bag: a draw.
+        g.play(
+            Seat(1),
+            &Move::PlayBlock {
+                block: b(5, Red),
+                row: run(5),
+            },
+            &mut rng,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(g.outcome(), Some(Outcome::Draw));
+        assert_eq!(
+            g.play(Seat(0), &Move::Draw, &mut rng),
+            Err(Illegal::GameOver)
+        );
+    }
+
+    #[test]
+    fn emptying_the_rack_wins_and_a_crow_may_come_in_any_order() {
+        let mut g = game();
+        let mut rng = GameRng::from_seed(0);
+        let run3 = Row::Nrow(vec![b(1, Red), b(2, Red), b(3, Red)]);
+        g.play(Seat(0), &Move::PlayRow(run3), &mut rng)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let unsorted = Row::Crow(vec![b(5, Yellow), b(5, Red), b(5, Black)]);
+        g.play(Seat(1), &Move::PlayRow(unsorted), &mut rng)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            g.table()[1],
+            Row::Crow(vec![b(5, Black), b(5, Red), b(5, Yellow)])
+        );
+        assert_eq!(
+            g.play(Seat(1), &Move::Draw, &mut rng),
+            Err(Illegal::NotYourTurn { seat: Seat(1) })
+        );
+        g.play(Seat(0), &Move::Draw, &mut rng)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let run4 = Row::Nrow(vec![b(1, Red), b(2, Red), b(3, Red), b(4, Red)]);
+        g.play(
+            Seat(1),
+            &Move::PlayBlock {
+                block: b(4, Red),
+                row: run4,
+            },
+            &mut rng,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome::Win {
+                winners: SeatSet::single(Seat(1))
+            })
+        );
+    }
+
+    #[test]
+    fn setup_deals_racks_and_validates_options() {
+        let mut rng = GameRng::from_seed(9);
+        let g = Rummikub::setup(&Config::default(), 3, &mut rng).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(g.view(Viewer::Spectator).rack_sizes, vec![7, 7, 7]);
+        assert_eq!(g.view(Viewer::Spectator).bag, 52 - 21);
+        assert!(Rummikub::setup(&Config { rack_size: 14 }, 4, &mut rng).is_err());
+        assert!(Rummikub::setup(&Config { rack_size: 0 }, 2, &mut rng).is_err());
+        assert!(Rummikub::setup(&Config::default(), 5, &mut rng).is_err());
+        assert!(serde_json::from_str::<Config>(r#"{"rack_size": 5, "jokers": 2}"#).is_err());
+        assert_eq!(
+            serde_json::from_str::<Config>("{}").ok(),
+            Some(Config::default())
+        );
+        let mut g2 = g.clone();
+        g2.forfeit(Seat(1));
+        assert_eq!(
+            g2.outcome(),
+            Some(Outcome::Win {
+                winners: [Seat(0), Seat(2)].into_iter().collect()
+            })
+        );
+    }
+}

@@ -1,0 +1,125 @@
+//! Messages a client sends.
+
+use parlor_games::{GameKind, Seat};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use uuid::Uuid;
+
+use crate::types::{Clock, RoomId};
+
+/// Every `type` a client may send, for telling an unknown type from a
+/// malformed message.
+pub const CLIENT_TYPES: &[&str] = &[
+    "hello",
+    "resume",
+    "list_rooms",
+    "create_room",
+    "join",
+    "spectate",
+    "add_bot",
+    "play",
+    "leave",
+    "get_log",
+    "analyze",
+    "ping",
+];
+
+/// A message from a client.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ClientMsg {
+    /// Must come first: the protocol version the client speaks, and a name
+    /// to show to other players.
+    Hello {
+        /// The client's protocol version.
+        version: u32,
+        /// Display name (default "anonymous").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
+    /// Take back the seats held under an earlier session's resume token.
+    Resume {
+        /// The token from that session's `welcome`.
+        token: Uuid,
+    },
+    /// List the public rooms.
+    ListRooms,
+    /// Create a room; the creator then joins or adds bots like anyone.
+    CreateRoom {
+        /// The game.
+        game: GameKind,
+        /// Seats (default: the game's fewest).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seats: Option<u8>,
+        /// Game options (default: the game's defaults).
+        #[serde(default, skip_serializing_if = "Value::is_null")]
+        options: Value,
+        /// A turn clock (default: none).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clock: Option<Clock>,
+        /// Private rooms are not listed; join them by id.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        private: bool,
+    },
+    /// Sit in a room: in `seat`, or the first free one.
+    Join {
+        /// The room.
+        room: RoomId,
+        /// The seat wanted.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
+    /// Watch a room.
+    Spectate {
+        /// The room.
+        room: RoomId,
+    },
+    /// Put a built-in bot in a free seat.
+    AddBot {
+        /// The room.
+        room: RoomId,
+        /// The seat (default: the first free one).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+        /// The strategy (default: the game's first).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        strategy: Option<String>,
+    },
+    /// Play a move for a seat this session holds.
+    Play {
+        /// The room.
+        room: RoomId,
+        /// The seat moving.
+        seat: Seat,
+        /// The `seq` of the update this move answers.
+        seq: u64,
+        /// The move, in the game's encoding.
+        #[serde(rename = "move")]
+        mv: Value,
+    },
+    /// Stop watching; give up a seat before the match starts; resign during it.
+    Leave {
+        /// The room.
+        room: RoomId,
+    },
+    /// The log of a finished match.
+    GetLog {
+        /// The room.
+        room: RoomId,
+    },
+    /// Run a game's analysis tool on a position the client supplies.
+    Analyze {
+        /// The game.
+        game: GameKind,
+        /// The tool's name.
+        tool: String,
+        /// The tool's input.
+        input: Value,
+    },
+    /// Measure the round trip; answered by `pong` with the same id.
+    Ping {
+        /// Echoed back.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+}

@@ -1,0 +1,99 @@
+//! Turning frames into messages and back.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::client::{ClientMsg, CLIENT_TYPES};
+use crate::error_code::ErrorCode;
+use crate::server::ServerMsg;
+
+/// Why a frame could not be read as a message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct DecodeFailure {
+    /// `request/malformed` or `request/unknown_type`.
+    pub code: ErrorCode,
+    /// What was wrong, for people.
+    pub message: String,
+}
+
+fn malformed(message: impl Into<String>) -> DecodeFailure {
+    DecodeFailure {
+        code: ErrorCode::RequestMalformed,
+        message: message.into(),
+    }
+}
+
+/// Reads a client frame. JSON nesting deeper than serde_json's recursion
+/// limit (128) is refused as malformed rather than overflowing the stack.
+pub fn decode_client(text: &str) -> Result<ClientMsg, DecodeFailure> {
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| malformed(format!("not valid JSON: {e}")))?;
+    let Some(obj) = value.as_object() else {
+        return Err(malformed(
+            "a message is a JSON object with a \"type\" field",
+        ));
+    };
+    let kind = match obj.get("type") {
+        Some(Value::String(kind)) => kind.clone(),
+        Some(_) => return Err(malformed("\"type\" must be a string")),
+        None => return Err(malformed("a message needs a \"type\" field")),
+    };
+    if !CLIENT_TYPES.contains(&kind.as_str()) {
+        let shown: String = kind.chars().take(40).collect();
+        return Err(DecodeFailure {
+            code: ErrorCode::RequestUnknownType,
+            message: format!(
+                "unknown message type {shown:?}; known types: {}",
+                CLIENT_TYPES.join(", ")
+            ),
+        });
+    }
+    serde_json::from_value(value).map_err(|e| malformed(format!("bad {kind} message: {e}")))
+}
+
+/// Reads a server frame (for clients).
+pub fn decode_server(text: &str) -> Result<ServerMsg, DecodeFailure> {
+    serde_json::from_str(text).map_err(|e| malformed(format!("bad server message: {e}")))
+}
+
+/// Writes any message as one JSON text frame.
+pub fn encode<T: Serialize>(msg: &T) -> String {
+    // Our message types contain only strings, numbers, maps with string
+    // keys and JSON values, which always serialise.
+    serde_json::to_string(msg).unwrap_or_else(|e| {
+        format!(r#"{{"type":"error","code":"server/internal","message":"encoding failed: {e}"}}"#)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_types_and_malformed_frames_get_distinct_codes() {
+        let code = |t: &str| decode_client(t).err().map(|e| e.code);
+        assert_eq!(
+            code(r#"{"type":"fly"}"#),
+            Some(ErrorCode::RequestUnknownType)
+        );
+        assert_eq!(code("{not json"), Some(ErrorCode::RequestMalformed));
+        assert_eq!(code("[1,2]"), Some(ErrorCode::RequestMalformed));
+        assert_eq!(code(r#"{"type":7}"#), Some(ErrorCode::RequestMalformed));
+        assert_eq!(
+            code(r#"{"type":"join"}"#),
+            Some(ErrorCode::RequestMalformed)
+        );
+        assert_eq!(
+            code(r#"{"type":"hello","version":-1}"#),
+            Some(ErrorCode::RequestMalformed)
+        );
+        assert_eq!(
+            code(r#"{"type":"hello","version":1e999}"#),
+            Some(ErrorCode::RequestMalformed)
+        );
+        let deep = "[".repeat(10_000) + &"]".repeat(10_000);
+        assert_eq!(code(&deep), Some(ErrorCode::RequestMalformed));
+        assert!(decode_client(r#"{"type":"hello","version":1}"#).is_ok());
+    }
+}

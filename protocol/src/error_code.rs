@@ -1,0 +1,130 @@
+//! Stable error codes, `area/reason`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+macro_rules! error_codes {
+    ($($variant:ident = $code:literal: $doc:literal,)+) => {
+        /// Why a request was refused. The code is for programs and never
+        /// changes meaning; the message next to it is for people.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum ErrorCode {
+            $(#[doc = $doc] $variant,)+
+        }
+
+        impl ErrorCode {
+            /// Every code.
+            pub const ALL: &'static [ErrorCode] = &[$(ErrorCode::$variant,)+];
+
+            /// The code as it travels, `area/reason`.
+            pub fn as_str(self) -> &'static str {
+                match self { $(ErrorCode::$variant => $code,)+ }
+            }
+
+            /// What the code means, for the protocol document.
+            pub fn meaning(self) -> &'static str {
+                match self { $(ErrorCode::$variant => $doc,)+ }
+            }
+        }
+    };
+}
+
+error_codes! {
+    RequestMalformed = "request/malformed": "The frame is not valid JSON, or a field is missing or of the wrong type.",
+    RequestUnknownType = "request/unknown_type": "The `type` is not a message this server knows.",
+    RequestTooLarge = "request/too_large": "The frame is larger than the server accepts; the connection is closed (code 1009).",
+    RequestBinary = "request/binary": "Binary frames are not part of the protocol; send JSON text.",
+    RequestRateLimited = "request/rate_limited": "Too many messages per second; the message was dropped. Persisting closes the connection (code 1008).",
+    RequestHelloFirst = "request/hello_first": "The first message must be `hello`.",
+    RequestHelloTwice = "request/hello_twice": "`hello` was already accepted on this connection.",
+    ProtocolVersion = "protocol/version": "The server does not speak the protocol version in `hello`.",
+    SessionUnknownToken = "session/unknown_token": "No seat is held under that resume token.",
+    RoomNotFound = "room/not_found": "No room has that id.",
+    RoomFull = "room/full": "Every seat of the room is taken.",
+    RoomSeatTaken = "room/seat_taken": "That seat is taken.",
+    RoomNoSuchSeat = "room/no_such_seat": "The room has no seat with that number.",
+    RoomAlreadySeated = "room/already_seated": "This session already holds a seat in the room.",
+    RoomTooMany = "room/too_many": "The server hosts as many rooms as it allows; try later.",
+    RoomBadOptions = "room/bad_options": "The game, seat count, options or clock are not valid.",
+    RoomUnknownStrategy = "room/unknown_strategy": "The game has no built-in bot of that name.",
+    RoomNotMember = "room/not_member": "This session neither sits nor watches in that room.",
+    RoomNotFinished = "room/not_finished": "The match log is public only once the match is over.",
+    ActionNotStarted = "action/not_started": "The match has not started: seats are still free.",
+    ActionGameOver = "action/game_over": "The match is over.",
+    ActionNotYourSeat = "action/not_your_seat": "This session does not hold that seat.",
+    ActionNotYourTurn = "action/not_your_turn": "That seat is not to act now.",
+    ActionStaleSeq = "action/stale_seq": "The move answers an old position: `seq` is not the room's current one.",
+    ActionBadMove = "action/bad_move": "The move is not a move of this game at all (wrong shape).",
+    ActionIllegalMove = "action/illegal_move": "The game's rules refuse the move; `detail` says why.",
+    AnalysisUnknownTool = "analysis/unknown_tool": "The game has no analysis tool of that name.",
+    AnalysisBadInput = "analysis/bad_input": "The analysis input is not what the tool takes.",
+    AnalysisTooLarge = "analysis/too_large": "The analysis has more results than one reply carries; the rest were cut.",
+    ServerFull = "server/full": "The server has as many connections as it allows; the connection is closed (code 1013).",
+    ServerBusy = "server/busy": "The room or the server is overloaded; try again.",
+    ServerShuttingDown = "server/shutting_down": "The server is shutting down; reconnect and resume later.",
+    ServerStorage = "server/storage": "The move could not be stored, so it was not accepted.",
+    ServerInternal = "server/internal": "Something went wrong on the server.",
+    ConnectionIdle = "connection/idle": "Nothing was received for too long; the connection is closed.",
+    ConnectionSlow = "connection/slow": "The client does not read fast enough; the connection is closed.",
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An error code this build does not know.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown error code {0:?}")]
+pub struct UnknownCode(pub String);
+
+impl FromStr for ErrorCode {
+    type Err = UnknownCode;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ErrorCode::ALL
+            .iter()
+            .copied()
+            .find(|c| c.as_str() == s)
+            .ok_or_else(|| UnknownCode(s.to_owned()))
+    }
+}
+
+impl Serialize for ErrorCode {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for ErrorCode {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        String::deserialize(d)?
+            .parse()
+            .map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_area_slash_reason_unique_and_round_trip() {
+        let mut seen = std::collections::HashSet::new();
+        for &c in ErrorCode::ALL {
+            let s = c.as_str();
+            let (area, reason) = s.split_once('/').unwrap_or_default();
+            assert!(!area.is_empty() && !reason.is_empty(), "{s}");
+            assert!(
+                s.bytes()
+                    .all(|b| b.is_ascii_lowercase() || b == b'/' || b == b'_'),
+                "{s}"
+            );
+            assert!(seen.insert(s), "{s} twice");
+            assert_eq!(s.parse::<ErrorCode>(), Ok(c));
+        }
+    }
+}

@@ -1,0 +1,223 @@
+//! Messages the server sends.
+
+use parlor_games::{GameKind, Outcome, Seat, SeatSet};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use uuid::Uuid;
+
+use crate::error_code::ErrorCode;
+use crate::types::{Clock, RoomId, RoomStatus, RoomSummary, SeatInfo, SeatRef};
+
+/// The state of a room as one recipient may see it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Update {
+    /// The room.
+    pub room: RoomId,
+    /// The game.
+    pub game: GameKind,
+    /// The position's sequence number: moves must quote it.
+    pub seq: u64,
+    /// Where the room is in its life.
+    pub status: RoomStatus,
+    /// The seats and who holds them.
+    pub seats: Vec<SeatInfo>,
+    /// The recipient's seat; absent for spectators.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub you: Option<Seat>,
+    /// Seats that must act now.
+    pub to_act: SeatSet,
+    /// The game's view for this recipient.
+    pub view: Value,
+    /// The recipient's legal moves, when it must act and the list is short
+    /// enough to send.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub legal: Option<Vec<Value>>,
+    /// Milliseconds left on each seat's clock, when the room has a clock.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clocks: Option<Vec<u64>>,
+    /// How the match ended, once it has.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<Outcome>,
+}
+
+/// What happened at one step of a match.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LoggedAction {
+    /// The seat played this move.
+    Move(Value),
+    /// The seat's clock ran out and the game's default move was played.
+    TimeoutMove(Value),
+    /// The seat lost at once: its clock ran out with no default move, or it resigned.
+    Forfeit,
+}
+
+/// One step of a match log.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogEntry {
+    /// The position it was played from.
+    pub seq: u64,
+    /// Who acted.
+    pub seat: Seat,
+    /// What they did.
+    pub action: LoggedAction,
+}
+
+/// Everything needed to replay a match.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchHeader {
+    /// The game.
+    pub game: GameKind,
+    /// Its options, normalised.
+    pub options: Value,
+    /// Number of seats.
+    pub seats: u8,
+    /// The RNG seed all chance came from (published only once the match is over).
+    pub seed: u64,
+    /// The clock, if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clock: Option<Clock>,
+}
+
+/// A finished match: its header and every step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchLog {
+    /// The room.
+    pub room: RoomId,
+    /// How to set the match up again.
+    pub header: MatchHeader,
+    /// Every step, in order.
+    pub moves: Vec<LogEntry>,
+    /// How it ended.
+    pub outcome: Option<Outcome>,
+}
+
+/// A message from the server.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum ServerMsg {
+    /// The answer to `hello`.
+    Welcome {
+        /// The protocol version both will use.
+        version: u32,
+        /// This connection's id (for logs).
+        session: Uuid,
+        /// Keep it: `resume` with it after a dropped connection or a server
+        /// restart takes back every seat held under it.
+        token: Uuid,
+        /// The games this server hosts.
+        games: Vec<GameKind>,
+    },
+    /// The answer to `resume`: the seats taken back (updates follow).
+    Resumed {
+        /// The token now in use on this connection.
+        token: Uuid,
+        /// The seats held.
+        seats: Vec<SeatRef>,
+    },
+    /// The public rooms.
+    Rooms {
+        /// One entry per room.
+        rooms: Vec<RoomSummary>,
+    },
+    /// A room was created.
+    RoomCreated {
+        /// Its id.
+        room: RoomId,
+        /// The game.
+        game: GameKind,
+        /// Its seats.
+        seats: u8,
+    },
+    /// The session now holds `seat` (an update follows).
+    Joined {
+        /// The room.
+        room: RoomId,
+        /// The seat.
+        seat: Seat,
+    },
+    /// The session now watches the room (an update follows).
+    Spectating {
+        /// The room.
+        room: RoomId,
+    },
+    /// A built-in bot took a seat.
+    BotAdded {
+        /// The room.
+        room: RoomId,
+        /// The seat.
+        seat: Seat,
+        /// Its strategy.
+        strategy: String,
+    },
+    /// The session left the room.
+    Left {
+        /// The room.
+        room: RoomId,
+    },
+    /// The room's state for this recipient.
+    Update(Update),
+    /// A seated player's connection dropped or came back.
+    Presence {
+        /// The room.
+        room: RoomId,
+        /// The seat.
+        seat: Seat,
+        /// Whether they are connected now.
+        connected: bool,
+    },
+    /// The log of a finished match.
+    Log(MatchLog),
+    /// Results of an analysis tool, each one JSON document.
+    Analysis {
+        /// The game.
+        game: GameKind,
+        /// The tool.
+        tool: String,
+        /// The results in order.
+        results: Vec<Value>,
+        /// Whether results were cut at the reply limit.
+        truncated: bool,
+    },
+    /// The answer to `ping`.
+    Pong {
+        /// The ping's id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        id: Option<u64>,
+    },
+    /// A refusal.
+    Error {
+        /// Stable, for programs.
+        code: ErrorCode,
+        /// For people.
+        message: String,
+        /// The room it concerns, if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        room: Option<RoomId>,
+        /// Machine-readable details (for `action/illegal_move`: the game's reason).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        detail: Option<Value>,
+    },
+}
+
+impl ServerMsg {
+    /// An error with no room or detail.
+    pub fn error(code: ErrorCode, message: impl Into<String>) -> Self {
+        ServerMsg::Error {
+            code,
+            message: message.into(),
+            room: None,
+            detail: None,
+        }
+    }
+
+    /// An error about `room`.
+    pub fn room_error(room: &RoomId, code: ErrorCode, message: impl Into<String>) -> Self {
+        ServerMsg::Error {
+            code,
+            message: message.into(),
+            room: Some(room.clone()),
+            detail: None,
+        }
+    }
+}

@@ -1,0 +1,135 @@
+//! Small types shared by several messages.
+
+use std::fmt;
+
+use parlor_games::{GameKind, Seat};
+use serde::{Deserialize, Deserializer, Serialize};
+
+/// Longest room id accepted on the wire: ids the server makes are 12
+/// characters; anything much longer is garbage and is refused early.
+pub const MAX_ROOM_ID_LEN: usize = 64;
+
+/// A room's id, as the server made it (12 lowercase hex digits).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(transparent)]
+pub struct RoomId(String);
+
+impl RoomId {
+    /// Wraps an id string; `None` when it is empty, too long or has
+    /// characters other than ASCII letters, digits, `-` and `_`.
+    pub fn new(s: impl Into<String>) -> Option<Self> {
+        let s = s.into();
+        let ok = !s.is_empty()
+            && s.len() <= MAX_ROOM_ID_LEN
+            && s.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        ok.then_some(RoomId(s))
+    }
+
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for RoomId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for RoomId {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        RoomId::new(s).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "a room id is 1 to {MAX_ROOM_ID_LEN} letters, digits, '-' or '_'"
+            ))
+        })
+    }
+}
+
+/// A turn clock, a room option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
+pub enum Clock {
+    /// Each move must come within `ms` milliseconds: `{"per_move": {"ms": 30000}}`.
+    PerMove {
+        /// Time per move.
+        ms: u64,
+    },
+    /// A main time per seat, plus `increment_ms` added after each of its
+    /// moves: `{"increment": {"main_ms": 300000, "increment_ms": 2000}}`.
+    Increment {
+        /// Starting time per seat.
+        main_ms: u64,
+        /// Added after each move.
+        increment_ms: u64,
+    },
+}
+
+/// Where a room is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomStatus {
+    /// Seats are still free; the match starts when all are taken.
+    Waiting,
+    /// The match is on.
+    Playing,
+    /// The match is over.
+    Finished,
+}
+
+/// Who sits in a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Occupant {
+    /// Nobody yet.
+    Empty,
+    /// A person or an external bot, connected over the protocol.
+    Player {
+        /// The name given in `hello`.
+        name: String,
+        /// Whether their connection is up.
+        connected: bool,
+    },
+    /// A built-in bot run by the server.
+    Bot {
+        /// The strategy's name.
+        strategy: String,
+    },
+}
+
+/// One seat of a room.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatInfo {
+    /// The seat.
+    pub seat: Seat,
+    /// Who sits there.
+    #[serde(flatten)]
+    pub occupant: Occupant,
+}
+
+/// A room as the lobby lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomSummary {
+    /// The room's id.
+    pub room: RoomId,
+    /// The game it plays.
+    pub game: GameKind,
+    /// Where it is in its life.
+    pub status: RoomStatus,
+    /// Its seats.
+    pub seats: Vec<SeatInfo>,
+    /// How many spectators watch.
+    pub spectators: u32,
+}
+
+/// A seat in a room, e.g. one that a resumed session holds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatRef {
+    /// The room.
+    pub room: RoomId,
+    /// The seat.
+    pub seat: Seat,
+}

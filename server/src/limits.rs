@@ -1,0 +1,95 @@
+//! Every limit the server enforces, with the reason for its value.
+
+use std::time::Duration;
+
+/// Largest frame or message a client may send. The biggest legitimate
+/// request is an analysis input (a Rummikub position is a few KiB); 64 KiB
+/// leaves ample room while capping what one frame can make us parse.
+pub const MAX_FRAME_BYTES: usize = 64 * 1024;
+
+/// Most simultaneous connections. Each idle connection costs a few KiB
+/// (see `READ_BUFFER_BYTES`), so 20,000 fit comfortably in memory while
+/// keeping file descriptors below common `ulimit -n` settings.
+pub const MAX_CONNECTIONS: usize = 20_000;
+
+/// Most rooms hosted at once: a room actor is a task plus its game state,
+/// well under 100 KiB; 20,000 bounds memory and listing cost.
+pub const MAX_ROOMS: usize = 20_000;
+
+/// Messages per second a connection may send on average. A person makes a
+/// few moves a minute and a fast bot a few hundred moves a second in a
+/// closed loop; this refuses only floods.
+pub const MESSAGES_PER_SECOND: u32 = 500;
+
+/// Messages a connection may send in a burst above the average rate.
+pub const MESSAGE_BURST: u32 = 1_000;
+
+/// Refused (rate-limited) messages within one second after which the
+/// connection is closed: a client that keeps flooding after being told is
+/// not going to stop.
+pub const MAX_REFUSED_PER_SECOND: u32 = 200;
+
+/// How long a new connection has to complete the WebSocket handshake and
+/// send `hello`: long enough for any real client, short enough that
+/// half-open connections cannot pile up.
+pub const HELLO_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How often the server pings each connection. Clients' WebSocket stacks
+/// answer pings by themselves, so a live but quiet player never idles out.
+pub const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(30);
+
+/// A connection from which nothing (not even a pong) arrived for this long
+/// is dead or hostile and is closed: three missed keepalives.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(100);
+
+/// Messages queued for one connection before it counts as too slow and is
+/// closed: a client that cannot keep up must not make the server buffer
+/// without bound. A game produces at most a few messages per move.
+pub const OUTBOX_CAPACITY: usize = 256;
+
+/// Commands queued for one room. Each connection has at most a few in
+/// flight; beyond this the room is overloaded and new requests are refused
+/// with `server/busy`.
+pub const ROOM_INBOX_CAPACITY: usize = 1_024;
+
+/// Longest list of legal moves sent with an update. Larger lists (Nimrod
+/// with huge piles) are left out; clients compute them from the view.
+pub const MAX_LEGAL_SENT: usize = 512;
+
+/// How long a finished room stays open for its members (to read the result
+/// and fetch the log) before it is closed; its log stays in the store.
+pub const FINISHED_ROOM_LINGER: Duration = Duration::from_secs(300);
+
+/// Longest clock a room may have: a day per move or per game is already far
+/// beyond turn-based play; the bound keeps deadline arithmetic safe.
+pub const MAX_CLOCK_MS: u64 = 24 * 60 * 60 * 1000;
+
+/// Most results one `analyze` reply carries; the rest are cut and the
+/// reply says `truncated` (the CLI streams without this limit).
+pub const MAX_ANALYSIS_RESULTS: usize = 1_000;
+
+/// Analyses running at once: they are CPU-bound and run on blocking
+/// threads; two keep the game rooms responsive on a small machine.
+pub const MAX_CONCURRENT_ANALYSES: usize = 2;
+
+/// Store jobs committed in one SQLite transaction: batching moves from many
+/// rooms into one commit is what makes durable writes cheap under load.
+pub const STORE_BATCH: usize = 512;
+
+/// Store jobs waiting for the writer thread before callers wait their turn.
+pub const STORE_QUEUE: usize = 8_192;
+
+/// WebSocket read buffer per connection. tungstenite's default (128 KiB)
+/// costs ~21x the memory per connection of 4 KiB and measured slower here;
+/// our frames are small.
+pub const READ_BUFFER_BYTES: usize = 4 * 1024;
+
+/// WebSocket write buffer per connection (flushed once per batch of messages).
+pub const WRITE_BUFFER_BYTES: usize = 4 * 1024;
+
+/// Most bytes buffered for writing to one connection before writes fail;
+/// with `OUTBOX_CAPACITY` this bounds per-connection memory.
+pub const MAX_WRITE_BUFFER_BYTES: usize = 1024 * 1024;
+
+/// Longest display name kept from `hello`.
+pub const MAX_NAME_CHARS: usize = 32;

@@ -1,0 +1,282 @@
+//! The lobby: the registry of rooms, and of which tokens hold seats where.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use parlor_games::{GameKind, GameRng, Seat};
+use parlor_protocol::{Clock, ErrorCode, MatchHeader, RoomId, RoomSummary, SeatRef};
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+use uuid::Uuid;
+
+use crate::limits::{MAX_CLOCK_MS, MAX_ROOMS};
+use crate::room::{spawn_restored, spawn_room, RoomCmd, RoomInit};
+use crate::store::{MatchRecord, Store, StoreError};
+
+struct Entry {
+    tx: mpsc::Sender<RoomCmd>,
+    summary: RoomSummary,
+    private: bool,
+}
+
+/// The rooms a server hosts.
+pub struct Lobby {
+    rooms: Mutex<HashMap<RoomId, Entry>>,
+    seats: Mutex<HashMap<Uuid, BTreeMap<RoomId, Seat>>>,
+    store: Store,
+    tracker: TaskTracker,
+    shutdown: CancellationToken,
+}
+
+impl std::fmt::Debug for Lobby {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lobby")
+            .field("rooms", &lock(&self.rooms).len())
+            .finish()
+    }
+}
+
+/// A refusal: its code and message.
+pub type Refused = (ErrorCode, String);
+
+/// Locks a mutex, recovering the data if a panicking thread poisoned it:
+/// the maps stay consistent because every update is a single insert/remove.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// What `create_room` asks for.
+#[derive(Debug)]
+pub struct NewRoom {
+    /// The game.
+    pub game: GameKind,
+    /// Seats, default the game's fewest.
+    pub seats: Option<u8>,
+    /// Options, `null` for defaults.
+    pub options: Value,
+    /// A clock.
+    pub clock: Option<Clock>,
+    /// Not listed.
+    pub private: bool,
+}
+
+impl Lobby {
+    /// An empty lobby writing to `store`; rooms run on `tracker` and stop
+    /// when `shutdown` is cancelled.
+    pub fn new(store: Store, tracker: TaskTracker, shutdown: CancellationToken) -> Arc<Self> {
+        Arc::new(Lobby {
+            rooms: Mutex::new(HashMap::new()),
+            seats: Mutex::new(HashMap::new()),
+            store,
+            tracker,
+            shutdown,
+        })
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The tracker room tasks run on.
+    pub fn tracker(&self) -> &TaskTracker {
+        &self.tracker
+    }
+
+    /// The server's shutdown signal.
+    pub fn shutdown_token(&self) -> CancellationToken {
+        self.shutdown.clone()
+    }
+
+    /// Brings back every unfinished match from the store.
+    pub async fn restore(self: &Arc<Self>) -> Result<usize, StoreError> {
+        let mut restored = 0;
+        for m in self.store.unfinished().await? {
+            let id = m.record.room.clone();
+            match spawn_restored(self, m) {
+                Ok(_) => restored += 1,
+                Err(e) => {
+                    tracing::error!(room = %id, error = %e, "cannot restore a match; it stays in the store")
+                }
+            }
+        }
+        Ok(restored)
+    }
+
+    /// Creates a room.
+    pub async fn create(self: &Arc<Self>, req: NewRoom) -> Result<(RoomId, u8), Refused> {
+        if lock(&self.rooms).len() >= MAX_ROOMS {
+            return Err((
+                ErrorCode::RoomTooMany,
+                format!("the server hosts {MAX_ROOMS} rooms, its limit; try later"),
+            ));
+        }
+        let bad = |m: String| (ErrorCode::RoomBadOptions, m);
+        let game = req.game;
+        let (min, max) = game.seat_range();
+        let seats = req.seats.unwrap_or(min);
+        if !(min..=max).contains(&seats) {
+            return Err(bad(format!(
+                "{game} is played by {min} to {max} players, not {seats}"
+            )));
+        }
+        let options = game
+            .parse_config(&req.options)
+            .map_err(|e| bad(e.to_string()))?;
+        if let Some(clock) = req.clock {
+            let (main, inc) = match clock {
+                Clock::PerMove { ms } => (ms, 0),
+                Clock::Increment {
+                    main_ms,
+                    increment_ms,
+                } => (main_ms, increment_ms),
+            };
+            if main == 0 || main > MAX_CLOCK_MS || inc > MAX_CLOCK_MS {
+                return Err(bad(format!("clock times must be 1 to {MAX_CLOCK_MS} ms")));
+            }
+        }
+        let seed: u64 = rand::random();
+        let mut rng = GameRng::from_seed(seed);
+        let instance = game
+            .setup(&options, seats, &mut rng)
+            .map_err(|e| bad(e.to_string()))?;
+        let room = loop {
+            let id = Uuid::new_v4().simple().to_string();
+            if let Some(id) = RoomId::new(&id[..12]) {
+                if !lock(&self.rooms).contains_key(&id) {
+                    break id;
+                }
+            }
+        };
+        let header = MatchHeader {
+            game,
+            options,
+            seats,
+            seed,
+            clock: req.clock,
+        };
+        let record = MatchRecord {
+            room: room.clone(),
+            header: header.clone(),
+            private: req.private,
+        };
+        self.store.create_match(record).await.map_err(|e| {
+            (
+                ErrorCode::ServerStorage,
+                format!("the room could not be stored: {e}"),
+            )
+        })?;
+        spawn_room(
+            self,
+            RoomInit {
+                room: room.clone(),
+                header,
+                private: req.private,
+            },
+            instance,
+            rng,
+        );
+        Ok((room, seats))
+    }
+
+    /// Registers a room's inbox and first summary (called by the room).
+    pub fn insert(
+        &self,
+        id: &RoomId,
+        tx: mpsc::Sender<RoomCmd>,
+        summary: RoomSummary,
+        private: bool,
+    ) {
+        lock(&self.rooms).insert(
+            id.clone(),
+            Entry {
+                tx,
+                summary,
+                private,
+            },
+        );
+    }
+
+    /// Updates a room's summary (called by the room on every change of
+    /// seats or status).
+    pub fn publish(&self, id: &RoomId, summary: RoomSummary, private: bool) {
+        if let Some(e) = lock(&self.rooms).get_mut(id) {
+            e.summary = summary;
+            e.private = private;
+        }
+    }
+
+    /// Forgets a room whose actor stopped.
+    pub fn remove(&self, id: &RoomId) {
+        if let Some(e) = lock(&self.rooms).remove(id) {
+            drop(e);
+            lock(&self.seats).retain(|_, rooms| {
+                rooms.remove(id);
+                !rooms.is_empty()
+            });
+        }
+    }
+
+    /// A room's inbox.
+    pub fn room(&self, id: &RoomId) -> Option<mpsc::Sender<RoomCmd>> {
+        lock(&self.rooms).get(id).map(|e| e.tx.clone())
+    }
+
+    /// The public rooms, by id.
+    pub fn list(&self) -> Vec<RoomSummary> {
+        let mut rooms: Vec<RoomSummary> = lock(&self.rooms)
+            .values()
+            .filter(|e| !e.private)
+            .map(|e| e.summary.clone())
+            .collect();
+        rooms.sort_by(|a, b| a.room.cmp(&b.room));
+        rooms
+    }
+
+    /// How many rooms are open.
+    pub fn len(&self) -> usize {
+        lock(&self.rooms).len()
+    }
+
+    /// Whether no room is open.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Records that `token` holds `seat` in `room`.
+    pub fn index_seat(&self, token: Uuid, room: &RoomId, seat: Seat) {
+        lock(&self.seats)
+            .entry(token)
+            .or_default()
+            .insert(room.clone(), seat);
+    }
+
+    /// Records that `token` no longer sits in `room`.
+    pub fn unindex_seat(&self, token: Uuid, room: &RoomId) {
+        let mut seats = lock(&self.seats);
+        if let Some(rooms) = seats.get_mut(&token) {
+            rooms.remove(room);
+            if rooms.is_empty() {
+                seats.remove(&token);
+            }
+        }
+    }
+
+    /// The seats `token` holds.
+    pub fn seats_of(&self, token: Uuid) -> Vec<SeatRef> {
+        lock(&self.seats)
+            .get(&token)
+            .map(|rooms| {
+                rooms
+                    .iter()
+                    .map(|(room, seat)| SeatRef {
+                        room: room.clone(),
+                        seat: *seat,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
