@@ -145,6 +145,10 @@ macro_rules! hosted_games {
         }
 
         /// A match of any hosted game.
+        // One value per room, cloned once per move: the variants' size
+        // difference costs a little memory, boxing would cost an allocation
+        // per clone and an indirection per call.
+        #[allow(clippy::large_enum_variant)]
         #[derive(Clone, Debug)]
         pub enum AnyGame {
             $(

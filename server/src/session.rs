@@ -251,7 +251,7 @@ impl Session {
         }
     }
 
-    fn to_room(&mut self, room: RoomId, cmd: impl FnOnce(Member) -> RoomCmd, remember: bool) {
+    fn forward(&mut self, room: RoomId, cmd: impl FnOnce(Member) -> RoomCmd, remember: bool) {
         let Some(tx) = self.lobby.room(&room) else {
             self.out.send(&ServerMsg::room_error(
                 &room,
@@ -314,16 +314,16 @@ impl Session {
                 };
             }
             ClientMsg::Join { room, seat } => {
-                self.to_room(room, |who| RoomCmd::Join { who, seat }, true)
+                self.forward(room, |who| RoomCmd::Join { who, seat }, true)
             }
             ClientMsg::Spectate { room } => {
-                self.to_room(room, |who| RoomCmd::Spectate { who }, true)
+                self.forward(room, |who| RoomCmd::Spectate { who }, true)
             }
             ClientMsg::AddBot {
                 room,
                 seat,
                 strategy,
-            } => self.to_room(
+            } => self.forward(
                 room,
                 |who| RoomCmd::AddBot {
                     who,
@@ -337,8 +337,8 @@ impl Session {
                 seat,
                 seq,
                 mv,
-            } => self.to_room(room, |who| RoomCmd::Play { who, seat, seq, mv }, false),
-            ClientMsg::Leave { room } => self.to_room(room, |who| RoomCmd::Leave { who }, false),
+            } => self.forward(room, |who| RoomCmd::Play { who, seat, seq, mv }, false),
+            ClientMsg::Leave { room } => self.forward(room, |who| RoomCmd::Leave { who }, false),
             ClientMsg::GetLog { room } => self.get_log(room).await,
             ClientMsg::Analyze { game, tool, input } => self.analyze(game, tool, input),
             ClientMsg::Ping { id } => {
@@ -398,13 +398,13 @@ impl Session {
         let mut rooms: Vec<RoomId> = seats.into_iter().map(|s| s.room).collect();
         rooms.dedup();
         for room in rooms {
-            self.to_room(room, |who| RoomCmd::Resume { who }, true);
+            self.forward(room, |who| RoomCmd::Resume { who }, true);
         }
     }
 
     async fn get_log(&mut self, room: RoomId) {
         if self.lobby.room(&room).is_some() {
-            return self.to_room(room, |who| RoomCmd::GetLog { who }, false);
+            return self.forward(room, |who| RoomCmd::GetLog { who }, false);
         }
         match self.lobby.store().log(room.clone()).await {
             Ok(Some(log)) if log.outcome.is_some() => {

@@ -407,9 +407,8 @@ fn append(
     Ok(())
 }
 
-fn header_from_row(
-    row: &rusqlite::Row<'_>,
-) -> rusqlite::Result<(
+/// A `matches` row: room, game, options, seats, seed, clock, private, outcome.
+type HeaderRow = (
     String,
     String,
     String,
@@ -418,7 +417,9 @@ fn header_from_row(
     Option<String>,
     bool,
     Option<String>,
-)> {
+);
+
+fn header_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<HeaderRow> {
     Ok((
         row.get(0)?,
         row.get(1)?,
@@ -430,17 +431,6 @@ fn header_from_row(
         row.get(7)?,
     ))
 }
-
-type HeaderRow = (
-    String,
-    String,
-    String,
-    u8,
-    i64,
-    Option<String>,
-    bool,
-    Option<String>,
-);
 
 fn decode_header(row: HeaderRow) -> Result<(MatchRecord, Option<Outcome>), StoreError> {
     let (room, game, options, seats, seed, clock, private, outcome) = row;
