@@ -231,3 +231,19 @@ pub fn nimrod_move(u: &Update) -> Value {
     let mv = best_move(piles).unwrap_or(parlor_games::nimrod::Move::new(0, 1));
     json!(mv)
 }
+
+/// Plays a Nimrod match to its end from update `u`, each seat moving
+/// through its own client with a good move; returns the final update.
+pub async fn play_out_nimrod(players: &mut [Raw], room: &RoomId, mut u: Update) -> Update {
+    while u.outcome.is_none() {
+        let seat = u
+            .to_act
+            .iter()
+            .next()
+            .unwrap_or_else(|| panic!("nobody to act"));
+        let p = &mut players[seat.index()];
+        p.play(room, seat.0, u.seq, nimrod_move(&u)).await;
+        u = p.update_at(room, u.seq + 1).await;
+    }
+    u
+}

@@ -6,7 +6,7 @@
 use parlor_cli::{bot, Client};
 use parlor_games::{GameRng, Outcome, Seat, SeatSet};
 use parlor_protocol::{ClientMsg, ErrorCode, RoomStatus, ServerMsg};
-use parlor_tests::{nimrod_move, nimrod_piles, start_server, Raw, Received};
+use parlor_tests::{nimrod_move, nimrod_piles, play_out_nimrod, start_server, Raw, Received};
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -211,17 +211,8 @@ async fn every_bad_request_gets_its_code_and_the_game_still_finishes() {
 
     // Now the game plays out normally.
     let mut players = [a, b];
-    let mut u = again;
-    while u.outcome.is_none() {
-        let seat = u
-            .to_act
-            .iter()
-            .next()
-            .unwrap_or_else(|| panic!("nobody to act"));
-        let p = &mut players[seat.index()];
-        p.play(&room, seat.0, u.seq, nimrod_move(&u)).await;
-        u = p.update_at(&room, u.seq + 1).await;
-    }
+    let u = again;
+    let u = play_out_nimrod(&mut players, &room, u).await;
     assert!(matches!(u.outcome, Some(Outcome::Win { .. })));
     // Moves after the end are refused.
     players[0]
@@ -272,17 +263,8 @@ async fn a_dropped_player_resumes_and_finishes_and_the_other_is_told() {
     assert_eq!(came_back, (Seat(1), true));
 
     let mut players = [a, b];
-    let mut u = back;
-    while u.outcome.is_none() {
-        let seat = u
-            .to_act
-            .iter()
-            .next()
-            .unwrap_or_else(|| panic!("nobody to act"));
-        let p = &mut players[seat.index()];
-        p.play(&room, seat.0, u.seq, nimrod_move(&u)).await;
-        u = p.update_at(&room, u.seq + 1).await;
-    }
+    let u = back;
+    let u = play_out_nimrod(&mut players, &room, u).await;
     // 6/9 is not a lose position: perfect play from seat 0 wins.
     assert_eq!(
         u.outcome,
@@ -321,10 +303,12 @@ async fn a_restarted_server_brings_the_match_back_with_no_move_lost() {
     let before = nimrod_piles(&u);
     let (ta, tb) = (a.token, b.token);
     server.stop().await.unwrap_or_else(|e| panic!("{e}"));
-    assert!(matches!(
-        a.next().await,
-        Received::Msg(_) | Received::Closed(_)
-    ));
+    // A graceful shutdown tells players why and closes with 1001.
+    a.expect_error(ErrorCode::ServerShuttingDown).await;
+    match a.next().await {
+        Received::Closed(Some(frame)) => assert_eq!(u16::from(frame.code), 1001),
+        other => panic!("expected a close frame, got {other:?}"),
+    }
 
     let server = start_server(Some(db)).await;
     let url = server.url();
@@ -338,16 +322,7 @@ async fn a_restarted_server_brings_the_match_back_with_no_move_lost() {
         u = back;
         players.push(p);
     }
-    while u.outcome.is_none() {
-        let seat = u
-            .to_act
-            .iter()
-            .next()
-            .unwrap_or_else(|| panic!("nobody to act"));
-        let p = &mut players[seat.index()];
-        p.play(&room, seat.0, u.seq, nimrod_move(&u)).await;
-        u = p.update_at(&room, u.seq + 1).await;
-    }
+    let u = play_out_nimrod(&mut players, &room, u).await;
     let p = &mut players[0];
     p.send(&ClientMsg::GetLog { room: room.clone() }).await;
     let log = p
