@@ -39,6 +39,12 @@ enum Cmd {
     Replay(ReplayArgs),
     /// Nimrod analysis: `lose-positions N`, `best-move A B`.
     Nimrod(ToolArgs),
+    /// Rummikub Lite analysis, JSON on stdin: `check-table`, `outcomes`,
+    /// `predict`, `replay`.
+    Rummikub(ToolArgs),
+    /// Cribbage analysis: `score 5H 5S 5C JD --start 5D`, `discard 5H ...
+    /// [--dealer|--pone]`, or JSON on stdin.
+    Cribbage(ToolArgs),
     /// Analysis for any hosted game by name: `parlor analyze GAME TOOL`.
     Analyze {
         /// The game.
@@ -58,7 +64,7 @@ struct ServerArg {
 
 #[derive(Debug, clap::Args)]
 struct PlayArgs {
-    /// The game: nimrod, ...
+    /// The game: nimrod, rummikub or cribbage.
     game: GameKind,
     #[command(flatten)]
     server: ServerArg,
@@ -176,6 +182,8 @@ async fn main() -> ExitCode {
         Cmd::Rooms(a) => cmd_rooms(a).await,
         Cmd::Replay(a) => cmd_replay(a).await,
         Cmd::Nimrod(a) => cmd_tool(GameKind::Nimrod, &a),
+        Cmd::Rummikub(a) => cmd_tool(GameKind::Rummikub, &a),
+        Cmd::Cribbage(a) => cmd_tool(GameKind::Cribbage, &a),
         Cmd::Analyze { game, tool } => cmd_tool(game, &tool),
     };
     match res {

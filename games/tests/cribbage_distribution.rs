@@ -9,7 +9,10 @@
 //!
 //! The criterion bench `cribbage` times the same enumeration.
 
-use parlor_games::cribbage::{crib_value, hand_value, Card};
+// Tests fail by panicking, helpers included.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+use parlor_games::cribbage::{distribution, HandKind};
 
 /// Number of deals (hand + start) scoring 0, 1, ..., 29 points.
 ///
@@ -27,34 +30,11 @@ const PUBLISHED: [u64; 30] = [
 /// scores), from the Wikipedia article "Cribbage statistics".
 const PUBLISHED_CRIB_ZEROES: u64 = 1_022_208;
 
-/// Tallies hand and crib scores over every hand and start card.
-fn distribution() -> ([u64; 30], [u64; 30]) {
-    let deck: Vec<Card> = Card::deck().collect();
-    let mut hands = [0u64; 30];
-    let mut cribs = [0u64; 30];
-    for a in 0..52 {
-        for b in a + 1..52 {
-            for c in b + 1..52 {
-                for d in c + 1..52 {
-                    let hand = [deck[a], deck[b], deck[c], deck[d]];
-                    for (s, &start) in deck.iter().enumerate() {
-                        if s == a || s == b || s == c || s == d {
-                            continue;
-                        }
-                        hands[usize::from(hand_value(hand, start))] += 1;
-                        cribs[usize::from(crib_value(hand, start))] += 1;
-                    }
-                }
-            }
-        }
-    }
-    (hands, cribs)
-}
-
 #[test]
 #[ignore = "12,994,800 deals: run in release with --ignored"]
 fn every_deal_scores_as_published() {
-    let (hands, cribs) = distribution();
+    let hands = distribution(HandKind::Hand);
+    let cribs = distribution(HandKind::Crib);
     assert_eq!(hands.iter().sum::<u64>(), 12_994_800);
     for (points, (&got, &want)) in hands.iter().zip(&PUBLISHED).enumerate() {
         assert_eq!(got, want, "deals scoring {points}");
@@ -62,4 +42,32 @@ fn every_deal_scores_as_published() {
     assert_eq!(cribs[0], PUBLISHED_CRIB_ZEROES);
     println!("hand scores: {hands:?}");
     println!("crib scores: {cribs:?}");
+}
+
+#[test]
+#[ignore = "12,994,800 deals itemised: run in release with --ignored"]
+fn every_deal_itemises_to_its_fast_value() {
+    use parlor_games::cribbage::{breakdown, value, Card};
+    let deck: Vec<Card> = Card::deck().collect();
+    let mut checked = 0u64;
+    for a in 0..52 {
+        for b in a + 1..52 {
+            for c in b + 1..52 {
+                for d in c + 1..52 {
+                    let hand = [deck[a], deck[b], deck[c], deck[d]];
+                    for &start in deck.iter().filter(|s| !hand.contains(s)) {
+                        for kind in [HandKind::Hand, HandKind::Crib] {
+                            assert_eq!(
+                                breakdown(&hand, start, kind).total(),
+                                value(&hand, start, kind),
+                                "{hand:?} {start} {kind:?}"
+                            );
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 12_994_800);
 }

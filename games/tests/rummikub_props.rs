@@ -1,5 +1,8 @@
 //! Rummikub Lite: properties checked on random deals and random games.
 
+// Test helpers fail the test by panicking.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
 use std::ops::ControlFlow;
 
 use num_bigint::BigUint;
@@ -264,4 +267,23 @@ fn the_predictor_sees_the_trap_that_greedy_walks_into() {
         matches!(mv, Some(Move::PlayBlock { block, .. }) if block == b(9, Blue)),
         "{mv:?}"
     );
+}
+
+/// Two workers sharing a memo count exactly what one counts, on a deal
+/// large enough (about 24,000 positions) to take the parallel path.
+#[test]
+fn parallel_prediction_agrees_with_sequential() {
+    use parlor_games::rummikub::{predict_with_workers, PARALLEL_THRESHOLD};
+    let mut all = Block::hosted_set();
+    all.shuffle(&mut ChaCha8Rng::seed_from_u64(1));
+    let pos = Position::deal(
+        all[..22].to_vec(),
+        all[22..44].to_vec(),
+        all[44..52].to_vec(),
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    let (p, positions) = predict_sequential(&pos);
+    assert!(positions > PARALLEL_THRESHOLD, "{positions}");
+    assert_eq!(predict_with_workers(&pos, 2), p);
+    assert_eq!(predict_with_workers(&pos, 3), p);
 }

@@ -4,8 +4,10 @@
 //! its view as JSON and taking a move by number from the legal-move list
 //! or as raw JSON, so every hosted game is playable from the terminal.
 
+pub mod cribbage;
 mod generic;
 mod nimrod;
+pub mod rummikub;
 
 use parlor_games::{GameKind, Outcome, Seat};
 use parlor_protocol::{Occupant, Update};
@@ -15,6 +17,8 @@ use serde_json::Value;
 pub fn board(u: &Update) -> String {
     let body = match u.game {
         GameKind::Nimrod => nimrod::board(u),
+        GameKind::Rummikub => rummikub::board(u),
+        GameKind::Cribbage => cribbage::board(u),
         #[allow(unreachable_patterns)]
         _ => generic::board(u),
     };
@@ -25,6 +29,8 @@ pub fn board(u: &Update) -> String {
 pub fn prompt(u: &Update) -> String {
     match u.game {
         GameKind::Nimrod => nimrod::prompt(u),
+        GameKind::Rummikub => rummikub::prompt(u),
+        GameKind::Cribbage => cribbage::prompt(u),
         #[allow(unreachable_patterns)]
         _ => generic::prompt(u),
     }
@@ -45,6 +51,8 @@ pub fn parse_move(u: &Update, line: &str) -> Result<Value, String> {
     }
     match u.game {
         GameKind::Nimrod => nimrod::parse(line),
+        GameKind::Rummikub => rummikub::parse(u, line),
+        GameKind::Cribbage => cribbage::parse(u, line),
         #[allow(unreachable_patterns)]
         _ => Err("type a move's number from the list, or the move as JSON".into()),
     }

@@ -7,13 +7,9 @@
 //!   crib-aware [`advise`].
 //! - [`pegging`]: the play, with its running count to 31.
 //! - [`Cribbage`]: the hosted game; [`events`]: every point as an event.
-//! - [`strategy`](self#bots): the bots `expert`, `seed`, `random`.
+//! - bots: [`Expert`] (`expert`), [`SeedPlayer`] (`seed`), [`RandomMove`]
+//!   (`random`), each choosing from a seat's [`View`] alone.
 //! - [`analysis`]: the `score` and `discard` tools.
-//!
-//! # Bots
-//!
-//! [`Expert`], [`SeedPlayer`] and [`RandomMove`] implement
-//! [`Strategy`](crate::Strategy) from a seat's [`View`] alone.
 
 pub mod advice;
 pub mod analysis;
@@ -31,5 +27,7 @@ pub use game::{
     Config, Cribbage, HandRecord, Illegal, Move, Phase, Shown, View, DEFAULT_TARGET, TARGETS,
 };
 pub use pegging::{Laid, PegReason, PegScore, Pegging, MAX_COUNT};
-pub use score::{breakdown, crib_value, hand_value, Breakdown, HandKind, Item, ItemKind};
+pub use score::{
+    breakdown, crib_value, distribution, hand_value, value, Breakdown, HandKind, Item, ItemKind,
+};
 pub use strategy::{Expert, RandomMove, SeedPlayer, EXPERT_SAMPLES, LOOKAHEAD_PLIES};

@@ -245,6 +245,33 @@ pub fn breakdown(cards: &[Card; 4], start: Card, kind: HandKind) -> Breakdown {
     b
 }
 
+/// The number of deals, hand plus start card, scoring each number of
+/// points from 0 to 29: every 4-card hand with every one of the 48 other
+/// cards as the start, C(52,4) x 48 = 12,994,800 deals in all.
+pub fn distribution(kind: HandKind) -> [u64; MAX_HAND_SCORE as usize + 1] {
+    let deck: Vec<Card> = Card::deck().collect();
+    let mut tally = [0u64; MAX_HAND_SCORE as usize + 1];
+    let n = deck.len();
+    for a in 0..n {
+        for b in a + 1..n {
+            for c in b + 1..n {
+                for d in c + 1..n {
+                    let hand = [deck[a], deck[b], deck[c], deck[d]];
+                    for (s, &start) in deck.iter().enumerate() {
+                        if s != a && s != b && s != c && s != d {
+                            let v = usize::from(value(&hand, start, kind));
+                            if let Some(t) = tally.get_mut(v) {
+                                *t += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    tally
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

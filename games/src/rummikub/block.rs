@@ -108,7 +108,7 @@ mod tests {
 
     #[test]
     fn blocks_sort_like_prolog_terms() {
-        let mut v = vec![
+        let mut v = [
             Block::new(5, Color::Yellow),
             Block::new(5, Color::Red),
             Block::new(4, Color::Yellow),

@@ -28,8 +28,8 @@ pub use game::{Config, LastMove, Rummikub, View, DEFAULT_RACK_SIZE};
 pub use outcomes::{all_outcomes, outcomes, Solution};
 pub use position::{Player, Position, PositionError, MAX_BLOCKS};
 pub use predict::{
-    count_wins, predict, predict_actions, predict_sequential, predict_within, Prediction, MEMO_CAP,
-    PARALLEL_THRESHOLD, WORKERS,
+    count_wins, predict, predict_actions, predict_sequential, predict_with_workers, predict_within,
+    Prediction, MEMO_CAP, PARALLEL_THRESHOLD, WORKERS,
 };
 pub use row::{Row, RowKind, MIN_ROW};
 pub use rules::{check, legal_moves, plays, Change, Illegal, NEW_ROW};

@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use num_bigint::BigUint;
 
@@ -85,8 +85,9 @@ fn ratio(num: &BigUint, den: &BigUint) -> f64 {
 pub(crate) enum Tally {
     /// Counts that fit 64 bits, the common case, kept small for the memo.
     Small([u64; 3]),
-    /// Counts beyond 64 bits.
-    Big(Box<[BigUint; 3]>),
+    /// Counts beyond 64 bits, shared: a memo hit only bumps a reference
+    /// count instead of copying three big numbers.
+    Big(Arc<[BigUint; 3]>),
 }
 
 impl Tally {
@@ -107,26 +108,6 @@ impl Tally {
         }
     }
 
-    /// Adds a child's counts, which are from the other player's side.
-    fn add_flipped(&mut self, child: &Tally) {
-        if let (Tally::Small(a), Tally::Small(c)) = (&mut *self, child) {
-            if let (Some(w), Some(l), Some(d)) = (
-                a[0].checked_add(c[1]),
-                a[1].checked_add(c[0]),
-                a[2].checked_add(c[2]),
-            ) {
-                *a = [w, l, d];
-                return;
-            }
-        }
-        let mut a = self.big();
-        let c = child.big();
-        a[0] += &c[1];
-        a[1] += &c[0];
-        a[2] += &c[2];
-        *self = Tally::Big(Box::new(a));
-    }
-
     /// The counts as a prediction, `mover` having been to move.
     pub fn prediction(&self, mover: Player) -> Prediction {
         let [w, l, d] = self.big();
@@ -138,6 +119,66 @@ impl Tally {
             p1_wins,
             p2_wins,
             draws: d,
+        }
+    }
+}
+
+/// A running sum of children's counts, turned round to the parent's side
+/// (a child's wins are the parent's losses). It adds in `u128`, which no
+/// sum of a position's few hundred 64-bit children can overflow, and moves
+/// to arbitrary precision only for children that are already big.
+#[derive(Debug)]
+struct Sum {
+    small: [u128; 3],
+    big: Option<[BigUint; 3]>,
+}
+
+impl Sum {
+    fn new() -> Sum {
+        Sum {
+            small: [0; 3],
+            big: None,
+        }
+    }
+
+    fn add_flipped(&mut self, child: &Tally) {
+        match child {
+            Tally::Small(c) => {
+                let c = [c[1], c[0], c[2]].map(u128::from);
+                for k in 0..3 {
+                    match self.small[k].checked_add(c[k]) {
+                        Some(v) => self.small[k] = v,
+                        None => {
+                            let big = self.big.get_or_insert_with(Default::default);
+                            big[k] += self.small[k];
+                            big[k] += c[k];
+                            self.small[k] = 0;
+                        }
+                    }
+                }
+            }
+            Tally::Big(c) => {
+                let big = self.big.get_or_insert_with(Default::default);
+                big[0] += &c[1];
+                big[1] += &c[0];
+                big[2] += &c[2];
+            }
+        }
+    }
+
+    fn finish(self) -> Tally {
+        let small = self.small;
+        match self.big {
+            None => match small.map(u64::try_from) {
+                [Ok(w), Ok(l), Ok(d)] => Tally::Small([w, l, d]),
+                _ => Tally::Big(Arc::new(small.map(BigUint::from))),
+            },
+            Some(mut big) => {
+                for k in 0..3 {
+                    big[k] += small[k];
+                }
+                Tally::Big(Arc::new(big))
+            }
         }
     }
 }
@@ -183,69 +224,66 @@ pub(crate) enum Stop {
     Cancelled,
 }
 
-/// Where a solver keeps the counts it has found.
-pub(crate) trait Memo {
-    fn get(&mut self, s: &State) -> Option<Tally>;
-    fn put(&mut self, s: State, t: &Tally);
-}
-
-impl Memo for Map {
-    fn get(&mut self, s: &State) -> Option<Tally> {
-        HashMap::get(self, s).cloned()
+/// Stores `t` for `s`, emptying `map` first when it holds `cap` entries.
+fn put(map: &mut Map, cap: usize, s: State, t: Tally) {
+    if map.len() >= cap {
+        map.clear();
     }
-
-    fn put(&mut self, s: State, t: &Tally) {
-        if self.len() >= MEMO_CAP {
-            self.clear();
-        }
-        self.insert(s, t.clone());
-    }
+    map.insert(s, t);
 }
 
 /// A memo shared by several workers: one lock per shard, so that two
 /// workers rarely wait for each other.
 struct Shared {
-    shards: Vec<Mutex<Map>>,
+    shards: Vec<Shard>,
 }
+
+/// One shard, alone on its cache lines so that two workers locking
+/// neighbouring shards do not slow each other down (false sharing).
+#[repr(align(128))]
+struct Shard(Mutex<Map>);
 
 /// Shards of the shared memo: far more than workers, so that lock
 /// collisions are rare.
-const SHARDS: usize = 64;
+const SHARDS: usize = 256;
 
 impl Shared {
     fn new() -> Shared {
         Shared {
-            shards: (0..SHARDS).map(|_| Mutex::new(Map::default())).collect(),
+            shards: (0..SHARDS)
+                .map(|_| Shard(Mutex::new(Map::default())))
+                .collect(),
         }
     }
 
-    fn shard(&self, s: &State) -> &Mutex<Map> {
+    fn shard(&self, s: &State) -> std::sync::MutexGuard<'_, Map> {
         let mut h = StateHasher::default();
         std::hash::Hash::hash(s, &mut h);
         // High bits: the map inside the shard uses the low ones.
-        &self.shards[(h.finish() >> 58) as usize % SHARDS]
-    }
-}
-
-impl Memo for &Shared {
-    fn get(&mut self, s: &State) -> Option<Tally> {
-        let map = self.shard(s).lock().unwrap_or_else(|e| e.into_inner());
-        HashMap::get(&map, s).cloned()
+        let shard = &self.shards[(h.finish() >> 56) as usize % SHARDS].0;
+        shard.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn put(&mut self, s: State, t: &Tally) {
-        let mut map = self.shard(&s).lock().unwrap_or_else(|e| e.into_inner());
-        if map.len() >= MEMO_CAP / SHARDS {
-            map.clear();
-        }
-        map.insert(s, t.clone());
+    fn get(&self, s: &State) -> Option<Tally> {
+        self.shard(s).get(s).cloned()
+    }
+
+    fn put(&self, s: State, t: &Tally) {
+        put(&mut self.shard(&s), MEMO_CAP / SHARDS, s, t.clone());
     }
 }
 
 /// A memoised depth-first count over one engine's positions.
-pub(crate) struct Solver<'e, M> {
+///
+/// Each solver has a private memo, read without locks. Solvers working
+/// together also share one: a position missing from the private memo is
+/// looked up there before it is expanded, and every count found is
+/// published there. Locks are then taken once per private miss rather than
+/// once per lookup, which is what made a second worker pay.
+pub(crate) struct Solver<'e> {
     engine: &'e Engine,
-    memo: M,
+    memo: Map,
+    shared: Option<&'e Shared>,
     scratch: Vec<Vec<Step>>,
     expanded: usize,
     budget: usize,
@@ -261,18 +299,13 @@ pub(crate) struct Solver<'e, M> {
 /// meet each other's finished subtrees in the memo.
 const SPREAD_DEPTH: usize = 12;
 
-impl<'e> Solver<'e, Map> {
-    /// A solver with its own memo, expanding at most `budget` positions.
+impl<'e> Solver<'e> {
+    /// A solver on its own, expanding at most `budget` positions.
     pub fn new(engine: &'e Engine, budget: usize) -> Self {
-        Solver::with_memo(engine, Map::default(), budget)
-    }
-}
-
-impl<'e, M: Memo> Solver<'e, M> {
-    fn with_memo(engine: &'e Engine, memo: M, budget: usize) -> Self {
         Solver {
             engine,
-            memo,
+            memo: Map::default(),
+            shared: None,
             scratch: Vec::new(),
             expanded: 0,
             budget,
@@ -294,7 +327,7 @@ impl<'e, M: Memo> Solver<'e, M> {
     fn visit(&mut self, s: &State, depth: usize) -> Result<Tally, Stop> {
         // Only positions with moves are memoised, so a hit is final.
         if let Some(t) = self.memo.get(s) {
-            return Ok(t);
+            return Ok(t.clone());
         }
         if self.scratch.len() <= depth {
             self.scratch.push(Vec::new());
@@ -303,6 +336,13 @@ impl<'e, M: Memo> Solver<'e, M> {
         if let Some(end) = self.engine.steps(s, &mut steps) {
             self.scratch[depth] = steps;
             return Ok(Tally::of_end(end));
+        }
+        if let Some(shared) = self.shared {
+            if let Some(t) = shared.get(s) {
+                self.scratch[depth] = steps;
+                put(&mut self.memo, MEMO_CAP, *s, t.clone());
+                return Ok(t);
+            }
         }
         if let Some(flag) = self.cancel {
             if flag.load(Ordering::Relaxed) {
@@ -319,14 +359,18 @@ impl<'e, M: Memo> Solver<'e, M> {
         } else {
             0
         };
-        let mut total = Tally::ZERO;
+        let mut sum = Sum::new();
         for k in 0..n {
             let step = steps[(first + k) % n];
             let child = self.visit(&self.engine.apply(s, step), depth + 1)?;
-            total.add_flipped(&child);
+            sum.add_flipped(&child);
         }
+        let total = sum.finish();
         self.scratch[depth] = steps;
-        self.memo.put(*s, &total);
+        if let Some(shared) = self.shared {
+            shared.put(*s, &total);
+        }
+        put(&mut self.memo, MEMO_CAP, *s, total.clone());
         Ok(total)
     }
 }
@@ -337,13 +381,24 @@ impl<'e, M: Memo> Solver<'e, M> {
 /// Small searches run on one thread; larger ones on [`WORKERS`] threads
 /// sharing one memo.
 pub fn predict(pos: &Position) -> Prediction {
+    predict_with_workers(pos, WORKERS)
+}
+
+/// [`predict`] with `workers` threads for searches larger than
+/// [`PARALLEL_THRESHOLD`] positions (one thread when `workers <= 1`).
+pub fn predict_with_workers(pos: &Position, workers: usize) -> Prediction {
     let (engine, state) = Engine::new(pos);
-    let mut solo = Solver::new(&engine, PARALLEL_THRESHOLD);
+    let limit = if workers <= 1 {
+        usize::MAX
+    } else {
+        PARALLEL_THRESHOLD
+    };
+    let mut solo = Solver::new(&engine, limit);
     if let Ok(t) = solo.tally(&state) {
         return t.prediction(pos.to_move());
     }
     drop(solo);
-    predict_parallel(&engine, &state, WORKERS).prediction(pos.to_move())
+    predict_parallel(&engine, &state, workers).prediction(pos.to_move())
 }
 
 /// [`predict`] on one thread, whatever the size, with the number of
@@ -365,7 +420,8 @@ fn predict_parallel(engine: &Engine, state: &State, workers: usize) -> Tally {
         for w in 0..workers {
             let (shared, done, result) = (&shared, &done, &result);
             scope.spawn(move || {
-                let mut solver = Solver::with_memo(engine, shared, usize::MAX);
+                let mut solver = Solver::new(engine, usize::MAX);
+                solver.shared = Some(shared);
                 solver.worker = (w, workers);
                 solver.cancel = Some(done);
                 if let Ok(t) = solver.tally(state) {
@@ -423,18 +479,33 @@ mod tests {
 
     #[test]
     fn tallies_stay_exact_past_64_bits() {
-        let mut t = Tally::Small([u64::MAX, 1, 2]);
-        t.add_flipped(&Tally::Small([5, u64::MAX, 1]));
+        let mut sum = Sum::new();
+        sum.add_flipped(&Tally::Small([1, u64::MAX, 2]));
+        sum.add_flipped(&Tally::Small([5, u64::MAX, 1]));
+        let t = sum.finish();
         let p = t.prediction(Player::P1);
         assert_eq!(p.p1_wins, BigUint::from(u64::MAX) * 2u32);
         assert_eq!(p.p2_wins, BigUint::from(6u32));
         assert_eq!(p.draws, BigUint::from(3u32));
         // The same counts seen from the other side, with P2 to move.
-        let mut u = Tally::ZERO;
+        let mut u = Sum::new();
         u.add_flipped(&t);
-        assert_eq!(u.prediction(Player::P2), p);
         u.add_flipped(&Tally::Small([0, 1, 0]));
+        let u = u.finish();
         assert_eq!(u.prediction(Player::P2).p2_wins, BigUint::from(7u32));
+        assert_eq!(u.prediction(Player::P2).p1_wins, p.p1_wins);
+        // Past 128 bits too.
+        let mut huge = Sum::new();
+        for _ in 0..3 {
+            huge.add_flipped(&Tally::Big(Arc::new([
+                BigUint::from(0u32),
+                BigUint::from(1u32) << 200u32,
+                BigUint::from(0u32),
+            ])));
+        }
+        huge.add_flipped(&Tally::Small([0, u64::MAX, 0]));
+        let expect = (BigUint::from(1u32) << 200u32) * 3u32 + u64::MAX;
+        assert_eq!(huge.finish().prediction(Player::P1).p1_wins, expect);
     }
 
     #[test]

@@ -1,0 +1,214 @@
+//! Rummikub Lite in the terminal.
+//!
+//! Blocks show as number and colour letter (`7r`, `12k`: r red, b blue,
+//! y yellow, k black), coloured when the output is a terminal. Moves are
+//! typed as `draw`, `row 5r 5b 5k` (lay three blocks) or `add 8r 2` (add
+//! a block to table row 2), or picked by number from the list.
+
+use std::io::IsTerminal;
+
+use parlor_games::rummikub::{Block, Color, Move, Row, View};
+use parlor_protocol::Update;
+use serde_json::Value;
+
+fn letter(c: Color) -> char {
+    match c {
+        Color::Red => 'r',
+        Color::Blue => 'b',
+        Color::Yellow => 'y',
+        Color::Black => 'k',
+    }
+}
+
+fn ansi(c: Color) -> &'static str {
+    match c {
+        Color::Red => "\x1b[31m",
+        Color::Blue => "\x1b[34m",
+        Color::Yellow => "\x1b[33m",
+        Color::Black => "\x1b[90m",
+    }
+}
+
+/// A block as `7r`, coloured on a terminal.
+pub fn block(b: Block) -> String {
+    let text = format!("{}{}", b.number, letter(b.color));
+    if std::io::stdout().is_terminal() {
+        format!("{}{text}\x1b[0m", ansi(b.color))
+    } else {
+        text
+    }
+}
+
+fn blocks(bs: &[Block]) -> String {
+    bs.iter().map(|b| block(*b)).collect::<Vec<_>>().join(" ")
+}
+
+fn row(r: &Row) -> String {
+    let kind = match r {
+        Row::Crow(_) => "same number",
+        Row::Nrow(_) => "run",
+    };
+    format!("{}  ({kind})", blocks(r.blocks()))
+}
+
+/// A move in words.
+pub fn describe(m: &Move) -> String {
+    match m {
+        Move::Draw => "draw a block".into(),
+        Move::PlayRow(r) => format!("lay {}", blocks(r.blocks())),
+        Move::PlayBlock { block: b, row: r } => {
+            format!("add {} to make {}", block(*b), blocks(r.blocks()))
+        }
+    }
+}
+
+/// Table, racks and bag.
+pub fn board(u: &Update) -> String {
+    let Ok(view) = serde_json::from_value::<View>(u.view.clone()) else {
+        return format!("{}", u.view);
+    };
+    let mut s = String::from("  Table:\n");
+    if view.table.is_empty() {
+        s.push_str("    (empty)\n");
+    }
+    for (i, r) in view.table.iter().enumerate() {
+        s.push_str(&format!("    {:>2}. {}\n", i + 1, row(r)));
+    }
+    let sizes: Vec<String> = view
+        .rack_sizes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| format!("seat {i}: {n}"))
+        .collect();
+    s.push_str(&format!(
+        "  Blocks held: {} · bag: {}\n",
+        sizes.join(", "),
+        view.bag
+    ));
+    if let Some(rack) = &view.rack {
+        s.push_str(&format!("  Your rack: {}\n", blocks(rack)));
+    }
+    if let Some(last) = &view.last {
+        let what = match (&last.mv, last.drew) {
+            (Move::Draw, Some(b)) => format!("drew {}", block(b)),
+            (m, _) => describe(m),
+        };
+        s.push_str(&format!("  Last move: seat {} {what}\n", last.seat.0));
+    }
+    s
+}
+
+/// The legal moves, numbered, and the short notation.
+pub fn prompt(u: &Update) -> String {
+    let mut s = String::from("Your move: type its number, or `row 5r 5b 5k`, `add 8r 2` (block to table row 2), `draw`:\n");
+    for (i, m) in u.legal.iter().flatten().enumerate() {
+        let text = serde_json::from_value::<Move>(m.clone())
+            .map_or_else(|_| m.to_string(), |m| describe(&m));
+        s.push_str(&format!("  {:>3}. {text}\n", i + 1));
+    }
+    s
+}
+
+/// Reads `7r` (also `7R`, `r7`).
+pub fn parse_block(word: &str) -> Result<Block, String> {
+    let w = word.to_lowercase();
+    let color_of = |c: char| match c {
+        'r' => Some(Color::Red),
+        'b' => Some(Color::Blue),
+        'y' => Some(Color::Yellow),
+        'k' => Some(Color::Black),
+        _ => None,
+    };
+    let (num, col) = match (w.chars().next(), w.chars().last()) {
+        (Some(first), _) if color_of(first).is_some() => (&w[1..], color_of(first)),
+        (_, Some(last)) if color_of(last).is_some() => (&w[..w.len() - 1], color_of(last)),
+        _ => (w.as_str(), None),
+    };
+    match (num.parse::<i64>(), col) {
+        (Ok(n), Some(c)) => Ok(Block::new(n, c)),
+        _ => Err(format!("{word:?} is not a block: write its number and colour letter, e.g. 7r (r red, b blue, y yellow, k black)")),
+    }
+}
+
+/// Reads `draw`, `row B B B` or `add B N`.
+pub fn parse(u: &Update, line: &str) -> Result<Value, String> {
+    let view: View = serde_json::from_value(u.view.clone()).map_err(|e| e.to_string())?;
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mv = match words.as_slice() {
+        ["draw"] | ["d"] => Move::Draw,
+        ["row", a, b, c] => {
+            let mut bs = vec![parse_block(a)?, parse_block(b)?, parse_block(c)?];
+            if bs.iter().all(|b| b.number == bs[0].number) {
+                Move::PlayRow(Row::crow(bs))
+            } else {
+                bs.sort_by_key(|b| b.number);
+                Move::PlayRow(Row::Nrow(bs))
+            }
+        }
+        ["add", b, rest @ ..] => {
+            let b = parse_block(b)?;
+            let index = match rest {
+                [n] | ["to", n] => n
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|i| (1..=view.table.len()).contains(i))
+                    .ok_or_else(|| {
+                        format!(
+                            "{n:?} is not a row on the table (1 to {})",
+                            view.table.len()
+                        )
+                    })?,
+                _ => return Err("write `add 8r 2` to add 8r to table row 2".into()),
+            };
+            let target = &view.table[index - 1];
+            let options = target.extensions(b);
+            // The legal list knows which end fits; otherwise send the
+            // likeliest and let the server say why it does not.
+            let legal: Vec<Move> = u
+                .legal
+                .iter()
+                .flatten()
+                .filter_map(|m| serde_json::from_value(m.clone()).ok())
+                .collect();
+            let chosen = options
+                .iter()
+                .find(|r| {
+                    legal.contains(&Move::PlayBlock {
+                        block: b,
+                        row: (*r).clone(),
+                    })
+                })
+                .or_else(|| {
+                    options.iter().find(|r| match r {
+                        Row::Nrow(bs) => bs.windows(2).all(|w| w[0].number < w[1].number),
+                        Row::Crow(_) => true,
+                    })
+                })
+                .or(options.first())
+                .cloned()
+                .ok_or("that row cannot take a block")?;
+            Move::PlayBlock {
+                block: b,
+                row: chosen,
+            }
+        }
+        _ => {
+            return Err("type a number from the list, `draw`, `row 5r 5b 5k` or `add 8r 2`".into())
+        }
+    };
+    serde_json::to_value(mv).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_in_short_notation() {
+        assert_eq!(parse_block("7r"), Ok(Block::new(7, Color::Red)));
+        assert_eq!(parse_block("12K"), Ok(Block::new(12, Color::Black)));
+        assert_eq!(parse_block("y3"), Ok(Block::new(3, Color::Yellow)));
+        assert!(parse_block("7g").is_err());
+        assert!(parse_block("red").is_err());
+    }
+}
