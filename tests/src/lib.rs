@@ -247,3 +247,229 @@ pub async fn play_out_nimrod(players: &mut [Raw], room: &RoomId, mut u: Update) 
     }
     u
 }
+
+/// Every Rummikub block (`{"number", "color"}` object) anywhere in `v`.
+pub fn blocks_in(v: &Value) -> Vec<Value> {
+    let mut out = Vec::new();
+    walk(v, &mut |o| {
+        if o.get("number").is_some() && o.get("color").is_some() {
+            out.push(json!({"number": o["number"], "color": o["color"]}));
+        }
+    });
+    out
+}
+
+/// Every card (`{"rank", "suit"}` object) anywhere in `v`.
+pub fn cards_in(v: &Value) -> Vec<Value> {
+    let mut out = Vec::new();
+    walk(v, &mut |o| {
+        if o.get("rank").is_some() && o.get("suit").is_some() {
+            out.push(json!({"rank": o["rank"], "suit": o["suit"]}));
+        }
+    });
+    out
+}
+
+fn walk(v: &Value, f: &mut impl FnMut(&serde_json::Map<String, Value>)) {
+    match v {
+        Value::Object(o) => {
+            f(o);
+            o.values().for_each(|x| walk(x, f));
+        }
+        Value::Array(a) => a.iter().for_each(|x| walk(x, f)),
+        _ => {}
+    }
+}
+
+/// Creates a room of `game` with `options` and `seats` seats.
+pub async fn create_room(c: &mut Raw, game: &str, seats: u8, options: Value) -> RoomId {
+    c.send_json(json!({"type": "create_room", "game": game, "seats": seats, "options": options}))
+        .await;
+    c.expect(|m| match m {
+        ServerMsg::RoomCreated { room, .. } => Some(room.clone()),
+        ServerMsg::Error { .. } => panic!("create failed: {m:?}"),
+        _ => None,
+    })
+    .await
+}
+
+/// Seats a built-in bot.
+pub async fn add_bot(c: &mut Raw, room: &RoomId, seat: u8, strategy: &str) {
+    c.send(&ClientMsg::AddBot {
+        room: room.clone(),
+        seat: Some(Seat(seat)),
+        strategy: Some(strategy.into()),
+    })
+    .await;
+    c.expect(|m| match m {
+        ServerMsg::BotAdded { .. } => Some(()),
+        ServerMsg::Error { .. } => panic!("add_bot failed: {m:?}"),
+        _ => None,
+    })
+    .await;
+}
+
+/// The log of a finished room.
+pub async fn match_log(c: &mut Raw, room: &RoomId) -> parlor_protocol::MatchLog {
+    c.send(&ClientMsg::GetLog { room: room.clone() }).await;
+    c.expect(|m| match m {
+        ServerMsg::Log(l) => Some(l.clone()),
+        ServerMsg::Error { .. } => panic!("get_log failed: {m:?}"),
+        _ => None,
+    })
+    .await
+}
+
+/// The current update of `room` as a new spectator sees it.
+pub async fn snapshot(url: &str, room: &RoomId) -> Update {
+    let mut w = Raw::greeted(url, "snapshot").await;
+    w.send(&ClientMsg::Spectate { room: room.clone() }).await;
+    let u = w.update(room).await;
+    w.close().await;
+    u
+}
+
+/// Starts a server on a free loopback port with `config` (for tests that
+/// need small caps or short timeouts).
+pub async fn start_server_with(config: Config) -> Server {
+    Server::start(([127, 0, 0, 1], 0).into(), config)
+        .await
+        .unwrap_or_else(|e| panic!("server did not start: {e}"))
+}
+
+/// A frame read by [`Wire`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum WireFrame {
+    /// A text frame.
+    Text(String),
+    /// A close frame with its code (if any).
+    Close(Option<u16>),
+    /// Any other frame (ping, pong, binary), by opcode.
+    Other(u8),
+}
+
+/// A WebSocket client written by hand on a bare TCP stream: it answers
+/// nothing by itself (no pongs) and can send frames no library would
+/// (invalid UTF-8 in a text frame), so tests control every byte.
+#[derive(Debug)]
+pub struct Wire {
+    stream: TcpStream,
+    buf: Vec<u8>,
+}
+
+impl Wire {
+    /// Opens a TCP connection and performs the WebSocket handshake.
+    pub async fn connect(addr: std::net::SocketAddr) -> Wire {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut stream = TcpStream::connect(addr).await.unwrap();
+        let req = format!(
+            "GET / HTTP/1.1\r\nHost: {addr}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+             Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        );
+        stream.write_all(req.as_bytes()).await.unwrap();
+        let mut buf = Vec::new();
+        let mut chunk = [0u8; 1024];
+        loop {
+            let n = tokio::time::timeout(PATIENCE, stream.read(&mut chunk))
+                .await
+                .unwrap()
+                .unwrap();
+            assert!(n > 0, "closed during the handshake");
+            buf.extend_from_slice(&chunk[..n]);
+            if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&buf[..end]).to_string();
+                assert!(head.starts_with("HTTP/1.1 101"), "{head}");
+                buf.drain(..end + 4);
+                return Wire { stream, buf };
+            }
+        }
+    }
+
+    /// Sends one frame with `opcode` and `payload` (masked with a zero
+    /// key, as clients must mask).
+    pub async fn send_frame(&mut self, opcode: u8, payload: &[u8]) -> std::io::Result<()> {
+        use tokio::io::AsyncWriteExt;
+        let mut frame = vec![0x80 | opcode];
+        let len = payload.len();
+        if len < 126 {
+            frame.push(0x80 | len as u8);
+        } else if len <= 0xffff {
+            frame.push(0x80 | 126);
+            frame.extend_from_slice(&(len as u16).to_be_bytes());
+        } else {
+            frame.push(0x80 | 127);
+            frame.extend_from_slice(&(len as u64).to_be_bytes());
+        }
+        frame.extend_from_slice(&[0, 0, 0, 0]);
+        frame.extend_from_slice(payload);
+        self.stream.write_all(&frame).await
+    }
+
+    /// Sends a text frame.
+    pub async fn send_text(&mut self, text: &str) -> std::io::Result<()> {
+        self.send_frame(1, text.as_bytes()).await
+    }
+
+    /// The next frame; `None` once the server has closed the TCP stream.
+    pub async fn next(&mut self) -> Option<WireFrame> {
+        use tokio::io::AsyncReadExt;
+        loop {
+            if let Some((frame, used)) = parse_frame(&self.buf) {
+                self.buf.drain(..used);
+                return Some(frame);
+            }
+            let mut chunk = [0u8; 16 * 1024];
+            let n = tokio::time::timeout(PATIENCE, self.stream.read(&mut chunk))
+                .await
+                .unwrap_or_else(|_| panic!("nothing received within {PATIENCE:?}"))
+                .unwrap_or(0);
+            if n == 0 {
+                return None;
+            }
+            self.buf.extend_from_slice(&chunk[..n]);
+        }
+    }
+
+    /// Reads until the server closes; returns every text frame and the
+    /// close code seen.
+    pub async fn drain(&mut self) -> (Vec<String>, Option<u16>) {
+        let mut texts = Vec::new();
+        let mut close = None;
+        while let Some(f) = self.next().await {
+            match f {
+                WireFrame::Text(t) => texts.push(t),
+                WireFrame::Close(c) => close = c,
+                WireFrame::Other(_) => {}
+            }
+        }
+        (texts, close)
+    }
+}
+
+fn parse_frame(buf: &[u8]) -> Option<(WireFrame, usize)> {
+    if buf.len() < 2 {
+        return None;
+    }
+    let opcode = buf[0] & 0x0f;
+    let (len, mut at) = match buf[1] & 0x7f {
+        126 => (
+            usize::from(u16::from_be_bytes(buf.get(2..4)?.try_into().ok()?)),
+            4,
+        ),
+        127 => (
+            usize::try_from(u64::from_be_bytes(buf.get(2..10)?.try_into().ok()?)).ok()?,
+            10,
+        ),
+        n => (usize::from(n), 2),
+    };
+    if buf[1] & 0x80 != 0 {
+        at += 4;
+    }
+    let payload = buf.get(at..at + len)?;
+    let frame = match opcode {
+        1 => WireFrame::Text(String::from_utf8_lossy(payload).into_owned()),
+        8 => WireFrame::Close(payload.get(..2).map(|c| u16::from_be_bytes([c[0], c[1]]))),
+        op => WireFrame::Other(op),
+    };
+    Some((frame, at + len))
+}

@@ -1,0 +1,289 @@
+//! Golden JSON fixtures: every message the protocol has, as it travels.
+//!
+//! Each file in `fixtures/client` must decode as a `ClientMsg` and each file
+//! in `fixtures/server` as a `ServerMsg`; encoding the message again must
+//! give back the same JSON (compared as values, so key order and spacing
+//! do not matter but every field name and shape does). The protocol
+//! document, `README.md`, is checked too: it lists every error code with
+//! its meaning, and every message example in it decodes.
+
+// Test helpers fail the test by panicking.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use parlor_protocol::{
+    decode_client, decode_server, encode, ClientMsg, ErrorCode, LogEntry, LoggedAction, ServerMsg,
+    CLIENT_TYPES,
+};
+use serde_json::{json, Value};
+
+/// Every `type` the server sends. Adding a `ServerMsg` variant breaks the
+/// exhaustive match in [`server_type`]; add the name here and a fixture.
+const SERVER_TYPES: &[&str] = &[
+    "welcome",
+    "resumed",
+    "rooms",
+    "room_created",
+    "joined",
+    "spectating",
+    "bot_added",
+    "left",
+    "update",
+    "presence",
+    "log",
+    "analysis",
+    "pong",
+    "error",
+];
+
+/// The wire name of a client message's variant (exhaustive on purpose).
+fn client_type(m: &ClientMsg) -> &'static str {
+    match m {
+        ClientMsg::Hello { .. } => "hello",
+        ClientMsg::Resume { .. } => "resume",
+        ClientMsg::ListRooms => "list_rooms",
+        ClientMsg::CreateRoom { .. } => "create_room",
+        ClientMsg::Join { .. } => "join",
+        ClientMsg::Spectate { .. } => "spectate",
+        ClientMsg::AddBot { .. } => "add_bot",
+        ClientMsg::Play { .. } => "play",
+        ClientMsg::Leave { .. } => "leave",
+        ClientMsg::GetLog { .. } => "get_log",
+        ClientMsg::Analyze { .. } => "analyze",
+        ClientMsg::Ping { .. } => "ping",
+    }
+}
+
+/// The wire name of a server message's variant (exhaustive on purpose).
+fn server_type(m: &ServerMsg) -> &'static str {
+    match m {
+        ServerMsg::Welcome { .. } => "welcome",
+        ServerMsg::Resumed { .. } => "resumed",
+        ServerMsg::Rooms { .. } => "rooms",
+        ServerMsg::RoomCreated { .. } => "room_created",
+        ServerMsg::Joined { .. } => "joined",
+        ServerMsg::Spectating { .. } => "spectating",
+        ServerMsg::BotAdded { .. } => "bot_added",
+        ServerMsg::Left { .. } => "left",
+        ServerMsg::Update(_) => "update",
+        ServerMsg::Presence { .. } => "presence",
+        ServerMsg::Log(_) => "log",
+        ServerMsg::Analysis { .. } => "analysis",
+        ServerMsg::Pong { .. } => "pong",
+        ServerMsg::Error { .. } => "error",
+    }
+}
+
+/// `(file name, contents)` of every `.json` file in `fixtures/<side>`, by name.
+fn fixtures(side: &str) -> Vec<(String, String)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(side);
+    let mut files: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|entry| entry.unwrap_or_else(|e| panic!("{e}")).path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| {
+            let name = p
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let text = std::fs::read_to_string(&p)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()));
+            (name, text)
+        })
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no fixtures in {}", dir.display());
+    files
+}
+
+fn json_of(what: &str, text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{what} is not JSON: {e}"))
+}
+
+fn type_of<'a>(what: &str, v: &'a Value) -> &'a str {
+    v.get("type")
+        .and_then(Value::as_str)
+        .unwrap_or_else(|| panic!("{what} has no \"type\""))
+}
+
+/// Decodes `text` as a client message and checks that it encodes back to
+/// the same JSON; returns its type.
+fn client_round_trip(what: &str, text: &str) -> &'static str {
+    let msg = decode_client(text).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let again = json_of(what, &encode(&msg));
+    assert_eq!(again, json_of(what, text), "{what} does not round-trip");
+    let kind = client_type(&msg);
+    assert_eq!(type_of(what, &again), kind, "{what}");
+    kind
+}
+
+/// Decodes `text` as a server message and checks that it encodes back to
+/// the same JSON; returns its type.
+fn server_round_trip(what: &str, text: &str) -> &'static str {
+    let msg = decode_server(text).unwrap_or_else(|e| panic!("{what}: {e}"));
+    let again = json_of(what, &encode(&msg));
+    assert_eq!(again, json_of(what, text), "{what} does not round-trip");
+    let kind = server_type(&msg);
+    assert_eq!(type_of(what, &again), kind, "{what}");
+    kind
+}
+
+#[test]
+fn client_fixtures_round_trip_and_cover_every_type() {
+    let mut seen = BTreeSet::new();
+    for (name, text) in fixtures("client") {
+        seen.insert(client_round_trip(&format!("client/{name}"), &text));
+    }
+    let known: BTreeSet<&str> = CLIENT_TYPES.iter().copied().collect();
+    assert_eq!(
+        known.len(),
+        CLIENT_TYPES.len(),
+        "CLIENT_TYPES repeats a name"
+    );
+    let missing: Vec<_> = known.difference(&seen).collect();
+    assert!(missing.is_empty(), "no client fixture for {missing:?}");
+    let unknown: Vec<_> = seen.difference(&known).collect();
+    assert!(unknown.is_empty(), "{unknown:?} are not in CLIENT_TYPES");
+}
+
+#[test]
+fn server_fixtures_round_trip_and_cover_every_type() {
+    let mut seen = BTreeSet::new();
+    for (name, text) in fixtures("server") {
+        seen.insert(server_round_trip(&format!("server/{name}"), &text));
+    }
+    let known: BTreeSet<&str> = SERVER_TYPES.iter().copied().collect();
+    assert_eq!(
+        known.len(),
+        SERVER_TYPES.len(),
+        "SERVER_TYPES repeats a name"
+    );
+    let missing: Vec<_> = known.difference(&seen).collect();
+    assert!(missing.is_empty(), "no server fixture for {missing:?}");
+    let unknown: Vec<_> = seen.difference(&known).collect();
+    assert!(unknown.is_empty(), "{unknown:?} are not in SERVER_TYPES");
+}
+
+#[test]
+fn client_and_server_types_are_disjoint() {
+    // The README check below tells the two sides apart by `type` alone.
+    for t in CLIENT_TYPES {
+        assert!(!SERVER_TYPES.contains(t), "{t} is on both sides");
+    }
+}
+
+#[test]
+fn shapes_no_nimrod_fixture_shows_are_pinned_too() {
+    // Nimrod has no default move on timeout and no draws, so no fixture
+    // shows these; pin their encoding here.
+    let entry = LogEntry {
+        seq: 4,
+        seat: parlor_games::Seat(1),
+        action: LoggedAction::TimeoutMove(json!({"take": [0, 1]})),
+    };
+    assert_eq!(
+        serde_json::to_value(&entry).unwrap(),
+        json!({"seq": 4, "seat": 1, "action": {"timeout_move": {"take": [0, 1]}}})
+    );
+    assert_eq!(
+        serde_json::to_value(parlor_games::Outcome::Draw).unwrap(),
+        json!({"result": "draw"})
+    );
+}
+
+fn readme() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// The README's table row for `code`.
+fn error_row(code: ErrorCode) -> String {
+    format!("| `{}` | {} |", code.as_str(), code.meaning())
+}
+
+#[test]
+fn readme_lists_every_error_code_with_its_meaning() {
+    let doc = readme();
+    for &code in ErrorCode::ALL {
+        assert!(
+            doc.contains(&format!("`{}`", code.as_str())),
+            "README.md does not mention {code}"
+        );
+        assert!(
+            doc.contains(&error_row(code)),
+            "README.md's error table lacks the row\n{}",
+            error_row(code)
+        );
+    }
+}
+
+#[test]
+fn readme_examples_are_valid_messages() {
+    let doc = readme();
+    let mut checked = 0;
+    // Every ```json block holds one JSON value; those with a message
+    // `type` must decode and round-trip.
+    let mut block: Option<(usize, String)> = None;
+    for (i, line) in doc.lines().enumerate() {
+        match &mut block {
+            None if line.trim() == "```json" => block = Some((i + 1, String::new())),
+            None => {}
+            Some((start, text)) if line.trim() == "```" => {
+                let what = format!("README.md block at line {start}");
+                let v = json_of(&what, text);
+                match v.get("type").and_then(Value::as_str) {
+                    Some(t) if CLIENT_TYPES.contains(&t) => {
+                        client_round_trip(&what, text);
+                    }
+                    Some(t) if SERVER_TYPES.contains(&t) => {
+                        server_round_trip(&what, text);
+                    }
+                    _ => {}
+                }
+                checked += 1;
+                block = None;
+            }
+            Some((_, text)) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+    }
+    assert!(block.is_none(), "README.md has an unclosed ```json block");
+    // Transcript lines in ```text blocks: `who → {...}` is a client frame,
+    // `who ← {...}` a server frame.
+    let mut in_text = false;
+    for (i, line) in doc.lines().enumerate() {
+        let what = format!("README.md line {}", i + 1);
+        if line.trim_start().starts_with("```") {
+            in_text = line.trim() == "```text";
+            continue;
+        }
+        if !in_text {
+            continue;
+        }
+        if let Some((_, frame)) = line.split_once("→ {") {
+            client_round_trip(&what, &format!("{{{frame}"));
+            checked += 1;
+        } else if let Some((_, frame)) = line.split_once("← {") {
+            server_round_trip(&what, &format!("{{{frame}"));
+            checked += 1;
+        }
+    }
+    assert!(checked > 40, "only {checked} examples found in README.md");
+}
+
+/// Prints the README's error table: `cargo test -p parlor-protocol --test
+/// fixtures -- --ignored --nocapture print_error_table`.
+#[test]
+#[ignore]
+fn print_error_table() {
+    println!("| Code | Meaning |\n|---|---|");
+    for &code in ErrorCode::ALL {
+        println!("{}", error_row(code));
+    }
+}

@@ -1,0 +1,326 @@
+//! Hidden-information audit. Every hosted game (`GameKind::ALL`) is played
+//! to the end by clients over the real protocol; every frame each seat
+//! receives is recorded. Afterwards the match is rebuilt from its log
+//! (`parlor_protocol::replay::step`, seed included, public once over) and
+//! each frame is checked mechanically against the true state at its
+//! `seq`:
+//!
+//! 1. the view sent equals the rules' view for that seat, and every legal
+//!    move sent is legal there: the server adds nothing of its own;
+//! 2. every card or block (`{"rank","suit"}` / `{"number","color"}`
+//!    objects) anywhere in the frame is public at that moment (in the
+//!    spectator view) or the recipient's own (its true rack; its own
+//!    hand and discards). Anything else is another seat's hidden card or
+//!    block, or the deck or bag: a leak;
+//! 3. no frame carries the seed (decimal or hex);
+//! 4. seats' own hidden holdings match the truth (a Rummikub rack equals
+//!    the real rack) and never overlap between seats (Cribbage hands),
+//!    so a leak cannot hide in a seat's "own" cards.
+
+// Test helpers fail the test by panicking.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+use std::collections::BTreeSet;
+
+use futures_util::{SinkExt, StreamExt};
+use parlor_games::{AnyGame, GameKind, GameRng, Seat, Viewer};
+use parlor_protocol::{decode_server, MatchLog, ServerMsg};
+use parlor_server::limits::MAX_LEGAL_SENT;
+use parlor_tests::{start_server, PATIENCE};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+/// Games played per game and seat count; `PARLOR_AUDIT_GAMES` raises it
+/// for a long audit (`cargo test --release -p parlor-tests --test audit`).
+fn games_each() -> u64 {
+    std::env::var("PARLOR_AUDIT_GAMES")
+        .ok()
+        .and_then(|g| g.parse().ok())
+        .unwrap_or(1)
+}
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn recv_text(ws: &mut Ws) -> String {
+    loop {
+        match tokio::time::timeout(PATIENCE, ws.next()).await.unwrap() {
+            Some(Ok(Message::Text(t))) => return t.as_str().to_owned(),
+            Some(Ok(_)) => {}
+            other => panic!("connection ended: {other:?}"),
+        }
+    }
+}
+
+async fn send(ws: &mut Ws, v: Value) {
+    ws.send(Message::Text(v.to_string().into())).await.unwrap();
+}
+
+async fn connect(url: &str) -> Ws {
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.unwrap();
+    send(&mut ws, json!({"type": "hello", "version": 1})).await;
+    recv_text(&mut ws).await;
+    ws
+}
+
+/// Plays `seat` until the match ends; returns every frame received.
+async fn seat_client(mut ws: Ws, kind: GameKind, room: String, seat: u8, seed: u64) -> Vec<String> {
+    let mut frames = Vec::new();
+    let mut pick = SplitMix(seed);
+    let mut game_rng = GameRng::from_seed(seed);
+    let strategy = if kind.strategies().contains(&"random") {
+        "random"
+    } else {
+        kind.strategies()[0]
+    };
+    let mut bot = kind.bot(strategy).unwrap();
+    let mut answered = None;
+    loop {
+        let text = recv_text(&mut ws).await;
+        frames.push(text.clone());
+        let Ok(ServerMsg::Update(u)) = decode_server(&text) else {
+            continue;
+        };
+        if u.outcome.is_some() {
+            return frames;
+        }
+        if !u.to_act.contains(Seat(seat)) || answered == Some(u.seq) {
+            continue;
+        }
+        answered = Some(u.seq);
+        let mv = match &u.legal {
+            Some(legal) if !legal.is_empty() => legal[pick.below(legal.len())].clone(),
+            _ => {
+                let view = kind.parse_view(&u.view).unwrap();
+                let mv = bot.choose(Seat(seat), &view, &mut game_rng).unwrap();
+                serde_json::to_value(&mv).unwrap()
+            }
+        };
+        send(
+            &mut ws,
+            json!({"type": "play", "room": room, "seat": seat, "seq": u.seq, "move": mv}),
+        )
+        .await;
+    }
+}
+
+/// A tiny seeded generator for picking among legal moves.
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+}
+
+fn is_item(m: &serde_json::Map<String, Value>) -> bool {
+    m.len() == 2
+        && ((m.contains_key("rank") && m.contains_key("suit"))
+            || (m.contains_key("number") && m.contains_key("color")))
+}
+
+/// Every card or block in `v`, as canonical JSON text.
+fn items(v: &Value, out: &mut BTreeSet<String>) {
+    match v {
+        Value::Object(m) if is_item(m) => {
+            out.insert(v.to_string());
+        }
+        Value::Object(m) => m.values().for_each(|x| items(x, out)),
+        Value::Array(a) => a.iter().for_each(|x| items(x, out)),
+        _ => {}
+    }
+}
+
+fn item_set(v: &Value) -> BTreeSet<String> {
+    let mut s = BTreeSet::new();
+    items(v, &mut s);
+    s
+}
+
+/// What `seat` truly holds in secret, from the state itself where the
+/// game exposes it, else from the fields of its own view that hold its
+/// cards (checked for overlap between seats by the caller).
+fn own_items(game: &AnyGame, seat: Seat, view: &Value) -> BTreeSet<String> {
+    match game {
+        AnyGame::Rummikub(g) => item_set(&serde_json::to_value(g.rack(seat)).unwrap()),
+        _ => {
+            let mut s = item_set(&view["hand"]);
+            s.extend(item_set(&view["discarded"]));
+            s
+        }
+    }
+}
+
+#[derive(Default, Debug)]
+struct Tally {
+    games: u64,
+    frames: u64,
+    leaks: Vec<String>,
+}
+
+fn audit(log: &MatchLog, frames: &[(u8, String)], tally: &mut Tally) {
+    let kind = log.header.game;
+    let mut rng = GameRng::from_seed(log.header.seed);
+    let mut game = kind
+        .setup(&log.header.options, log.header.seats, &mut rng)
+        .unwrap();
+    let mut states = vec![game.clone()];
+    for entry in &log.moves {
+        parlor_protocol::step(&mut game, &mut rng, entry).unwrap();
+        states.push(game.clone());
+    }
+    let seed_dec = log.header.seed.to_string();
+    let seed_hex = format!("{:x}", log.header.seed);
+    for (seat, text) in frames {
+        tally.frames += 1;
+        let seat = Seat(*seat);
+        let mut leak = |what: String| tally.leaks.push(format!("{kind} {seat}: {what}"));
+        if text.contains(&seed_dec) || (seed_hex.len() >= 8 && text.contains(&seed_hex)) {
+            leak(format!("the seed in {text:.200}"));
+        }
+        let frame: Value = serde_json::from_str(text).unwrap();
+        if frame["type"] != "update" {
+            let stray = item_set(&frame);
+            if !stray.is_empty() {
+                leak(format!("cards or blocks outside an update: {text:.200}"));
+            }
+            continue;
+        }
+        let seq = frame["seq"].as_u64().unwrap() as usize;
+        let state = &states[seq];
+        let view = serde_json::to_value(state.view(Viewer::Seat(seat))).unwrap();
+        if frame["view"] != view {
+            leak(format!("view at seq {seq} differs from the rules' view"));
+        }
+        if let Some(legal) = frame["legal"].as_array() {
+            let all: BTreeSet<String> = state
+                .legal_moves(seat)
+                .iter()
+                .map(|m| serde_json::to_value(m).unwrap().to_string())
+                .collect();
+            if legal.len() > MAX_LEGAL_SENT || legal.iter().any(|m| !all.contains(&m.to_string())) {
+                leak(format!("legal list at seq {seq} is not the rules' list"));
+            }
+        }
+        let public = item_set(&serde_json::to_value(state.view(Viewer::Spectator)).unwrap());
+        let own = own_items(state, seat, &view);
+        for item in item_set(&frame) {
+            if !public.contains(&item) && !own.contains(&item) {
+                leak(format!("{item} at seq {seq} is neither public nor its own"));
+            }
+        }
+        // Own holdings are the truth and nobody else's.
+        if let AnyGame::Rummikub(g) = state {
+            let mut rack: Vec<String> = g
+                .rack(seat)
+                .iter()
+                .map(|b| serde_json::to_value(b).unwrap().to_string())
+                .collect();
+            let mut shown: Vec<String> = view["rack"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(Value::to_string)
+                .collect();
+            rack.sort();
+            shown.sort();
+            if rack != shown {
+                leak(format!("its rack at seq {seq} is not its true rack"));
+            }
+        }
+        for other in 0..log.header.seats {
+            let other = Seat(other);
+            if other == seat || matches!(state, AnyGame::Rummikub(_)) {
+                continue;
+            }
+            let theirs = serde_json::to_value(state.view(Viewer::Seat(other))).unwrap();
+            let overlap: Vec<_> = own
+                .intersection(&own_items(state, other, &theirs))
+                .cloned()
+                .collect();
+            if !overlap.is_empty() {
+                leak(format!(
+                    "{seat} and {other} both hold {overlap:?} at seq {seq}"
+                ));
+            }
+        }
+    }
+    tally.games += 1;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_frame_leaks_hidden_information_in_any_hosted_game() {
+    let server = start_server(None).await;
+    let url = server.url();
+    let mut tally = Tally::default();
+    for &kind in GameKind::ALL {
+        let (min, max) = kind.seat_range();
+        let mut counts = vec![min];
+        if max != min {
+            counts.push(max);
+        }
+        for seats in counts {
+            for g in 0..games_each() {
+                let mut host = connect(&url).await;
+                send(
+                    &mut host,
+                    json!({"type": "create_room", "game": kind.name(), "seats": seats}),
+                )
+                .await;
+                let room = loop {
+                    let t = recv_text(&mut host).await;
+                    if let Ok(ServerMsg::RoomCreated { room, .. }) = decode_server(&t) {
+                        break room;
+                    }
+                    assert!(!t.contains("\"error\""), "{t}");
+                };
+                let mut tasks = Vec::new();
+                for s in 0..seats {
+                    let mut ws = connect(&url).await;
+                    send(&mut ws, json!({"type": "join", "room": room, "seat": s})).await;
+                    let seed = g * 100 + u64::from(s) + u64::from(seats) * 10;
+                    tasks.push(tokio::spawn(seat_client(
+                        ws,
+                        kind,
+                        room.to_string(),
+                        s,
+                        seed,
+                    )));
+                }
+                let mut frames = Vec::new();
+                for (s, t) in tasks.into_iter().enumerate() {
+                    for f in t.await.unwrap() {
+                        frames.push((s as u8, f));
+                    }
+                }
+                send(&mut host, json!({"type": "get_log", "room": room})).await;
+                let log = loop {
+                    let t = recv_text(&mut host).await;
+                    match decode_server(&t) {
+                        Ok(ServerMsg::Log(l)) => break l,
+                        Ok(ServerMsg::Error { .. }) => panic!("{t}"),
+                        _ => {}
+                    }
+                };
+                audit(&log, &frames, &mut tally);
+            }
+        }
+    }
+    eprintln!(
+        "audit: games {:?}, {} matches, {} frames scanned, {} leaks",
+        GameKind::ALL.iter().map(|g| g.name()).collect::<Vec<_>>(),
+        tally.games,
+        tally.frames,
+        tally.leaks.len()
+    );
+    assert!(
+        tally.leaks.is_empty(),
+        "{:#?}",
+        &tally.leaks[..tally.leaks.len().min(20)]
+    );
+    server.stop().await.unwrap();
+}
