@@ -101,3 +101,106 @@ fn a_person_plays_nimrod_to_the_end_and_is_re_prompted_on_a_bad_move() {
     );
     rt.block_on(server.stop()).unwrap_or_else(|e| panic!("{e}"));
 }
+
+fn block(n: i64, c: &str) -> Value {
+    json!({"number": n, "color": c})
+}
+
+#[test]
+fn rummikub_analysis_through_the_binary() {
+    // The seed's third count_wins example: 0.4.
+    let input = json!({
+        "p1": [block(2, "red"), block(3, "red"), block(4, "red"), block(2, "blue"), block(2, "black")],
+        "p2": [block(5, "red"), block(6, "red"), block(8, "blue"), block(8, "black")],
+        "bag": [block(7, "red"), block(8, "red"), block(9, "red")],
+    });
+    let out = parlor(&["rummikub", "predict"], &input.to_string());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json_lines(&out);
+    assert_eq!(v[0]["outcomes"], json!(5));
+    assert_eq!(v[0]["p1_wins"], json!(2));
+    assert_eq!(v[0]["win_fraction"], json!(0.4));
+    // The same deal's outcomes stream one per line: exactly 5.
+    let out = parlor(&["rummikub", "outcomes"], &input.to_string());
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 5);
+    assert!(lines
+        .iter()
+        .all(|l| l["p1"].as_array().is_some_and(|a| !a.is_empty())));
+    // check-table: the seed's Table4 breaks the colour rule.
+    let table =
+        json!([{"nrow": [block(2, "blue"), block(3, "blue"), block(4, "blue"), block(5, "red")]}]);
+    let out = parlor(&["rummikub", "check-table"], &table.to_string());
+    let v = json_lines(&out);
+    assert_eq!(v[0]["valid"], json!(false));
+    assert_eq!(v[0]["problems"][0]["row"], json!(0));
+}
+
+#[test]
+fn rummikub_bad_input_is_refused_with_a_message() {
+    for stdin in [
+        json!({"p1": [block(1, "green")], "p2": [], "bag": []}).to_string(),
+        json!({"p1": [block(1, "red")], "p2": [block(1, "red")], "bag": []}).to_string(),
+        "{\"p1\": [".to_owned(),
+    ] {
+        let out = parlor(&["rummikub", "predict"], &stdin);
+        assert_eq!(out.status.code(), Some(2), "{stdin}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with("parlor: ") && !err.contains("panicked"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn cribbage_analysis_through_the_binary() {
+    let out = parlor(
+        &["cribbage", "score", "5H", "5S", "5C", "JD", "--start", "5D"],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json_lines(&out);
+    assert_eq!(v[0]["total"], json!(29));
+    let out = parlor(
+        &["cribbage", "score"],
+        r#"{"hand": ["6C", "7C", "8C", "9C"], "start": "8S"}"#,
+    );
+    assert_eq!(json_lines(&out)[0]["total"], json!(20));
+    let out = parlor(
+        &["cribbage", "discard", "5H", "5S", "JD", "2C", "8H", "KS"],
+        "",
+    );
+    let v = json_lines(&out);
+    assert_eq!(v[0]["keep"].as_array().map(Vec::len), Some(4));
+    assert_eq!(v[0]["crib"].as_array().map(Vec::len), Some(2));
+    assert!(v[0]["expected"].as_f64().is_some_and(|x| x > 0.0));
+    let dealer = json_lines(&parlor(
+        &[
+            "cribbage", "discard", "5H", "5S", "JD", "2C", "8H", "KS", "--dealer",
+        ],
+        "",
+    ));
+    assert!(dealer[0]["crib_expected"].as_f64().is_some_and(|x| x > 0.0));
+    for args in [
+        vec!["cribbage", "score", "5H", "5H", "5C", "JD", "--start", "5D"],
+        vec!["cribbage", "score", "5H", "5S", "5C", "--start", "5D"],
+        vec![
+            "cribbage", "score", "11H", "5S", "5C", "JD", "--start", "5D",
+        ],
+        vec!["cribbage", "score", "XH", "5S", "5C", "JD", "--start", "5D"],
+        vec!["cribbage", "discard", "5H", "5S", "JD"],
+    ] {
+        let out = parlor(&args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).starts_with("parlor: "));
+    }
+}
