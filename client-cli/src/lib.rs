@@ -6,5 +6,6 @@ pub mod bot;
 pub mod client;
 pub mod play;
 pub mod render;
+pub mod replay;
 
 pub use client::{Client, ClientError};

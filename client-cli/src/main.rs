@@ -149,6 +149,10 @@ struct ReplayArgs {
     /// Server URL.
     #[arg(long, default_value = DEFAULT_SERVER)]
     server: String,
+    /// Rummikub (two players): player 1's predicted win fraction after
+    /// each move, counted exactly over every way the game could go on.
+    #[arg(long)]
+    predict: bool,
 }
 
 fn fail(msg: impl std::fmt::Display) -> ExitCode {
@@ -366,21 +370,12 @@ async fn cmd_replay(a: ReplayArgs) -> Result<(), String> {
         })
         .await
         .map_err(|e| e.to_string())?;
-    let mut out = std::io::stdout();
-    let _ = writeln!(out, "{}", serde_json::json!({ "header": log.header }));
-    let (mut game, mut rng) =
-        parlor_protocol::replay(&log.header, &[]).map_err(|e| e.to_string())?;
-    for entry in &log.moves {
-        parlor_protocol::step(&mut game, &mut rng, entry).map_err(|e| e.to_string())?;
-        let view = game.view(parlor_games::Viewer::Spectator);
-        let _ = writeln!(
-            out,
-            "{}",
-            serde_json::json!({ "seq": entry.seq, "seat": entry.seat, "action": entry.action, "view": view })
-        );
+    let mut out = std::io::stdout().lock();
+    if !a.predict {
+        return parlor_cli::replay::print(&log, &mut out);
     }
-    let _ = writeln!(out, "{}", serde_json::json!({ "outcome": log.outcome }));
-    Ok(())
+    let input = parlor_cli::replay::rummikub_replay_input(&log)?;
+    analysis::run(GameKind::Rummikub, "replay", &input, &mut out)
 }
 
 fn cmd_tool(game: GameKind, a: &ToolArgs) -> Result<(), String> {

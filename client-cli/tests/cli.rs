@@ -204,3 +204,88 @@ fn cribbage_analysis_through_the_binary() {
         assert!(String::from_utf8_lossy(&out.stderr).starts_with("parlor: "));
     }
 }
+
+#[test]
+fn replay_with_predictions_ends_on_the_real_result() {
+    use parlor_cli::Client;
+    use parlor_games::{Outcome, Seat};
+    use parlor_protocol::{ClientMsg, ServerMsg};
+
+    let rt = tokio::runtime::Runtime::new().unwrap_or_else(|e| panic!("{e}"));
+    let server = rt
+        .block_on(Server::start(([127, 0, 0, 1], 0).into(), Config::default()))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let url = server.url();
+    let (room, outcome, moves) = rt.block_on(async {
+        let mut c = Client::connect(&url, "host")
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        let room = c
+            .request(
+                &ClientMsg::CreateRoom {
+                    game: "rummikub".parse().unwrap_or_else(|e| panic!("{e}")),
+                    seats: Some(2),
+                    options: json!({"rack_size": 13}),
+                    clock: None,
+                    private: false,
+                },
+                |m| match m {
+                    ServerMsg::RoomCreated { room, .. } => Some(room),
+                    _ => None,
+                },
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        c.send(&ClientMsg::Spectate { room: room.clone() })
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        for (seat, strategy) in [(0, "greedy"), (1, "random")] {
+            c.send(&ClientMsg::AddBot {
+                room: room.clone(),
+                seat: Some(Seat(seat)),
+                strategy: Some(strategy.into()),
+            })
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        }
+        loop {
+            if let ServerMsg::Update(u) = c.recv().await.unwrap_or_else(|e| panic!("{e}")) {
+                if let Some(o) = u.outcome {
+                    break (room, o, u.seq);
+                }
+            }
+        }
+    });
+    let out = parlor(
+        &["replay", room.as_str(), "--server", &url, "--predict"],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = json_lines(&out);
+    assert_eq!(
+        lines.len() as u64,
+        moves + 1,
+        "one line before the first move and one per move"
+    );
+    for (i, l) in lines.iter().enumerate() {
+        assert_eq!(l["ply"], json!(i));
+        let f = l["win_fraction"].as_f64().unwrap_or(-1.0);
+        assert!((0.0..=1.0).contains(&f), "{l}");
+    }
+    let last = &lines[lines.len() - 1];
+    assert_eq!(
+        last["outcomes"],
+        json!(1),
+        "the finished game has one outcome"
+    );
+    let p1_won = outcome
+        == Outcome::Win {
+            winners: parlor_games::SeatSet::single(Seat(0)),
+        };
+    assert_eq!(last["win_fraction"], json!(if p1_won { 1.0 } else { 0.0 }));
+    rt.block_on(server.stop()).unwrap_or_else(|e| panic!("{e}"));
+}
