@@ -269,11 +269,11 @@ fn the_predictor_sees_the_trap_that_greedy_walks_into() {
     );
 }
 
-/// Two workers sharing a memo count exactly what one counts, on a deal
-/// large enough (about 24,000 positions) to take the parallel path.
+/// Several workers count exactly what one counts (the parallel search
+/// itself is checked below the public threshold in the crate's unit tests).
 #[test]
 fn parallel_prediction_agrees_with_sequential() {
-    use parlor_games::rummikub::{predict_with_workers, PARALLEL_THRESHOLD};
+    use parlor_games::rummikub::predict_with_workers;
     let mut all = Block::hosted_set();
     all.shuffle(&mut ChaCha8Rng::seed_from_u64(1));
     let pos = Position::deal(
@@ -283,7 +283,7 @@ fn parallel_prediction_agrees_with_sequential() {
     )
     .unwrap_or_else(|e| panic!("{e}"));
     let (p, positions) = predict_sequential(&pos);
-    assert!(positions > PARALLEL_THRESHOLD, "{positions}");
+    assert!(positions > 20_000, "{positions}");
     assert_eq!(predict_with_workers(&pos, 2), p);
     assert_eq!(predict_with_workers(&pos, 3), p);
 }

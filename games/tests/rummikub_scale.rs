@@ -40,34 +40,46 @@ fn env(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-/// For each rack size, grows the bag until predict takes longer than
-/// `RUMMIKUB_LIMIT_S` seconds (default 60), printing the time, positions
-/// and outcome count of each deal (the slowest of `RUMMIKUB_SEEDS` seeds).
+/// For each rack size, grows the bag until one thread's predict takes
+/// longer than `RUMMIKUB_LIMIT_S` seconds (default 60), printing for each
+/// deal the slowest of `RUMMIKUB_SEEDS` seeds (default 3): seconds,
+/// distinct positions expanded and outcomes.
 #[test]
 #[ignore]
 fn predict_growth() {
     let limit = Duration::from_secs(env("RUMMIKUB_LIMIT_S", 60));
     let seeds = env("RUMMIKUB_SEEDS", 3);
-    println!("rack bag  seconds(max over {seeds} seeds)  positions  outcomes");
-    for rack in [3usize, 4, 5, 6, 7, 8, 10, 12] {
-        for bag in (0..=52 - 2 * rack).step_by(2) {
-            let mut worst = Duration::ZERO;
-            let mut detail = String::new();
+    let racks: Vec<usize> = std::env::var("RUMMIKUB_RACKS")
+        .ok()
+        .map(|v| v.split(',').filter_map(|x| x.parse().ok()).collect())
+        .unwrap_or_else(|| vec![7, 13, 18, 20, 22, 24, 26]);
+    println!("rack bag   seconds  positions  outcomes   (slowest of {seeds} seeds)");
+    for rack in racks {
+        let mut bags: Vec<usize> = (0..=52 - 2 * rack).step_by(4).collect();
+        if bags.last() != Some(&(52 - 2 * rack)) {
+            bags.push(52 - 2 * rack);
+        }
+        for bag in bags {
+            let mut worst = (Duration::ZERO, 0, String::new());
             for seed in 0..seeds {
                 let pos = deal(seed, rack, bag);
                 let t = Instant::now();
-                let p = predict(&pos);
+                let (p, positions) = predict_sequential(&pos);
                 let dt = t.elapsed();
-                if dt >= worst {
-                    worst = dt;
-                    detail = format!("{}", p.outcomes());
+                if dt >= worst.0 {
+                    worst = (dt, positions, p.outcomes().to_string());
                 }
                 if dt > limit {
                     break;
                 }
             }
-            println!("{rack:4} {bag:3}  {:10.3}  {detail}", worst.as_secs_f64());
-            if worst > limit {
+            println!(
+                "{rack:4} {bag:3} {:9.3} {:10} {}",
+                worst.0.as_secs_f64(),
+                worst.1,
+                worst.2
+            );
+            if worst.0 > limit {
                 break;
             }
         }
@@ -109,7 +121,9 @@ fn predict_versus_enumeration() {
     );
 }
 
-/// One deal, sequential against parallel.
+/// One deal, sequential against parallel (`RUMMIKUB_WORKERS`, default 2).
+/// With `RUMMIKUB_ONLY=1` only the sequential search runs, with `=2` only
+/// the parallel one, so that `time` can tell CPU time from wall time.
 #[test]
 #[ignore]
 fn parallel_speedup() {
@@ -118,16 +132,31 @@ fn parallel_speedup() {
         env("RUMMIKUB_BAG", 12) as usize,
     );
     let pos = deal(env("RUMMIKUB_SEED", 0), rack, bag);
-    let t = Instant::now();
-    let (p, positions) = predict_sequential(&pos);
-    let ds = t.elapsed();
-    let t = Instant::now();
-    let q = predict_with_workers(&pos, env("RUMMIKUB_WORKERS", 2) as usize);
-    let dp = t.elapsed();
-    assert_eq!(p, q);
+    let only = env("RUMMIKUB_ONLY", 0);
+    let workers = env("RUMMIKUB_WORKERS", 2) as usize;
+    let (mut ds, mut dp) = (Duration::ZERO, Duration::ZERO);
+    let (mut p, mut q, mut positions) = (None, None, 0);
+    if only != 2 {
+        let t = Instant::now();
+        let (r, n) = predict_sequential(&pos);
+        ds = t.elapsed();
+        p = Some(r);
+        positions = n;
+    }
+    if only != 1 {
+        let t = Instant::now();
+        q = Some(predict_with_workers(&pos, workers));
+        dp = t.elapsed();
+    }
+    if let (Some(p), Some(q)) = (&p, &q) {
+        assert_eq!(p, q);
+    }
+    let outcomes = p
+        .or(q)
+        .map(|x| x.outcomes().to_string())
+        .unwrap_or_default();
     println!(
-        "rack {rack} bag {bag}: {positions} positions, {} outcomes; sequential {:.3}s, parallel {:.3}s, speed-up {:.2}x",
-        p.outcomes(),
+        "rack {rack} bag {bag}: {positions} positions, {outcomes} outcomes; sequential {:.3}s, {workers} workers {:.3}s, speed-up {:.2}x",
         ds.as_secs_f64(),
         dp.as_secs_f64(),
         ds.as_secs_f64() / dp.as_secs_f64()

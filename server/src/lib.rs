@@ -36,6 +36,8 @@ pub struct Config {
     pub db: Option<PathBuf>,
     /// How hard commits are pushed to disk.
     pub sync: Sync,
+    /// Caps and timeouts (the constants of [`limits`] by default).
+    pub limits: limits::Limits,
 }
 
 /// Why the server could not run.
@@ -59,7 +61,12 @@ pub async fn run(
 ) -> Result<(), ServerError> {
     let (store, store_thread) = store::Store::open(config.db.as_deref(), config.sync)?;
     let tracker = TaskTracker::new();
-    let lobby = lobby::Lobby::new(store, tracker.clone(), shutdown.clone());
+    let lobby = lobby::Lobby::with_max_rooms(
+        store,
+        tracker.clone(),
+        shutdown.clone(),
+        config.limits.max_rooms,
+    );
     let restored = lobby.restore().await?;
     tracing::info!(
         addr = %listener.local_addr()?,
@@ -72,6 +79,7 @@ pub async fn run(
         std::sync::Arc::clone(&lobby),
         tracker.clone(),
         shutdown,
+        config.limits,
     )
     .await;
     tracker.close();

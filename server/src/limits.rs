@@ -47,6 +47,17 @@ pub const IDLE_TIMEOUT: Duration = Duration::from_secs(100);
 /// without bound. A game produces at most a few messages per move.
 pub const OUTBOX_CAPACITY: usize = 256;
 
+/// Free places a connection's queue must have before its next request
+/// is read: the most replies one request makes (a `resume` answers with
+/// `resumed`, then `joined` and an update per seat). Waiting for them
+/// pushes back on a client that pipelines requests faster than it reads
+/// the answers, instead of dropping it as too slow.
+pub const REPLY_HEADROOM: usize = 8;
+
+/// How long a connection's reader waits for [`REPLY_HEADROOM`] before the
+/// client counts as not reading at all and is closed.
+pub const OUTBOX_STALL_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// Commands queued for one room. Each connection has at most a few in
 /// flight; beyond this the room is overloaded and new requests are refused
 /// with `server/busy`.
@@ -93,3 +104,39 @@ pub const MAX_WRITE_BUFFER_BYTES: usize = 1024 * 1024;
 
 /// Longest display name kept from `hello`.
 pub const MAX_NAME_CHARS: usize = 32;
+
+/// How long a closed session waits for its writer task to send what is
+/// queued (the last error and the close frame) before the writer is
+/// aborted: a client that never reads its socket would otherwise keep the
+/// writer, its socket and its queue alive for ever.
+pub const WRITER_DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The limits one server instance runs with: the constants above by
+/// default; tests and benchmarks set smaller ones through
+/// [`crate::Config::limits`] (for example a short idle timeout) so that
+/// nothing has to wait for the production values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Most simultaneous connections ([`MAX_CONNECTIONS`]).
+    pub max_connections: usize,
+    /// Most rooms hosted at once ([`MAX_ROOMS`]).
+    pub max_rooms: usize,
+    /// Time to finish the WebSocket handshake and send `hello` ([`HELLO_TIMEOUT`]).
+    pub hello_timeout: Duration,
+    /// Time between keepalive pings ([`KEEPALIVE_INTERVAL`]).
+    pub keepalive_interval: Duration,
+    /// Silence after which a connection is closed ([`IDLE_TIMEOUT`]).
+    pub idle_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_connections: MAX_CONNECTIONS,
+            max_rooms: MAX_ROOMS,
+            hello_timeout: HELLO_TIMEOUT,
+            keepalive_interval: KEEPALIVE_INTERVAL,
+            idle_timeout: IDLE_TIMEOUT,
+        }
+    }
+}

@@ -9,7 +9,7 @@ use tokio::time::timeout;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::limits::{HELLO_TIMEOUT, MAX_CONCURRENT_ANALYSES, MAX_CONNECTIONS};
+use crate::limits::{Limits, MAX_CONCURRENT_ANALYSES};
 use crate::lobby::Lobby;
 use crate::session::{serve, ws_config};
 
@@ -18,15 +18,16 @@ use crate::session::{serve, ws_config};
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
 /// Accepts connections until `shutdown`, each served on its own task.
-/// Connections beyond [`MAX_CONNECTIONS`] are accepted, told
+/// Connections beyond `limits.max_connections` are accepted, told
 /// `server/full` and closed, so that clients get an answer, not a hang.
 pub async fn accept_loop(
     listener: TcpListener,
     lobby: Arc<Lobby>,
     tracker: TaskTracker,
     shutdown: CancellationToken,
+    limits: Limits,
 ) {
-    let slots = Arc::new(Semaphore::new(MAX_CONNECTIONS));
+    let slots = Arc::new(Semaphore::new(limits.max_connections));
     let analyses = Arc::new(Semaphore::new(MAX_CONCURRENT_ANALYSES));
     loop {
         let accepted = tokio::select! {
@@ -43,10 +44,10 @@ pub async fn accept_loop(
                 let analyses = Arc::clone(&analyses);
                 let shutdown = shutdown.clone();
                 tracker.spawn(async move {
-                    let Some(ws) = handshake(stream).await else {
+                    let Some(ws) = handshake(stream, limits.hello_timeout).await else {
                         return;
                     };
-                    serve(ws, lobby, permit, analyses, shutdown).await;
+                    serve(ws, lobby, permit, analyses, shutdown, limits).await;
                 });
             }
             Err(e) => {
@@ -57,10 +58,15 @@ pub async fn accept_loop(
     }
 }
 
-async fn handshake(stream: TcpStream) -> Option<tokio_tungstenite::WebSocketStream<TcpStream>> {
+/// The WebSocket opening handshake, which must finish within `limit`: a
+/// client that opens a TCP connection and sends nothing is dropped.
+async fn handshake(
+    stream: TcpStream,
+    limit: Duration,
+) -> Option<tokio_tungstenite::WebSocketStream<TcpStream>> {
     let _ = stream.set_nodelay(true);
     match timeout(
-        HELLO_TIMEOUT,
+        limit,
         tokio_tungstenite::accept_async_with_config(stream, Some(ws_config())),
     )
     .await

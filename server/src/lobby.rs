@@ -28,6 +28,7 @@ pub struct Lobby {
     store: Store,
     tracker: TaskTracker,
     shutdown: CancellationToken,
+    max_rooms: usize,
 }
 
 impl std::fmt::Debug for Lobby {
@@ -66,12 +67,23 @@ impl Lobby {
     /// An empty lobby writing to `store`; rooms run on `tracker` and stop
     /// when `shutdown` is cancelled.
     pub fn new(store: Store, tracker: TaskTracker, shutdown: CancellationToken) -> Arc<Self> {
+        Self::with_max_rooms(store, tracker, shutdown, MAX_ROOMS)
+    }
+
+    /// Like [`Lobby::new`], hosting at most `max_rooms` rooms at once.
+    pub fn with_max_rooms(
+        store: Store,
+        tracker: TaskTracker,
+        shutdown: CancellationToken,
+        max_rooms: usize,
+    ) -> Arc<Self> {
         Arc::new(Lobby {
             rooms: Mutex::new(HashMap::new()),
             seats: Mutex::new(HashMap::new()),
             store,
             tracker,
             shutdown,
+            max_rooms,
         })
     }
 
@@ -107,10 +119,13 @@ impl Lobby {
 
     /// Creates a room.
     pub async fn create(self: &Arc<Self>, req: NewRoom) -> Result<(RoomId, u8), Refused> {
-        if lock(&self.rooms).len() >= MAX_ROOMS {
+        if lock(&self.rooms).len() >= self.max_rooms {
             return Err((
                 ErrorCode::RoomTooMany,
-                format!("the server hosts {MAX_ROOMS} rooms, its limit; try later"),
+                format!(
+                    "the server hosts {} rooms, its limit; try later",
+                    self.max_rooms
+                ),
             ));
         }
         let bad = |m: String| (ErrorCode::RoomBadOptions, m);

@@ -26,6 +26,17 @@ struct Args {
     /// process being killed, `full` also survives power loss (slower).
     #[arg(long, value_enum, default_value_t = Sync::Normal)]
     sync: Sync,
+    /// Write the address actually bound (e.g. `127.0.0.1:41237` after
+    /// `--bind 127.0.0.1:0`) to this file once listening. The same address
+    /// is also printed on stdout as `parlor-server listening on ws://ADDR`.
+    #[arg(long)]
+    port_file: Option<PathBuf>,
+    /// Most simultaneous connections; more are told `server/full`.
+    #[arg(long, default_value_t = parlor_server::limits::MAX_CONNECTIONS)]
+    max_connections: usize,
+    /// Most rooms at once; more are refused with `room/too_many`.
+    #[arg(long, default_value_t = parlor_server::limits::MAX_ROOMS)]
+    max_rooms: usize,
 }
 
 #[tokio::main]
@@ -44,6 +55,25 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let bound = match listener.local_addr() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("parlor-server: cannot read the bound address: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if let Some(path) = &args.port_file {
+        // Written to a temporary name and renamed, so that a reader never
+        // sees a half-written address.
+        let tmp = path.with_extension("tmp");
+        if let Err(e) =
+            std::fs::write(&tmp, bound.to_string()).and_then(|()| std::fs::rename(&tmp, path))
+        {
+            eprintln!("parlor-server: cannot write {}: {e}", path.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    println!("parlor-server listening on ws://{bound}");
     let shutdown = CancellationToken::new();
     let trigger = shutdown.clone();
     tokio::spawn(async move {
@@ -54,6 +84,11 @@ async fn main() -> ExitCode {
     let config = Config {
         db: Some(args.db),
         sync: args.sync,
+        limits: parlor_server::limits::Limits {
+            max_connections: args.max_connections,
+            max_rooms: args.max_rooms,
+            ..Default::default()
+        },
     };
     match run(listener, config, shutdown).await {
         Ok(()) => ExitCode::SUCCESS,

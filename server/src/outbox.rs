@@ -75,6 +75,23 @@ impl Outbox {
         }
     }
 
+    /// Waits until `n` more frames fit in the queue, for at most `limit`.
+    /// Returns false if the connection is gone or if the frames never fit,
+    /// in which case it is marked too slow (and will be closed).
+    pub async fn wait_room(&self, n: usize, limit: std::time::Duration) -> bool {
+        match tokio::time::timeout(limit, self.tx.reserve_many(n)).await {
+            Ok(Ok(permits)) => {
+                drop(permits);
+                true
+            }
+            Ok(Err(_)) => false,
+            Err(_) => {
+                self.slow.cancel();
+                false
+            }
+        }
+    }
+
     /// Whether the connection is still there.
     pub fn is_open(&self) -> bool {
         !self.tx.is_closed() && !self.slow.is_cancelled()

@@ -22,8 +22,8 @@ use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 use crate::limits::{
-    HELLO_TIMEOUT, IDLE_TIMEOUT, KEEPALIVE_INTERVAL, MAX_ANALYSIS_RESULTS, MAX_FRAME_BYTES,
-    MAX_NAME_CHARS, OUTBOX_CAPACITY,
+    Limits, MAX_ANALYSIS_RESULTS, MAX_FRAME_BYTES, MAX_NAME_CHARS, OUTBOX_CAPACITY,
+    OUTBOX_STALL_TIMEOUT, REPLY_HEADROOM, WRITER_DRAIN_TIMEOUT,
 };
 use crate::lobby::{Lobby, NewRoom};
 use crate::outbox::{ConnId, Outbox, Outgoing};
@@ -72,6 +72,7 @@ pub async fn serve(
     permit: Option<OwnedSemaphorePermit>,
     analyses: Arc<Semaphore>,
     shutdown: CancellationToken,
+    limits: Limits,
 ) {
     let (sink, source) = ws.split();
     let (tx, rx) = mpsc::channel(OUTBOX_CAPACITY);
@@ -86,7 +87,7 @@ pub async fn serve(
         ));
         out.push(Outgoing::Close(1013, ErrorCode::ServerFull.as_str().into()));
         drop(out);
-        let _ = writer.await;
+        drain(writer).await;
         return;
     }
     let mut session = Session {
@@ -100,11 +101,24 @@ pub async fn serve(
         limiter: RateLimiter::new(Instant::now()),
         analyses,
     };
-    session.read_loop(source, shutdown, slow).await;
+    session.read_loop(source, shutdown, slow, limits).await;
     session.detach_all();
     drop(session);
-    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), writer).await;
+    drain(writer).await;
     drop(permit);
+}
+
+/// Lets the writer send what is queued, then aborts it if the client does
+/// not read (its socket buffer is full): the connection is then closed and
+/// everything queued for it freed.
+async fn drain(mut writer: tokio::task::JoinHandle<()>) {
+    if tokio::time::timeout(WRITER_DRAIN_TIMEOUT, &mut writer)
+        .await
+        .is_err()
+    {
+        writer.abort();
+        let _ = writer.await;
+    }
 }
 
 struct Session {
@@ -131,9 +145,13 @@ impl Session {
         mut source: Source,
         shutdown: CancellationToken,
         slow: CancellationToken,
+        limits: Limits,
     ) {
-        let hello_deadline = Instant::now() + HELLO_TIMEOUT;
-        let mut keepalive = interval_at(Instant::now() + KEEPALIVE_INTERVAL, KEEPALIVE_INTERVAL);
+        let hello_deadline = Instant::now() + limits.hello_timeout;
+        let mut keepalive = interval_at(
+            Instant::now() + limits.keepalive_interval,
+            limits.keepalive_interval,
+        );
         let mut last_heard = Instant::now();
         loop {
             let flow = tokio::select! {
@@ -146,12 +164,12 @@ impl Session {
                     return;
                 }
                 _ = sleep_until(hello_deadline), if !self.greeted => {
-                    self.out.send(&ServerMsg::error(ErrorCode::RequestHelloFirst, format!("no hello within {} s", HELLO_TIMEOUT.as_secs())));
+                    self.out.send(&ServerMsg::error(ErrorCode::RequestHelloFirst, format!("no hello within {} ms", limits.hello_timeout.as_millis())));
                     Flow::Close(1008, ErrorCode::RequestHelloFirst)
                 }
                 _ = keepalive.tick() => {
-                    if last_heard.elapsed() >= IDLE_TIMEOUT {
-                        self.out.send(&ServerMsg::error(ErrorCode::ConnectionIdle, format!("nothing received for {} s", IDLE_TIMEOUT.as_secs())));
+                    if last_heard.elapsed() >= limits.idle_timeout {
+                        self.out.send(&ServerMsg::error(ErrorCode::ConnectionIdle, format!("nothing received for {} ms", limits.idle_timeout.as_millis())));
                         Flow::Close(1000, ErrorCode::ConnectionIdle)
                     } else {
                         self.out.push(Outgoing::Ping);
@@ -160,6 +178,12 @@ impl Session {
                 }
                 frame = source.next() => {
                     last_heard = Instant::now();
+                    // Read no further until the answers fit: a client that
+                    // pipelines faster than it reads is slowed down (TCP
+                    // pushes back on it), one that never reads is closed.
+                    if !self.out.wait_room(REPLY_HEADROOM, OUTBOX_STALL_TIMEOUT).await {
+                        return;
+                    }
                     match frame {
                         None | Some(Ok(Message::Close(_))) => return,
                         Some(Ok(Message::Text(text))) => self.on_text(text.as_str()).await,

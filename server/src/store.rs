@@ -114,6 +114,10 @@ impl std::fmt::Debug for Job {
     }
 }
 
+/// The tables. `moves` and `seats` are `WITHOUT ROWID`: keyed by their
+/// primary key alone, an insert updates one b-tree instead of a table and
+/// its key index (databases created before keep their layout; both read
+/// the same).
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS matches (
     room TEXT PRIMARY KEY,
@@ -134,7 +138,7 @@ CREATE TABLE IF NOT EXISTS seats (
     name TEXT,
     strategy TEXT,
     PRIMARY KEY (room, seat)
-);
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS moves (
     room TEXT NOT NULL,
     seq INTEGER NOT NULL,
@@ -142,7 +146,7 @@ CREATE TABLE IF NOT EXISTS moves (
     action TEXT NOT NULL,
     clocks TEXT,
     PRIMARY KEY (room, seq)
-);
+) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS matches_unfinished ON matches (finished);
 ";
 
@@ -335,9 +339,10 @@ fn from_json<T: serde::de::DeserializeOwned>(s: &str) -> Result<T, StoreError> {
 fn create(tx: &rusqlite::Transaction<'_>, rec: &MatchRecord) -> Result<(), StoreError> {
     let h = &rec.header;
     let clock = h.clock.as_ref().map(to_json).transpose()?;
-    tx.execute(
+    tx.prepare_cached(
         "INSERT INTO matches (room, game, options, seats, seed, clock, private) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![
+    )?
+    .execute(params![
             rec.room.as_str(),
             h.game.name(),
             to_json(&h.options)?,
@@ -365,10 +370,10 @@ fn set_seat(
             )?;
         }
         Some(StoredSeat::Player { token, name }) => {
-            tx.execute(
+            tx.prepare_cached(
                 "INSERT OR REPLACE INTO seats (room, seat, kind, token, name) VALUES (?1, ?2, 'player', ?3, ?4)",
-                params![room.as_str(), seat.0, token.to_string(), name],
-            )?;
+            )?
+            .execute(params![room.as_str(), seat.0, token.to_string(), name])?;
         }
         Some(StoredSeat::Bot { strategy }) => {
             tx.execute(
@@ -388,21 +393,21 @@ fn append(
     outcome: Option<Outcome>,
 ) -> Result<(), StoreError> {
     let clocks = clocks.map(to_json).transpose()?;
-    tx.execute(
+    // Cached statements: moves are the hot path; the SQL is compiled once
+    // per connection, not once per move.
+    tx.prepare_cached(
         "INSERT INTO moves (room, seq, seat, action, clocks) VALUES (?1, ?2, ?3, ?4, ?5)",
-        params![
-            room.as_str(),
-            entry.seq as i64,
-            entry.seat.0,
-            to_json(&entry.action)?,
-            clocks
-        ],
-    )?;
+    )?
+    .execute(params![
+        room.as_str(),
+        entry.seq as i64,
+        entry.seat.0,
+        to_json(&entry.action)?,
+        clocks
+    ])?;
     if let Some(outcome) = outcome {
-        tx.execute(
-            "UPDATE matches SET finished = 1, outcome = ?2 WHERE room = ?1",
-            params![room.as_str(), to_json(&outcome)?],
-        )?;
+        tx.prepare_cached("UPDATE matches SET finished = 1, outcome = ?2 WHERE room = ?1")?
+            .execute(params![room.as_str(), to_json(&outcome)?])?;
     }
     Ok(())
 }

@@ -149,16 +149,23 @@ impl Engine {
         self.blocks[usize::from(i)]
     }
 
+    /// How a game with an empty supply ends: both empty is a draw, else
+    /// whoever has emptied theirs has won. (Call only when one is empty.)
+    pub fn end(&self, s: &State) -> End {
+        match (s.mover == 0, s.other == 0) {
+            (true, false) => End::MoverWins,
+            (false, true) => End::MoverLoses,
+            _ => End::Drawn,
+        }
+    }
+
     /// How the game stands before the mover's turn: `Some` when it is over,
     /// otherwise `out` receives every legal step (cleared first), in a fixed
     /// order. Distinct steps are distinct actions, so nothing repeats.
     pub fn steps(&self, s: &State, out: &mut Vec<Step>) -> Option<End> {
         out.clear();
-        match (s.mover == 0, s.other == 0) {
-            (true, true) => return Some(End::Drawn),
-            (true, false) => return Some(End::MoverWins),
-            (false, true) => return Some(End::MoverLoses),
-            (false, false) => {}
+        if s.mover == 0 || s.other == 0 {
+            return Some(self.end(s));
         }
         let rack = s.mover;
         // New crows: all three-block subsets of each number's blocks.

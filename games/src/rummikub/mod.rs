@@ -1,13 +1,38 @@
-//! Rummikub Lite (seed 000).
+//! Rummikub Lite (seed 000, settled by the rules sheet).
 //!
 //! A block is a number and a colour; the table holds rows of at least
 //! three blocks, either one number in different colours (a `crow`) or one
 //! colour in consecutive ascending numbers (an `nrow`). On each turn a
-//! player takes exactly one action: lay a new row of three blocks, add one
-//! block to a row (either end of an nrow, anywhere in a crow), or, only
-//! when neither is possible, draw the bag's first block. Whoever empties
-//! their supply first wins; a player who must draw from an empty bag ends
-//! the game in a draw.
+//! player takes exactly one action: lay a new row of three blocks from
+//! their supply, add one block to a row (either end of an nrow, anywhere
+//! in a crow, which is then re-sorted), or, only when neither is possible,
+//! draw the bag's first block. Before each turn: a player whose supply is
+//! empty has won (both empty: a draw); a player who must draw from an empty
+//! bag ends the game in a draw, even if the other could still play.
+//!
+//! The pieces, one concept per file:
+//! - [`Block`], [`Row`], [`valid_table`] (every broken rule, for people);
+//! - [`Action`] (the seed's actions) and [`Move`] (a hosted player's);
+//! - [`plays`] / [`check`]: the rule book on racks and tables;
+//! - [`Position`], [`outcomes`] (the seed's `play_game`, streamed) and
+//!   [`predict`] (the seed's `count_wins`, exact counts without listing the
+//!   games, by memoising on a canonical bitset form of each position);
+//! - [`Rummikub`]: the hosted game; the bots [`Greedy`], [`RandomMove`],
+//!   [`Predictor`]; and the [`analysis`] tools.
+//!
+//! # Hosting
+//!
+//! A hosted match shuffles the 52 blocks (1 to 13 in four colours) with
+//! the match's RNG, deals `rack_size` blocks (default 7) to each seat in
+//! seat order, and keeps the rest as the bag, whose order no view shows.
+//! A draw move is just `"draw"`: the player cannot know the block.
+//!
+//! The seed is for two players; 3 or 4 seats generalise it directly:
+//! seats move in order 0, 1, 2, ..., the first seat to empty its rack wins
+//! and every other seat loses, and when the seat to move has no play and
+//! the bag is empty the game is drawn for everyone. Prediction and the
+//! predictor bot's look-ahead are for two players (with more seats the
+//! predictor plays greedily).
 
 mod action;
 pub mod analysis;

@@ -20,20 +20,26 @@ use super::block::Block;
 use super::engine::{End, Engine, State, Step};
 use super::position::{Player, Position, PositionError};
 
-/// Most positions one memo holds before it is emptied and refilled. Each
-/// entry takes about 100 bytes, so this bounds the memo near 1.6 GiB on a
-/// 24 GiB machine shared with other work. Emptying it loses speed, never
-/// exactness: every count is recomputed from the rules when needed.
-pub const MEMO_CAP: usize = 1 << 24;
+/// Most positions the memo of one search holds. A hash table of this
+/// many entries stays within 2^24 slots of about 81 bytes (key, counts and
+/// control byte), about 1.4 GiB, on a 24 GiB machine shared with other work.
+/// When it is full, the positions with the fewest blocks left (the
+/// cheapest to recompute) are dropped until half remain: exactness never
+/// depends on the memo, only speed does.
+pub const MEMO_CAP: usize = 14_000_000;
 
-/// How many threads [`predict`] uses: the machines Parlor is built for have
-/// two cores, and measurement showed a second worker pays off once a
-/// search expands more than [`PARALLEL_THRESHOLD`] positions.
+/// How many threads [`predict`] uses on large searches: the machines
+/// Parlor is built for have two cores (measured gain: about 1.3 to 1.5
+/// times faster on millions of positions, see `SHARE_DEPTH`).
 pub const WORKERS: usize = 2;
 
-/// Below this many positions a second worker costs more (thread start,
-/// locked memo) than it saves, so [`predict`] first tries this budget alone.
-pub const PARALLEL_THRESHOLD: usize = 20_000;
+/// [`predict`] first searches alone with this budget of positions (about
+/// 0.3 s), and only past it starts [`WORKERS`] threads, the first of which
+/// keeps the solo search's memo. Below it a second worker's gain was within
+/// the noise of a shared machine (0.16 s of CPU alone against 0.26 s for
+/// two on a 180,000-position deal), while thread start-up and the locked
+/// shared memo always cost.
+pub const PARALLEL_THRESHOLD: usize = 200_000;
 
 /// Exact counts of the complete games from a position.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -224,12 +230,38 @@ pub(crate) enum Stop {
     Cancelled,
 }
 
-/// Stores `t` for `s`, emptying `map` first when it holds `cap` entries.
+/// Stores `t` for `s`, first making room when `map` holds `cap` entries.
 fn put(map: &mut Map, cap: usize, s: State, t: Tally) {
     if map.len() >= cap {
-        map.clear();
+        evict(map, cap / 2);
     }
     map.insert(s, t);
+}
+
+/// How much work a position's subtree can hold, roughly: the blocks still
+/// in the supplies and the bag (its length, the same for every position of
+/// a search, left out).
+fn weight(s: &State) -> usize {
+    (s.mover | s.other).count_ones() as usize + 64 - usize::from(s.drawn)
+}
+
+/// Keeps at most about `keep` entries, the heaviest ones: near the root of
+/// the search, where a recomputation would cost the most.
+fn evict(map: &mut Map, keep: usize) {
+    let mut histogram = [0usize; 129];
+    for s in map.keys() {
+        histogram[weight(s).min(128)] += 1;
+    }
+    let mut kept = 0;
+    let mut threshold = 129;
+    while threshold > 0 && kept + histogram[threshold - 1] <= keep {
+        threshold -= 1;
+        kept += histogram[threshold];
+    }
+    // Keep the heaviest class even if alone it is more than `keep`.
+    let heaviest = histogram.iter().rposition(|&n| n > 0).unwrap_or(0);
+    let threshold = threshold.min(heaviest);
+    map.retain(|s, _| weight(s) >= threshold);
 }
 
 /// A memo shared by several workers: one lock per shard, so that two
@@ -244,7 +276,8 @@ struct Shared {
 struct Shard(Mutex<Map>);
 
 /// Shards of the shared memo: far more than workers, so that lock
-/// collisions are rare.
+/// collisions are rare. The shared memo holds at most half of
+/// [`MEMO_CAP`], the workers' private memos the other half.
 const SHARDS: usize = 256;
 
 impl Shared {
@@ -269,7 +302,7 @@ impl Shared {
     }
 
     fn put(&self, s: State, t: &Tally) {
-        put(&mut self.shard(&s), MEMO_CAP / SHARDS, s, t.clone());
+        put(&mut self.shard(&s), MEMO_CAP / 2 / SHARDS, s, t.clone());
     }
 }
 
@@ -283,7 +316,11 @@ impl Shared {
 pub(crate) struct Solver<'e> {
     engine: &'e Engine,
     memo: Map,
+    /// Most entries `memo` holds.
+    cap: usize,
     shared: Option<&'e Shared>,
+    /// Positions deeper than this use the private memo only.
+    share_depth: usize,
     scratch: Vec<Vec<Step>>,
     expanded: usize,
     budget: usize,
@@ -293,6 +330,16 @@ pub(crate) struct Solver<'e> {
     worker: (usize, usize),
     cancel: Option<&'e AtomicBool>,
 }
+
+/// How deep into the tree workers share their counts. Deeper positions
+/// have small subtrees that a worker recomputes faster than it could
+/// lock, probe and publish a shared entry. Measured on a deal of 24-block
+/// racks (3.8 million positions, two cores, other work running): sharing
+/// every position made two workers no faster than one (6.5 s against
+/// 6.4 s, each worker doing half the positions at twice the cost), sharing
+/// down to depth 4 or 8 duplicated too much work (10 to 12 s), and depth 10
+/// to 14 gave 4.2 to 5.6 s.
+const SHARE_DEPTH: usize = 12;
 
 /// How deep into the tree workers visit actions in their own rotated
 /// order; below it every worker takes the natural order, so that they
@@ -305,7 +352,9 @@ impl<'e> Solver<'e> {
         Solver {
             engine,
             memo: Map::default(),
+            cap: MEMO_CAP,
             shared: None,
+            share_depth: SHARE_DEPTH,
             scratch: Vec::new(),
             expanded: 0,
             budget,
@@ -325,6 +374,10 @@ impl<'e> Solver<'e> {
     }
 
     fn visit(&mut self, s: &State, depth: usize) -> Result<Tally, Stop> {
+        // An emptied supply ends the game: answer before touching the memo.
+        if s.mover == 0 || s.other == 0 {
+            return Ok(Tally::of_end(self.engine.end(s)));
+        }
         // Only positions with moves are memoised, so a hit is final.
         if let Some(t) = self.memo.get(s) {
             return Ok(t.clone());
@@ -337,10 +390,11 @@ impl<'e> Solver<'e> {
             self.scratch[depth] = steps;
             return Ok(Tally::of_end(end));
         }
-        if let Some(shared) = self.shared {
+        let shared = self.shared.filter(|_| depth < self.share_depth);
+        if let Some(shared) = shared {
             if let Some(t) = shared.get(s) {
                 self.scratch[depth] = steps;
-                put(&mut self.memo, MEMO_CAP, *s, t.clone());
+                put(&mut self.memo, self.cap, *s, t.clone());
                 return Ok(t);
             }
         }
@@ -367,10 +421,10 @@ impl<'e> Solver<'e> {
         }
         let total = sum.finish();
         self.scratch[depth] = steps;
-        if let Some(shared) = self.shared {
+        if let Some(shared) = shared {
             shared.put(*s, &total);
         }
-        put(&mut self.memo, MEMO_CAP, *s, total.clone());
+        put(&mut self.memo, self.cap, *s, total.clone());
         Ok(total)
     }
 }
@@ -397,8 +451,8 @@ pub fn predict_with_workers(pos: &Position, workers: usize) -> Prediction {
     if let Ok(t) = solo.tally(&state) {
         return t.prediction(pos.to_move());
     }
-    drop(solo);
-    predict_parallel(&engine, &state, workers).prediction(pos.to_move())
+    // Worker 0 carries on with everything the solo search found.
+    predict_parallel(&engine, &state, workers, solo.memo).prediction(pos.to_move())
 }
 
 /// [`predict`] on one thread, whatever the size, with the number of
@@ -412,16 +466,23 @@ pub fn predict_sequential(pos: &Position) -> (Prediction, usize) {
     (tally.prediction(pos.to_move()), solver.expanded())
 }
 
-fn predict_parallel(engine: &Engine, state: &State, workers: usize) -> Tally {
+fn predict_parallel(engine: &Engine, state: &State, workers: usize, found: Map) -> Tally {
     let shared = Shared::new();
+    let mut found = Some(found);
     let done = AtomicBool::new(false);
     let result: Mutex<Option<Tally>> = Mutex::new(None);
     std::thread::scope(|scope| {
         for w in 0..workers {
             let (shared, done, result) = (&shared, &done, &result);
+            let memo = found.take();
             scope.spawn(move || {
                 let mut solver = Solver::new(engine, usize::MAX);
+                if let Some(memo) = memo {
+                    solver.memo = memo;
+                }
                 solver.shared = Some(shared);
+                // Half the memory for the shared memo, the rest split.
+                solver.cap = MEMO_CAP / 2 / workers;
                 solver.worker = (w, workers);
                 solver.cancel = Some(done);
                 if let Ok(t) = solver.tally(state) {
@@ -523,5 +584,77 @@ mod tests {
             draws: BigUint::from(0u32),
         };
         assert_eq!(none.win_fraction(), 0.0);
+    }
+
+    #[test]
+    fn a_full_memo_keeps_its_heaviest_positions_and_counts_stay_exact() {
+        let state = |mover: u64, drawn: u8| State {
+            mover,
+            other: 1,
+            crow: 0,
+            start: 0,
+            end: 0,
+            drawn,
+        };
+        let mut map = Map::default();
+        for i in 0..40u8 {
+            map.insert(state((1u64 << (i % 8 + 1)) - 1, i / 8), Tally::ZERO);
+        }
+        evict(&mut map, 10);
+        assert!(map.len() <= 10 && !map.is_empty(), "{}", map.len());
+        let lightest_kept = map.keys().map(weight).min().unwrap_or(0);
+        assert!(map.keys().all(|s| weight(s) >= lightest_kept));
+        assert_eq!(map.keys().map(weight).max(), Some(weight(&state(255, 0))));
+
+        // A memo of 4 entries, emptied again and again, counts the same.
+        use super::super::block::Block;
+        let hosted = Block::hosted_set();
+        let deal: Vec<Block> = hosted.iter().copied().filter(|b| b.number <= 6).collect();
+        let pos = Position::deal(
+            deal[..9].to_vec(),
+            deal[9..18].to_vec(),
+            deal[18..22].to_vec(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let (engine, root) = Engine::new(&pos);
+        let mut roomy = Solver::new(&engine, usize::MAX);
+        let mut tight = Solver::new(&engine, usize::MAX);
+        tight.cap = 4;
+        let (a, b) = (roomy.tally(&root), tight.tally(&root));
+        assert_eq!(a, b);
+        assert!(tight.expanded() > roomy.expanded());
+    }
+
+    #[test]
+    fn workers_sharing_a_memo_count_exactly() {
+        use super::super::block::Block;
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        let mut all = Block::hosted_set();
+        all.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(1));
+        // About 24,000 positions: workers really meet in the shared memo.
+        let pos = Position::deal(
+            all[..22].to_vec(),
+            all[22..44].to_vec(),
+            all[44..52].to_vec(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let (engine, root) = Engine::new(&pos);
+        let mut solo = Solver::new(&engine, usize::MAX);
+        let expected = solo.tally(&root);
+        assert!(solo.expanded() > 20_000, "{}", solo.expanded());
+        for workers in [2, 3] {
+            assert_eq!(
+                Ok(predict_parallel(&engine, &root, workers, Map::default())),
+                expected
+            );
+        }
+        // Carrying on from a solo search that ran out of budget.
+        let mut partial = Solver::new(&engine, 5_000);
+        assert_eq!(partial.tally(&root), Err(Stop::OverBudget));
+        assert_eq!(
+            Ok(predict_parallel(&engine, &root, 2, partial.memo)),
+            expected
+        );
     }
 }

@@ -46,9 +46,21 @@ pub fn plays(rack: &[Block], table: &[Row]) -> Vec<Move> {
             out.push(Move::PlayRow(Row::Nrow(vec![a, b, c])));
         }
     }
-    // Extensions of rows on the table.
+    // Extensions of rows on the table. Only blocks that could fit (the
+    // crow's number; the nrow's colour, next to an end) are tried in full.
     for row in table {
-        for &b in &sorted {
+        let (Some(first), Some(last)) = (row.blocks().first(), row.blocks().last()) else {
+            continue;
+        };
+        let fits = |b: &Block| match row {
+            Row::Crow(_) => b.number == first.number,
+            Row::Nrow(_) => {
+                b.color == first.color
+                    && (b.next().is_some_and(|n| n.number == first.number)
+                        || last.next().is_some_and(|n| n.number == b.number))
+            }
+        };
+        for &b in sorted.iter().filter(|b| fits(b)) {
             for ext in row.extensions(b) {
                 if valid_table(std::slice::from_ref(&ext)).is_empty() {
                     out.push(Move::PlayBlock { block: b, row: ext });

@@ -2,11 +2,15 @@
 
 use std::sync::Arc;
 
-use parlor_games::{AnyBot, AnyGame, AnyMove, GameRng, IllegalMove, Seat, SeatSet, Viewer};
+use parlor_games::{
+    AnyBot, AnyGame, AnyMove, AnyView, GameKind, GameRng, IllegalMove, Outcome, Seat, SeatSet,
+    Viewer,
+};
 use parlor_protocol::{
     encode, ErrorCode, LogEntry, LoggedAction, MatchHeader, RoomId, RoomStatus, RoomSummary,
-    SeatInfo, ServerMsg, Update,
+    SeatInfo, ServerMsg,
 };
+use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::time::{sleep_until, Instant};
@@ -31,6 +35,29 @@ pub struct RoomInit {
     pub header: MatchHeader,
     /// Not listed.
     pub private: bool,
+}
+
+/// An update as it goes on the wire: the same JSON as
+/// `ServerMsg::Update(Update)`, borrowed instead of built.
+#[derive(Serialize)]
+struct UpdateFrame<'a> {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    room: &'a RoomId,
+    game: GameKind,
+    seq: u64,
+    status: RoomStatus,
+    seats: &'a [SeatInfo],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    you: Option<Seat>,
+    to_act: SeatSet,
+    view: &'a AnyView,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    legal: Option<&'a [AnyMove]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    clocks: Option<Vec<u64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<Outcome>,
 }
 
 /// One step a seat takes.
@@ -243,6 +270,13 @@ impl Room {
     }
 
     fn update_for(&self, you: Option<Seat>) -> Utf8Bytes {
+        self.update_text(you, &self.seat_infos())
+    }
+
+    /// One recipient's update, serialised straight from the game's view
+    /// and moves (no intermediate JSON tree: building one per recipient
+    /// was a large share of the allocations per move).
+    fn update_text(&self, you: Option<Seat>, seats: &[SeatInfo]) -> Utf8Bytes {
         let status = self.status();
         let to_act = if status == RoomStatus::Playing {
             self.game.to_act()
@@ -251,35 +285,37 @@ impl Room {
         };
         let legal = you
             .filter(|s| to_act.contains(*s))
-            .and_then(|s| self.game.legal_moves_upto(s, MAX_LEGAL_SENT))
-            .map(|moves| moves.iter().map(to_json).collect());
+            .and_then(|s| self.game.legal_moves_upto(s, MAX_LEGAL_SENT));
         let viewer = you.map_or(Viewer::Spectator, Viewer::Seat);
-        let msg = ServerMsg::Update(Update {
-            room: self.id.clone(),
+        let view = self.game.view(viewer);
+        let frame = UpdateFrame {
+            kind: "update",
+            room: &self.id,
             game: self.header.game,
             seq: self.seq,
             status,
-            seats: self.seat_infos(),
+            seats,
             you,
             to_act,
-            view: to_json(&self.game.view(viewer)),
-            legal,
+            view: &view,
+            legal: legal.as_deref(),
             clocks: self.clocks.as_ref().map(|c| c.snapshot(Instant::now())),
             outcome: self.game.outcome(),
-        });
-        Utf8Bytes::from(encode(&msg))
+        };
+        Utf8Bytes::from(encode(&frame))
     }
 
     /// Sends every member its own update; spectators share one encoding.
     fn broadcast(&mut self) {
+        let seats = self.seat_infos();
         for (i, slot) in self.seats.iter().enumerate() {
             if let Slot::Player { out: Some(out), .. } = slot {
-                out.send_text(self.update_for(Some(Seat(i as u8))));
+                out.send_text(self.update_text(Some(Seat(i as u8)), &seats));
             }
         }
         self.spectators.retain(|m| m.out.is_open());
         if !self.spectators.is_empty() {
-            let text = self.update_for(None);
+            let text = self.update_text(None, &seats);
             for m in &self.spectators {
                 m.out.send_text(text.clone());
             }

@@ -1,0 +1,88 @@
+//! Command-line arguments.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+/// Drives bot games through a Parlor server over the real protocol and
+/// prints one JSON line of figures (medians over `--reps`).
+#[derive(Clone, Debug, Parser)]
+#[command(name = "parlor-bench", version)]
+pub struct Args {
+    /// A helper process (the bare relay baseline); not for direct use.
+    #[command(subcommand)]
+    pub helper: Option<Helper>,
+    /// What to measure.
+    #[arg(long, value_enum, default_value_t = Mode::Closed)]
+    pub mode: Mode,
+    /// Rooms played at once.
+    #[arg(long, default_value_t = 100)]
+    pub rooms: usize,
+    /// Spectator connections per room (besides its two players): they
+    /// receive every update, so they count as delivered frames.
+    #[arg(long, default_value_t = 0)]
+    pub spectators: usize,
+    /// Paced mode: each room makes one move per this many milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub think_ms: u64,
+    /// Seconds of load before measuring.
+    #[arg(long, default_value_t = 3)]
+    pub warmup_s: u64,
+    /// Seconds measured.
+    #[arg(long, default_value_t = 10)]
+    pub measure_s: u64,
+    /// Repetitions; the figures printed are medians.
+    #[arg(long, default_value_t = 1)]
+    pub reps: usize,
+    /// Seed for the bots' choices (room `i` uses `seed + i`).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Nimrod options for each room (JSON).
+    #[arg(long, default_value = r#"{"piles":[21,34]}"#)]
+    pub options: String,
+    /// Target this running server instead of starting one (no server CPU
+    /// or memory figures then, and no baseline).
+    #[arg(long)]
+    pub server: Option<String>,
+    /// The `parlor-server` binary (default: next to this one).
+    #[arg(long)]
+    pub server_bin: Option<PathBuf>,
+    /// Skip the bare-relay baseline.
+    #[arg(long)]
+    pub no_baseline: bool,
+    /// Extra connections that flood the server with messages while the
+    /// rooms play (to see whether one bad client hurts the others).
+    #[arg(long, default_value_t = 0)]
+    pub flooders: usize,
+    /// Idle mode: connections opened (each says hello, then waits).
+    #[arg(long, default_value_t = 10_000)]
+    pub connections: usize,
+    /// Connections opened at once while setting up.
+    #[arg(long, default_value_t = 64)]
+    pub connect_concurrency: usize,
+}
+
+/// What to measure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Mode {
+    /// Each room has one move in flight: the most moves per second.
+    Closed,
+    /// Each room moves once per `--think-ms`: latency at a set load.
+    Paced,
+    /// Connections that say hello and sit: memory per connection.
+    Idle,
+}
+
+/// Helper processes started by the tool itself.
+#[derive(Clone, Debug, Subcommand)]
+pub enum Helper {
+    /// Run the bare WebSocket relay baseline.
+    Relay {
+        /// Where to write the bound address.
+        #[arg(long)]
+        port_file: PathBuf,
+        /// Moves after which a relayed game ends (match Parlor's average).
+        #[arg(long, default_value_t = 20)]
+        game_len: u64,
+    },
+}

@@ -1,0 +1,136 @@
+//! One benchmark client connection: a WebSocket that reads only the
+//! fields the bots need from each frame.
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use serde_json::Value;
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// Longest wait for any one expected frame: far beyond any latency seen,
+/// it only keeps a broken server from hanging the run.
+pub const FRAME_PATIENCE: Duration = Duration::from_secs(30);
+
+/// The parts of a server frame the bots look at (the view is skipped).
+#[derive(Debug, Default, Deserialize)]
+pub struct Frame {
+    /// The message type.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Room, for room messages.
+    #[serde(default)]
+    pub room: Option<String>,
+    /// Position number, for updates.
+    #[serde(default)]
+    pub seq: Option<u64>,
+    /// `waiting`, `playing` or `finished`, for updates.
+    #[serde(default)]
+    pub status: Option<String>,
+    /// Seats to act, for updates.
+    #[serde(default)]
+    pub to_act: Vec<u8>,
+    /// Legal moves, when sent.
+    #[serde(default)]
+    pub legal: Option<Vec<Value>>,
+    /// Outcome, once the game is over.
+    #[serde(default)]
+    pub outcome: Option<Value>,
+    /// Error code, for errors.
+    #[serde(default)]
+    pub code: Option<String>,
+}
+
+/// A client connection.
+#[derive(Debug)]
+pub struct Conn {
+    ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    /// The last update received.
+    pub last: Option<Frame>,
+}
+
+impl Conn {
+    /// Connects to `url` and says hello.
+    pub async fn open(url: &str) -> Result<Conn, String> {
+        let (ws, _) = tokio::time::timeout(
+            FRAME_PATIENCE,
+            tokio_tungstenite::connect_async_with_config(
+                url,
+                Some(parlor_server::session::ws_config()),
+                true,
+            ),
+        )
+        .await
+        .map_err(|_| "connect timed out".to_owned())?
+        .map_err(|e| format!("connect: {e}"))?;
+        let mut c = Conn { ws, last: None };
+        c.send(r#"{"type":"hello","version":1,"name":"bench"}"#.to_owned())
+            .await?;
+        c.until(|f| f.kind == "welcome").await?;
+        Ok(c)
+    }
+
+    /// Sends a text frame.
+    pub async fn send(&mut self, text: String) -> Result<(), String> {
+        self.ws
+            .send(Message::Text(text.into()))
+            .await
+            .map_err(|e| format!("send: {e}"))
+    }
+
+    /// The next text frame, parsed.
+    pub async fn recv(&mut self) -> Result<Frame, String> {
+        loop {
+            let next = tokio::time::timeout(FRAME_PATIENCE, self.ws.next())
+                .await
+                .map_err(|_| "no frame within the patience".to_owned())?;
+            match next {
+                None => return Err("closed".into()),
+                Some(Err(e)) => return Err(format!("read: {e}")),
+                Some(Ok(Message::Text(t))) => {
+                    return serde_json::from_str(t.as_str())
+                        .map_err(|e| format!("bad frame {t}: {e}"))
+                }
+                Some(Ok(Message::Close(f))) => return Err(format!("closed: {f:?}")),
+                Some(Ok(_)) => {}
+            }
+        }
+    }
+
+    /// Skips frames until `want` accepts one; an error frame first is an error.
+    pub async fn until(&mut self, want: impl Fn(&Frame) -> bool) -> Result<Frame, String> {
+        loop {
+            let f = self.recv().await?;
+            if want(&f) {
+                return Ok(f);
+            }
+            if f.kind == "error" {
+                return Err(format!("error {}", f.code.unwrap_or_default()));
+            }
+        }
+    }
+
+    /// Waits for an update of `room` past `seq` (or, with `None`, one
+    /// whose match is playing) and keeps it as `last`.
+    pub async fn update_after(&mut self, room: &str, seq: Option<u64>) -> Result<(), String> {
+        let f = self
+            .until(|f| {
+                f.kind == "update"
+                    && f.room.as_deref() == Some(room)
+                    && match seq {
+                        Some(s) => f.seq.is_some_and(|q| q > s),
+                        None => f.status.as_deref() != Some("waiting"),
+                    }
+            })
+            .await?;
+        self.last = Some(f);
+        Ok(())
+    }
+
+    /// Closes the connection.
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+    }
+}

@@ -1,0 +1,204 @@
+//! Runs one measured load against one server and turns it into figures.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use tokio::sync::{watch, Barrier, Semaphore};
+use tokio::time::Instant;
+
+use crate::bot::{run_room, Plan};
+use crate::conn::Conn;
+use crate::flood::{flood, FloodStats};
+use crate::metrics::{latency_summary, round, Counters};
+use crate::procfs;
+
+/// How often server memory is sampled for its peak.
+const RSS_SAMPLE_EVERY: Duration = Duration::from_millis(100);
+
+/// How long after the clients leave the memory is read again.
+const SETTLE: Duration = Duration::from_secs(1);
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct Load {
+    /// Rooms.
+    pub rooms: usize,
+    /// Spectators per room.
+    pub spectators: usize,
+    /// Paced think time, or closed loop.
+    pub think: Option<Duration>,
+    /// Room options.
+    pub options: Value,
+    /// Bot seed.
+    pub seed: u64,
+    /// Warm-up.
+    pub warmup: Duration,
+    /// Measured window.
+    pub measure: Duration,
+    /// Flooding connections.
+    pub flooders: usize,
+}
+
+/// Samples a process's resident memory until stopped; keeps the peak.
+struct RssPeak {
+    peak: Arc<AtomicU64>,
+    stop: Arc<AtomicBool>,
+}
+
+impl RssPeak {
+    fn start(pid: Option<u32>) -> Self {
+        let peak = Arc::new(AtomicU64::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        if let Some(pid) = pid {
+            let (p, s) = (Arc::clone(&peak), Arc::clone(&stop));
+            tokio::spawn(async move {
+                while !s.load(Ordering::Relaxed) {
+                    if let Some(rss) = procfs::rss_bytes(pid) {
+                        p.fetch_max(rss, Ordering::Relaxed);
+                    }
+                    tokio::time::sleep(RSS_SAMPLE_EVERY).await;
+                }
+            });
+        }
+        RssPeak { peak, stop }
+    }
+
+    fn finish(self) -> u64 {
+        self.stop.store(true, Ordering::Relaxed);
+        self.peak.load(Ordering::Relaxed)
+    }
+}
+
+fn kib(b: Option<u64>) -> Value {
+    b.map_or(Value::Null, |b| json!(b / 1024))
+}
+
+fn per(total: Option<u64>, base: Option<u64>, n: usize) -> Value {
+    match (total, base) {
+        (Some(t), Some(b)) if n > 0 => json!(t.saturating_sub(b) / n as u64),
+        _ => Value::Null,
+    }
+}
+
+/// Plays `load` against `url` (a process `pid` when known) and reports.
+pub async fn run_load(url: &str, pid: Option<u32>, load: &Load) -> Value {
+    let rss_base = pid.and_then(procfs::rss_bytes);
+    let peak = RssPeak::start(pid);
+    let (go_tx, go_rx) = watch::channel(None);
+    let ready = Arc::new(Barrier::new(load.rooms + 1));
+    let plan = Arc::new(Plan {
+        url: url.to_owned(),
+        spectators: load.spectators,
+        think: load.think,
+        options: load.options.clone(),
+        seed: load.seed,
+        go: go_rx,
+        ready: Arc::clone(&ready),
+    });
+    let tasks: Vec<_> = (0..load.rooms)
+        .map(|i| tokio::spawn(run_room(i, Arc::clone(&plan))))
+        .collect();
+    ready.wait().await;
+    let start = Instant::now() + load.warmup;
+    let end = start + load.measure;
+    let counters = Arc::new(Counters::new(start, end));
+    let _ = go_tx.send(Some(Arc::clone(&counters)));
+    let flood_stats = Arc::new(FloodStats::default());
+    let floods: Vec<_> = (0..load.flooders)
+        .map(|_| tokio::spawn(flood(url.to_owned(), end, Arc::clone(&flood_stats))))
+        .collect();
+    tokio::time::sleep_until(start).await;
+    let cpu0 = pid.and_then(procfs::cpu_seconds);
+    let me0 = procfs::cpu_seconds(0);
+    tokio::time::sleep_until(end).await;
+    let cpu1 = pid.and_then(procfs::cpu_seconds);
+    let me1 = procfs::cpu_seconds(0);
+    let mut latencies = Vec::new();
+    for t in tasks {
+        if let Ok(l) = t.await {
+            latencies.extend(l);
+        }
+    }
+    for f in floods {
+        let _ = f.await;
+    }
+    let rss_peak = Some(peak.finish()).filter(|p| *p > 0);
+    tokio::time::sleep(SETTLE).await;
+    let rss_end = pid.and_then(procfs::rss_bytes);
+
+    let secs = load.measure.as_secs_f64();
+    let moves = Counters::get(&counters.moves);
+    let games = Counters::get(&counters.games);
+    let server_cpu = match (cpu0, cpu1) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
+    let conns = load.rooms * (2 + load.spectators);
+    let mut report = json!({
+        "rooms": load.rooms,
+        "connections": conns,
+        "moves_per_s": round(moves as f64 / secs),
+        "deliveries_per_s": round(Counters::get(&counters.deliveries) as f64 / secs),
+        "games_per_s": round(games as f64 / secs),
+        "moves_per_game": if games > 0 { round(moves as f64 / games as f64) } else { Value::Null },
+        "latency_us": latency_summary(latencies),
+        "server_cpu_cores": server_cpu.map_or(Value::Null, |c| round(c / secs)),
+        "server_cpu_us_per_move": match server_cpu {
+            Some(c) if moves > 0 => round(c * 1e6 / moves as f64),
+            _ => Value::Null,
+        },
+        "server_rss_kib": {"base": kib(rss_base), "peak": kib(rss_peak), "end": kib(rss_end)},
+        "mem_per_connection_bytes": {"peak": per(rss_peak, rss_base, conns), "end": per(rss_end, rss_base, conns)},
+        "mem_per_room_bytes": {"peak": per(rss_peak, rss_base, load.rooms), "end": per(rss_end, rss_base, load.rooms)},
+        "errors": Counters::get(&counters.errors),
+        "refused": Counters::get(&counters.refused),
+        "bench_cpu_cores": match (me0, me1) {
+            (Some(a), Some(b)) => round((b - a) / secs),
+            _ => Value::Null,
+        },
+    });
+    if load.flooders > 0 {
+        report["flood"] = flood_stats.report(load.flooders);
+    }
+    report
+}
+
+/// Opens `n` connections that say hello and then sit; reports the
+/// server's memory per idle connection.
+pub async fn run_idle(url: &str, pid: Option<u32>, n: usize, concurrency: usize) -> Value {
+    let rss_base = pid.and_then(procfs::rss_bytes);
+    let gate = Arc::new(Semaphore::new(concurrency.max(1)));
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..n)
+        .map(|_| {
+            let gate = Arc::clone(&gate);
+            let url = url.to_owned();
+            tokio::spawn(async move {
+                let _permit = gate.acquire_owned().await.ok()?;
+                Conn::open(&url).await.ok()
+            })
+        })
+        .collect();
+    let mut conns = Vec::with_capacity(n);
+    for t in tasks {
+        if let Ok(Some(c)) = t.await {
+            conns.push(c);
+        }
+    }
+    let setup_s = started.elapsed().as_secs_f64();
+    tokio::time::sleep(SETTLE).await;
+    let rss_idle = pid.and_then(procfs::rss_bytes);
+    let open = conns.len();
+    drop(conns);
+    tokio::time::sleep(SETTLE * 2).await;
+    let rss_end = pid.and_then(procfs::rss_bytes);
+    json!({
+        "connections_requested": n,
+        "connections_open": open,
+        "setup_s": round(setup_s),
+        "server_rss_kib": {"base": kib(rss_base), "idle": kib(rss_idle), "after_close": kib(rss_end)},
+        "mem_per_idle_connection_bytes": per(rss_idle, rss_base, open),
+    })
+}

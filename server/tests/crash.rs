@@ -1,0 +1,322 @@
+//! Crash durability, run on purpose:
+//! `cargo test -p parlor-server --test crash -- --ignored --nocapture`.
+//!
+//! Kills the real `parlor-server` binary with SIGKILL at random moments
+//! while bots play Nimrod (`PARLOR_CRASH_KILLS` times, default 100),
+//! restarts it on the same database, resumes every player with its token,
+//! and finally plays every game to its end. Then it checks that every move
+//! a client saw acknowledged (the update after it arrived) is in the
+//! match log, that every view a client was shown is the view the log
+//! replays to, and that every game finished.
+
+// Test helpers fail the test by panicking.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use parlor_games::{Seat, Viewer};
+use parlor_protocol::{decode_server, ErrorCode, LoggedAction, ServerMsg, Update};
+use rand::Rng;
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use uuid::Uuid;
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// Rooms played at once.
+const ROOMS: usize = 8;
+/// Long games, so that most kills land mid-game.
+const PILES: [u64; 2] = [800, 800];
+/// Safety net for any single wait.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+#[derive(Debug, Clone, Default)]
+struct RoomRecord {
+    room: String,
+    tokens: [Uuid; 2],
+    /// (seq, seat, move) of every move whose next update the mover saw.
+    acked: Vec<(u64, u8, Value)>,
+    /// (seq, seat, view) of every update a player saw.
+    seen: Vec<(u64, u8, Value)>,
+    finished: bool,
+}
+
+fn start(bin: &Path, db: &Path, dir: &Path) -> (Child, String) {
+    let port_file = dir.join("addr");
+    let _ = std::fs::remove_file(&port_file);
+    let child = Command::new(bin)
+        .args(["--bind", "127.0.0.1:0", "--db"])
+        .arg(db)
+        .arg("--port-file")
+        .arg(&port_file)
+        .env("RUST_LOG", "error")
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = std::time::Instant::now();
+    let mut child = child;
+    loop {
+        if let Ok(a) = std::fs::read_to_string(&port_file) {
+            return (child, format!("ws://{}", a.trim()));
+        }
+        if t0.elapsed() > PATIENCE {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the server did not start");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+async fn send(ws: &mut Ws, v: Value) -> Result<(), String> {
+    ws.send(Message::Text(v.to_string().into()))
+        .await
+        .map_err(|e| e.to_string())
+}
+
+async fn recv(ws: &mut Ws) -> Result<ServerMsg, String> {
+    loop {
+        match tokio::time::timeout(PATIENCE, ws.next()).await {
+            Err(_) => return Err("timeout".into()),
+            Ok(Some(Ok(Message::Text(t)))) => {
+                return decode_server(t.as_str()).map_err(|e| e.to_string())
+            }
+            Ok(Some(Ok(Message::Close(_)))) | Ok(None) | Ok(Some(Err(_))) => {
+                return Err("closed".into())
+            }
+            Ok(Some(Ok(_))) => {}
+        }
+    }
+}
+
+async fn update_past(ws: &mut Ws, seq: Option<u64>) -> Result<Update, String> {
+    loop {
+        match recv(ws).await? {
+            ServerMsg::Update(u)
+                if seq.is_none_or(|s| u.seq > s)
+                    && u.status != parlor_protocol::RoomStatus::Waiting =>
+            {
+                return Ok(u)
+            }
+            ServerMsg::Error { code, .. } => return Err(format!("error {code}")),
+            _ => {}
+        }
+    }
+}
+
+async fn hello(url: &str) -> Result<(Ws, Uuid), String> {
+    let (mut ws, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .map_err(|e| e.to_string())?;
+    send(&mut ws, json!({"type": "hello", "version": 1})).await?;
+    match recv(&mut ws).await? {
+        ServerMsg::Welcome { token, .. } => Ok((ws, token)),
+        other => Err(format!("{other:?}")),
+    }
+}
+
+/// Connects both players (creating the room the first time, resuming
+/// afterwards) and plays until the game ends or the connection breaks.
+async fn drive(url: String, mut rec: RoomRecord) -> RoomRecord {
+    if !rec.finished {
+        let _ = play(&url, &mut rec).await;
+    }
+    rec
+}
+
+async fn play(url: &str, rec: &mut RoomRecord) -> Result<(), String> {
+    let mut ws = Vec::new();
+    let mut latest = None;
+    for seat in 0..2u8 {
+        let (mut c, token) = hello(url).await?;
+        if rec.room.is_empty() && seat == 0 {
+            send(
+                &mut c,
+                json!({"type": "create_room", "game": "nimrod", "options": {"piles": PILES}}),
+            )
+            .await?;
+            loop {
+                if let ServerMsg::RoomCreated { room, .. } = recv(&mut c).await? {
+                    rec.room = room.to_string();
+                    break;
+                }
+            }
+        }
+        if rec.tokens[usize::from(seat)].is_nil() {
+            send(
+                &mut c,
+                json!({"type": "join", "room": rec.room, "seat": seat}),
+            )
+            .await?;
+            loop {
+                match recv(&mut c).await? {
+                    ServerMsg::Joined { .. } => break,
+                    ServerMsg::Error { code, .. } => return Err(format!("join: {code}")),
+                    _ => {}
+                }
+            }
+            // Only a seat the server confirmed is resumed later.
+            rec.tokens[usize::from(seat)] = token;
+        } else {
+            send(
+                &mut c,
+                json!({"type": "resume", "token": rec.tokens[usize::from(seat)]}),
+            )
+            .await?;
+            loop {
+                match recv(&mut c).await? {
+                    ServerMsg::Resumed { .. } => break,
+                    ServerMsg::Error {
+                        code: ErrorCode::SessionUnknownToken,
+                        ..
+                    } => {
+                        // The match ended just before a kill: it is no
+                        // longer restored, its log says how it ended.
+                        send(&mut c, json!({"type": "get_log", "room": rec.room})).await?;
+                        loop {
+                            match recv(&mut c).await? {
+                                ServerMsg::Log(l) if l.outcome.is_some() => {
+                                    rec.finished = true;
+                                    return Ok(());
+                                }
+                                ServerMsg::Error { code, .. } => {
+                                    return Err(format!("log: {code}"))
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                    ServerMsg::Error { code, .. } => return Err(format!("resume: {code}")),
+                    _ => {}
+                }
+            }
+        }
+        ws.push(c);
+    }
+    for c in ws.iter_mut() {
+        latest = Some(update_past(c, None).await?);
+    }
+    let mut u = latest.ok_or("no update")?;
+    while u.outcome.is_none() {
+        let seat = u.to_act.iter().next().ok_or("nobody to act")?;
+        let piles: Vec<u64> =
+            serde_json::from_value(u.view["piles"].clone()).map_err(|e| e.to_string())?;
+        let mv = if piles.get(1).copied().unwrap_or(0) > 0 {
+            json!({"take": [0, 1]})
+        } else {
+            json!({"take": [1, 0]})
+        };
+        let seq = u.seq;
+        send(
+            &mut ws[seat.index()],
+            json!({"type": "play", "room": rec.room, "seat": seat.0, "seq": seq, "move": mv}),
+        )
+        .await?;
+        let next = update_past(&mut ws[seat.index()], Some(seq)).await?;
+        rec.acked.push((seq, seat.0, mv));
+        rec.seen.push((next.seq, seat.0, next.view.clone()));
+        let other = 1 - seat.index();
+        let theirs = update_past(&mut ws[other], Some(seq)).await?;
+        rec.seen
+            .push((theirs.seq, other as u8, theirs.view.clone()));
+        u = if theirs.seq >= next.seq { theirs } else { next };
+    }
+    rec.finished = true;
+    Ok(())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "kills a server 100 times: run on purpose"]
+async fn sigkill_at_random_moments_loses_no_acknowledged_move() {
+    let kills: usize = std::env::var("PARLOR_CRASH_KILLS")
+        .ok()
+        .and_then(|k| k.parse().ok())
+        .unwrap_or(100);
+    let bin = Path::new(env!("CARGO_BIN_EXE_parlor-server"));
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("crash.db");
+    let mut rooms: Vec<RoomRecord> = vec![RoomRecord::default(); ROOMS];
+    let mut rng = rand::thread_rng();
+    for cycle in 0..=kills {
+        let (mut child, url) = start(bin, &db, dir.path());
+        let tasks: Vec<_> = rooms
+            .iter()
+            .map(|r| tokio::spawn(drive(url.clone(), r.clone())))
+            .collect();
+        if cycle < kills {
+            let ms = rng.gen_range(20..400);
+            tokio::time::sleep(Duration::from_millis(ms)).await;
+            child.kill().unwrap();
+            child.wait().unwrap();
+        }
+        for (i, t) in tasks.into_iter().enumerate() {
+            rooms[i] = tokio::time::timeout(PATIENCE * 5, t)
+                .await
+                .unwrap()
+                .unwrap();
+        }
+        if cycle == kills {
+            // Every game is over: check the logs against what clients saw.
+            let (mut ws, _) = hello(&url).await.unwrap();
+            let mut acked = 0;
+            let mut views = 0;
+            for r in &rooms {
+                assert!(r.finished, "room {} did not finish", r.room);
+                send(&mut ws, json!({"type": "get_log", "room": r.room}))
+                    .await
+                    .unwrap();
+                let log = loop {
+                    match recv(&mut ws).await.unwrap() {
+                        ServerMsg::Log(l) => break l,
+                        ServerMsg::Error { code, message, .. } => panic!("{code}: {message}"),
+                        _ => {}
+                    }
+                };
+                assert!(log.outcome.is_some());
+                for (seq, seat, mv) in &r.acked {
+                    let entry = &log.moves[*seq as usize];
+                    assert_eq!(entry.seat, Seat(*seat), "room {} seq {seq}", r.room);
+                    assert_eq!(
+                        entry.action,
+                        LoggedAction::Move(mv.clone()),
+                        "room {} seq {seq}",
+                        r.room
+                    );
+                    acked += 1;
+                }
+                // Replay once, checking each view a client saw at its seq.
+                let mut by_seq: Vec<&(u64, u8, Value)> = r.seen.iter().collect();
+                by_seq.sort_by_key(|s| s.0);
+                let mut rng = parlor_games::GameRng::from_seed(log.header.seed);
+                let mut game = log
+                    .header
+                    .game
+                    .setup(&log.header.options, log.header.seats, &mut rng)
+                    .unwrap();
+                let mut at = 0u64;
+                for (seq, seat, view) in by_seq {
+                    while at < *seq {
+                        parlor_protocol::step(&mut game, &mut rng, &log.moves[at as usize])
+                            .unwrap();
+                        at += 1;
+                    }
+                    assert_eq!(
+                        &serde_json::to_value(game.view(Viewer::Seat(Seat(*seat)))).unwrap(),
+                        view
+                    );
+                    views += 1;
+                }
+            }
+            let _ = child.kill();
+            let _ = child.wait();
+            eprintln!(
+                "crash harness: {kills} SIGKILLs, {ROOMS} games all finished, {acked} acknowledged moves all in the logs, {views} views seen all replayed identically"
+            );
+        }
+    }
+}
