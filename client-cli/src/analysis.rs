@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use parlor_games::{AnalysisError, GameKind};
+use parlor_games::{AnalysisError, Budget, GameKind};
 use serde_json::{json, Value};
 
 /// Flags the analysis subcommands share.
@@ -95,13 +95,18 @@ pub fn apply_flags(game: GameKind, a: &ToolArgs, mut input: Value) -> Value {
 /// Runs the tool, printing each result as one line of JSON.
 pub fn run(game: GameKind, tool: &str, input: &Value, out: &mut impl Write) -> Result<(), String> {
     let mut io_error = None;
-    let res = game.analyze(tool, input, &mut |doc| match writeln!(out, "{doc}") {
-        Ok(()) => true,
-        Err(e) => {
-            io_error = Some(e);
-            false
-        }
-    });
+    let res = game.analyze(
+        tool,
+        input,
+        Budget::UNLIMITED,
+        &mut |doc| match writeln!(out, "{doc}") {
+            Ok(()) => true,
+            Err(e) => {
+                io_error = Some(e);
+                false
+            }
+        },
+    );
     if let Some(e) = io_error {
         // A closed pipe (e.g. `| head`) is a normal way to stop reading.
         if e.kind() == std::io::ErrorKind::BrokenPipe {

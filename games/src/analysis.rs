@@ -26,6 +26,28 @@ pub enum AnalysisError {
     /// The caller stopped the stream (e.g. a result limit was reached).
     #[error("stopped after {0} results")]
     Stopped(u64),
+    /// The answer needs more work than the caller's [`Budget`] allows.
+    #[error("{0}")]
+    TooLarge(String),
+}
+
+/// How much work a tool may do. The CLI gives tools all the time they
+/// need; a server answering strangers bounds them, so that one request
+/// cannot hold a core for minutes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Most positions (or results) a search may visit; `None`: no limit.
+    pub positions: Option<usize>,
+}
+
+impl Budget {
+    /// No limit.
+    pub const UNLIMITED: Budget = Budget { positions: None };
+
+    /// At most `n` positions.
+    pub fn positions(n: usize) -> Budget {
+        Budget { positions: Some(n) }
+    }
 }
 
 impl AnalysisError {

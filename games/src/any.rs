@@ -10,7 +10,7 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::analysis::{AnalysisError, Emit};
+use crate::analysis::{AnalysisError, Budget, Emit};
 use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 use crate::rng::GameRng;
 use crate::strategy::Strategy;
@@ -133,9 +133,10 @@ macro_rules! hosted_games {
                 match self { $(GameKind::$variant => { use $analysis as a; a::TOOLS }),+ }
             }
 
-            /// Runs analysis tool `tool` on `input`, emitting each result.
-            pub fn analyze(self, tool: &str, input: &Value, emit: &mut Emit<'_>) -> Result<(), AnalysisError> {
-                match self { $(GameKind::$variant => { use $analysis as a; a::analyze(tool, input, emit) }),+ }
+            /// Runs analysis tool `tool` on `input` within `budget`,
+            /// emitting each result.
+            pub fn analyze(self, tool: &str, input: &Value, budget: Budget, emit: &mut Emit<'_>) -> Result<(), AnalysisError> {
+                match self { $(GameKind::$variant => { use $analysis as a; a::analyze(tool, input, budget, emit) }),+ }
             }
 
             /// The built-in strategy called `name`.

@@ -15,7 +15,7 @@ pub mod rng;
 pub mod rummikub;
 pub mod strategy;
 
-pub use analysis::AnalysisError;
+pub use analysis::{AnalysisError, Budget};
 pub use any::{AnyBot, AnyGame, AnyMove, AnyView, DecodeError, GameKind, IllegalMove};
 pub use game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 pub use rng::GameRng;

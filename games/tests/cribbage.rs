@@ -318,6 +318,7 @@ fn analysis_is_reachable_through_game_kind() {
     let r = GameKind::Cribbage.analyze(
         "score",
         &json!({"hand": ["7H", "9S", "8C", "7C"], "start": "8H"}),
+        parlor_games::Budget::UNLIMITED,
         &mut |s| {
             out.push(s);
             true

@@ -60,7 +60,7 @@ error_codes! {
     ActionIllegalMove = "action/illegal_move": "The game's rules refuse the move; `detail` says why.",
     AnalysisUnknownTool = "analysis/unknown_tool": "The game has no analysis tool of that name.",
     AnalysisBadInput = "analysis/bad_input": "The analysis input is not what the tool takes.",
-    AnalysisTooLarge = "analysis/too_large": "The analysis has more results than one reply carries; the rest were cut.",
+    AnalysisTooLarge = "analysis/too_large": "The answer needs more search or bytes than one request may use here; run the tool locally with `parlor`.",
     ServerFull = "server/full": "The server has as many connections as it allows; the connection is closed (code 1013).",
     ServerBusy = "server/busy": "The room or the server is overloaded; try again.",
     ServerShuttingDown = "server/shutting_down": "The server is shutting down; reconnect and resume later.",

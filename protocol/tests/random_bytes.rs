@@ -32,7 +32,8 @@ fn check(text: &str) -> Result<(), TestCaseError> {
             let again = decode_client(&encode(&msg));
             prop_assert!(again.is_ok(), "{:?}", again);
             let a = serde_json::to_value(&msg).map_err(|e| TestCaseError::fail(e.to_string()))?;
-            let b = serde_json::to_value(again.ok()).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let b =
+                serde_json::to_value(again.ok()).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert!(same(&a, &b), "{} != {}", a, b);
         }
         Err(f) => prop_assert!(

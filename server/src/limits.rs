@@ -79,6 +79,15 @@ pub const MAX_CLOCK_MS: u64 = 24 * 60 * 60 * 1000;
 /// reply says `truncated` (the CLI streams without this limit).
 pub const MAX_ANALYSIS_RESULTS: usize = 1_000;
 
+/// Most bytes of results one `analyze` reply carries: it must fit well
+/// within a client's frame limit and our write buffer (`MAX_WRITE_BUFFER_BYTES`).
+pub const MAX_ANALYSIS_REPLY_BYTES: usize = 256 * 1024;
+
+/// Most positions an analysis searches for one request (Rummikub's
+/// `predict` visits about a million a second here): a few seconds of one
+/// core at most; bigger deals are for the CLI, which has no limit.
+pub const MAX_ANALYSIS_POSITIONS: usize = 3_000_000;
+
 /// Analyses running at once: they are CPU-bound and run on blocking
 /// threads; two keep the game rooms responsive on a small machine.
 pub const MAX_CONCURRENT_ANALYSES: usize = 2;

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
-use parlor_games::{AnalysisError, GameKind};
+use parlor_games::{AnalysisError, Budget, GameKind};
 use parlor_protocol::{
     decode_client, negotiate, ClientMsg, ErrorCode, RoomId, ServerMsg, MIN_PROTOCOL_VERSION,
     PROTOCOL_VERSION,
@@ -22,8 +22,9 @@ use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 use crate::limits::{
-    Limits, MAX_ANALYSIS_RESULTS, MAX_FRAME_BYTES, MAX_NAME_CHARS, OUTBOX_CAPACITY,
-    OUTBOX_STALL_TIMEOUT, REPLY_HEADROOM, WRITER_DRAIN_TIMEOUT,
+    Limits, MAX_ANALYSIS_POSITIONS, MAX_ANALYSIS_REPLY_BYTES, MAX_ANALYSIS_RESULTS,
+    MAX_FRAME_BYTES, MAX_NAME_CHARS, OUTBOX_CAPACITY, OUTBOX_STALL_TIMEOUT, REPLY_HEADROOM,
+    WRITER_DRAIN_TIMEOUT,
 };
 use crate::lobby::{Lobby, NewRoom};
 use crate::outbox::{ConnId, Outbox, Outgoing};
@@ -470,9 +471,12 @@ impl Session {
         tokio::spawn(async move {
             let job = tokio::task::spawn_blocking(move || {
                 let mut results = Vec::new();
+                let mut bytes = 0;
                 let mut truncated = false;
-                let res = game.analyze(&tool, &input, &mut |doc| {
-                    if results.len() >= MAX_ANALYSIS_RESULTS {
+                let budget = Budget::positions(MAX_ANALYSIS_POSITIONS);
+                let res = game.analyze(&tool, &input, budget, &mut |doc| {
+                    bytes += doc.len();
+                    if results.len() >= MAX_ANALYSIS_RESULTS || bytes > MAX_ANALYSIS_REPLY_BYTES {
                         truncated = true;
                         return false;
                     }
@@ -482,6 +486,12 @@ impl Session {
                 (tool, res, results, truncated)
             });
             let msg = match job.await {
+                Ok((_, Ok(()) | Err(AnalysisError::Stopped(_)), results, true)) if results.is_empty() => {
+                    ServerMsg::error(
+                        ErrorCode::AnalysisTooLarge,
+                        format!("the first result alone is over {MAX_ANALYSIS_REPLY_BYTES} bytes; ask for less"),
+                    )
+                }
                 Ok((tool, Ok(()) | Err(AnalysisError::Stopped(_)), results, truncated)) => {
                     ServerMsg::Analysis {
                         game,
@@ -489,6 +499,9 @@ impl Session {
                         results,
                         truncated,
                     }
+                }
+                Ok((_, Err(e @ AnalysisError::TooLarge(_)), _, _)) => {
+                    ServerMsg::error(ErrorCode::AnalysisTooLarge, e.to_string())
                 }
                 Ok((_, Err(e @ AnalysisError::UnknownTool { .. }), _, _)) => {
                     ServerMsg::error(ErrorCode::AnalysisUnknownTool, e.to_string())

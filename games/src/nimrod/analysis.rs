@@ -10,7 +10,7 @@ use serde_json::json;
 
 use super::lose::{best_move, is_lose, lose_position, winning_moves};
 use super::piles::Piles;
-use crate::analysis::{emit_json, input, AnalysisError, Emit};
+use crate::analysis::{emit_json, input, AnalysisError, Budget, Emit};
 
 /// The tools, by name.
 pub const TOOLS: &[&str] = &["lose-positions", "best-move"];
@@ -31,10 +31,11 @@ struct At {
     piles: Piles,
 }
 
-/// Runs tool `tool` on `input`.
+/// Runs tool `tool` on `input` within `budget`.
 pub fn analyze(
     tool: &str,
     value: &serde_json::Value,
+    budget: Budget,
     emit: &mut Emit<'_>,
 ) -> Result<(), AnalysisError> {
     match tool {
@@ -43,6 +44,11 @@ pub fn analyze(
             if count > MAX_LOSE_POSITIONS {
                 return Err(AnalysisError::bad(format!(
                     "lose-positions: at most {MAX_LOSE_POSITIONS} at a time, not {count}"
+                )));
+            }
+            if budget.positions.is_some_and(|max| count > max as u64) {
+                return Err(AnalysisError::TooLarge(format!(
+                    "lose-positions: {count} is more than this server lists at once; the closed form floor(k*phi) gives any of them"
                 )));
             }
             let list: Vec<Piles> = (0..count).map(lose_position).collect();
@@ -77,7 +83,7 @@ mod tests {
 
     fn run(tool: &str, v: serde_json::Value) -> Result<Vec<serde_json::Value>, AnalysisError> {
         let mut out = Vec::new();
-        analyze(tool, &v, &mut |x| {
+        analyze(tool, &v, Budget::UNLIMITED, &mut |x| {
             out.push(serde_json::from_str(&x).unwrap_or_default());
             true
         })?;

@@ -25,10 +25,10 @@ use super::block::Block;
 use super::engine::{Engine, Step};
 use super::outcomes::outcomes;
 use super::position::{Player, Position};
-use super::predict::{predict, Prediction, Solver, Tally};
+use super::predict::{predict, predict_within, Prediction, Solver, Tally};
 use super::row::Row;
 use super::table::valid_table;
-use crate::analysis::{emit_json, input, AnalysisError, Emit};
+use crate::analysis::{emit_json, input, AnalysisError, Budget, Emit};
 
 /// The tools, by name.
 pub const TOOLS: &[&str] = &["check-table", "outcomes", "predict", "replay"];
@@ -70,10 +70,11 @@ fn position(
     Position::new(p1, p2, table, bag).map_err(|e| AnalysisError::bad(format!("{tool}: {e}")))
 }
 
-/// Runs tool `tool` on `input`.
+/// Runs tool `tool` on `input` within `budget`.
 pub fn analyze(
     tool: &str,
     value: &serde_json::Value,
+    budget: Budget,
     emit: &mut Emit<'_>,
 ) -> Result<(), AnalysisError> {
     match tool {
@@ -109,11 +110,15 @@ pub fn analyze(
         "predict" => {
             let Deal { p1, p2, table, bag } = input(tool, value)?;
             let pos = position(tool, p1, p2, table, bag)?;
-            send(emit, 0, prediction_json(&predict(&pos)))
+            let prediction = match budget.positions {
+                None => predict(&pos),
+                Some(max) => predict_within(&pos, max).ok_or_else(|| too_large(tool, max))?,
+            };
+            send(emit, 0, prediction_json(&prediction))
         }
         "replay" => {
             let r: Replay = input(tool, value)?;
-            replay(tool, r, emit)
+            replay(tool, r, budget, emit)
         }
         _ => Err(AnalysisError::UnknownTool {
             game: "rummikub",
@@ -160,12 +165,20 @@ fn canonical(a: &Action) -> Action {
     }
 }
 
-fn replay(tool: &str, r: Replay, emit: &mut Emit<'_>) -> Result<(), AnalysisError> {
+/// The error for a search over `max` positions.
+fn too_large(tool: &str, max: usize) -> AnalysisError {
+    AnalysisError::TooLarge(format!(
+        "{tool}: this deal needs more than {max} positions searched, more than this server does per request; run `parlor rummikub {tool}` locally"
+    ))
+}
+
+fn replay(tool: &str, r: Replay, budget: Budget, emit: &mut Emit<'_>) -> Result<(), AnalysisError> {
     let pos = position(tool, r.p1, r.p2, r.table, r.bag)?;
     let (engine, mut state) = Engine::new(&pos);
     // One memo for the whole replay: later plies' positions were mostly
     // counted already as descendants of earlier ones.
-    let mut solver = Solver::new(&engine, usize::MAX);
+    let max = budget.positions.unwrap_or(usize::MAX);
+    let mut solver = Solver::new(&engine, max);
     let mut mover = Player::P1;
     let mut steps: Vec<Step> = Vec::new();
     let doc = |ply: usize, action: Option<&Action>, tally: &Tally, mover: Player| {
@@ -180,7 +193,7 @@ fn replay(tool: &str, r: Replay, emit: &mut Emit<'_>) -> Result<(), AnalysisErro
             p.outcomes()
         )
     };
-    let stopped = |_| AnalysisError::bad(format!("{tool}: the search was interrupted"));
+    let stopped = |_| too_large(tool, max);
     let tally = solver.tally(&state).map_err(stopped)?;
     send(emit, 0, doc(0, None, &tally, mover))?;
     for (i, action) in r.actions.iter().enumerate() {
@@ -228,7 +241,7 @@ mod tests {
 
     fn run(tool: &str, v: Value) -> Result<Vec<Value>, AnalysisError> {
         let mut out = Vec::new();
-        analyze(tool, &v, &mut |x| {
+        analyze(tool, &v, Budget::UNLIMITED, &mut |x| {
             out.push(serde_json::from_str(&x).unwrap_or_default());
             true
         })?;
@@ -268,10 +281,15 @@ mod tests {
         assert_eq!(all.len(), 5);
         assert!(all.iter().all(|o| o["p1"].is_array() && o["p2"].is_array()));
         let mut seen = 0;
-        let r = analyze("outcomes", &second_example(), &mut |_| {
-            seen += 1;
-            seen < 2
-        });
+        let r = analyze(
+            "outcomes",
+            &second_example(),
+            Budget::UNLIMITED,
+            &mut |_| {
+                seen += 1;
+                seen < 2
+            },
+        );
         assert_eq!(r, Err(AnalysisError::Stopped(1)));
         assert_eq!(seen, 2);
     }
