@@ -61,6 +61,9 @@ pub struct NewRoom {
     pub clock: Option<Clock>,
     /// Not listed.
     pub private: bool,
+    /// The creator's token: besides seated players, only the creator may
+    /// seat bots (so a stranger who learns a room's id cannot fill it).
+    pub creator: Option<Uuid>,
 }
 
 impl Lobby {
@@ -189,6 +192,7 @@ impl Lobby {
                 room: room.clone(),
                 header,
                 private: req.private,
+                creator: req.creator,
             },
             instance,
             rng,

@@ -330,6 +330,7 @@ impl Session {
                     options,
                     clock,
                     private,
+                    creator: Some(self.token),
                 };
                 match self.lobby.create(req).await {
                     Ok((room, seats)) => {
@@ -405,6 +406,14 @@ impl Session {
     }
 
     fn resume(&mut self, token: Uuid) {
+        if token != self.token && !self.lobby.seats_of(self.token).is_empty() {
+            // Switching tokens would strand the seats taken under this one.
+            self.out.send(&ServerMsg::error(
+                ErrorCode::SessionResumeConflict,
+                "this connection already holds seats under its own token; resume on a new connection",
+            ));
+            return;
+        }
         let seats = self.lobby.seats_of(token);
         if seats.is_empty() {
             self.out.send(&ServerMsg::error(

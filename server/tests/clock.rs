@@ -73,6 +73,7 @@ async fn room_with_clock(clock: Clock) -> (Arc<Lobby>, RoomId, Player, Player) {
             options: json!({"piles": [10, 20]}),
             clock: Some(clock),
             private: false,
+            creator: None,
         })
         .await
         .unwrap_or_else(|e| panic!("{e:?}"));

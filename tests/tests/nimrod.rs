@@ -377,3 +377,55 @@ async fn requests_before_hello_and_bad_versions_are_refused() {
     c.expect_error(ErrorCode::RequestMalformed).await;
     server.stop().await.unwrap_or_else(|e| panic!("{e}"));
 }
+
+#[tokio::test]
+async fn only_members_seat_bots_spectating_twice_does_not_double_and_resume_cannot_strand_seats() {
+    let server = start_server(None).await;
+    let url = server.url();
+    let mut host = Raw::greeted(&url, "host").await;
+    let room = host.create("nimrod", json!({"piles": [4, 9]}), None).await;
+
+    // A stranger who learns the id cannot fill the room with bots.
+    let mut stranger = Raw::greeted(&url, "stranger").await;
+    stranger
+        .send(&ClientMsg::AddBot {
+            room: room.clone(),
+            seat: None,
+            strategy: None,
+        })
+        .await;
+    stranger.expect_error(ErrorCode::RoomNotAllowed).await;
+
+    // Watching twice still gives one update per change.
+    let mut watcher = Raw::greeted(&url, "watcher").await;
+    for _ in 0..2 {
+        watcher
+            .send(&ClientMsg::Spectate { room: room.clone() })
+            .await;
+        watcher.update(&room).await;
+    }
+    let mut player = Raw::greeted(&url, "player").await;
+    player.join(&room, 0).await;
+    watcher
+        .send(&ClientMsg::Spectate { room: room.clone() })
+        .await;
+    let mut updates = 0;
+    loop {
+        match watcher.next().await {
+            Received::Msg(ServerMsg::Update(_)) => updates += 1,
+            Received::Msg(ServerMsg::Spectating { .. }) => break,
+            Received::Msg(_) => {}
+            Received::Closed(f) => panic!("closed: {f:?}"),
+        }
+    }
+    assert_eq!(
+        updates, 1,
+        "the join was broadcast to the watcher more than once"
+    );
+
+    // A connection holding seats under its own token cannot switch tokens.
+    let other = host.token;
+    player.send(&ClientMsg::Resume { token: other }).await;
+    player.expect_error(ErrorCode::SessionResumeConflict).await;
+    server.stop().await.unwrap_or_else(|e| panic!("{e}"));
+}

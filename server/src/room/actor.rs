@@ -35,6 +35,8 @@ pub struct RoomInit {
     pub header: MatchHeader,
     /// Not listed.
     pub private: bool,
+    /// Who created it (may seat bots without sitting down).
+    pub creator: Option<Uuid>,
 }
 
 /// An update as it goes on the wire: the same JSON as
@@ -79,6 +81,7 @@ struct Room {
     id: RoomId,
     header: MatchHeader,
     private: bool,
+    creator: Option<Uuid>,
     game: AnyGame,
     rng: GameRng,
     seq: u64,
@@ -103,6 +106,7 @@ pub fn spawn_room(
     let n = usize::from(init.header.seats);
     let room = Room {
         id: init.room,
+        creator: init.creator,
         clocks: init
             .header
             .clock
@@ -167,6 +171,8 @@ pub fn spawn_restored(
     let seq = moves.last().map_or(0, |e| e.seq + 1);
     let room = Room {
         id: record.room,
+        // The creator is not stored: after a restart, seated players seat bots.
+        creator: None,
         clocks: record
             .header
             .clock
@@ -356,8 +362,14 @@ impl Room {
                     room: self.id.clone(),
                 });
                 who.out.send_text(self.update_for(None));
-                self.spectators.push(who);
-                self.publish();
+                // Watching twice, or watching one's own table, would only
+                // duplicate updates.
+                let watching = self.spectators.iter().any(|m| m.out.id() == who.out.id());
+                let seated = self.seats.iter().any(|s| s.held_by(who.token));
+                if !watching && !seated {
+                    self.spectators.push(who);
+                    self.publish();
+                }
             }
             RoomCmd::AddBot {
                 who,
@@ -451,6 +463,13 @@ impl Room {
     }
 
     async fn add_bot(&mut self, who: Member, seat: Option<Seat>, strategy: Option<String>) {
+        if self.creator != Some(who.token) && !self.seats.iter().any(|s| s.held_by(who.token)) {
+            return self.error(
+                &who,
+                ErrorCode::RoomNotAllowed,
+                "only the room's creator or a seated player may add bots",
+            );
+        }
         let kind = self.header.game;
         let name = strategy.unwrap_or_else(|| {
             kind.strategies()
