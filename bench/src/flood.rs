@@ -18,7 +18,7 @@ pub struct FloodStats {
     pub sent: AtomicU64,
     /// `request/rate_limited` errors received.
     pub throttled: AtomicU64,
-    /// Connections the server closed with code 1008 (policy).
+    /// Flooding connections the server closed with code 1008 (policy).
     pub closed_1008: AtomicU64,
     /// Milliseconds from the first message to the close, summed.
     pub close_ms_total: AtomicU64,
@@ -42,19 +42,29 @@ impl FloodStats {
     }
 }
 
-/// Floods `url` from one connection until the server closes it or
-/// `deadline` passes.
+/// Floods `url` until `deadline`, reconnecting whenever the server closes
+/// the connection (a persistent attacker, not a one-off burst).
 pub async fn flood(url: String, deadline: Instant, stats: Arc<FloodStats>) {
-    let Ok((ws, _)) = tokio_tungstenite::connect_async(&url).await else {
-        return;
+    while Instant::now() < deadline {
+        if !flood_once(&url, deadline, &stats).await {
+            // Refused outright: wait a little rather than spin.
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    }
+}
+
+/// One flooding connection; false if it could not even connect.
+async fn flood_once(url: &str, deadline: Instant, stats: &Arc<FloodStats>) -> bool {
+    let Ok((ws, _)) = tokio_tungstenite::connect_async(url).await else {
+        return false;
     };
     let (mut sink, mut source) = ws.split();
     let hello = r#"{"type":"hello","version":1,"name":"flood"}"#;
     if sink.send(Message::Text(hello.into())).await.is_err() {
-        return;
+        return false;
     }
     let start = Instant::now();
-    let writer_stats = Arc::clone(&stats);
+    let writer_stats = Arc::clone(stats);
     let writer = tokio::spawn(async move {
         while Instant::now() < deadline {
             for _ in 0..FLUSH_EVERY {
@@ -95,4 +105,5 @@ pub async fn flood(url: String, deadline: Instant, stats: Arc<FloodStats>) {
         }
     }
     writer.abort();
+    true
 }

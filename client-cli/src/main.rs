@@ -69,7 +69,8 @@ struct PlayArgs {
     #[command(flatten)]
     server: ServerArg,
     /// Bot strategy for the other seats of a new room; `none` waits for
-    /// people to join. Default: the game's strongest bot.
+    /// people to join. Default: the game's default bot (optimal for Nimrod,
+    /// greedy for Rummikub, expert for Cribbage).
     #[arg(long)]
     vs: Option<String>,
     /// Join this room instead of creating one.
