@@ -212,6 +212,23 @@ impl Raw {
         .await;
     }
 
+    /// Reads frames until an update of `room` at `seq` or later in a
+    /// started match, keeping every update of `room` in `seen`.
+    pub async fn read_to(&mut self, room: &RoomId, seq: u64, seen: &mut Vec<Update>) -> Update {
+        loop {
+            match self.next().await {
+                Received::Msg(ServerMsg::Update(u)) if &u.room == room => {
+                    seen.push(u.clone());
+                    if u.seq >= seq && u.status != parlor_protocol::RoomStatus::Waiting {
+                        return u;
+                    }
+                }
+                Received::Msg(_) => {}
+                Received::Closed(f) => panic!("closed: {f:?}"),
+            }
+        }
+    }
+
     /// Closes the connection cleanly.
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;
@@ -472,4 +489,16 @@ fn parse_frame(buf: &[u8]) -> Option<(WireFrame, usize)> {
         op => WireFrame::Other(op),
     };
     Some((frame, at + len))
+}
+
+/// Two greeted players in a new Nimrod room with `piles`, seats 0 and 1,
+/// and seat 0's first update of the started match.
+pub async fn nimrod_pair(url: &str, piles: [u64; 2]) -> (Raw, Raw, RoomId, Update) {
+    let mut a = Raw::greeted(url, "alice").await;
+    let room = a.create("nimrod", json!({ "piles": piles }), None).await;
+    a.join(&room, 0).await;
+    let mut b = Raw::greeted(url, "bob").await;
+    b.join(&room, 1).await;
+    let start = a.update(&room).await;
+    (a, b, room, start)
 }

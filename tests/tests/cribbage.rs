@@ -8,8 +8,8 @@ use std::collections::HashSet;
 
 use parlor_games::cribbage::{Phase, View};
 use parlor_games::{Outcome, Seat};
-use parlor_protocol::{ClientMsg, ErrorCode, RoomId, RoomStatus, ServerMsg, Update};
-use parlor_tests::{add_bot, cards_in, create_room, match_log, start_server, Raw, Received};
+use parlor_protocol::{ClientMsg, ErrorCode, ServerMsg, Update};
+use parlor_tests::{add_bot, cards_in, create_room, match_log, start_server, Raw};
 use serde_json::{json, Value};
 
 fn view(u: &Update) -> View {
@@ -21,21 +21,6 @@ fn pips(card: &Value) -> u8 {
         Value::Number(n) => n.as_u64().unwrap_or(0) as u8,
         Value::String(s) if s == "ace" => 1,
         _ => 10,
-    }
-}
-
-async fn read_to(c: &mut Raw, room: &RoomId, seq: u64, seen: &mut Vec<Update>) -> Update {
-    loop {
-        match c.next().await {
-            Received::Msg(ServerMsg::Update(u)) if &u.room == room => {
-                seen.push(u.clone());
-                if u.seq >= seq && u.status != RoomStatus::Waiting {
-                    return u;
-                }
-            }
-            Received::Msg(_) => {}
-            Received::Closed(f) => panic!("closed: {f:?}"),
-        }
     }
 }
 
@@ -225,7 +210,7 @@ async fn illegal_and_out_of_phase_plays_are_refused_and_nothing_leaks() {
             .unwrap_or_else(|| panic!("no legal move"));
         players[seat.index()].play(&room, seat.0, seq, mv).await;
         for (i, p) in players.iter_mut().enumerate() {
-            latest[i] = read_to(p, &room, seq + 1, &mut seen[i]).await;
+            latest[i] = p.read_to(&room, seq + 1, &mut seen[i]).await;
         }
         u = latest[0].clone();
     }

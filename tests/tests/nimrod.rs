@@ -6,7 +6,9 @@
 use parlor_cli::{bot, Client};
 use parlor_games::{GameRng, Outcome, Seat, SeatSet};
 use parlor_protocol::{ClientMsg, ErrorCode, RoomStatus, ServerMsg};
-use parlor_tests::{nimrod_move, nimrod_piles, play_out_nimrod, start_server, Raw, Received};
+use parlor_tests::{
+    nimrod_move, nimrod_pair, nimrod_piles, play_out_nimrod, start_server, Raw, Received,
+};
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
 
@@ -127,12 +129,7 @@ async fn a_spectator_cannot_move_for_a_seat() {
 async fn every_bad_request_gets_its_code_and_the_game_still_finishes() {
     let server = start_server(None).await;
     let url = server.url();
-    let mut a = Raw::greeted(&url, "alice").await;
-    let room = a.create("nimrod", json!({"piles": [10, 15]}), None).await;
-    a.join(&room, 0).await;
-    let mut b = Raw::greeted(&url, "bob").await;
-    b.join(&room, 1).await;
-    let start = a.update(&room).await;
+    let (mut a, mut b, room, start) = nimrod_pair(&url, [10, 15]).await;
     assert_eq!(start.status, RoomStatus::Playing);
     assert_eq!(start.to_act, SeatSet::single(Seat(0)));
     let piles = nimrod_piles(&start);
@@ -226,12 +223,7 @@ async fn every_bad_request_gets_its_code_and_the_game_still_finishes() {
 async fn a_dropped_player_resumes_and_finishes_and_the_other_is_told() {
     let server = start_server(None).await;
     let url = server.url();
-    let mut a = Raw::greeted(&url, "a").await;
-    let room = a.create("nimrod", json!({"piles": [6, 9]}), None).await;
-    a.join(&room, 0).await;
-    let mut b = Raw::greeted(&url, "b").await;
-    b.join(&room, 1).await;
-    let u = a.update(&room).await;
+    let (mut a, mut b, room, u) = nimrod_pair(&url, [6, 9]).await;
     a.play(&room, 0, u.seq, nimrod_move(&u)).await;
     let u = b.update_at(&room, 1).await;
 
@@ -281,12 +273,7 @@ async fn a_restarted_server_brings_the_match_back_with_no_move_lost() {
     let db = dir.path().join("parlor.db");
     let server = start_server(Some(db.clone())).await;
     let url = server.url();
-    let mut a = Raw::greeted(&url, "a").await;
-    let room = a.create("nimrod", json!({"piles": [40, 70]}), None).await;
-    a.join(&room, 0).await;
-    let mut b = Raw::greeted(&url, "b").await;
-    b.join(&room, 1).await;
-    let mut u = a.update(&room).await;
+    let (mut a, mut b, room, mut u) = nimrod_pair(&url, [40, 70]).await;
     let mut played = Vec::new();
     for _ in 0..3 {
         let seat = u

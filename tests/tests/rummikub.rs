@@ -8,31 +8,12 @@ use std::collections::HashSet;
 
 use parlor_games::rummikub::{is_valid_table, View};
 use parlor_games::{Outcome, Seat};
-use parlor_protocol::{ClientMsg, ErrorCode, RoomId, RoomStatus, ServerMsg, Update};
-use parlor_tests::{
-    add_bot, blocks_in, create_room, match_log, snapshot, start_server, Raw, Received,
-};
+use parlor_protocol::{ClientMsg, ErrorCode, ServerMsg, Update};
+use parlor_tests::{add_bot, blocks_in, create_room, match_log, snapshot, start_server, Raw};
 use serde_json::{json, Value};
 
 fn view(u: &Update) -> View {
     serde_json::from_value(u.view.clone()).unwrap_or_else(|e| panic!("not a rummikub view: {e}"))
-}
-
-/// Reads `c`'s frames until an update of `room` at `seq` or later,
-/// keeping every update in `seen`.
-async fn read_to(c: &mut Raw, room: &RoomId, seq: u64, seen: &mut Vec<Update>) -> Update {
-    loop {
-        match c.next().await {
-            Received::Msg(ServerMsg::Update(u)) if &u.room == room => {
-                seen.push(u.clone());
-                if u.seq >= seq && u.status != RoomStatus::Waiting {
-                    return u;
-                }
-            }
-            Received::Msg(_) => {}
-            Received::Closed(f) => panic!("closed: {f:?}"),
-        }
-    }
 }
 
 /// No block in a seat's frame is hidden from it: each is in its own rack,
@@ -224,7 +205,7 @@ async fn cheating_attempts_are_refused_with_reasons_and_change_nothing() {
         let seq = mine.seq;
         players[seat.index()].play(&room, seat.0, seq, mv).await;
         for (i, p) in players.iter_mut().enumerate() {
-            latest[i] = read_to(p, &room, seq + 1, &mut seen[i]).await;
+            latest[i] = p.read_to(&room, seq + 1, &mut seen[i]).await;
         }
         u = latest[0].clone();
         assert!(is_valid_table(&view(&u).table));
