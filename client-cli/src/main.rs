@@ -365,17 +365,23 @@ async fn cmd_replay(a: ReplayArgs) -> Result<(), String> {
         .await
         .map_err(|e| format!("{}: {e}", a.server))?;
     let log = client
-        .request(&ClientMsg::GetLog { room }, |m| match m {
-            ServerMsg::Log(log) => Some(log),
-            _ => None,
-        })
+        .request(
+            &ClientMsg::GetLog {
+                room,
+                predict: false,
+            },
+            |m| match m {
+                ServerMsg::Log(log) => Some(log),
+                _ => None,
+            },
+        )
         .await
         .map_err(|e| e.to_string())?;
     let mut out = std::io::stdout().lock();
     if !a.predict {
         return parlor_cli::replay::print(&log, &mut out);
     }
-    let input = parlor_cli::replay::rummikub_replay_input(&log)?;
+    let input = parlor_protocol::rummikub_replay_input(&log).map_err(|e| e.to_string())?;
     analysis::run(GameKind::Rummikub, "replay", &input, &mut out)
 }
 

@@ -106,6 +106,10 @@ pub enum ClientMsg {
     GetLog {
         /// The room.
         room: RoomId,
+        /// Rummikub (two players): also send, as an `analysis` reply of the
+        /// `replay` tool, player 1's predicted win fraction after each move.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        predict: bool,
     },
     /// Run a game's analysis tool on a position the client supplies.
     Analyze {

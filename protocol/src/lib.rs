@@ -16,7 +16,7 @@ mod types;
 pub use client::{ClientMsg, CLIENT_TYPES};
 pub use codec::{decode_client, decode_server, encode, DecodeFailure};
 pub use error_code::ErrorCode;
-pub use replay::{replay, step, ReplayError};
+pub use replay::{replay, rummikub_replay_input, step, ReplayError};
 pub use server::{LogEntry, LoggedAction, MatchHeader, MatchLog, ServerMsg, Update};
 pub use types::{Clock, Occupant, RoomId, RoomStatus, RoomSummary, SeatInfo, SeatRef};
 

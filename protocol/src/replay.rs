@@ -1,8 +1,10 @@
 //! Rebuilding a match from its log.
 
-use parlor_games::{AnyGame, GameRng};
+use parlor_games::rummikub::Move as RummikubMove;
+use parlor_games::{AnyGame, GameKind, GameRng, Seat};
+use serde_json::{json, Value};
 
-use crate::server::{LogEntry, LoggedAction, MatchHeader};
+use crate::server::{LogEntry, LoggedAction, MatchHeader, MatchLog};
 
 /// Why a log does not replay.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -33,6 +35,50 @@ pub fn replay(header: &MatchHeader, moves: &[LogEntry]) -> Result<(AnyGame, Game
         step(&mut game, &mut rng, entry)?;
     }
     Ok((game, rng))
+}
+
+/// The input of Rummikub's `replay` analysis for a finished two-seat
+/// match: the racks as dealt, the bag in drawing order, and every action in
+/// the seed's form (a draw names the block it took: public once the match
+/// is over). Predictions stop at a forfeit, which the seed's game lacks.
+pub fn rummikub_replay_input(log: &MatchLog) -> Result<Value, ReplayError> {
+    let not_for = |why: &str| ReplayError::Setup(why.to_owned());
+    if log.header.game != GameKind::Rummikub || log.header.seats != 2 {
+        return Err(not_for("predictions are for two-player Rummikub matches"));
+    }
+    let (mut game, mut rng) = replay(&log.header, &[])?;
+    let AnyGame::Rummikub(start) = &game else {
+        return Err(not_for("the log is not a Rummikub match"));
+    };
+    let (p1, p2, bag) = (
+        start.rack(Seat(0)).to_vec(),
+        start.rack(Seat(1)).to_vec(),
+        start.bag(),
+    );
+    let mut actions = Vec::new();
+    for entry in &log.moves {
+        let drawn = match &game {
+            AnyGame::Rummikub(g) => g.bag().first().copied(),
+            _ => None,
+        };
+        let fail = |message: String| ReplayError::Step {
+            seq: entry.seq,
+            message,
+        };
+        let mv = match &entry.action {
+            LoggedAction::Move(v) | LoggedAction::TimeoutMove(v) => {
+                serde_json::from_value::<RummikubMove>(v.clone())
+                    .map_err(|e| fail(e.to_string()))?
+            }
+            LoggedAction::Forfeit => break,
+        };
+        actions.push(
+            mv.to_action(drawn)
+                .ok_or_else(|| fail("a draw from an empty bag".into()))?,
+        );
+        step(&mut game, &mut rng, entry)?;
+    }
+    Ok(json!({ "p1": p1, "p2": p2, "bag": bag, "actions": actions }))
 }
 
 /// Applies one logged step.

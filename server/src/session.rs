@@ -365,7 +365,7 @@ impl Session {
                 mv,
             } => self.forward(room, |who| RoomCmd::Play { who, seat, seq, mv }, false),
             ClientMsg::Leave { room } => self.forward(room, |who| RoomCmd::Leave { who }, false),
-            ClientMsg::GetLog { room } => self.get_log(room).await,
+            ClientMsg::GetLog { room, predict } => self.get_log(room, predict).await,
             ClientMsg::Analyze { game, tool, input } => self.analyze(game, tool, input),
             ClientMsg::Ping { id } => {
                 self.out.send(&ServerMsg::Pong { id });
@@ -436,13 +436,24 @@ impl Session {
         }
     }
 
-    async fn get_log(&mut self, room: RoomId) {
-        if self.lobby.room(&room).is_some() {
-            return self.forward(room, |who| RoomCmd::GetLog { who }, false);
-        }
+    /// Every accepted step is in the store before anyone hears of it, so
+    /// the store answers for live rooms and closed ones alike.
+    async fn get_log(&mut self, room: RoomId, predict: bool) {
         match self.lobby.store().log(room.clone()).await {
             Ok(Some(log)) if log.outcome.is_some() => {
+                let input = predict.then(|| parlor_protocol::rummikub_replay_input(&log));
                 self.out.send(&ServerMsg::Log(log));
+                match input {
+                    None => {}
+                    Some(Ok(input)) => self.analyze(GameKind::Rummikub, "replay".into(), input),
+                    Some(Err(e)) => {
+                        self.out.send(&ServerMsg::room_error(
+                            &room,
+                            ErrorCode::AnalysisBadInput,
+                            e.to_string(),
+                        ));
+                    }
+                }
             }
             Ok(Some(_)) => {
                 self.out.send(&ServerMsg::room_error(

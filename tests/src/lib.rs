@@ -328,7 +328,11 @@ pub async fn add_bot(c: &mut Raw, room: &RoomId, seat: u8, strategy: &str) {
 
 /// The log of a finished room.
 pub async fn match_log(c: &mut Raw, room: &RoomId) -> parlor_protocol::MatchLog {
-    c.send(&ClientMsg::GetLog { room: room.clone() }).await;
+    c.send(&ClientMsg::GetLog {
+        room: room.clone(),
+        predict: false,
+    })
+    .await;
     c.expect(|m| match m {
         ServerMsg::Log(l) => Some(l.clone()),
         ServerMsg::Error { .. } => panic!("get_log failed: {m:?}"),

@@ -94,7 +94,11 @@ async fn two_bots_finish_and_a_spectator_sees_every_move_and_cannot_play() {
     // The spectator's attempt to play was refused (the error arrived among
     // the updates it skipped): ask the room's log to check nothing of it
     // was recorded.
-    host.send(&ClientMsg::GetLog { room: room.clone() }).await;
+    host.send(&ClientMsg::GetLog {
+        room: room.clone(),
+        predict: false,
+    })
+    .await;
     let log = host
         .expect(|m| match m {
             ServerMsg::Log(l) => Some(l.clone()),
@@ -311,7 +315,11 @@ async fn a_restarted_server_brings_the_match_back_with_no_move_lost() {
     }
     let u = play_out_nimrod(&mut players, &room, u).await;
     let p = &mut players[0];
-    p.send(&ClientMsg::GetLog { room: room.clone() }).await;
+    p.send(&ClientMsg::GetLog {
+        room: room.clone(),
+        predict: false,
+    })
+    .await;
     let log = p
         .expect(|m| match m {
             ServerMsg::Log(l) => Some(l.clone()),

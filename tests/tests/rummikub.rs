@@ -225,3 +225,58 @@ async fn cheating_attempts_are_refused_with_reasons_and_change_nothing() {
     assert!(frames > 4);
     server.stop().await.unwrap_or_else(|e| panic!("{e}"));
 }
+
+#[tokio::test]
+async fn a_finished_matchs_log_comes_with_predictions_on_request() {
+    let server = start_server(None).await;
+    let url = server.url();
+    let mut host = Raw::greeted(&url, "host").await;
+    let room = create_room(&mut host, "rummikub", 2, json!({"rack_size": 13})).await;
+    host.send(&ClientMsg::Spectate { room: room.clone() }).await;
+    add_bot(&mut host, &room, 0, "greedy").await;
+    add_bot(&mut host, &room, 1, "random").await;
+    let mut last = host.update(&room).await;
+    while last.outcome.is_none() {
+        last = host.update(&room).await;
+    }
+    host.send(&ClientMsg::GetLog {
+        room: room.clone(),
+        predict: true,
+    })
+    .await;
+    let log = host
+        .expect(|m| match m {
+            ServerMsg::Log(l) => Some(l.clone()),
+            _ => None,
+        })
+        .await;
+    let lines = host
+        .expect(|m| match m {
+            ServerMsg::Analysis { tool, results, .. } if tool == "replay" => Some(results.clone()),
+            ServerMsg::Error { .. } => panic!("{m:?}"),
+            _ => None,
+        })
+        .await;
+    assert_eq!(lines.len(), log.moves.len() + 1);
+    let end = &lines[lines.len() - 1];
+    assert_eq!(end["outcomes"], json!(1));
+    let p1_won = last.outcome
+        == Some(Outcome::Win {
+            winners: parlor_games::SeatSet::single(Seat(0)),
+        });
+    assert_eq!(end["win_fraction"], json!(if p1_won { 1.0 } else { 0.0 }));
+    // Nimrod logs have no Rummikub predictions.
+    let mut n = Raw::greeted(&url, "n").await;
+    let nroom = n.create("nimrod", json!({"piles": [1, 1]}), None).await;
+    n.join(&nroom, 0).await;
+    add_bot(&mut n, &nroom, 1, "optimal").await;
+    n.play(&nroom, 0, 0, json!({"take": [1, 1]})).await;
+    n.update_at(&nroom, 1).await;
+    n.send(&ClientMsg::GetLog {
+        room: nroom,
+        predict: true,
+    })
+    .await;
+    n.expect_error(ErrorCode::AnalysisBadInput).await;
+    server.stop().await.unwrap_or_else(|e| panic!("{e}"));
+}

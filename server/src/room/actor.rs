@@ -380,7 +380,6 @@ impl Room {
             RoomCmd::Leave { who } => self.leave(who).await,
             RoomCmd::Resume { who } => self.resume(who),
             RoomCmd::Detach { token, conn } => self.detach(token, conn),
-            RoomCmd::GetLog { who } => self.send_log(who).await,
         }
     }
 
@@ -810,30 +809,5 @@ impl Room {
             );
         }
         self.publish();
-    }
-
-    async fn send_log(&self, who: Member) {
-        if self.status() != RoomStatus::Finished {
-            return self.error(
-                &who,
-                ErrorCode::RoomNotFinished,
-                "the log is public once the match is over",
-            );
-        }
-        match self.store.log(self.id.clone()).await {
-            Ok(Some(log)) => {
-                who.out.send(&ServerMsg::Log(log));
-            }
-            Ok(None) => self.error(
-                &who,
-                ErrorCode::RoomNotFound,
-                "no log is stored for this room",
-            ),
-            Err(e) => self.error(
-                &who,
-                ErrorCode::ServerStorage,
-                format!("the log could not be read: {e}"),
-            ),
-        }
     }
 }

@@ -84,9 +84,4 @@ pub enum RoomCmd {
         /// The connection that closed.
         conn: ConnId,
     },
-    /// Send the match log (finished matches only).
-    GetLog {
-        /// Who.
-        who: Member,
-    },
 }
