@@ -16,6 +16,11 @@ pub const MAX_CONNECTIONS: usize = 20_000;
 /// well under 100 KiB; 20,000 bounds memory and listing cost.
 pub const MAX_ROOMS: usize = 20_000;
 
+/// Unfinished rooms one player (resume token) may have created: enough
+/// for any real use (a few tables at once), and it keeps one client from
+/// exhausting [`MAX_ROOMS`] for everyone.
+pub const MAX_OPEN_ROOMS_PER_CREATOR: usize = 16;
+
 /// Messages per second a connection may send on average. A person makes a
 /// few moves a minute and a fast bot a few hundred moves a second in a
 /// closed loop; this refuses only floods.

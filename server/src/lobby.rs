@@ -4,14 +4,14 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use parlor_games::{GameKind, GameRng, Seat};
-use parlor_protocol::{Clock, ErrorCode, MatchHeader, RoomId, RoomSummary, SeatRef};
+use parlor_protocol::{Clock, ErrorCode, MatchHeader, RoomId, RoomStatus, RoomSummary, SeatRef};
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use uuid::Uuid;
 
-use crate::limits::{MAX_CLOCK_MS, MAX_ROOMS};
+use crate::limits::{MAX_CLOCK_MS, MAX_OPEN_ROOMS_PER_CREATOR, MAX_ROOMS};
 use crate::room::{spawn_restored, spawn_room, RoomCmd, RoomInit};
 use crate::store::{MatchRecord, Store, StoreError};
 
@@ -19,6 +19,7 @@ struct Entry {
     tx: mpsc::Sender<RoomCmd>,
     summary: RoomSummary,
     private: bool,
+    creator: Option<Uuid>,
 }
 
 /// The rooms a server hosts.
@@ -122,6 +123,20 @@ impl Lobby {
 
     /// Creates a room.
     pub async fn create(self: &Arc<Self>, req: NewRoom) -> Result<(RoomId, u8), Refused> {
+        if let Some(creator) = req.creator {
+            let open = lock(&self.rooms)
+                .values()
+                .filter(|e| e.creator == Some(creator) && e.summary.status != RoomStatus::Finished)
+                .count();
+            if open >= MAX_OPEN_ROOMS_PER_CREATOR {
+                return Err((
+                    ErrorCode::RoomTooMany,
+                    format!(
+                        "you already have {open} rooms open, the most one player may; finish or leave one first"
+                    ),
+                ));
+            }
+        }
         if lock(&self.rooms).len() >= self.max_rooms {
             return Err((
                 ErrorCode::RoomTooMany,
@@ -207,6 +222,7 @@ impl Lobby {
         tx: mpsc::Sender<RoomCmd>,
         summary: RoomSummary,
         private: bool,
+        creator: Option<Uuid>,
     ) {
         lock(&self.rooms).insert(
             id.clone(),
@@ -214,6 +230,7 @@ impl Lobby {
                 tx,
                 summary,
                 private,
+                creator,
             },
         );
     }

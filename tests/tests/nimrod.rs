@@ -424,3 +424,19 @@ async fn only_members_seat_bots_spectating_twice_does_not_double_and_resume_cann
     player.expect_error(ErrorCode::SessionResumeConflict).await;
     server.stop().await.unwrap_or_else(|e| panic!("{e}"));
 }
+
+#[tokio::test]
+async fn one_player_cannot_hoard_rooms() {
+    let server = start_server(None).await;
+    let mut c = Raw::greeted(&server.url(), "hoarder").await;
+    for _ in 0..parlor_server::limits::MAX_OPEN_ROOMS_PER_CREATOR {
+        c.create("nimrod", json!(null), None).await;
+    }
+    c.send_json(json!({"type": "create_room", "game": "nimrod"}))
+        .await;
+    c.expect_error(ErrorCode::RoomTooMany).await;
+    // Someone else still can.
+    let mut d = Raw::greeted(&server.url(), "other").await;
+    d.create("nimrod", json!(null), None).await;
+    server.stop().await.unwrap_or_else(|e| panic!("{e}"));
+}

@@ -197,8 +197,13 @@ pub fn spawn_restored(
 fn launch(room: Room) -> mpsc::Sender<RoomCmd> {
     let (tx, rx) = mpsc::channel(ROOM_INBOX_CAPACITY);
     let shutdown = room.lobby.shutdown_token();
-    room.lobby
-        .insert(&room.id, tx.clone(), room.summary(), room.private);
+    room.lobby.insert(
+        &room.id,
+        tx.clone(),
+        room.summary(),
+        room.private,
+        room.creator,
+    );
     let tracker = room.lobby.tracker().clone();
     tracker.spawn(room.run(rx, shutdown));
     tx
