@@ -47,7 +47,7 @@ error_codes! {
     RoomSeatTaken = "room/seat_taken": "That seat is taken.",
     RoomNoSuchSeat = "room/no_such_seat": "The room has no seat with that number.",
     RoomAlreadySeated = "room/already_seated": "This session already holds a seat in the room.",
-    RoomTooMany = "room/too_many": "The server hosts as many rooms as it allows; try later.",
+    RoomTooMany = "room/too_many": "The server, or this player, has as many unfinished rooms as allowed; finish one or try later.",
     RoomBadOptions = "room/bad_options": "The game, seat count, options or clock are not valid.",
     RoomUnknownStrategy = "room/unknown_strategy": "The game has no built-in bot of that name.",
     RoomNotMember = "room/not_member": "This session neither sits nor watches in that room.",
