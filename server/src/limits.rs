@@ -104,6 +104,13 @@ pub const MAX_CONCURRENT_ANALYSES: usize = 2;
 /// rooms into one commit is what makes durable writes cheap under load.
 pub const STORE_BATCH: usize = 512;
 
+/// How often a separate thread copies the WAL back into the database
+/// file. SQLite's own automatic checkpoint runs inside a writer's commit
+/// and syncs the file there, which showed up as tens of milliseconds of
+/// move latency every thousand pages; a passive checkpoint on its own
+/// connection never blocks the writer.
+pub const CHECKPOINT_INTERVAL: Duration = Duration::from_secs(1);
+
 /// Store jobs waiting for the writer thread before callers wait their turn.
 pub const STORE_QUEUE: usize = 8_192;
 

@@ -18,7 +18,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
-use crate::limits::{STORE_BATCH, STORE_QUEUE};
+use crate::limits::{CHECKPOINT_INTERVAL, STORE_BATCH, STORE_QUEUE};
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]
@@ -166,11 +166,27 @@ impl Store {
         conn.pragma_update(None, "synchronous", level)?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.execute_batch(SCHEMA)?;
+        // Checkpoints run on their own thread (see CHECKPOINT_INTERVAL); it
+        // stops when the writer does, which drops `alive`.
+        let (alive, stopped) = std_mpsc::channel::<()>();
+        if let Some(p) = path {
+            conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+            let checkpoints = Connection::open(p)?;
+            std::thread::Builder::new()
+                .name("parlor-checkpoint".into())
+                .spawn(move || checkpointer(checkpoints, stopped))
+                .map_err(|e| {
+                    StoreError::Corrupt(format!("cannot start the checkpoint thread: {e}"))
+                })?;
+        }
         let (tx, rx) = std_mpsc::sync_channel(STORE_QUEUE);
         let name: PathBuf = path.map(Path::to_path_buf).unwrap_or_default();
         let handle = std::thread::Builder::new()
             .name("parlor-store".into())
-            .spawn(move || writer(conn, rx, name))
+            .spawn(move || {
+                writer(conn, rx, name);
+                drop(alive);
+            })
             .map_err(|e| StoreError::Corrupt(format!("cannot start the store thread: {e}")))?;
         Ok((Store { tx }, handle))
     }
@@ -238,6 +254,21 @@ impl Store {
     pub async fn log(&self, room: RoomId) -> Result<Option<MatchLog>, StoreError> {
         self.ask(|r| Job::Log(room, r)).await
     }
+}
+
+/// Copies committed WAL frames into the database file every
+/// [`CHECKPOINT_INTERVAL`] without blocking the writer (a passive
+/// checkpoint), until the writer stops; then once more, fully.
+fn checkpointer(conn: Connection, stopped: std_mpsc::Receiver<()>) {
+    let checkpoint = |mode: &str| {
+        if let Err(e) = conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |_| Ok(())) {
+            tracing::debug!(error = %e, "checkpoint failed; the next one will retry");
+        }
+    };
+    while let Err(std_mpsc::RecvTimeoutError::Timeout) = stopped.recv_timeout(CHECKPOINT_INTERVAL) {
+        checkpoint("PASSIVE");
+    }
+    checkpoint("TRUNCATE");
 }
 
 fn writer(mut conn: Connection, rx: std_mpsc::Receiver<Job>, path: PathBuf) {
