@@ -60,6 +60,13 @@ impl RateLimiter {
         }
     }
 
+    /// Whether the last refusal was the first in its one-second window:
+    /// only that one is answered, so that a flood does not also make the
+    /// server write an error per dropped message.
+    pub fn first_refusal(&self) -> bool {
+        self.refused == 1
+    }
+
     /// Whether refusals this second passed [`MAX_REFUSED_PER_SECOND`].
     pub fn flooding(&self) -> bool {
         self.refused > MAX_REFUSED_PER_SECOND

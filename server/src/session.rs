@@ -230,10 +230,12 @@ impl Session {
         match self.limiter.check(Instant::now()) {
             Verdict::Allow => None,
             Verdict::Refuse => {
-                self.out.send(&ServerMsg::error(
-                    ErrorCode::RequestRateLimited,
-                    "too many messages; slow down",
-                ));
+                if self.limiter.first_refusal() {
+                    self.out.send(&ServerMsg::error(
+                        ErrorCode::RequestRateLimited,
+                        "too many messages; they are dropped (one notice per second)",
+                    ));
+                }
                 Some(Flow::Go)
             }
             Verdict::Disconnect => {
