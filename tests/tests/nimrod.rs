@@ -7,7 +7,7 @@ use parlor_cli::{bot, Client};
 use parlor_games::{GameRng, Outcome, Seat, SeatSet};
 use parlor_protocol::{ClientMsg, ErrorCode, RoomStatus, ServerMsg};
 use parlor_tests::{
-    nimrod_move, nimrod_pair, nimrod_piles, play_out_nimrod, start_server, Raw, Received,
+    match_log, nimrod_move, nimrod_pair, nimrod_piles, play_out_nimrod, start_server, Raw, Received,
 };
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
@@ -94,17 +94,7 @@ async fn two_bots_finish_and_a_spectator_sees_every_move_and_cannot_play() {
     // The spectator's attempt to play was refused (the error arrived among
     // the updates it skipped): ask the room's log to check nothing of it
     // was recorded.
-    host.send(&ClientMsg::GetLog {
-        room: room.clone(),
-        predict: false,
-    })
-    .await;
-    let log = host
-        .expect(|m| match m {
-            ServerMsg::Log(l) => Some(l.clone()),
-            _ => None,
-        })
-        .await;
+    let log = match_log(&mut host, &room).await;
     assert_eq!(log.moves.len() as u64, last.seq);
     assert_eq!(log.outcome, Some(seen));
     server.stop().await.unwrap_or_else(|e| panic!("{e}"));
@@ -315,17 +305,7 @@ async fn a_restarted_server_brings_the_match_back_with_no_move_lost() {
     }
     let u = play_out_nimrod(&mut players, &room, u).await;
     let p = &mut players[0];
-    p.send(&ClientMsg::GetLog {
-        room: room.clone(),
-        predict: false,
-    })
-    .await;
-    let log = p
-        .expect(|m| match m {
-            ServerMsg::Log(l) => Some(l.clone()),
-            _ => None,
-        })
-        .await;
+    let log = match_log(p, &room).await;
     assert_eq!(log.moves.len() as u64, u.seq);
     assert_eq!(log.header.options, json!({"piles": [40, 70]}));
     for (entry, mv) in log.moves.iter().zip(&played) {
