@@ -78,6 +78,21 @@ pub fn emit_json<T: serde::Serialize>(
     }
 }
 
+/// Runs `analyze` without a budget and collects its results (for tests).
+#[cfg(test)]
+pub(crate) fn collect(
+    analyze: fn(&str, &serde_json::Value, Budget, &mut Emit<'_>) -> Result<(), AnalysisError>,
+    tool: &str,
+    input: serde_json::Value,
+) -> Result<Vec<serde_json::Value>, AnalysisError> {
+    let mut out = Vec::new();
+    analyze(tool, &input, Budget::UNLIMITED, &mut |x| {
+        out.push(serde_json::from_str(&x).unwrap_or_default());
+        true
+    })?;
+    Ok(out)
+}
+
 /// Reads `input` as `T`, naming the tool in the error.
 pub fn input<T: serde::de::DeserializeOwned>(
     tool: &str,

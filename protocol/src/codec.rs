@@ -27,6 +27,21 @@ fn malformed(message: impl Into<String>) -> DecodeFailure {
 /// Reads a client frame. JSON nesting deeper than serde_json's recursion
 /// limit (128) is refused as malformed rather than overflowing the stack.
 pub fn decode_client(text: &str) -> Result<ClientMsg, DecodeFailure> {
+    // Every well-formed message is parsed once; only a failure pays for a
+    // second look to say precisely what is wrong.
+    serde_json::from_str(text).map_err(|_| classify(text))
+}
+
+/// Why `text` is not a client message: not JSON, no type, an unknown type,
+/// or a known type with bad fields.
+fn classify(text: &str) -> DecodeFailure {
+    match explain(text) {
+        Ok(()) => malformed("not a valid message"),
+        Err(f) => f,
+    }
+}
+
+fn explain(text: &str) -> Result<(), DecodeFailure> {
     let value: Value =
         serde_json::from_str(text).map_err(|e| malformed(format!("not valid JSON: {e}")))?;
     let Some(obj) = value.as_object() else {
@@ -49,7 +64,9 @@ pub fn decode_client(text: &str) -> Result<ClientMsg, DecodeFailure> {
             ),
         });
     }
-    serde_json::from_value(value).map_err(|e| malformed(format!("bad {kind} message: {e}")))
+    serde_json::from_value::<ClientMsg>(value)
+        .map(drop)
+        .map_err(|e| malformed(format!("bad {kind} message: {e}")))
 }
 
 /// Reads a server frame (for clients).

@@ -12,7 +12,8 @@ use parlor_protocol::{ClientMsg, ErrorCode, ServerMsg};
 use parlor_server::limits::{Limits, MAX_FRAME_BYTES, MAX_REFUSED_PER_SECOND, MESSAGE_BURST};
 use parlor_server::Config;
 use parlor_tests::{
-    play_out_nimrod, start_server, start_server_with, Raw, Received, Wire, WireFrame, PATIENCE,
+    nimrod_pair, play_out_nimrod, start_server, start_server_with, Raw, Received, Wire, WireFrame,
+    PATIENCE,
 };
 use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
@@ -180,11 +181,7 @@ async fn the_connection_cap_refuses_newcomers_while_games_go_on() {
     };
     let server = start_server_with(config(limits)).await;
     let url = server.url();
-    let mut a = Raw::greeted(&url, "a").await;
-    let room = a.create("nimrod", json!({"piles": [5, 8]}), None).await;
-    a.join(&room, 0).await;
-    let mut b = Raw::greeted(&url, "b").await;
-    let u = b.join(&room, 1).await;
+    let (a, b, room, u) = nimrod_pair(&url, [5, 8]).await;
     let mut c = Raw::connect(&url).await;
     match c.next().await {
         Received::Msg(ServerMsg::Error { code, .. }) => assert_eq!(code, ErrorCode::ServerFull),
@@ -207,11 +204,7 @@ async fn the_room_cap_refuses_new_rooms_while_games_go_on() {
     };
     let server = start_server_with(config(limits)).await;
     let url = server.url();
-    let mut a = Raw::greeted(&url, "a").await;
-    let room = a.create("nimrod", json!({"piles": [5, 8]}), None).await;
-    a.join(&room, 0).await;
-    let mut b = Raw::greeted(&url, "b").await;
-    let u = b.join(&room, 1).await;
+    let (a, b, room, u) = nimrod_pair(&url, [5, 8]).await;
     let mut c = Raw::greeted(&url, "c").await;
     c.send_json(json!({"type": "create_room", "game": "nimrod"}))
         .await;

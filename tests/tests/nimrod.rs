@@ -104,11 +104,7 @@ async fn two_bots_finish_and_a_spectator_sees_every_move_and_cannot_play() {
 async fn a_spectator_cannot_move_for_a_seat() {
     let server = start_server(None).await;
     let url = server.url();
-    let mut a = Raw::greeted(&url, "a").await;
-    let room = a.create("nimrod", json!({"piles": [3, 4]}), None).await;
-    a.join(&room, 0).await;
-    let mut b = Raw::greeted(&url, "b").await;
-    let u = b.join(&room, 1).await;
+    let (_a, _b, room, u) = nimrod_pair(&url, [3, 4]).await;
     let mut watcher = Raw::greeted(&url, "watcher").await;
     watcher
         .send(&ClientMsg::Spectate { room: room.clone() })

@@ -110,12 +110,7 @@ mod tests {
     use super::*;
 
     fn run(tool: &str, v: serde_json::Value) -> Result<Vec<serde_json::Value>, AnalysisError> {
-        let mut out = Vec::new();
-        analyze(tool, &v, Budget::UNLIMITED, &mut |x| {
-            out.push(serde_json::from_str(&x).unwrap_or_default());
-            true
-        })?;
-        Ok(out)
+        crate::analysis::collect(analyze, tool, v)
     }
 
     #[test]

@@ -240,12 +240,7 @@ mod tests {
     use serde_json::{json, Value};
 
     fn run(tool: &str, v: Value) -> Result<Vec<Value>, AnalysisError> {
-        let mut out = Vec::new();
-        analyze(tool, &v, Budget::UNLIMITED, &mut |x| {
-            out.push(serde_json::from_str(&x).unwrap_or_default());
-            true
-        })?;
-        Ok(out)
+        crate::analysis::collect(analyze, tool, v)
     }
 
     fn blk(n: i64, c: &str) -> Value {
