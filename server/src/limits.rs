@@ -107,12 +107,15 @@ pub const MAX_CONCURRENT_ANALYSES: usize = 2;
 /// rooms into one commit is what makes durable writes cheap under load.
 pub const STORE_BATCH: usize = 512;
 
-/// How often a separate thread copies the WAL back into the database
-/// file. SQLite's own automatic checkpoint runs inside a writer's commit
-/// and syncs the file there, which showed up as tens of milliseconds of
-/// move latency every thousand pages; a passive checkpoint on its own
-/// connection never blocks the writer.
+/// How often the store's writer checkpoints the write-ahead log into the
+/// database file (between batches, after answering them). Run by the
+/// writer itself, the log then starts over from its beginning; a second of
+/// moves touches a few pages, so a checkpoint takes well under a millisecond.
 pub const CHECKPOINT_INTERVAL: Duration = Duration::from_secs(1);
+
+/// Size the write-ahead log is cut back to after a checkpoint, if a burst
+/// made it grow beyond: a few seconds of peak load, so it is rarely regrown.
+pub const WAL_SIZE_LIMIT_BYTES: i64 = 64 * 1024 * 1024;
 
 /// Store jobs waiting for the writer thread before callers wait their turn.
 pub const STORE_QUEUE: usize = 8_192;

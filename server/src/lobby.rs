@@ -20,11 +20,76 @@ struct Entry {
     summary: RoomSummary,
     private: bool,
     creator: Option<Uuid>,
+    /// Tokens indexed as seated here, to unindex when the room goes.
+    seated: Vec<Uuid>,
+}
+
+impl Entry {
+    /// Whether the room counts against its creator's open rooms.
+    fn open_for(&self) -> Option<Uuid> {
+        self.creator
+            .filter(|_| self.summary.status != RoomStatus::Finished)
+    }
+}
+
+/// The rooms by id, and how many unfinished rooms each creator has (kept
+/// as a count: scanning every room on each `create_room` cost a tenth of
+/// the server's time once thousands of finished rooms were lingering).
+#[derive(Default)]
+struct Rooms {
+    by_id: HashMap<RoomId, Entry>,
+    open_by_creator: HashMap<Uuid, usize>,
+}
+
+impl Rooms {
+    fn count(&mut self, creator: Option<Uuid>, up: bool) {
+        let Some(c) = creator else { return };
+        let n = self.open_by_creator.entry(c).or_default();
+        if up {
+            *n += 1;
+        } else {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                self.open_by_creator.remove(&c);
+            }
+        }
+    }
+
+    fn insert(&mut self, id: RoomId, entry: Entry) {
+        self.count(entry.open_for(), true);
+        if let Some(old) = self.by_id.insert(id, entry) {
+            self.count(old.open_for(), false);
+        }
+    }
+
+    fn remove(&mut self, id: &RoomId) -> Option<Entry> {
+        let entry = self.by_id.remove(id)?;
+        self.count(entry.open_for(), false);
+        Some(entry)
+    }
+
+    fn set_summary(&mut self, id: &RoomId, summary: RoomSummary, private: bool) {
+        let Some(e) = self.by_id.get_mut(id) else {
+            return;
+        };
+        let was = e.open_for();
+        e.summary = summary;
+        e.private = private;
+        let now = e.open_for();
+        if was != now {
+            self.count(was, false);
+            self.count(now, true);
+        }
+    }
+
+    fn open_by(&self, creator: Uuid) -> usize {
+        self.open_by_creator.get(&creator).copied().unwrap_or(0)
+    }
 }
 
 /// The rooms a server hosts.
 pub struct Lobby {
-    rooms: Mutex<HashMap<RoomId, Entry>>,
+    rooms: Mutex<Rooms>,
     seats: Mutex<HashMap<Uuid, BTreeMap<RoomId, Seat>>>,
     store: Store,
     tracker: TaskTracker,
@@ -35,7 +100,7 @@ pub struct Lobby {
 impl std::fmt::Debug for Lobby {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Lobby")
-            .field("rooms", &lock(&self.rooms).len())
+            .field("rooms", &lock(&self.rooms).by_id.len())
             .finish()
     }
 }
@@ -82,7 +147,7 @@ impl Lobby {
         max_rooms: usize,
     ) -> Arc<Self> {
         Arc::new(Lobby {
-            rooms: Mutex::new(HashMap::new()),
+            rooms: Mutex::new(Rooms::default()),
             seats: Mutex::new(HashMap::new()),
             store,
             tracker,
@@ -124,10 +189,7 @@ impl Lobby {
     /// Creates a room.
     pub async fn create(self: &Arc<Self>, req: NewRoom) -> Result<(RoomId, u8), Refused> {
         if let Some(creator) = req.creator {
-            let open = lock(&self.rooms)
-                .values()
-                .filter(|e| e.creator == Some(creator) && e.summary.status != RoomStatus::Finished)
-                .count();
+            let open = lock(&self.rooms).open_by(creator);
             if open >= MAX_OPEN_ROOMS_PER_CREATOR {
                 return Err((
                     ErrorCode::RoomTooMany,
@@ -137,7 +199,7 @@ impl Lobby {
                 ));
             }
         }
-        if lock(&self.rooms).len() >= self.max_rooms {
+        if lock(&self.rooms).by_id.len() >= self.max_rooms {
             return Err((
                 ErrorCode::RoomTooMany,
                 format!(
@@ -178,7 +240,7 @@ impl Lobby {
         let room = loop {
             let id = Uuid::new_v4().simple().to_string();
             if let Some(id) = RoomId::new(&id[..12]) {
-                if !lock(&self.rooms).contains_key(&id) {
+                if !lock(&self.rooms).by_id.contains_key(&id) {
                     break id;
                 }
             }
@@ -195,7 +257,7 @@ impl Lobby {
             header: header.clone(),
             private: req.private,
         };
-        self.store.create_match(record).await.map_err(|e| {
+        let key = self.store.create_match(record).await.map_err(|e| {
             (
                 ErrorCode::ServerStorage,
                 format!("the room could not be stored: {e}"),
@@ -205,6 +267,7 @@ impl Lobby {
             self,
             RoomInit {
                 room: room.clone(),
+                key,
                 header,
                 private: req.private,
                 creator: req.creator,
@@ -223,6 +286,7 @@ impl Lobby {
         summary: RoomSummary,
         private: bool,
         creator: Option<Uuid>,
+        seated: Vec<Uuid>,
     ) {
         lock(&self.rooms).insert(
             id.clone(),
@@ -231,6 +295,7 @@ impl Lobby {
                 summary,
                 private,
                 creator,
+                seated,
             },
         );
     }
@@ -238,31 +303,34 @@ impl Lobby {
     /// Updates a room's summary (called by the room on every change of
     /// seats or status).
     pub fn publish(&self, id: &RoomId, summary: RoomSummary, private: bool) {
-        if let Some(e) = lock(&self.rooms).get_mut(id) {
-            e.summary = summary;
-            e.private = private;
-        }
+        lock(&self.rooms).set_summary(id, summary, private);
     }
 
     /// Forgets a room whose actor stopped.
     pub fn remove(&self, id: &RoomId) {
-        if let Some(e) = lock(&self.rooms).remove(id) {
-            drop(e);
-            lock(&self.seats).retain(|_, rooms| {
+        let Some(entry) = lock(&self.rooms).remove(id) else {
+            return;
+        };
+        let mut seats = lock(&self.seats);
+        for token in entry.seated {
+            if let Some(rooms) = seats.get_mut(&token) {
                 rooms.remove(id);
-                !rooms.is_empty()
-            });
+                if rooms.is_empty() {
+                    seats.remove(&token);
+                }
+            }
         }
     }
 
     /// A room's inbox.
     pub fn room(&self, id: &RoomId) -> Option<mpsc::Sender<RoomCmd>> {
-        lock(&self.rooms).get(id).map(|e| e.tx.clone())
+        lock(&self.rooms).by_id.get(id).map(|e| e.tx.clone())
     }
 
     /// The public rooms, by id.
     pub fn list(&self) -> Vec<RoomSummary> {
         let mut rooms: Vec<RoomSummary> = lock(&self.rooms)
+            .by_id
             .values()
             .filter(|e| !e.private)
             .map(|e| e.summary.clone())
@@ -273,7 +341,7 @@ impl Lobby {
 
     /// How many rooms are open.
     pub fn len(&self) -> usize {
-        lock(&self.rooms).len()
+        lock(&self.rooms).by_id.len()
     }
 
     /// Whether no room is open.
@@ -283,6 +351,11 @@ impl Lobby {
 
     /// Records that `token` holds `seat` in `room`.
     pub fn index_seat(&self, token: Uuid, room: &RoomId, seat: Seat) {
+        if let Some(e) = lock(&self.rooms).by_id.get_mut(room) {
+            if !e.seated.contains(&token) {
+                e.seated.push(token);
+            }
+        }
         lock(&self.seats)
             .entry(token)
             .or_default()

@@ -24,13 +24,15 @@ use super::{Member, RoomCmd};
 use crate::limits::{FINISHED_ROOM_LINGER, MAX_LEGAL_SENT, ROOM_INBOX_CAPACITY};
 use crate::lobby::Lobby;
 use crate::outbox::ConnId;
-use crate::store::{Store, StoreError, StoredMatch, StoredSeat};
+use crate::store::{MatchKey, Store, StoreError, StoredMatch, StoredSeat};
 
 /// A new room's identity and header.
 #[derive(Debug)]
 pub struct RoomInit {
     /// Its id.
     pub room: RoomId,
+    /// Its number in the store.
+    pub key: MatchKey,
     /// Game, options, seats, seed and clock.
     pub header: MatchHeader,
     /// Not listed.
@@ -79,6 +81,7 @@ enum Refusal {
 
 struct Room {
     id: RoomId,
+    key: MatchKey,
     header: MatchHeader,
     private: bool,
     creator: Option<Uuid>,
@@ -106,6 +109,7 @@ pub fn spawn_room(
     let n = usize::from(init.header.seats);
     let room = Room {
         id: init.room,
+        key: init.key,
         creator: init.creator,
         clocks: init
             .header
@@ -139,6 +143,7 @@ pub fn spawn_restored(
     stored: StoredMatch,
 ) -> Result<mpsc::Sender<RoomCmd>, String> {
     let StoredMatch {
+        key,
         record,
         seats: stored_seats,
         moves,
@@ -171,6 +176,7 @@ pub fn spawn_restored(
     let seq = moves.last().map_or(0, |e| e.seq + 1);
     let room = Room {
         id: record.room,
+        key,
         // The creator is not stored: after a restart, seated players seat bots.
         creator: None,
         clocks: record
@@ -197,12 +203,22 @@ pub fn spawn_restored(
 fn launch(room: Room) -> mpsc::Sender<RoomCmd> {
     let (tx, rx) = mpsc::channel(ROOM_INBOX_CAPACITY);
     let shutdown = room.lobby.shutdown_token();
+    // Restored rooms come with their players already indexed.
+    let seated = room
+        .seats
+        .iter()
+        .filter_map(|s| match s {
+            Slot::Player { token, .. } => Some(*token),
+            _ => None,
+        })
+        .collect();
     room.lobby.insert(
         &room.id,
         tx.clone(),
         room.summary(),
         room.private,
         room.creator,
+        seated,
     );
     let tracker = room.lobby.tracker().clone();
     tracker.spawn(room.run(rx, shutdown));
@@ -419,11 +435,7 @@ impl Room {
     }
 
     async fn take_seat(&mut self, who: &Member, seat: Seat, slot: Slot) -> bool {
-        if let Err(e) = self
-            .store
-            .set_seat(self.id.clone(), seat, slot.stored())
-            .await
-        {
+        if let Err(e) = self.store.set_seat(self.key, seat, slot.stored()).await {
             tracing::error!(room = %self.id, error = %e, "cannot store a seat");
             self.error(
                 who,
@@ -626,7 +638,7 @@ impl Room {
         if let Err(e) = self
             .store
             .append(
-                self.id.clone(),
+                self.key,
                 entry,
                 clocks.as_ref().map(|c| c.snapshot(now)),
                 outcome,

@@ -1,0 +1,355 @@
+//! The durable event log: matches, seats and every accepted step, in SQLite.
+//!
+//! One writer thread owns the connection. Jobs arrive on a channel; the
+//! thread takes all that are waiting (up to [`STORE_BATCH`]), runs them in
+//! one transaction and only then answers each, so a move is acknowledged
+//! only once it is committed, and many rooms share one commit under load.
+//! WAL mode with `synchronous=NORMAL`: a commit survives the process being
+//! killed at any moment (what the crash tests check); only an OS crash or
+//! power loss can lose the last commits. `--sync full` trades speed for that.
+
+use std::path::{Path, PathBuf};
+use std::sync::mpsc as std_mpsc;
+use std::thread::JoinHandle;
+use std::time::Instant;
+
+use parlor_games::{Outcome, Seat};
+use parlor_protocol::{LogEntry, MatchHeader, MatchLog, RoomId};
+use rusqlite::Connection;
+use tokio::sync::oneshot;
+use uuid::Uuid;
+
+use crate::limits::{CHECKPOINT_INTERVAL, STORE_BATCH, STORE_QUEUE, WAL_SIZE_LIMIT_BYTES};
+
+mod queries;
+mod schema;
+
+use queries::{append, create, log, set_seat, unfinished};
+
+/// Why the store failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite refused.
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// A stored value did not decode.
+    #[error("corrupt record in the database: {0}")]
+    Corrupt(String),
+    /// The writer thread is gone (shutting down).
+    #[error("the store is closed")]
+    Closed,
+}
+
+/// How hard a commit is pushed to disk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Sync {
+    /// Survives the process dying (WAL, synchronous=NORMAL).
+    #[default]
+    Normal,
+    /// Also survives power loss: fsync on every commit (synchronous=FULL).
+    Full,
+}
+
+/// Who sits in a seat, as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoredSeat {
+    /// A player, known by their resume token.
+    Player {
+        /// Resume token.
+        token: Uuid,
+        /// Display name.
+        name: String,
+    },
+    /// A built-in bot.
+    Bot {
+        /// Strategy name.
+        strategy: String,
+    },
+}
+
+/// A match's number in the store: what its seats and moves are filed
+/// under. Numbers grow with every match, which keeps a live match's rows
+/// together at the end of the tables (see `schema`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchKey(i64);
+
+/// A match's header as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchRecord {
+    /// The room.
+    pub room: RoomId,
+    /// Game, options, seats, seed and clock.
+    pub header: MatchHeader,
+    /// Not listed in the lobby.
+    pub private: bool,
+}
+
+/// A match restored at start-up.
+#[derive(Clone, Debug)]
+pub struct StoredMatch {
+    /// Its number in the store.
+    pub key: MatchKey,
+    /// Its header.
+    pub record: MatchRecord,
+    /// Seats taken, by seat number.
+    pub seats: Vec<(Seat, StoredSeat)>,
+    /// Every step so far.
+    pub moves: Vec<LogEntry>,
+    /// Clocks (ms left per seat) after the last step, if the room has a clock.
+    pub clocks: Option<Vec<u64>>,
+}
+
+type Reply<T> = oneshot::Sender<Result<T, StoreError>>;
+
+enum Job {
+    Create(MatchRecord, Reply<MatchKey>),
+    Seat(MatchKey, Seat, Option<StoredSeat>, Reply<()>),
+    Append {
+        key: MatchKey,
+        entry: LogEntry,
+        clocks: Option<Vec<u64>>,
+        outcome: Option<Outcome>,
+        reply: Reply<()>,
+    },
+    Unfinished(Reply<Vec<StoredMatch>>),
+    Log(RoomId, Reply<Option<MatchLog>>),
+}
+
+/// A handle on the store; cheap to clone. The writer thread stops when the
+/// last handle is dropped.
+#[derive(Clone, Debug)]
+pub struct Store {
+    tx: std_mpsc::SyncSender<Job>,
+}
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("store job")
+    }
+}
+
+impl Store {
+    /// Opens (or creates) the database at `path` (`None`: in memory, for
+    /// tests and throwaway servers) and starts the writer thread.
+    pub fn open(path: Option<&Path>, sync: Sync) -> Result<(Store, JoinHandle<()>), StoreError> {
+        let mut conn = match path {
+            Some(p) => Connection::open(p)?,
+            None => Connection::open_in_memory()?,
+        };
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        let level = match sync {
+            Sync::Normal => "NORMAL",
+            Sync::Full => "FULL",
+        };
+        conn.pragma_update(None, "synchronous", level)?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        // The writer checkpoints itself, between batches (see `writer`).
+        conn.pragma_update(None, "wal_autocheckpoint", 0)?;
+        conn.pragma_update(None, "journal_size_limit", WAL_SIZE_LIMIT_BYTES)?;
+        schema::prepare(&mut conn)?;
+        let (tx, rx) = std_mpsc::sync_channel(STORE_QUEUE);
+        let name: Option<PathBuf> = path.map(Path::to_path_buf);
+        let handle = std::thread::Builder::new()
+            .name("parlor-store".into())
+            .spawn(move || writer(conn, rx, name))
+            .map_err(|e| StoreError::Corrupt(format!("cannot start the store thread: {e}")))?;
+        Ok((Store { tx }, handle))
+    }
+
+    async fn ask<T>(&self, job: impl FnOnce(Reply<T>) -> Job) -> Result<T, StoreError> {
+        let (reply, rx) = oneshot::channel();
+        let tx = self.tx.clone();
+        let job = job(reply);
+        // The queue is bounded; when it is full, wait on a blocking thread
+        // rather than stall the async worker.
+        match tx.try_send(job) {
+            Ok(()) => {}
+            Err(std_mpsc::TrySendError::Full(job)) => {
+                tokio::task::spawn_blocking(move || tx.send(job))
+                    .await
+                    .map_err(|_| StoreError::Closed)?
+                    .map_err(|_| StoreError::Closed)?;
+            }
+            Err(std_mpsc::TrySendError::Disconnected(_)) => return Err(StoreError::Closed),
+        }
+        rx.await.map_err(|_| StoreError::Closed)?
+    }
+
+    /// Records a new match; returns its number, under which its seats and
+    /// moves are filed.
+    pub async fn create_match(&self, record: MatchRecord) -> Result<MatchKey, StoreError> {
+        self.ask(|r| Job::Create(record, r)).await
+    }
+
+    /// Records who sits in a seat (`None`: nobody).
+    pub async fn set_seat(
+        &self,
+        key: MatchKey,
+        seat: Seat,
+        who: Option<StoredSeat>,
+    ) -> Result<(), StoreError> {
+        self.ask(|r| Job::Seat(key, seat, who, r)).await
+    }
+
+    /// Appends one step, with the clocks after it and, if it ended the
+    /// match, the outcome. Returns once committed.
+    pub async fn append(
+        &self,
+        key: MatchKey,
+        entry: LogEntry,
+        clocks: Option<Vec<u64>>,
+        outcome: Option<Outcome>,
+    ) -> Result<(), StoreError> {
+        self.ask(|reply| Job::Append {
+            key,
+            entry,
+            clocks,
+            outcome,
+            reply,
+        })
+        .await
+    }
+
+    /// Every match not yet finished, with its seats and steps.
+    pub async fn unfinished(&self) -> Result<Vec<StoredMatch>, StoreError> {
+        self.ask(Job::Unfinished).await
+    }
+
+    /// The log of a finished match; `None` if there is no such room.
+    /// `Err(Corrupt)` never hides an unfinished match: callers check the outcome.
+    pub async fn log(&self, room: RoomId) -> Result<Option<MatchLog>, StoreError> {
+        self.ask(|r| Job::Log(room, r)).await
+    }
+}
+
+/// Copies committed WAL frames into the database file so that the log
+/// starts over from its beginning at the next commit. It runs on the writer
+/// between batches, after their answers are sent: a checkpoint from another
+/// connection never finishes while the writer keeps appending, so under
+/// steady load the log grew without end. A passive checkpoint of the few
+/// pages a second of moves touches costs well under a millisecond here.
+fn checkpoint(conn: &Connection, mode: &str) {
+    if let Err(e) = conn.query_row(&format!("PRAGMA wal_checkpoint({mode})"), [], |_| Ok(())) {
+        tracing::debug!(error = %e, "checkpoint failed; the next one will retry");
+    }
+}
+
+fn writer(mut conn: Connection, rx: std_mpsc::Receiver<Job>, path: Option<PathBuf>) {
+    // In-memory databases have no log to checkpoint.
+    let checkpoints = path.is_some();
+    let mut last_checkpoint = Instant::now();
+    let mut dirty = false;
+    loop {
+        let first = match rx.recv_timeout(CHECKPOINT_INTERVAL) {
+            Ok(job) => job,
+            Err(std_mpsc::RecvTimeoutError::Timeout) => {
+                if checkpoints && dirty {
+                    checkpoint(&conn, "PASSIVE");
+                    dirty = false;
+                }
+                last_checkpoint = Instant::now();
+                continue;
+            }
+            Err(std_mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        let mut batch = vec![first];
+        while batch.len() < STORE_BATCH {
+            match rx.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        run_batch(&mut conn, batch);
+        dirty = true;
+        if checkpoints && last_checkpoint.elapsed() >= CHECKPOINT_INTERVAL {
+            checkpoint(&conn, "PASSIVE");
+            last_checkpoint = Instant::now();
+            dirty = false;
+        }
+    }
+    if checkpoints {
+        checkpoint(&conn, "TRUNCATE");
+    }
+    let name = path.unwrap_or_default();
+    tracing::debug!(db = %name.display(), "store closed");
+}
+
+/// Outcome of one job inside the transaction, answered after the commit.
+enum Done {
+    Unit(Reply<()>, Result<(), StoreError>),
+    Key(Reply<MatchKey>, Result<MatchKey, StoreError>),
+    Matches(
+        Reply<Vec<StoredMatch>>,
+        Result<Vec<StoredMatch>, StoreError>,
+    ),
+    Log(
+        Reply<Option<MatchLog>>,
+        Result<Option<MatchLog>, StoreError>,
+    ),
+}
+
+impl Done {
+    /// Sends the job's result, or the commit's failure.
+    fn answer(self, commit: &Result<(), String>) {
+        fn settle<T>(
+            res: Result<T, StoreError>,
+            commit: &Result<(), String>,
+        ) -> Result<T, StoreError> {
+            match commit {
+                Ok(()) => res,
+                Err(e) => Err(StoreError::Corrupt(format!("commit failed: {e}"))),
+            }
+        }
+        // A caller that stopped waiting has nothing to be told.
+        match self {
+            Done::Unit(r, res) => drop(r.send(settle(res, commit))),
+            Done::Key(r, res) => drop(r.send(settle(res, commit))),
+            Done::Matches(r, res) => drop(r.send(settle(res, commit))),
+            Done::Log(r, res) => drop(r.send(settle(res, commit))),
+        }
+    }
+}
+
+fn run_batch(conn: &mut Connection, batch: Vec<Job>) {
+    let tx = match conn.transaction() {
+        Ok(tx) => tx,
+        Err(e) => {
+            let msg = e.to_string();
+            for job in batch {
+                fail(job, &msg);
+            }
+            return;
+        }
+    };
+    let mut done = Vec::with_capacity(batch.len());
+    for job in batch {
+        done.push(match job {
+            Job::Create(rec, r) => Done::Key(r, create(&tx, &rec)),
+            Job::Seat(key, seat, who, r) => Done::Unit(r, set_seat(&tx, key, seat, who.as_ref())),
+            Job::Append {
+                key,
+                entry,
+                clocks,
+                outcome,
+                reply,
+            } => Done::Unit(reply, append(&tx, key, &entry, clocks.as_deref(), outcome)),
+            Job::Unfinished(r) => Done::Matches(r, unfinished(&tx)),
+            Job::Log(room, r) => Done::Log(r, log(&tx, &room)),
+        });
+    }
+    let commit = tx.commit().map_err(|e| e.to_string());
+    for d in done {
+        d.answer(&commit);
+    }
+}
+
+fn fail(job: Job, msg: &str) {
+    let err = || StoreError::Corrupt(format!("cannot start a transaction: {msg}"));
+    match job {
+        Job::Create(_, r) => drop(r.send(Err(err()))),
+        Job::Seat(_, _, _, r) => drop(r.send(Err(err()))),
+        Job::Append { reply, .. } => drop(reply.send(Err(err()))),
+        Job::Unfinished(r) => drop(r.send(Err(err()))),
+        Job::Log(_, r) => drop(r.send(Err(err()))),
+    }
+}

@@ -1,0 +1,112 @@
+//! The database layout, and the migration from earlier layouts.
+//!
+//! Layout 2 keys seats and moves by a match's integer id, which grows with
+//! every new match. Live matches are the newest, so their moves land in
+//! the last few pages of the `moves` b-tree: a commit of moves from a
+//! hundred rooms writes a handful of pages. Layout 1 keyed them by the
+//! random room id, which scattered every commit over the whole table; the
+//! write-ahead log grew by a page per move and checkpoints copied most of
+//! the table.
+
+use rusqlite::{Connection, OptionalExtension};
+
+use super::StoreError;
+
+/// The layout this server writes, kept in `PRAGMA user_version`.
+pub const LAYOUT: i64 = 2;
+
+/// Layout 2. `seats` and `moves` are `WITHOUT ROWID`: keyed by their
+/// primary key alone, an insert updates one b-tree, not a table and an
+/// index. The partial index lists only unfinished matches (what a restart
+/// restores), so it stays as small as the number of live rooms.
+const TABLES: &str = "
+CREATE TABLE matches (
+    id INTEGER PRIMARY KEY,
+    room TEXT NOT NULL UNIQUE,
+    game TEXT NOT NULL,
+    options TEXT NOT NULL,
+    seats INTEGER NOT NULL,
+    seed INTEGER NOT NULL,
+    clock TEXT,
+    private INTEGER NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    outcome TEXT
+);
+CREATE INDEX matches_unfinished ON matches (id) WHERE finished = 0;
+CREATE TABLE seats (
+    match_id INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    token TEXT,
+    name TEXT,
+    strategy TEXT,
+    PRIMARY KEY (match_id, seat)
+) WITHOUT ROWID;
+CREATE TABLE moves (
+    match_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    clocks TEXT,
+    PRIMARY KEY (match_id, seq)
+) WITHOUT ROWID;
+";
+
+/// Layout 1 (before `user_version` was set) to layout 2: the old tables
+/// are renamed, copied into the new ones in match order, then dropped.
+const FROM_LAYOUT_1: &str = "
+DROP INDEX IF EXISTS matches_unfinished;
+ALTER TABLE matches RENAME TO matches_v1;
+ALTER TABLE seats RENAME TO seats_v1;
+ALTER TABLE moves RENAME TO moves_v1;
+";
+
+const COPY_LAYOUT_1: &str = "
+INSERT INTO matches (room, game, options, seats, seed, clock, private, finished, outcome)
+    SELECT room, game, options, seats, seed, clock, private, finished, outcome
+    FROM matches_v1 ORDER BY rowid;
+INSERT INTO seats (match_id, seat, kind, token, name, strategy)
+    SELECT m.id, s.seat, s.kind, s.token, s.name, s.strategy
+    FROM seats_v1 s JOIN matches m ON m.room = s.room;
+INSERT INTO moves (match_id, seq, seat, action, clocks)
+    SELECT m.id, v.seq, v.seat, v.action, v.clocks
+    FROM moves_v1 v JOIN matches m ON m.room = v.room;
+DROP TABLE moves_v1;
+DROP TABLE seats_v1;
+DROP TABLE matches_v1;
+";
+
+/// Brings the database to [`LAYOUT`]: creates the tables in a new file,
+/// migrates an older layout (all in one transaction, so an interrupted
+/// migration leaves the old layout intact), refuses a newer one.
+pub fn prepare(conn: &mut Connection) -> Result<(), StoreError> {
+    let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    if version == LAYOUT {
+        return Ok(());
+    }
+    if version > LAYOUT {
+        return Err(StoreError::Corrupt(format!(
+            "the database has layout {version}, newer than this server's {LAYOUT}; use a newer server"
+        )));
+    }
+    let tx = conn.transaction()?;
+    let has_tables = tx
+        .query_row(
+            "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'matches'",
+            [],
+            |_| Ok(()),
+        )
+        .optional()?
+        .is_some();
+    if has_tables {
+        tracing::info!("migrating the database to layout {LAYOUT}");
+        tx.execute_batch(FROM_LAYOUT_1)?;
+        tx.execute_batch(TABLES)?;
+        tx.execute_batch(COPY_LAYOUT_1)?;
+    } else {
+        tx.execute_batch(TABLES)?;
+    }
+    tx.pragma_update(None, "user_version", LAYOUT)?;
+    tx.commit()?;
+    Ok(())
+}
