@@ -107,10 +107,9 @@ pub const MAX_CONCURRENT_ANALYSES: usize = 2;
 /// rooms into one commit is what makes durable writes cheap under load.
 pub const STORE_BATCH: usize = 512;
 
-/// How often the store's writer checkpoints the write-ahead log into the
-/// database file (between batches, after answering them). Run by the
-/// writer itself, the log then starts over from its beginning; a second of
-/// moves touches a few pages, so a checkpoint takes well under a millisecond.
+/// How often the write-ahead log is checkpointed into the database file:
+/// the bulk on a thread of its own, then the remainder by the writer (see
+/// `store::checkpointer`), after which the log starts over.
 pub const CHECKPOINT_INTERVAL: Duration = Duration::from_secs(1);
 
 /// Size the write-ahead log is cut back to after a checkpoint, if a burst
