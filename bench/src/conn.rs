@@ -1,12 +1,14 @@
 //! One benchmark client connection: a WebSocket that reads only the
 //! fields the bots need from each frame.
 
+use std::net::{Ipv4Addr, SocketAddrV4};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::Value;
-use tokio::net::TcpStream;
+use tokio::net::{TcpSocket, TcpStream};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
@@ -43,6 +45,49 @@ pub struct Frame {
     pub code: Option<String>,
 }
 
+/// Distinct loopback addresses the bots connect from, in turn.
+const BOT_ADDRESSES: u32 = 16 * 250;
+
+/// The next bot source address: 127.1.x.y with y in 1..=250.
+fn next_bot_address() -> Ipv4Addr {
+    static NEXT: AtomicU32 = AtomicU32::new(0);
+    let i = NEXT.fetch_add(1, Ordering::Relaxed) % BOT_ADDRESSES;
+    Ipv4Addr::new(127, 1, (i / 250) as u8, (i % 250 + 1) as u8)
+}
+
+/// Opens a WebSocket to `url`, from `source` if the server is on loopback
+/// (from wherever the system picks otherwise).
+pub async fn dial(
+    url: &str,
+    source: Option<Ipv4Addr>,
+) -> Result<WebSocketStream<MaybeTlsStream<TcpStream>>, String> {
+    let config = Some(parlor_server::session::ws_config());
+    let target = url
+        .strip_prefix("ws://")
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|host| host.parse::<SocketAddrV4>().ok())
+        .filter(|a| a.ip().is_loopback());
+    let (Some(target), Some(source)) = (target, source) else {
+        return tokio_tungstenite::connect_async_with_config(url, config, true)
+            .await
+            .map(|(ws, _)| ws)
+            .map_err(|e| format!("connect: {e}"));
+    };
+    let socket = TcpSocket::new_v4().map_err(|e| format!("socket: {e}"))?;
+    socket
+        .bind(SocketAddrV4::new(source, 0).into())
+        .map_err(|e| format!("bind {source}: {e}"))?;
+    let tcp = socket
+        .connect(target.into())
+        .await
+        .map_err(|e| format!("connect: {e}"))?;
+    let _ = tcp.set_nodelay(true);
+    tokio_tungstenite::client_async_with_config(url, MaybeTlsStream::Plain(tcp), config)
+        .await
+        .map(|(ws, _)| ws)
+        .map_err(|e| format!("connect: {e}"))
+}
+
 /// A client connection.
 #[derive(Debug)]
 pub struct Conn {
@@ -52,19 +97,15 @@ pub struct Conn {
 }
 
 impl Conn {
-    /// Connects to `url` and says hello.
+    /// Connects to `url` and says hello. Against a loopback server each
+    /// bot connection comes from its own address in 127.1.0.0/16, as
+    /// players do from their own machines (the server limits how fast one
+    /// address may connect).
     pub async fn open(url: &str) -> Result<Conn, String> {
-        let (ws, _) = tokio::time::timeout(
-            FRAME_PATIENCE,
-            tokio_tungstenite::connect_async_with_config(
-                url,
-                Some(parlor_server::session::ws_config()),
-                true,
-            ),
-        )
-        .await
-        .map_err(|_| "connect timed out".to_owned())?
-        .map_err(|e| format!("connect: {e}"))?;
+        let source = next_bot_address();
+        let ws = tokio::time::timeout(FRAME_PATIENCE, dial(url, Some(source)))
+            .await
+            .map_err(|_| "connect timed out".to_owned())??;
         let mut c = Conn { ws, last: None };
         c.send(r#"{"type":"hello","version":1,"name":"bench"}"#.to_owned())
             .await?;

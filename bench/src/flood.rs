@@ -1,5 +1,6 @@
 //! Hostile load: connections that send messages as fast as they can.
 
+use std::net::Ipv4Addr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -7,6 +8,8 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
+
+use crate::conn::dial;
 
 /// Messages written between flushes.
 const FLUSH_EVERY: usize = 64;
@@ -22,6 +25,8 @@ pub struct FloodStats {
     pub closed_1008: AtomicU64,
     /// Milliseconds from the first message to the close, summed.
     pub close_ms_total: AtomicU64,
+    /// Reconnections refused before the handshake (HTTP 429).
+    pub turned_away: AtomicU64,
 }
 
 impl FloodStats {
@@ -33,6 +38,7 @@ impl FloodStats {
             "sent": self.sent.load(Ordering::Relaxed),
             "throttled_replies": self.throttled.load(Ordering::Relaxed),
             "disconnected_1008": closed,
+            "reconnects_turned_away_429": self.turned_away.load(Ordering::Relaxed),
             "mean_ms_to_disconnect": self
                 .close_ms_total
                 .load(Ordering::Relaxed)
@@ -43,10 +49,13 @@ impl FloodStats {
 }
 
 /// Floods `url` until `deadline`, reconnecting whenever the server closes
-/// the connection (a persistent attacker, not a one-off burst).
-pub async fn flood(url: String, deadline: Instant, stats: Arc<FloodStats>) {
+/// the connection (a persistent attacker, not a one-off burst). Flooder
+/// `i` always comes from the same address, 127.2.0.(i+1), as one attacking
+/// machine does.
+pub async fn flood(url: String, i: usize, deadline: Instant, stats: Arc<FloodStats>) {
+    let source = Ipv4Addr::new(127, 2, (i / 250) as u8, (i % 250 + 1) as u8);
     while Instant::now() < deadline {
-        if !flood_once(&url, deadline, &stats).await {
+        if !flood_once(&url, source, deadline, &stats).await {
             // Refused outright: wait a little rather than spin.
             tokio::time::sleep(std::time::Duration::from_millis(50)).await;
         }
@@ -54,9 +63,20 @@ pub async fn flood(url: String, deadline: Instant, stats: Arc<FloodStats>) {
 }
 
 /// One flooding connection; false if it could not even connect.
-async fn flood_once(url: &str, deadline: Instant, stats: &Arc<FloodStats>) -> bool {
-    let Ok((ws, _)) = tokio_tungstenite::connect_async(url).await else {
-        return false;
+async fn flood_once(
+    url: &str,
+    source: Ipv4Addr,
+    deadline: Instant,
+    stats: &Arc<FloodStats>,
+) -> bool {
+    let ws = match dial(url, Some(source)).await {
+        Ok(ws) => ws,
+        Err(e) => {
+            if e.contains("429") {
+                stats.turned_away.fetch_add(1, Ordering::Relaxed);
+            }
+            return false;
+        }
     };
     let (mut sink, mut source) = ws.split();
     let hello = r#"{"type":"hello","version":1,"name":"flood"}"#;

@@ -107,7 +107,7 @@ pub async fn run_load(url: &str, pid: Option<u32>, load: &Load) -> Value {
     let _ = go_tx.send(Some(Arc::clone(&counters)));
     let flood_stats = Arc::new(FloodStats::default());
     let floods: Vec<_> = (0..load.flooders)
-        .map(|_| tokio::spawn(flood(url.to_owned(), end, Arc::clone(&flood_stats))))
+        .map(|i| tokio::spawn(flood(url.to_owned(), i, end, Arc::clone(&flood_stats))))
         .collect();
     tokio::time::sleep_until(start).await;
     let cpu0 = pid.and_then(procfs::cpu_seconds);

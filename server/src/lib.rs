@@ -5,6 +5,7 @@
 //! rooms, a [`room`] actor per match owns the game, and the [`store`]
 //! writes every accepted step to SQLite before anyone is told of it.
 
+pub mod admission;
 pub mod limits;
 pub mod listener;
 pub mod lobby;

@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use crate::admission::AdmissionPolicy;
+
 /// Largest frame or message a client may send. The biggest legitimate
 /// request is an analysis input (a Rummikub position is a few KiB); 64 KiB
 /// leaves ample room while capping what one frame can make us parse.
@@ -36,6 +38,29 @@ pub const MESSAGE_BURST: u32 = 100;
 /// connection is closed: a client that keeps flooding after being told is
 /// not going to stop.
 pub const MAX_REFUSED_PER_SECOND: u32 = 50;
+
+/// New connections one client address may open per second on average
+/// (see `admission`). A person opens one; a household or a club behind
+/// one address a few; a client reconnecting in a loop is slowed to this.
+pub const CONNECTS_PER_SECOND_PER_ADDRESS: f64 = 16.0;
+
+/// New connections one client address may open at once above that rate:
+/// a club sitting down together, or a bot runner starting its bots.
+pub const CONNECT_BURST_PER_ADDRESS: f64 = 64.0;
+
+/// How long an address is turned away after one of its connections was
+/// closed for flooding: without it a flooder reconnects at once, and its
+/// handshakes and bursts cost as much as the flood.
+pub const FLOOD_COOLDOWN: Duration = Duration::from_secs(10);
+
+/// Client addresses whose connection rate is tracked at once. Entries
+/// whose bucket has refilled are dropped when the books fill; a few MiB at
+/// most.
+pub const MAX_TRACKED_ADDRESSES: usize = 65_536;
+
+/// How long the server waits for a turned-away client to take its HTTP
+/// answer before closing the socket.
+pub const TURN_AWAY_LINGER: Duration = Duration::from_millis(200);
 
 /// How long a new connection has to complete the WebSocket handshake and
 /// send `hello`: long enough for any real client, short enough that
@@ -144,7 +169,7 @@ pub const WRITER_DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
 /// default; tests and benchmarks set smaller ones through
 /// [`crate::Config::limits`] (for example a short idle timeout) so that
 /// nothing has to wait for the production values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Limits {
     /// Most simultaneous connections ([`MAX_CONNECTIONS`]).
     pub max_connections: usize,
@@ -156,6 +181,10 @@ pub struct Limits {
     pub keepalive_interval: Duration,
     /// Silence after which a connection is closed ([`IDLE_TIMEOUT`]).
     pub idle_timeout: Duration,
+    /// How fast one address may connect ([`CONNECTS_PER_SECOND_PER_ADDRESS`],
+    /// [`CONNECT_BURST_PER_ADDRESS`], [`FLOOD_COOLDOWN`]); `None`: no
+    /// per-address limit.
+    pub admission: Option<AdmissionPolicy>,
 }
 
 impl Default for Limits {
@@ -166,6 +195,11 @@ impl Default for Limits {
             hello_timeout: HELLO_TIMEOUT,
             keepalive_interval: KEEPALIVE_INTERVAL,
             idle_timeout: IDLE_TIMEOUT,
+            admission: Some(AdmissionPolicy {
+                per_second: CONNECTS_PER_SECOND_PER_ADDRESS,
+                burst: CONNECT_BURST_PER_ADDRESS,
+                flood_cooldown: FLOOD_COOLDOWN,
+            }),
         }
     }
 }

@@ -3,15 +3,17 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
-use tokio::time::timeout;
+use tokio::time::{timeout, Instant};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-use crate::limits::{Limits, MAX_CONCURRENT_ANALYSES};
+use crate::admission::{Admission, Turned};
+use crate::limits::{Limits, MAX_CONCURRENT_ANALYSES, TURN_AWAY_LINGER};
 use crate::lobby::Lobby;
-use crate::session::{serve, ws_config};
+use crate::session::{serve, ws_config, Shared};
 
 /// Pause after a failed `accept` (e.g. out of file descriptors) so that the
 /// loop does not spin while the condition lasts.
@@ -20,6 +22,8 @@ const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 /// Accepts connections until `shutdown`, each served on its own task.
 /// Connections beyond `limits.max_connections` are accepted, told
 /// `server/full` and closed, so that clients get an answer, not a hang.
+/// An address connecting faster than `limits.admission` allows is turned
+/// away before the handshake with HTTP 429.
 pub async fn accept_loop(
     listener: TcpListener,
     lobby: Arc<Lobby>,
@@ -28,7 +32,13 @@ pub async fn accept_loop(
     limits: Limits,
 ) {
     let slots = Arc::new(Semaphore::new(limits.max_connections));
-    let analyses = Arc::new(Semaphore::new(MAX_CONCURRENT_ANALYSES));
+    let shared = Arc::new(Shared {
+        lobby,
+        analyses: Arc::new(Semaphore::new(MAX_CONCURRENT_ANALYSES)),
+        admission: Admission::new(limits.admission),
+        shutdown: shutdown.clone(),
+        limits,
+    });
     loop {
         let accepted = tokio::select! {
             _ = shutdown.cancelled() => return,
@@ -36,18 +46,21 @@ pub async fn accept_loop(
         };
         match accepted {
             Ok((stream, peer)) => {
+                if let Err(why) = shared.admission.admit(peer.ip(), Instant::now()) {
+                    tracing::debug!(%peer, ?why, "connection turned away");
+                    tracker.spawn(turn_away(stream, why));
+                    continue;
+                }
                 let permit = Arc::clone(&slots).try_acquire_owned().ok();
                 if permit.is_none() {
                     tracing::warn!(%peer, "connection limit reached");
                 }
-                let lobby = Arc::clone(&lobby);
-                let analyses = Arc::clone(&analyses);
-                let shutdown = shutdown.clone();
+                let shared = Arc::clone(&shared);
                 tracker.spawn(async move {
                     let Some(ws) = handshake(stream, limits.hello_timeout).await else {
                         return;
                     };
-                    serve(ws, lobby, permit, analyses, shutdown, limits).await;
+                    serve(ws, peer.ip(), permit, shared).await;
                 });
             }
             Err(e) => {
@@ -78,4 +91,31 @@ async fn handshake(
         }
         Err(_) => None,
     }
+}
+
+/// Answers a turned-away connection with `429 Too Many Requests` (a
+/// WebSocket client reports the status as its handshake error), then
+/// closes it. Whatever the client sent is drained for a moment first:
+/// closing a socket with unread data resets it, and the client might never
+/// see the answer.
+async fn turn_away(mut stream: TcpStream, why: Turned) {
+    let (retry, reason) = match why {
+        Turned::TooFast => (1, "too many new connections from your address"),
+        Turned::CoolingDown(left) => (
+            left.as_secs().max(1),
+            "your address flooded the server and must wait",
+        ),
+    };
+    let answer = format!(
+        "HTTP/1.1 429 Too Many Requests\r\nRetry-After: {retry}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{reason}",
+        reason.len()
+    );
+    let _ = timeout(TURN_AWAY_LINGER, async {
+        stream.write_all(answer.as_bytes()).await?;
+        stream.shutdown().await?;
+        let mut sink = [0u8; 1024];
+        while stream.read(&mut sink).await? > 0 {}
+        Ok::<(), std::io::Error>(())
+    })
+    .await;
 }

@@ -37,6 +37,12 @@ struct Args {
     /// Most rooms at once; more are refused with `room/too_many`.
     #[arg(long, default_value_t = parlor_server::limits::MAX_ROOMS)]
     max_rooms: usize,
+    /// New connections one client address may open per second on average,
+    /// after a burst of 64; faster ones get HTTP 429, and an address whose
+    /// connection is closed for flooding waits 10 s. 0 turns this off: do
+    /// so behind a reverse proxy, where every client has its address.
+    #[arg(long, default_value_t = parlor_server::limits::CONNECTS_PER_SECOND_PER_ADDRESS)]
+    connects_per_address: f64,
 }
 
 #[tokio::main]
@@ -87,6 +93,13 @@ async fn main() -> ExitCode {
         limits: parlor_server::limits::Limits {
             max_connections: args.max_connections,
             max_rooms: args.max_rooms,
+            admission: (args.connects_per_address > 0.0).then_some(
+                parlor_server::admission::AdmissionPolicy {
+                    per_second: args.connects_per_address,
+                    burst: parlor_server::limits::CONNECT_BURST_PER_ADDRESS,
+                    flood_cooldown: parlor_server::limits::FLOOD_COOLDOWN,
+                },
+            ),
             ..Default::default()
         },
     };

@@ -1,6 +1,7 @@
 //! One connection: reads requests, answers them, and relays room traffic.
 
 use std::collections::HashSet;
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use futures_util::stream::{SplitSink, SplitStream};
@@ -21,6 +22,7 @@ use tokio_tungstenite::WebSocketStream;
 use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
+use crate::admission::Admission;
 use crate::limits::{
     Limits, MAX_ANALYSIS_POSITIONS, MAX_ANALYSIS_REPLY_BYTES, MAX_ANALYSIS_RESULTS,
     MAX_FRAME_BYTES, MAX_NAME_CHARS, OUTBOX_CAPACITY, OUTBOX_STALL_TIMEOUT, REPLY_HEADROOM,
@@ -64,16 +66,29 @@ async fn write_loop(mut sink: Sink, mut rx: mpsc::Receiver<Outgoing>) {
     let _ = sink.close().await;
 }
 
-/// Serves one accepted WebSocket connection until it closes. `permit` is
-/// `None` when the server is at its connection limit: the client is told
-/// so and the connection closed.
+/// What every connection of a server shares.
+#[derive(Debug)]
+pub struct Shared {
+    /// The rooms.
+    pub lobby: Arc<Lobby>,
+    /// Permits for analyses running at once.
+    pub analyses: Arc<Semaphore>,
+    /// Connection admission by address (told of flooders).
+    pub admission: Admission,
+    /// The server's shutdown signal.
+    pub shutdown: CancellationToken,
+    /// Limits and timeouts.
+    pub limits: Limits,
+}
+
+/// Serves one accepted WebSocket connection from `peer` until it closes.
+/// `permit` is `None` when the server is at its connection limit: the
+/// client is told so and the connection closed.
 pub async fn serve(
     ws: WebSocketStream<TcpStream>,
-    lobby: Arc<Lobby>,
+    peer: IpAddr,
     permit: Option<OwnedSemaphorePermit>,
-    analyses: Arc<Semaphore>,
-    shutdown: CancellationToken,
-    limits: Limits,
+    shared: Arc<Shared>,
 ) {
     let (sink, source) = ws.split();
     let (tx, rx) = mpsc::channel(OUTBOX_CAPACITY);
@@ -98,11 +113,17 @@ pub async fn serve(
         name: Arc::from("anonymous"),
         greeted: false,
         rooms: HashSet::new(),
-        lobby,
+        lobby: Arc::clone(&shared.lobby),
         limiter: RateLimiter::new(Instant::now()),
-        analyses,
+        analyses: Arc::clone(&shared.analyses),
     };
-    session.read_loop(source, shutdown, slow, limits).await;
+    let flooded = session
+        .read_loop(source, shared.shutdown.clone(), slow, shared.limits)
+        .await;
+    if flooded {
+        tracing::info!(conn = conn.0, %peer, "closed for flooding; the address cools down");
+        shared.admission.flooded(peer, Instant::now());
+    }
     session.detach_all();
     drop(session);
     drain(writer).await;
@@ -141,13 +162,14 @@ enum Flow {
 }
 
 impl Session {
+    /// Reads until the connection ends; true if it was closed for flooding.
     async fn read_loop(
         &mut self,
         mut source: Source,
         shutdown: CancellationToken,
         slow: CancellationToken,
         limits: Limits,
-    ) {
+    ) -> bool {
         let hello_deadline = Instant::now() + limits.hello_timeout;
         let mut keepalive = interval_at(
             Instant::now() + limits.keepalive_interval,
@@ -162,7 +184,7 @@ impl Session {
                 }
                 _ = slow.cancelled() => {
                     tracing::info!(conn = self.conn.0, "closing a connection that does not read its messages");
-                    return;
+                    return false;
                 }
                 _ = sleep_until(hello_deadline), if !self.greeted => {
                     self.out.send(&ServerMsg::error(ErrorCode::RequestHelloFirst, format!("no hello within {} ms", limits.hello_timeout.as_millis())));
@@ -183,10 +205,10 @@ impl Session {
                     // pipelines faster than it reads is slowed down (TCP
                     // pushes back on it), one that never reads is closed.
                     if !self.out.wait_room(REPLY_HEADROOM, OUTBOX_STALL_TIMEOUT).await {
-                        return;
+                        return false;
                     }
                     match frame {
-                        None | Some(Ok(Message::Close(_))) => return,
+                        None | Some(Ok(Message::Close(_))) => return false,
                         Some(Ok(Message::Text(text))) => self.on_text(text.as_str()).await,
                         Some(Ok(Message::Binary(_))) => {
                             match self.throttle() {
@@ -212,14 +234,14 @@ impl Session {
                         }
                         Some(Err(e)) => {
                             tracing::debug!(conn = self.conn.0, error = %e, "connection error");
-                            return;
+                            return false;
                         }
                     }
                 }
             };
             if let Flow::Close(code, why) = flow {
                 self.out.push(Outgoing::Close(code, why.as_str().into()));
-                return;
+                return why == ErrorCode::RequestRateLimited;
             }
         }
     }

@@ -5,10 +5,12 @@
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
+use std::net::Ipv4Addr;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use parlor_protocol::{ClientMsg, ErrorCode, ServerMsg};
+use parlor_server::admission::AdmissionPolicy;
 use parlor_server::limits::{Limits, MAX_FRAME_BYTES, MAX_REFUSED_PER_SECOND, MESSAGE_BURST};
 use parlor_server::Config;
 use parlor_tests::{
@@ -16,7 +18,9 @@ use parlor_tests::{
     PATIENCE,
 };
 use serde_json::{json, Value};
-use tokio_tungstenite::tungstenite::Message;
+use tokio::net::{TcpSocket, TcpStream};
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+use tokio_tungstenite::WebSocketStream;
 
 fn config(limits: Limits) -> Config {
     Config {
@@ -41,11 +45,34 @@ async fn a_game_finishes(url: &str) {
     assert!(last.outcome.is_some());
 }
 
+/// A WebSocket handshake from a chosen loopback address, so that a test's
+/// hostile client and its well-behaved ones are told apart by address.
+async fn connect_from(
+    server: std::net::SocketAddr,
+    source: Ipv4Addr,
+) -> Result<WebSocketStream<TcpStream>, WsError> {
+    let socket = TcpSocket::new_v4().unwrap();
+    socket.bind((source, 0).into()).unwrap();
+    let tcp = socket.connect(server).await.unwrap();
+    tokio_tungstenite::client_async(format!("ws://{server}"), tcp)
+        .await
+        .map(|(ws, _)| ws)
+}
+
+/// The HTTP status a refused handshake got.
+fn refused_status(r: Result<WebSocketStream<TcpStream>, WsError>) -> Option<u16> {
+    match r {
+        Err(WsError::Http(resp)) => Some(resp.status().as_u16()),
+        _ => None,
+    }
+}
+
 #[tokio::test]
 async fn a_flood_is_throttled_then_disconnected_while_other_rooms_play() {
     let server = start_server(None).await;
     let url = server.url();
-    let (ws, _) = tokio_tungstenite::connect_async(&url).await.unwrap();
+    let flooder = Ipv4Addr::new(127, 0, 0, 2);
+    let ws = connect_from(server.addr(), flooder).await.unwrap();
     let (mut sink, mut source) = ws.split();
     sink.send(Message::Text(r#"{"type":"hello","version":1}"#.into()))
         .await
@@ -81,7 +108,47 @@ async fn a_flood_is_throttled_then_disconnected_while_other_rooms_play() {
     writer.abort();
     assert!(throttled > 0, "no rate_limited error before the close");
     assert_eq!(close, Some(1008));
+    // The flooder's address cools down: coming straight back is refused
+    // before the handshake, while other addresses play on.
+    assert_eq!(
+        refused_status(connect_from(server.addr(), flooder).await),
+        Some(429)
+    );
     a_game_finishes(&url).await;
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_address_connecting_too_fast_is_turned_away_with_429() {
+    let limits = Limits {
+        admission: Some(AdmissionPolicy {
+            per_second: 0.01,
+            burst: 3.0,
+            flood_cooldown: Duration::from_secs(10),
+        }),
+        ..Limits::default()
+    };
+    let server = start_server_with(config(limits)).await;
+    let eager = Ipv4Addr::new(127, 0, 0, 3);
+    let mut open = Vec::new();
+    for _ in 0..3 {
+        open.push(connect_from(server.addr(), eager).await.unwrap());
+    }
+    assert_eq!(
+        refused_status(connect_from(server.addr(), eager).await),
+        Some(429)
+    );
+    // The connections it already has keep working.
+    open[0]
+        .send(Message::Text(r#"{"type":"hello","version":1}"#.into()))
+        .await
+        .unwrap();
+    let welcome = tokio::time::timeout(PATIENCE, open[0].next())
+        .await
+        .unwrap();
+    assert!(matches!(welcome, Some(Ok(Message::Text(t))) if t.as_str().contains("welcome")));
+    // Another address is not affected.
+    a_game_finishes(&server.url()).await;
     server.stop().await.unwrap();
 }
 
