@@ -107,6 +107,12 @@ pub const MAX_LEGAL_SENT: usize = 512;
 /// finished rooms alive; 30 s keeps a tenth of that.
 pub const FINISHED_ROOM_LINGER: Duration = Duration::from_secs(30);
 
+/// Finished rooms kept lingering at most; beyond, the oldest closes at
+/// once (as does the oldest when [`MAX_ROOMS`] is reached). At two
+/// thousand games a second the linger alone kept 60,000 finished rooms and
+/// 180 MB, and finished rooms took the room cap from new games.
+pub const MAX_LINGERING_ROOMS: usize = 4_096;
+
 /// Longest clock a room may have: a day per move or per game is already far
 /// beyond turn-based play; the bound keeps deadline arithmetic safe.
 pub const MAX_CLOCK_MS: u64 = 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 //! The lobby: the registry of rooms, and of which tokens hold seats where.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use parlor_games::{GameKind, GameRng, Seat};
@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use uuid::Uuid;
 
-use crate::limits::{MAX_CLOCK_MS, MAX_OPEN_ROOMS_PER_CREATOR, MAX_ROOMS};
+use crate::limits::{MAX_CLOCK_MS, MAX_LINGERING_ROOMS, MAX_OPEN_ROOMS_PER_CREATOR, MAX_ROOMS};
 use crate::room::{spawn_restored, spawn_room, RoomCmd, RoomInit};
 use crate::store::{MatchRecord, Store, StoreError};
 
@@ -39,6 +39,8 @@ impl Entry {
 struct Rooms {
     by_id: HashMap<RoomId, Entry>,
     open_by_creator: HashMap<Uuid, usize>,
+    /// Finished rooms still lingering, oldest first (some may be gone).
+    finished: VecDeque<RoomId>,
 }
 
 impl Rooms {
@@ -73,13 +75,33 @@ impl Rooms {
             return;
         };
         let was = e.open_for();
+        let finishing =
+            e.summary.status != RoomStatus::Finished && summary.status == RoomStatus::Finished;
         e.summary = summary;
         e.private = private;
         let now = e.open_for();
+        if finishing {
+            self.finished.push_back(id.clone());
+        }
         if was != now {
             self.count(was, false);
             self.count(now, true);
         }
+    }
+
+    /// Takes out the oldest lingering finished room, if any.
+    fn take_oldest_finished(&mut self) -> Option<(RoomId, Entry)> {
+        while let Some(id) = self.finished.pop_front() {
+            let done = self
+                .by_id
+                .get(&id)
+                .is_some_and(|e| e.summary.status == RoomStatus::Finished);
+            if done {
+                let entry = self.remove(&id)?;
+                return Some((id, entry));
+            }
+        }
+        None
     }
 
     fn open_by(&self, creator: Uuid) -> usize {
@@ -199,6 +221,18 @@ impl Lobby {
                 ));
             }
         }
+        // Finished rooms only linger as a courtesy: they make way first.
+        let evicted = {
+            let mut rooms = lock(&self.rooms);
+            if rooms.by_id.len() >= self.max_rooms {
+                rooms.take_oldest_finished()
+            } else {
+                None
+            }
+        };
+        if let Some((id, entry)) = evicted {
+            self.unindex_room(&id, entry);
+        }
         if lock(&self.rooms).by_id.len() >= self.max_rooms {
             return Err((
                 ErrorCode::RoomTooMany,
@@ -302,15 +336,27 @@ impl Lobby {
 
     /// Updates a room's summary (called by the room on every change of
     /// seats or status).
+    /// Beyond [`MAX_LINGERING_ROOMS`] finished rooms, the oldest is closed
+    /// at once.
     pub fn publish(&self, id: &RoomId, summary: RoomSummary, private: bool) {
-        lock(&self.rooms).set_summary(id, summary, private);
+        let evicted = {
+            let mut rooms = lock(&self.rooms);
+            rooms.set_summary(id, summary, private);
+            if rooms.finished.len() > MAX_LINGERING_ROOMS {
+                rooms.take_oldest_finished()
+            } else {
+                None
+            }
+        };
+        if let Some((id, entry)) = evicted {
+            self.unindex_room(&id, entry);
+        }
     }
 
-    /// Forgets a room whose actor stopped.
-    pub fn remove(&self, id: &RoomId) {
-        let Some(entry) = lock(&self.rooms).remove(id) else {
-            return;
-        };
+    /// Forgets the seats held in a room taken out of the registry. Its
+    /// actor stops once the registry's sender is gone and no request is in
+    /// flight (requests find no room from now on).
+    fn unindex_room(&self, id: &RoomId, entry: Entry) {
         let mut seats = lock(&self.seats);
         for token in entry.seated {
             if let Some(rooms) = seats.get_mut(&token) {
@@ -320,6 +366,14 @@ impl Lobby {
                 }
             }
         }
+    }
+
+    /// Forgets a room whose actor stopped.
+    pub fn remove(&self, id: &RoomId) {
+        let Some(entry) = lock(&self.rooms).remove(id) else {
+            return;
+        };
+        self.unindex_room(id, entry);
     }
 
     /// A room's inbox.

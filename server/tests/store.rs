@@ -122,6 +122,8 @@ async fn matches_seats_and_moves_survive_a_reopen() {
     );
     let log = log.unwrap_or_else(|| panic!("the finished match has a log"));
     assert_eq!(log.moves, vec![step(0, 0, [3, 5])]);
+    let page: i64 = ok(ok(Connection::open(&db)).query_row("PRAGMA page_size", [], |r| r.get(0)));
+    assert_eq!(page, 2048, "new databases use small pages");
     assert_eq!(
         log.outcome,
         Some(Outcome::Win {

@@ -278,6 +278,10 @@ async fn the_room_cap_refuses_new_rooms_while_games_go_on() {
     c.expect_error(ErrorCode::RoomTooMany).await;
     let last = play_out_nimrod(&mut [a, b], &room, u).await;
     assert!(last.outcome.is_some());
+    // A finished room lingers only as a courtesy: at the cap it makes way
+    // for a new game at once.
+    let again = c.create("nimrod", json!({"piles": [2, 3]}), None).await;
+    assert_ne!(again, room);
     server.stop().await.unwrap();
 }
 

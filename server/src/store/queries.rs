@@ -1,8 +1,9 @@
-//! The SQL behind each store job, run inside the writer's transaction.
+//! The SQL behind each store job, run inside the writer's transaction
+//! (`tx` is the writer's connection with a transaction open).
 
 use parlor_games::{GameKind, Outcome, Seat};
 use parlor_protocol::{Clock, LogEntry, LoggedAction, MatchHeader, MatchLog, RoomId};
-use rusqlite::{params, OptionalExtension, Transaction};
+use rusqlite::{params, Connection, OptionalExtension};
 
 use super::{MatchKey, MatchRecord, StoreError, StoredMatch, StoredSeat};
 
@@ -15,7 +16,7 @@ fn from_json<T: serde::de::DeserializeOwned>(s: &str) -> Result<T, StoreError> {
 }
 
 /// Inserts a match; its number is the new row's id.
-pub(super) fn create(tx: &Transaction<'_>, rec: &MatchRecord) -> Result<MatchKey, StoreError> {
+pub(super) fn create(tx: &Connection, rec: &MatchRecord) -> Result<MatchKey, StoreError> {
     let h = &rec.header;
     let clock = h.clock.as_ref().map(to_json).transpose()?;
     tx.prepare_cached(
@@ -35,7 +36,7 @@ pub(super) fn create(tx: &Transaction<'_>, rec: &MatchRecord) -> Result<MatchKey
 }
 
 pub(super) fn set_seat(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     key: MatchKey,
     seat: Seat,
     who: Option<&StoredSeat>,
@@ -62,7 +63,7 @@ pub(super) fn set_seat(
 }
 
 pub(super) fn append(
-    tx: &Transaction<'_>,
+    tx: &Connection,
     key: MatchKey,
     entry: &LogEntry,
     clocks: Option<&[u64]>,
@@ -148,10 +149,7 @@ fn decode_header(row: HeaderRow) -> Result<(MatchKey, MatchRecord, Option<Outcom
 }
 
 /// A match's steps in order, and the clocks after the last one.
-fn moves(
-    tx: &Transaction<'_>,
-    key: MatchKey,
-) -> Result<(Vec<LogEntry>, Option<Vec<u64>>), StoreError> {
+fn moves(tx: &Connection, key: MatchKey) -> Result<(Vec<LogEntry>, Option<Vec<u64>>), StoreError> {
     let mut stmt = tx.prepare_cached(
         "SELECT seq, seat, action, clocks FROM moves WHERE match_id = ?1 ORDER BY seq",
     )?;
@@ -177,7 +175,7 @@ fn moves(
     Ok((entries, clocks))
 }
 
-fn seats(tx: &Transaction<'_>, key: MatchKey) -> Result<Vec<(Seat, StoredSeat)>, StoreError> {
+fn seats(tx: &Connection, key: MatchKey) -> Result<Vec<(Seat, StoredSeat)>, StoreError> {
     let mut stmt = tx.prepare_cached(
         "SELECT seat, kind, token, name, strategy FROM seats WHERE match_id = ?1 ORDER BY seat",
     )?;
@@ -209,7 +207,7 @@ fn seats(tx: &Transaction<'_>, key: MatchKey) -> Result<Vec<(Seat, StoredSeat)>,
 }
 
 /// Every unfinished match, oldest first, with its seats and steps.
-pub(super) fn unfinished(tx: &Transaction<'_>) -> Result<Vec<StoredMatch>, StoreError> {
+pub(super) fn unfinished(tx: &Connection) -> Result<Vec<StoredMatch>, StoreError> {
     let mut stmt = tx.prepare(&format!(
         "SELECT {HEADER_COLUMNS} FROM matches WHERE finished = 0 ORDER BY id"
     ))?;
@@ -233,7 +231,7 @@ pub(super) fn unfinished(tx: &Transaction<'_>) -> Result<Vec<StoredMatch>, Store
 }
 
 /// A match's header, steps and outcome; `None` if there is no such room.
-pub(super) fn log(tx: &Transaction<'_>, room: &RoomId) -> Result<Option<MatchLog>, StoreError> {
+pub(super) fn log(tx: &Connection, room: &RoomId) -> Result<Option<MatchLog>, StoreError> {
     let row = tx
         .prepare_cached(&format!(
             "SELECT {HEADER_COLUMNS} FROM matches WHERE room = ?1"
