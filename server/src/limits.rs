@@ -138,6 +138,13 @@ pub const MAX_CONCURRENT_ANALYSES: usize = 2;
 /// rooms into one commit is what makes durable writes cheap under load.
 pub const STORE_BATCH: usize = 512;
 
+/// How long the store's writer lets jobs gather before a commit when they
+/// stream in faster than it commits (the previous batch held several and
+/// ended less than this ago). Measured in the closed loop: store CPU per
+/// move 9.7 -> 6.4 µs, and no loss of latency (the server is CPU-bound
+/// there). Jobs arriving one at a time are committed at once.
+pub const STORE_GATHER: Duration = Duration::from_micros(1000);
+
 /// How often the write-ahead log is checkpointed into the database file:
 /// the bulk on a thread of its own, then the remainder by the writer (see
 /// `store::checkpointer`), after which the log starts over.

@@ -13,6 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc as std_mpsc;
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 use parlor_games::{Outcome, Seat};
 use parlor_protocol::{LogEntry, MatchHeader, MatchLog, RoomId};
@@ -20,7 +21,9 @@ use rusqlite::Connection;
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
-use crate::limits::{CHECKPOINT_INTERVAL, STORE_BATCH, STORE_QUEUE, WAL_SIZE_LIMIT_BYTES};
+use crate::limits::{
+    CHECKPOINT_INTERVAL, STORE_BATCH, STORE_GATHER, STORE_QUEUE, WAL_SIZE_LIMIT_BYTES,
+};
 
 mod queries;
 mod schema;
@@ -281,6 +284,8 @@ fn writer(
     path: Option<PathBuf>,
     caught_up: Arc<AtomicBool>,
 ) {
+    let mut last_batch = Instant::now();
+    let mut last_len = 0;
     loop {
         let first = match rx.recv_timeout(CHECKPOINT_INTERVAL) {
             Ok(job) => job,
@@ -292,6 +297,14 @@ fn writer(
             }
             Err(std_mpsc::RecvTimeoutError::Disconnected) => break,
         };
+        // Jobs are streaming in faster than commits (the last batch held
+        // several and ended moments ago): let more arrive before
+        // committing. Senders do not wake a writer that sleeps instead of
+        // waiting on the queue, and one commit serves many rooms. Jobs that
+        // come one at a time are committed at once.
+        if last_len > 1 && last_batch.elapsed() < STORE_GATHER {
+            std::thread::sleep(STORE_GATHER);
+        }
         let mut batch = vec![first];
         while batch.len() < STORE_BATCH {
             match rx.try_recv() {
@@ -299,7 +312,9 @@ fn writer(
                 Err(_) => break,
             }
         }
+        last_len = batch.len();
         run_batch(&conn, batch);
+        last_batch = Instant::now();
         if caught_up.swap(false, Ordering::Acquire) {
             checkpoint(&conn, "PASSIVE");
         }
