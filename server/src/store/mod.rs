@@ -22,7 +22,8 @@ use tokio::sync::oneshot;
 use uuid::Uuid;
 
 use crate::limits::{
-    CHECKPOINT_INTERVAL, STORE_BATCH, STORE_GATHER, STORE_QUEUE, WAL_SIZE_LIMIT_BYTES,
+    CHECKPOINT_INTERVAL, STORE_BATCH, STORE_GATHER, STORE_GATHER_AFTER, STORE_QUEUE,
+    WAL_SIZE_LIMIT_BYTES,
 };
 
 mod queries;
@@ -301,8 +302,8 @@ fn writer(
         // several and ended moments ago): let more arrive before
         // committing. Senders do not wake a writer that sleeps instead of
         // waiting on the queue, and one commit serves many rooms. Jobs that
-        // come one at a time are committed at once.
-        if last_len > 1 && last_batch.elapsed() < STORE_GATHER {
+        // come a few at a time are committed at once.
+        if last_len >= STORE_GATHER_AFTER && last_batch.elapsed() < STORE_GATHER {
             std::thread::sleep(STORE_GATHER);
         }
         let mut batch = vec![first];
