@@ -62,6 +62,11 @@ pub const MAX_TRACKED_ADDRESSES: usize = 65_536;
 /// answer before closing the socket.
 pub const TURN_AWAY_LINGER: Duration = Duration::from_millis(200);
 
+/// Turned-away connections answered at once; beyond, they are closed
+/// without an answer. Each holds a socket for up to [`TURN_AWAY_LINGER`]:
+/// a burst of attempts must not use up the file descriptors players need.
+pub const MAX_TURN_AWAYS: usize = 256;
+
 /// How long a new connection has to complete the WebSocket handshake and
 /// send `hello`: long enough for any real client, short enough that
 /// half-open connections cannot pile up.

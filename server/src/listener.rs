@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::admission::{Admission, Turned};
-use crate::limits::{Limits, MAX_CONCURRENT_ANALYSES, TURN_AWAY_LINGER};
+use crate::limits::{Limits, MAX_CONCURRENT_ANALYSES, MAX_TURN_AWAYS, TURN_AWAY_LINGER};
 use crate::lobby::Lobby;
 use crate::session::{serve, ws_config, Shared};
 
@@ -32,6 +32,7 @@ pub async fn accept_loop(
     limits: Limits,
 ) {
     let slots = Arc::new(Semaphore::new(limits.max_connections));
+    let turn_aways = Arc::new(Semaphore::new(MAX_TURN_AWAYS));
     let shared = Arc::new(Shared {
         lobby,
         analyses: Arc::new(Semaphore::new(MAX_CONCURRENT_ANALYSES)),
@@ -48,7 +49,14 @@ pub async fn accept_loop(
             Ok((stream, peer)) => {
                 if let Err(why) = shared.admission.admit(peer.ip(), Instant::now()) {
                     tracing::debug!(%peer, ?why, "connection turned away");
-                    tracker.spawn(turn_away(stream, why));
+                    // Past the cap the socket is simply closed: answering
+                    // must not tie up file descriptors players need.
+                    if let Ok(permit) = Arc::clone(&turn_aways).try_acquire_owned() {
+                        tracker.spawn(async move {
+                            turn_away(stream, why).await;
+                            drop(permit);
+                        });
+                    }
                     continue;
                 }
                 let permit = Arc::clone(&slots).try_acquire_owned().ok();
