@@ -79,6 +79,10 @@ impl Outbox {
     /// Returns false if the connection is gone or if the frames never fit,
     /// in which case it is marked too slow (and will be closed).
     pub async fn wait_room(&self, n: usize, limit: std::time::Duration) -> bool {
+        // Almost always there is room: check without arming a timer.
+        if self.tx.try_reserve_many(n).is_ok() {
+            return true;
+        }
         match tokio::time::timeout(limit, self.tx.reserve_many(n)).await {
             Ok(Ok(permits)) => {
                 drop(permits);

@@ -176,13 +176,17 @@ impl Session {
             limits.keepalive_interval,
         );
         let mut last_heard = Instant::now();
+        // Made once: a fresh `cancelled()` per message registered and
+        // unregistered a waiter on each token every time.
+        let mut shutting_down = std::pin::pin!(shutdown.cancelled());
+        let mut too_slow = std::pin::pin!(slow.cancelled());
         loop {
             let flow = tokio::select! {
-                _ = shutdown.cancelled() => {
+                _ = &mut shutting_down => {
                     self.out.send(&ServerMsg::error(ErrorCode::ServerShuttingDown, "the server is shutting down; resume with your token when it is back"));
                     Flow::Close(1001, ErrorCode::ServerShuttingDown)
                 }
-                _ = slow.cancelled() => {
+                _ = &mut too_slow => {
                     tracing::info!(conn = self.conn.0, "closing a connection that does not read its messages");
                     return false;
                 }

@@ -233,6 +233,8 @@ impl Room {
     async fn run(mut self, mut inbox: mpsc::Receiver<RoomCmd>, shutdown: CancellationToken) {
         self.sync_clocks(Instant::now());
         self.run_bots().await;
+        // Made once, not per command (each made future registers a waiter).
+        let mut shutting_down = std::pin::pin!(shutdown.cancelled());
         loop {
             let deadline = if self.status() == RoomStatus::Playing && !self.store_failed {
                 self.clocks.as_ref().and_then(Clocks::deadline)
@@ -241,7 +243,7 @@ impl Room {
             };
             let linger = self.linger_until;
             tokio::select! {
-                _ = shutdown.cancelled() => break,
+                _ = &mut shutting_down => break,
                 cmd = inbox.recv() => match cmd {
                     Some(cmd) => self.handle(cmd).await,
                     None => break,
