@@ -39,8 +39,11 @@ impl Entry {
 struct Rooms {
     by_id: HashMap<RoomId, Entry>,
     open_by_creator: HashMap<Uuid, usize>,
-    /// Finished rooms still lingering, oldest first (some may be gone).
+    /// Finished rooms in the order they finished, oldest first; ids of
+    /// rooms already gone are dropped from the front as they come up.
     finished: VecDeque<RoomId>,
+    /// Finished rooms still in `by_id` (lingering).
+    lingering: usize,
 }
 
 impl Rooms {
@@ -58,16 +61,44 @@ impl Rooms {
     }
 
     fn insert(&mut self, id: RoomId, entry: Entry) {
+        // A replaced entry is accounted as removed.
+        self.remove(&id);
         self.count(entry.open_for(), true);
-        if let Some(old) = self.by_id.insert(id, entry) {
-            self.count(old.open_for(), false);
+        if entry.summary.status == RoomStatus::Finished {
+            self.finished.push_back(id.clone());
+            self.lingering += 1;
         }
+        self.by_id.insert(id, entry);
     }
 
     fn remove(&mut self, id: &RoomId) -> Option<Entry> {
         let entry = self.by_id.remove(id)?;
         self.count(entry.open_for(), false);
+        if entry.summary.status == RoomStatus::Finished {
+            self.lingering -= 1;
+        }
+        self.forget_gone();
         Some(entry)
+    }
+
+    /// Whether `id` is a finished room still lingering.
+    fn is_lingering(&self, id: &RoomId) -> bool {
+        self.by_id
+            .get(id)
+            .is_some_and(|e| e.summary.status == RoomStatus::Finished)
+    }
+
+    /// Drops the ids of rooms already gone from the front of `finished`:
+    /// every room lingers equally long, so they leave in the order they
+    /// finished and `finished` stays as long as the rooms lingering.
+    fn forget_gone(&mut self) {
+        while self
+            .finished
+            .front()
+            .is_some_and(|id| !self.is_lingering(id))
+        {
+            self.finished.pop_front();
+        }
     }
 
     fn set_summary(&mut self, id: &RoomId, summary: RoomSummary, private: bool) {
@@ -82,6 +113,7 @@ impl Rooms {
         let now = e.open_for();
         if finishing {
             self.finished.push_back(id.clone());
+            self.lingering += 1;
         }
         if was != now {
             self.count(was, false);
@@ -91,17 +123,10 @@ impl Rooms {
 
     /// Takes out the oldest lingering finished room, if any.
     fn take_oldest_finished(&mut self) -> Option<(RoomId, Entry)> {
-        while let Some(id) = self.finished.pop_front() {
-            let done = self
-                .by_id
-                .get(&id)
-                .is_some_and(|e| e.summary.status == RoomStatus::Finished);
-            if done {
-                let entry = self.remove(&id)?;
-                return Some((id, entry));
-            }
-        }
-        None
+        self.forget_gone();
+        let id = self.finished.pop_front()?;
+        let entry = self.remove(&id)?;
+        Some((id, entry))
     }
 
     fn open_by(&self, creator: Uuid) -> usize {
@@ -222,17 +247,7 @@ impl Lobby {
             }
         }
         // Finished rooms only linger as a courtesy: they make way first.
-        let evicted = {
-            let mut rooms = lock(&self.rooms);
-            if rooms.by_id.len() >= self.max_rooms {
-                rooms.take_oldest_finished()
-            } else {
-                None
-            }
-        };
-        if let Some((id, entry)) = evicted {
-            self.unindex_room(&id, entry);
-        }
+        self.make_way(|rooms| rooms.by_id.len() >= self.max_rooms);
         if lock(&self.rooms).by_id.len() >= self.max_rooms {
             return Err((
                 ErrorCode::RoomTooMany,
@@ -336,13 +351,19 @@ impl Lobby {
 
     /// Updates a room's summary (called by the room on every change of
     /// seats or status).
+    ///
     /// Beyond [`MAX_LINGERING_ROOMS`] finished rooms, the oldest is closed
     /// at once.
     pub fn publish(&self, id: &RoomId, summary: RoomSummary, private: bool) {
+        lock(&self.rooms).set_summary(id, summary, private);
+        self.make_way(|rooms| rooms.lingering > MAX_LINGERING_ROOMS);
+    }
+
+    /// Closes the oldest lingering finished room if `crowded` says so.
+    fn make_way(&self, crowded: impl FnOnce(&Rooms) -> bool) {
         let evicted = {
             let mut rooms = lock(&self.rooms);
-            rooms.set_summary(id, summary, private);
-            if rooms.finished.len() > MAX_LINGERING_ROOMS {
+            if crowded(&rooms) {
                 rooms.take_oldest_finished()
             } else {
                 None
@@ -441,5 +462,64 @@ impl Lobby {
                     .collect()
             })
             .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(creator: Uuid) -> (RoomId, Entry) {
+        let id = RoomId::new(&Uuid::new_v4().simple().to_string()[..12])
+            .unwrap_or_else(|| unreachable!("12 hex digits are a room id"));
+        let (tx, _) = mpsc::channel(1);
+        let summary = RoomSummary {
+            room: id.clone(),
+            game: GameKind::Nimrod,
+            status: RoomStatus::Playing,
+            seats: Vec::new(),
+            spectators: 0,
+        };
+        let e = Entry {
+            tx,
+            summary,
+            private: false,
+            creator: Some(creator),
+            seated: Vec::new(),
+        };
+        (id, e)
+    }
+
+    fn finish(rooms: &mut Rooms, id: &RoomId) {
+        let mut summary = rooms.by_id[id].summary.clone();
+        summary.status = RoomStatus::Finished;
+        rooms.set_summary(id, summary, false);
+    }
+
+    #[test]
+    fn open_rooms_and_lingering_rooms_are_counted_as_they_change() {
+        let mut rooms = Rooms::default();
+        let alice = Uuid::new_v4();
+        let ids: Vec<RoomId> = (0..3)
+            .map(|_| {
+                let (id, e) = entry(alice);
+                rooms.insert(id.clone(), e);
+                id
+            })
+            .collect();
+        assert_eq!(rooms.open_by(alice), 3);
+        finish(&mut rooms, &ids[0]);
+        finish(&mut rooms, &ids[1]);
+        assert_eq!((rooms.open_by(alice), rooms.lingering), (1, 2));
+        // The first finished room's linger runs out: it is no longer
+        // counted, and the oldest one left to make way is the second.
+        assert!(rooms.remove(&ids[0]).is_some());
+        assert_eq!((rooms.lingering, rooms.finished.len()), (1, 1));
+        let taken = rooms.take_oldest_finished().map(|(id, _)| id);
+        assert_eq!(taken.as_ref(), Some(&ids[1]));
+        assert_eq!(rooms.lingering, 0);
+        // A room still playing never makes way.
+        assert!(rooms.take_oldest_finished().is_none());
+        assert_eq!(rooms.open_by(alice), 1);
     }
 }
