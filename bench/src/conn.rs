@@ -48,18 +48,23 @@ pub struct Frame {
 /// Distinct loopback addresses the bots connect from, in turn.
 const BOT_ADDRESSES: u32 = 16 * 250;
 
-/// The next bot source address: 127.1.x.y with y in 1..=250.
+/// Loopback address `i` of network 127.`net`.0.0/16: 127.`net`.x.y with y
+/// in 1..=250.
+pub fn loopback_address(net: u8, i: u32) -> Ipv4Addr {
+    Ipv4Addr::new(127, net, (i / 250) as u8, (i % 250 + 1) as u8)
+}
+
+/// The next bot source address, in 127.1.0.0/16.
 fn next_bot_address() -> Ipv4Addr {
     static NEXT: AtomicU32 = AtomicU32::new(0);
-    let i = NEXT.fetch_add(1, Ordering::Relaxed) % BOT_ADDRESSES;
-    Ipv4Addr::new(127, 1, (i / 250) as u8, (i % 250 + 1) as u8)
+    loopback_address(1, NEXT.fetch_add(1, Ordering::Relaxed) % BOT_ADDRESSES)
 }
 
 /// Opens a WebSocket to `url`, from `source` if the server is on loopback
 /// (from wherever the system picks otherwise).
 pub async fn dial(
     url: &str,
-    source: Option<Ipv4Addr>,
+    source: Ipv4Addr,
 ) -> Result<WebSocketStream<MaybeTlsStream<TcpStream>>, String> {
     let config = Some(parlor_server::session::ws_config());
     let target = url
@@ -67,7 +72,7 @@ pub async fn dial(
         .and_then(|rest| rest.split('/').next())
         .and_then(|host| host.parse::<SocketAddrV4>().ok())
         .filter(|a| a.ip().is_loopback());
-    let (Some(target), Some(source)) = (target, source) else {
+    let Some(target) = target else {
         return tokio_tungstenite::connect_async_with_config(url, config, true)
             .await
             .map(|(ws, _)| ws)
@@ -103,7 +108,7 @@ impl Conn {
     /// address may connect).
     pub async fn open(url: &str) -> Result<Conn, String> {
         let source = next_bot_address();
-        let ws = tokio::time::timeout(FRAME_PATIENCE, dial(url, Some(source)))
+        let ws = tokio::time::timeout(FRAME_PATIENCE, dial(url, source))
             .await
             .map_err(|_| "connect timed out".to_owned())??;
         let mut c = Conn { ws, last: None };

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::conn::dial;
+use crate::conn::{dial, loopback_address};
 
 /// Messages written between flushes.
 const FLUSH_EVERY: usize = 64;
@@ -53,7 +53,7 @@ impl FloodStats {
 /// `i` always comes from the same address, 127.2.0.(i+1), as one attacking
 /// machine does.
 pub async fn flood(url: String, i: usize, deadline: Instant, stats: Arc<FloodStats>) {
-    let source = Ipv4Addr::new(127, 2, (i / 250) as u8, (i % 250 + 1) as u8);
+    let source = loopback_address(2, u32::try_from(i).unwrap_or(u32::MAX));
     while Instant::now() < deadline {
         if !flood_once(&url, source, deadline, &stats).await {
             // Refused outright: wait a little rather than spin.
@@ -69,7 +69,7 @@ async fn flood_once(
     deadline: Instant,
     stats: &Arc<FloodStats>,
 ) -> bool {
-    let ws = match dial(url, Some(source)).await {
+    let ws = match dial(url, source).await {
         Ok(ws) => ws,
         Err(e) => {
             if e.contains("429") {

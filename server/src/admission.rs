@@ -73,6 +73,20 @@ impl Books {
         }
         self.by_address.len() < MAX_TRACKED_ADDRESSES
     }
+
+    /// `ip`'s entry, made with a full bucket if new; `None` if it is new
+    /// and the books are full of live entries.
+    fn entry(&mut self, ip: IpAddr, p: AdmissionPolicy, now: Instant) -> Option<&mut AddressState> {
+        let k = key(ip);
+        if !self.by_address.contains_key(&k) && !self.room(p, now) {
+            return None;
+        }
+        Some(self.by_address.entry(k).or_insert(AddressState {
+            tokens: p.burst,
+            last: now,
+            banned_until: None,
+        }))
+    }
 }
 
 /// The admission books of a server.
@@ -123,18 +137,12 @@ impl Admission {
             return Ok(());
         };
         let mut books = self.books();
-        let known = books.by_address.contains_key(&key(ip));
-        if !known && !books.room(p, now) {
+        let Some(state) = books.entry(ip, p, now) else {
             // Books full of live entries (an attack from very many
             // addresses): newcomers are admitted untracked rather than
             // refused, and the global connection cap still holds.
             return Ok(());
-        }
-        let state = books.by_address.entry(key(ip)).or_insert(AddressState {
-            tokens: p.burst,
-            last: now,
-            banned_until: None,
-        });
+        };
         if let Some(until) = state.banned_until {
             if now < until {
                 return Err(Turned::CoolingDown(until - now));
@@ -158,13 +166,7 @@ impl Admission {
         let Some(p) = self.policy else {
             return;
         };
-        let mut books = self.books();
-        if books.by_address.contains_key(&key(ip)) || books.room(p, now) {
-            let state = books.by_address.entry(key(ip)).or_insert(AddressState {
-                tokens: 0.0,
-                last: now,
-                banned_until: None,
-            });
+        if let Some(state) = self.books().entry(ip, p, now) {
             state.tokens = 0.0;
             state.banned_until = Some(now + p.flood_cooldown);
         }

@@ -204,14 +204,7 @@ fn launch(room: Room) -> mpsc::Sender<RoomCmd> {
     let (tx, rx) = mpsc::channel(ROOM_INBOX_CAPACITY);
     let shutdown = room.lobby.shutdown_token();
     // Restored rooms come with their players already indexed.
-    let seated = room
-        .seats
-        .iter()
-        .filter_map(|s| match s {
-            Slot::Player { token, .. } => Some(*token),
-            _ => None,
-        })
-        .collect();
+    let seated = room.seats.iter().filter_map(Slot::player_token).collect();
     room.lobby.insert(
         &room.id,
         tx.clone(),

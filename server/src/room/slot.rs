@@ -57,8 +57,16 @@ impl Slot {
         }
     }
 
+    /// The player's resume token, for a player's seat.
+    pub fn player_token(&self) -> Option<Uuid> {
+        match self {
+            Slot::Player { token, .. } => Some(*token),
+            _ => None,
+        }
+    }
+
     /// Whether `token` holds this seat.
     pub fn held_by(&self, token: Uuid) -> bool {
-        matches!(self, Slot::Player { token: t, .. } if *t == token)
+        self.player_token() == Some(token)
     }
 }

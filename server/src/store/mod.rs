@@ -279,6 +279,14 @@ fn checkpointer(conn: Connection, caught_up: Arc<AtomicBool>, stopped: std_mpsc:
     }
 }
 
+/// The writer's half of a checkpoint: once the checkpointer has copied
+/// the bulk, copy the frames written since, so the log starts over.
+fn finish_checkpoint(conn: &Connection, caught_up: &AtomicBool) {
+    if caught_up.swap(false, Ordering::Acquire) {
+        checkpoint(conn, "PASSIVE");
+    }
+}
+
 fn writer(
     conn: Connection,
     rx: std_mpsc::Receiver<Job>,
@@ -291,9 +299,7 @@ fn writer(
         let first = match rx.recv_timeout(CHECKPOINT_INTERVAL) {
             Ok(job) => job,
             Err(std_mpsc::RecvTimeoutError::Timeout) => {
-                if caught_up.swap(false, Ordering::Acquire) {
-                    checkpoint(&conn, "PASSIVE");
-                }
+                finish_checkpoint(&conn, &caught_up);
                 continue;
             }
             Err(std_mpsc::RecvTimeoutError::Disconnected) => break,
@@ -316,9 +322,7 @@ fn writer(
         last_len = batch.len();
         run_batch(&conn, batch);
         last_batch = Instant::now();
-        if caught_up.swap(false, Ordering::Acquire) {
-            checkpoint(&conn, "PASSIVE");
-        }
+        finish_checkpoint(&conn, &caught_up);
     }
     if path.is_some() {
         checkpoint(&conn, "TRUNCATE");
@@ -377,21 +381,20 @@ fn run_batch(conn: &Connection, batch: Vec<Job>) {
         }
         return;
     }
-    let tx = conn;
     let mut done = Vec::with_capacity(batch.len());
     for job in batch {
         done.push(match job {
-            Job::Create(rec, r) => Done::Key(r, create(tx, &rec)),
-            Job::Seat(key, seat, who, r) => Done::Unit(r, set_seat(tx, key, seat, who.as_ref())),
+            Job::Create(rec, r) => Done::Key(r, create(conn, &rec)),
+            Job::Seat(key, seat, who, r) => Done::Unit(r, set_seat(conn, key, seat, who.as_ref())),
             Job::Append {
                 key,
                 entry,
                 clocks,
                 outcome,
                 reply,
-            } => Done::Unit(reply, append(tx, key, &entry, clocks.as_deref(), outcome)),
-            Job::Unfinished(r) => Done::Matches(r, unfinished(tx)),
-            Job::Log(room, r) => Done::Log(r, log(tx, &room)),
+            } => Done::Unit(reply, append(conn, key, &entry, clocks.as_deref(), outcome)),
+            Job::Unfinished(r) => Done::Matches(r, unfinished(conn)),
+            Job::Log(room, r) => Done::Log(r, log(conn, &room)),
         });
     }
     let commit = control(conn, "COMMIT").map_err(|e| e.to_string());

@@ -1,5 +1,5 @@
-//! The SQL behind each store job, run inside the writer's transaction
-//! (`tx` is the writer's connection with a transaction open).
+//! The SQL behind each store job, run on the writer's connection inside
+//! the batch's transaction.
 
 use parlor_games::{GameKind, Outcome, Seat};
 use parlor_protocol::{Clock, LogEntry, LoggedAction, MatchHeader, MatchLog, RoomId};
@@ -16,10 +16,10 @@ fn from_json<T: serde::de::DeserializeOwned>(s: &str) -> Result<T, StoreError> {
 }
 
 /// Inserts a match; its number is the new row's id.
-pub(super) fn create(tx: &Connection, rec: &MatchRecord) -> Result<MatchKey, StoreError> {
+pub(super) fn create(conn: &Connection, rec: &MatchRecord) -> Result<MatchKey, StoreError> {
     let h = &rec.header;
     let clock = h.clock.as_ref().map(to_json).transpose()?;
-    tx.prepare_cached(
+    conn.prepare_cached(
         "INSERT INTO matches (room, game, options, seats, seed, clock, private) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?
     .execute(params![
@@ -32,28 +32,28 @@ pub(super) fn create(tx: &Connection, rec: &MatchRecord) -> Result<MatchKey, Sto
         clock,
         rec.private
     ])?;
-    Ok(MatchKey(tx.last_insert_rowid()))
+    Ok(MatchKey(conn.last_insert_rowid()))
 }
 
 pub(super) fn set_seat(
-    tx: &Connection,
+    conn: &Connection,
     key: MatchKey,
     seat: Seat,
     who: Option<&StoredSeat>,
 ) -> Result<(), StoreError> {
     match who {
         None => {
-            tx.prepare_cached("DELETE FROM seats WHERE match_id = ?1 AND seat = ?2")?
+            conn.prepare_cached("DELETE FROM seats WHERE match_id = ?1 AND seat = ?2")?
                 .execute(params![key.0, seat.0])?;
         }
         Some(StoredSeat::Player { token, name }) => {
-            tx.prepare_cached(
+            conn.prepare_cached(
                 "INSERT OR REPLACE INTO seats (match_id, seat, kind, token, name) VALUES (?1, ?2, 'player', ?3, ?4)",
             )?
             .execute(params![key.0, seat.0, token.to_string(), name])?;
         }
         Some(StoredSeat::Bot { strategy }) => {
-            tx.prepare_cached(
+            conn.prepare_cached(
                 "INSERT OR REPLACE INTO seats (match_id, seat, kind, strategy) VALUES (?1, ?2, 'bot', ?3)",
             )?
             .execute(params![key.0, seat.0, strategy])?;
@@ -63,7 +63,7 @@ pub(super) fn set_seat(
 }
 
 pub(super) fn append(
-    tx: &Connection,
+    conn: &Connection,
     key: MatchKey,
     entry: &LogEntry,
     clocks: Option<&[u64]>,
@@ -72,7 +72,7 @@ pub(super) fn append(
     let clocks = clocks.map(to_json).transpose()?;
     // Cached statements: moves are the hot path; the SQL is compiled once
     // per connection, not once per move.
-    tx.prepare_cached(
+    conn.prepare_cached(
         "INSERT INTO moves (match_id, seq, seat, action, clocks) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
     .execute(params![
@@ -83,7 +83,7 @@ pub(super) fn append(
         clocks
     ])?;
     if let Some(outcome) = outcome {
-        tx.prepare_cached("UPDATE matches SET finished = 1, outcome = ?2 WHERE id = ?1")?
+        conn.prepare_cached("UPDATE matches SET finished = 1, outcome = ?2 WHERE id = ?1")?
             .execute(params![key.0, to_json(&outcome)?])?;
     }
     Ok(())
@@ -149,8 +149,11 @@ fn decode_header(row: HeaderRow) -> Result<(MatchKey, MatchRecord, Option<Outcom
 }
 
 /// A match's steps in order, and the clocks after the last one.
-fn moves(tx: &Connection, key: MatchKey) -> Result<(Vec<LogEntry>, Option<Vec<u64>>), StoreError> {
-    let mut stmt = tx.prepare_cached(
+fn moves(
+    conn: &Connection,
+    key: MatchKey,
+) -> Result<(Vec<LogEntry>, Option<Vec<u64>>), StoreError> {
+    let mut stmt = conn.prepare_cached(
         "SELECT seq, seat, action, clocks FROM moves WHERE match_id = ?1 ORDER BY seq",
     )?;
     let rows = stmt.query_map(params![key.0], |r| {
@@ -175,8 +178,8 @@ fn moves(tx: &Connection, key: MatchKey) -> Result<(Vec<LogEntry>, Option<Vec<u6
     Ok((entries, clocks))
 }
 
-fn seats(tx: &Connection, key: MatchKey) -> Result<Vec<(Seat, StoredSeat)>, StoreError> {
-    let mut stmt = tx.prepare_cached(
+fn seats(conn: &Connection, key: MatchKey) -> Result<Vec<(Seat, StoredSeat)>, StoreError> {
+    let mut stmt = conn.prepare_cached(
         "SELECT seat, kind, token, name, strategy FROM seats WHERE match_id = ?1 ORDER BY seat",
     )?;
     let rows = stmt.query_map(params![key.0], |r| {
@@ -207,8 +210,8 @@ fn seats(tx: &Connection, key: MatchKey) -> Result<Vec<(Seat, StoredSeat)>, Stor
 }
 
 /// Every unfinished match, oldest first, with its seats and steps.
-pub(super) fn unfinished(tx: &Connection) -> Result<Vec<StoredMatch>, StoreError> {
-    let mut stmt = tx.prepare(&format!(
+pub(super) fn unfinished(conn: &Connection) -> Result<Vec<StoredMatch>, StoreError> {
+    let mut stmt = conn.prepare(&format!(
         "SELECT {HEADER_COLUMNS} FROM matches WHERE finished = 0 ORDER BY id"
     ))?;
     let headers: Vec<HeaderRow> = stmt
@@ -217,8 +220,8 @@ pub(super) fn unfinished(tx: &Connection) -> Result<Vec<StoredMatch>, StoreError
     let mut out = Vec::with_capacity(headers.len());
     for row in headers {
         let (key, record, _) = decode_header(row)?;
-        let seats = seats(tx, key)?;
-        let (moves, clocks) = moves(tx, key)?;
+        let seats = seats(conn, key)?;
+        let (moves, clocks) = moves(conn, key)?;
         out.push(StoredMatch {
             key,
             record,
@@ -231,8 +234,8 @@ pub(super) fn unfinished(tx: &Connection) -> Result<Vec<StoredMatch>, StoreError
 }
 
 /// A match's header, steps and outcome; `None` if there is no such room.
-pub(super) fn log(tx: &Connection, room: &RoomId) -> Result<Option<MatchLog>, StoreError> {
-    let row = tx
+pub(super) fn log(conn: &Connection, room: &RoomId) -> Result<Option<MatchLog>, StoreError> {
+    let row = conn
         .prepare_cached(&format!(
             "SELECT {HEADER_COLUMNS} FROM matches WHERE room = ?1"
         ))?
@@ -240,7 +243,7 @@ pub(super) fn log(tx: &Connection, room: &RoomId) -> Result<Option<MatchLog>, St
         .optional()?;
     let Some(row) = row else { return Ok(None) };
     let (key, record, outcome) = decode_header(row)?;
-    let (moves, _) = moves(tx, key)?;
+    let (moves, _) = moves(conn, key)?;
     Ok(Some(MatchLog {
         room: record.room,
         header: record.header,
