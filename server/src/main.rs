@@ -87,20 +87,22 @@ async fn main() -> ExitCode {
         tracing::info!("shutting down");
         trigger.cancel();
     });
+    let defaults = parlor_server::limits::Limits::default();
     let config = Config {
         db: Some(args.db),
         sync: args.sync,
         limits: parlor_server::limits::Limits {
             max_connections: args.max_connections,
             max_rooms: args.max_rooms,
-            admission: (args.connects_per_address > 0.0).then_some(
-                parlor_server::admission::AdmissionPolicy {
+            // The default policy, at the rate asked for (0: none).
+            admission: defaults
+                .admission
+                .filter(|_| args.connects_per_address > 0.0)
+                .map(|p| parlor_server::admission::AdmissionPolicy {
                     per_second: args.connects_per_address,
-                    burst: parlor_server::limits::CONNECT_BURST_PER_ADDRESS,
-                    flood_cooldown: parlor_server::limits::FLOOD_COOLDOWN,
-                },
-            ),
-            ..Default::default()
+                    ..p
+                }),
+            ..defaults
         },
     };
     match run(listener, config, shutdown).await {
