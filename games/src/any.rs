@@ -167,6 +167,18 @@ macro_rules! hosted_games {
             ),+
         }
 
+        /// The legal moves of one seat in any hosted game, kept as the
+        /// game's own list: it serialises as a JSON array of the game's
+        /// moves without first copying each into an [`AnyMove`] (an update
+        /// may carry hundreds, so the copy was a second list per update).
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub enum LegalMoves {
+            $(
+                #[doc = concat!("Moves of `", stringify!($ty), "`.")]
+                $variant(Vec<<$ty as Game>::Move>)
+            ),+
+        }
+
         /// A view of any hosted game; serialised as the game's own view.
         #[derive(Clone, Debug)]
         pub enum AnyView {
@@ -208,12 +220,11 @@ macro_rules! hosted_games {
                 }
             }
 
-            /// The legal moves for `seat` if there are at most `limit`.
-            pub fn legal_moves_upto(&self, seat: Seat, limit: usize) -> Option<Vec<AnyMove>> {
+            /// The legal moves for `seat` if there are at most `limit`, as
+            /// the game's own list (what an update sends).
+            pub fn legal_list(&self, seat: Seat, limit: usize) -> Option<LegalMoves> {
                 match self {
-                    $(AnyGame::$variant(g) => g
-                        .legal_moves_upto(seat, limit)
-                        .map(|ms| ms.into_iter().map(AnyMove::$variant).collect())),+
+                    $(AnyGame::$variant(g) => g.legal_moves_upto(seat, limit).map(LegalMoves::$variant)),+
                 }
             }
 
@@ -262,6 +273,12 @@ macro_rules! hosted_games {
         impl Serialize for AnyMove {
             fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 match self { $(AnyMove::$variant(m) => m.serialize(s)),+ }
+            }
+        }
+
+        impl Serialize for LegalMoves {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                match self { $(LegalMoves::$variant(ms) => ms.serialize(s)),+ }
             }
         }
 

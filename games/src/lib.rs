@@ -16,7 +16,7 @@ pub mod rummikub;
 pub mod strategy;
 
 pub use analysis::{AnalysisError, Budget};
-pub use any::{AnyBot, AnyGame, AnyMove, AnyView, DecodeError, GameKind, IllegalMove};
+pub use any::{AnyBot, AnyGame, AnyMove, AnyView, DecodeError, GameKind, IllegalMove, LegalMoves};
 pub use game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 pub use rng::GameRng;
 pub use strategy::Strategy;

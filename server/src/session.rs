@@ -181,7 +181,10 @@ impl Session {
         let mut shutting_down = std::pin::pin!(shutdown.cancelled());
         let mut too_slow = std::pin::pin!(slow.cancelled());
         loop {
+            // In a fixed order (no random draw per message); the timers
+            // come before the socket so a busy client cannot hold them off.
             let flow = tokio::select! {
+                biased;
                 _ = &mut shutting_down => {
                     self.out.send(&ServerMsg::error(ErrorCode::ServerShuttingDown, "the server is shutting down; resume with your token when it is back"));
                     Flow::Close(1001, ErrorCode::ServerShuttingDown)

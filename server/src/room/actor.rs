@@ -3,12 +3,11 @@
 use std::sync::Arc;
 
 use parlor_games::{
-    AnyBot, AnyGame, AnyMove, AnyView, GameKind, GameRng, IllegalMove, Outcome, Seat, SeatSet,
-    Viewer,
+    AnyBot, AnyGame, AnyMove, AnyView, GameKind, GameRng, IllegalMove, LegalMoves, Outcome, Seat,
+    SeatSet, Viewer,
 };
 use parlor_protocol::{
-    encode, ErrorCode, LogEntry, LoggedAction, MatchHeader, RoomId, RoomStatus, RoomSummary,
-    SeatInfo, ServerMsg,
+    encode, ErrorCode, MatchHeader, RoomId, RoomStatus, RoomSummary, SeatInfo, ServerMsg,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -19,12 +18,12 @@ use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 use super::clock::Clocks;
-use super::slot::Slot;
+use super::slot::{SeatList, Slot};
 use super::{Member, RoomCmd};
 use crate::limits::{FINISHED_ROOM_LINGER, MAX_LEGAL_SENT, ROOM_INBOX_CAPACITY};
 use crate::lobby::Lobby;
 use crate::outbox::ConnId;
-use crate::store::{MatchKey, Store, StoreError, StoredMatch, StoredSeat};
+use crate::store::{MatchKey, Step as StoreStep, Store, StoreError, StoredMatch, StoredSeat};
 
 /// A new room's identity and header.
 #[derive(Debug)]
@@ -51,17 +50,27 @@ struct UpdateFrame<'a> {
     game: GameKind,
     seq: u64,
     status: RoomStatus,
-    seats: &'a [SeatInfo],
+    seats: SeatList<'a>,
     #[serde(skip_serializing_if = "Option::is_none")]
     you: Option<Seat>,
     to_act: SeatSet,
     view: &'a AnyView,
     #[serde(skip_serializing_if = "Option::is_none")]
-    legal: Option<&'a [AnyMove]>,
+    legal: Option<LegalMoves>,
     #[serde(skip_serializing_if = "Option::is_none")]
     clocks: Option<Vec<u64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     outcome: Option<Outcome>,
+}
+
+/// A step as the log records it: the JSON of `LoggedAction`, written
+/// from the typed move.
+#[derive(Serialize)]
+#[serde(rename_all = "snake_case")]
+enum ActionRef<'a> {
+    Move(&'a AnyMove),
+    TimeoutMove(&'a AnyMove),
+    Forfeit,
 }
 
 /// One step a seat takes.
@@ -218,10 +227,6 @@ fn launch(room: Room) -> mpsc::Sender<RoomCmd> {
     tx
 }
 
-fn to_json<T: serde::Serialize>(v: &T) -> Value {
-    serde_json::to_value(v).unwrap_or(Value::Null)
-}
-
 impl Room {
     async fn run(mut self, mut inbox: mpsc::Receiver<RoomCmd>, shutdown: CancellationToken) {
         self.sync_clocks(Instant::now());
@@ -235,16 +240,20 @@ impl Room {
                 None
             };
             let linger = self.linger_until;
+            // In a fixed order (no random draw per command): timers come
+            // before the inbox, so a stream of commands cannot hold off a
+            // clock.
             tokio::select! {
+                biased;
                 _ = &mut shutting_down => break,
-                cmd = inbox.recv() => match cmd {
-                    Some(cmd) => self.handle(cmd).await,
-                    None => break,
-                },
                 _ = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {
                     self.on_clock().await;
                 }
                 _ = sleep_until(linger.unwrap_or_else(Instant::now)), if linger.is_some() => break,
+                cmd = inbox.recv() => match cmd {
+                    Some(cmd) => self.handle(cmd).await,
+                    None => break,
+                },
             }
             self.run_bots().await;
         }
@@ -291,14 +300,10 @@ impl Room {
             .send(&ServerMsg::room_error(&self.id, code, message));
     }
 
+    /// One recipient's update, serialised straight from the game's view,
+    /// seats and moves (no intermediate JSON tree or copied lists: building
+    /// them per recipient was a large share of the allocations per move).
     fn update_for(&self, you: Option<Seat>) -> Utf8Bytes {
-        self.update_text(you, &self.seat_infos())
-    }
-
-    /// One recipient's update, serialised straight from the game's view
-    /// and moves (no intermediate JSON tree: building one per recipient
-    /// was a large share of the allocations per move).
-    fn update_text(&self, you: Option<Seat>, seats: &[SeatInfo]) -> Utf8Bytes {
         let status = self.status();
         let to_act = if status == RoomStatus::Playing {
             self.game.to_act()
@@ -307,7 +312,7 @@ impl Room {
         };
         let legal = you
             .filter(|s| to_act.contains(*s))
-            .and_then(|s| self.game.legal_moves_upto(s, MAX_LEGAL_SENT));
+            .and_then(|s| self.game.legal_list(s, MAX_LEGAL_SENT));
         let viewer = you.map_or(Viewer::Spectator, Viewer::Seat);
         let view = self.game.view(viewer);
         let frame = UpdateFrame {
@@ -316,11 +321,11 @@ impl Room {
             game: self.header.game,
             seq: self.seq,
             status,
-            seats,
+            seats: SeatList(&self.seats),
             you,
             to_act,
             view: &view,
-            legal: legal.as_deref(),
+            legal,
             clocks: self.clocks.as_ref().map(|c| c.snapshot(Instant::now())),
             outcome: self.game.outcome(),
         };
@@ -329,15 +334,14 @@ impl Room {
 
     /// Sends every member its own update; spectators share one encoding.
     fn broadcast(&mut self) {
-        let seats = self.seat_infos();
         for (i, slot) in self.seats.iter().enumerate() {
             if let Slot::Player { out: Some(out), .. } = slot {
-                out.send_text(self.update_text(Some(Seat(i as u8)), &seats));
+                out.send_text(self.update_for(Some(Seat(i as u8))));
             }
         }
         self.spectators.retain(|m| m.out.is_open());
         if !self.spectators.is_empty() {
-            let text = self.update_text(None, &seats);
+            let text = self.update_for(None);
             for m in &self.spectators {
                 m.out.send_text(text.clone());
             }
@@ -603,15 +607,15 @@ impl Room {
         let action = match &step {
             Step::Move(m) => {
                 game.play(seat, m, &mut rng).map_err(Refusal::Illegal)?;
-                LoggedAction::Move(to_json(m))
+                ActionRef::Move(m)
             }
             Step::Timeout(m) => {
                 game.play(seat, m, &mut rng).map_err(Refusal::Illegal)?;
-                LoggedAction::TimeoutMove(to_json(m))
+                ActionRef::TimeoutMove(m)
             }
             Step::Forfeit => {
                 game.forfeit(seat);
-                LoggedAction::Forfeit
+                ActionRef::Forfeit
             }
         };
         let mut clocks = self.clocks.clone();
@@ -624,22 +628,28 @@ impl Room {
             };
             c.sync(due, now);
         }
-        let entry = LogEntry {
-            seq: self.seq,
-            seat,
-            action,
-        };
+        let step = serde_json::to_string(&action)
+            .map(|action| StoreStep {
+                seq: self.seq,
+                seat,
+                action,
+            })
+            .map_err(|e| StoreError::Corrupt(format!("a move did not encode: {e}")));
         let outcome = game.outcome();
-        if let Err(e) = self
-            .store
-            .append(
-                self.key,
-                entry,
-                clocks.as_ref().map(|c| c.snapshot(now)),
-                outcome,
-            )
-            .await
-        {
+        let stored = match step {
+            Ok(step) => {
+                self.store
+                    .append_step(
+                        self.key,
+                        step,
+                        clocks.as_ref().map(|c| c.snapshot(now)),
+                        outcome,
+                    )
+                    .await
+            }
+            Err(e) => Err(e),
+        };
+        if let Err(e) = stored {
             tracing::error!(room = %self.id, error = %e, "cannot store a move");
             self.store_failed = true;
             return Err(Refusal::Storage(e));
@@ -821,5 +831,33 @@ impl Room {
             );
         }
         self.publish();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parlor_protocol::LoggedAction;
+
+    /// What a room files is exactly what the log reader decodes.
+    #[test]
+    fn action_text_is_a_logged_action() {
+        let mv = GameKind::Nimrod
+            .parse_move(&serde_json::json!({"take": [0, 3]}))
+            .unwrap();
+        let value = serde_json::to_value(&mv).unwrap();
+        let cases = [
+            (ActionRef::Move(&mv), LoggedAction::Move(value.clone())),
+            (
+                ActionRef::TimeoutMove(&mv),
+                LoggedAction::TimeoutMove(value),
+            ),
+            (ActionRef::Forfeit, LoggedAction::Forfeit),
+        ];
+        for (ours, theirs) in cases {
+            let text = serde_json::to_string(&ours).unwrap();
+            assert_eq!(text, serde_json::to_string(&theirs).unwrap());
+            assert_eq!(serde_json::from_str::<LoggedAction>(&text).unwrap(), theirs);
+        }
     }
 }

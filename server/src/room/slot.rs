@@ -1,6 +1,8 @@
 //! Who sits in a seat.
 
+use parlor_games::Seat;
 use parlor_protocol::Occupant;
+use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use uuid::Uuid;
 
 use crate::outbox::Outbox;
@@ -68,5 +70,95 @@ impl Slot {
     /// Whether `token` holds this seat.
     pub fn held_by(&self, token: Uuid) -> bool {
         self.player_token() == Some(token)
+    }
+}
+
+/// A room's seats as updates show them: the same JSON as a list of
+/// `SeatInfo`, written straight from the slots (building that list cloned
+/// every name for every broadcast).
+#[derive(Clone, Copy, Debug)]
+pub struct SeatList<'a>(pub &'a [Slot]);
+
+impl Serialize for SeatList<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for (i, slot) in self.0.iter().enumerate() {
+            seq.serialize_element(&SeatEntry(i, slot))?;
+        }
+        seq.end()
+    }
+}
+
+struct SeatEntry<'a>(usize, &'a Slot);
+
+impl Serialize for SeatEntry<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let SeatEntry(i, slot) = *self;
+        let mut map = s.serialize_map(None)?;
+        map.serialize_entry("seat", &Seat(u8::try_from(i).unwrap_or(u8::MAX)))?;
+        match slot {
+            Slot::Empty => map.serialize_entry("kind", "empty")?,
+            Slot::Player { name, out, .. } => {
+                map.serialize_entry("kind", "player")?;
+                map.serialize_entry("name", name)?;
+                map.serialize_entry("connected", &out.as_ref().is_some_and(Outbox::is_open))?;
+            }
+            Slot::Bot { strategy } => {
+                map.serialize_entry("kind", "bot")?;
+                map.serialize_entry("strategy", strategy)?;
+            }
+        }
+        map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parlor_protocol::SeatInfo;
+    use tokio::sync::mpsc;
+    use tokio_util::sync::CancellationToken;
+
+    use crate::outbox::ConnId;
+
+    /// The list written from the slots is the JSON of the protocol's own
+    /// `SeatInfo` list, for every kind of occupant.
+    #[test]
+    fn seat_list_matches_seat_info() {
+        let (tx, _rx) = mpsc::channel(1);
+        let (gone_tx, gone_rx) = mpsc::channel(1);
+        drop(gone_rx);
+        let slots = vec![
+            Slot::Player {
+                token: Uuid::nil(),
+                name: "al \"ice\"".into(),
+                out: Some(Outbox::new(ConnId(1), tx, CancellationToken::new())),
+            },
+            Slot::Empty,
+            Slot::Bot {
+                strategy: "optimal".into(),
+            },
+            Slot::Player {
+                token: Uuid::nil(),
+                name: "bob".into(),
+                out: None,
+            },
+            Slot::Player {
+                token: Uuid::nil(),
+                name: "carol".into(),
+                out: Some(Outbox::new(ConnId(2), gone_tx, CancellationToken::new())),
+            },
+        ];
+        let infos: Vec<SeatInfo> = slots
+            .iter()
+            .enumerate()
+            .map(|(i, slot)| SeatInfo {
+                seat: Seat(i as u8),
+                occupant: slot.occupant(),
+            })
+            .collect();
+        let ours = serde_json::to_string(&SeatList(&slots)).unwrap();
+        assert_eq!(ours, serde_json::to_string(&infos).unwrap());
+        assert!(ours.contains(r#""connected":false"#) && ours.contains(r#""connected":true"#));
     }
 }

@@ -78,6 +78,32 @@ pub enum StoredSeat {
     },
 }
 
+/// One step as the store files it: the action is already the JSON text
+/// of a `LoggedAction` (a room writes it straight from its typed move,
+/// which spares building a JSON tree per move only to print it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The position it was played from.
+    pub seq: u64,
+    /// Who acted.
+    pub seat: Seat,
+    /// The `LoggedAction`, as JSON.
+    pub action: String,
+}
+
+impl Step {
+    /// The step of a log entry.
+    pub fn of(entry: &LogEntry) -> Result<Step, StoreError> {
+        let action =
+            serde_json::to_string(&entry.action).map_err(|e| StoreError::Corrupt(e.to_string()))?;
+        Ok(Step {
+            seq: entry.seq,
+            seat: entry.seat,
+            action,
+        })
+    }
+}
+
 /// A match's number in the store: what its seats and moves are filed
 /// under. Numbers grow with every match, which keeps a live match's rows
 /// together at the end of the tables (see `schema`).
@@ -117,7 +143,7 @@ enum Job {
     Seat(MatchKey, Seat, Option<StoredSeat>, Reply<()>),
     Append {
         key: MatchKey,
-        entry: LogEntry,
+        step: Step,
         clocks: Option<Vec<u64>>,
         outcome: Option<Outcome>,
         reply: Reply<()>,
@@ -225,8 +251,8 @@ impl Store {
         self.ask(|r| Job::Seat(key, seat, who, r)).await
     }
 
-    /// Appends one step, with the clocks after it and, if it ended the
-    /// match, the outcome. Returns once committed.
+    /// Appends one log entry, with the clocks after it and, if it ended
+    /// the match, the outcome. Returns once committed.
     pub async fn append(
         &self,
         key: MatchKey,
@@ -234,9 +260,21 @@ impl Store {
         clocks: Option<Vec<u64>>,
         outcome: Option<Outcome>,
     ) -> Result<(), StoreError> {
+        self.append_step(key, Step::of(&entry)?, clocks, outcome)
+            .await
+    }
+
+    /// [`Store::append`] for a step whose action is already JSON.
+    pub async fn append_step(
+        &self,
+        key: MatchKey,
+        step: Step,
+        clocks: Option<Vec<u64>>,
+        outcome: Option<Outcome>,
+    ) -> Result<(), StoreError> {
         self.ask(|reply| Job::Append {
             key,
-            entry,
+            step,
             clocks,
             outcome,
             reply,
@@ -388,11 +426,11 @@ fn run_batch(conn: &Connection, batch: Vec<Job>) {
             Job::Seat(key, seat, who, r) => Done::Unit(r, set_seat(conn, key, seat, who.as_ref())),
             Job::Append {
                 key,
-                entry,
+                step,
                 clocks,
                 outcome,
                 reply,
-            } => Done::Unit(reply, append(conn, key, &entry, clocks.as_deref(), outcome)),
+            } => Done::Unit(reply, append(conn, key, &step, clocks.as_deref(), outcome)),
             Job::Unfinished(r) => Done::Matches(r, unfinished(conn)),
             Job::Log(room, r) => Done::Log(r, log(conn, &room)),
         });

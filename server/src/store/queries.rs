@@ -5,7 +5,7 @@ use parlor_games::{GameKind, Outcome, Seat};
 use parlor_protocol::{Clock, LogEntry, LoggedAction, MatchHeader, MatchLog, RoomId};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::{MatchKey, MatchRecord, StoreError, StoredMatch, StoredSeat};
+use super::{MatchKey, MatchRecord, Step, StoreError, StoredMatch, StoredSeat};
 
 fn to_json<T: serde::Serialize + ?Sized>(v: &T) -> Result<String, StoreError> {
     serde_json::to_string(v).map_err(|e| StoreError::Corrupt(e.to_string()))
@@ -65,7 +65,7 @@ pub(super) fn set_seat(
 pub(super) fn append(
     conn: &Connection,
     key: MatchKey,
-    entry: &LogEntry,
+    step: &Step,
     clocks: Option<&[u64]>,
     outcome: Option<Outcome>,
 ) -> Result<(), StoreError> {
@@ -77,9 +77,9 @@ pub(super) fn append(
     )?
     .execute(params![
         key.0,
-        entry.seq as i64,
-        entry.seat.0,
-        to_json(&entry.action)?,
+        step.seq as i64,
+        step.seat.0,
+        step.action,
         clocks
     ])?;
     if let Some(outcome) = outcome {
