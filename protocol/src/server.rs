@@ -40,14 +40,16 @@ pub struct Update {
     pub outcome: Option<Outcome>,
 }
 
-/// What happened at one step of a match.
+/// What happened at one step of a match. `M` is the move: JSON as read
+/// back, or a borrowed typed move when a server writes the log (the same
+/// text, without building a JSON tree per move).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum LoggedAction {
+pub enum LoggedAction<M = Value> {
     /// The seat played this move.
-    Move(Value),
+    Move(M),
     /// The seat's clock ran out and the game's default move was played.
-    TimeoutMove(Value),
+    TimeoutMove(M),
     /// The seat lost at once: its clock ran out with no default move, or it resigned.
     Forfeit,
 }

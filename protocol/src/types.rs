@@ -80,34 +80,52 @@ pub enum RoomStatus {
     Finished,
 }
 
-/// Who sits in a seat.
+/// Who sits in a seat. `S` is the text type: owned as received, or `&str`
+/// when a server writes it from names it already holds (one wire layout
+/// for both, without cloning every name for every update).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
-pub enum Occupant {
+pub enum Occupant<S = String> {
     /// Nobody yet.
     Empty,
     /// A person or an external bot, connected over the protocol.
     Player {
         /// The name given in `hello`.
-        name: String,
+        name: S,
         /// Whether their connection is up.
         connected: bool,
     },
     /// A built-in bot run by the server.
     Bot {
         /// The strategy's name.
-        strategy: String,
+        strategy: S,
     },
 }
 
-/// One seat of a room.
+impl Occupant<&str> {
+    /// The owned form.
+    pub fn to_owned(&self) -> Occupant {
+        match *self {
+            Occupant::Empty => Occupant::Empty,
+            Occupant::Player { name, connected } => Occupant::Player {
+                name: name.to_owned(),
+                connected,
+            },
+            Occupant::Bot { strategy } => Occupant::Bot {
+                strategy: strategy.to_owned(),
+            },
+        }
+    }
+}
+
+/// One seat of a room (`S` as in [`Occupant`]).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SeatInfo {
+pub struct SeatInfo<S = String> {
     /// The seat.
     pub seat: Seat,
     /// Who sits there.
     #[serde(flatten)]
-    pub occupant: Occupant,
+    pub occupant: Occupant<S>,
 }
 
 /// A room as the lobby lists it.

@@ -7,7 +7,8 @@ use parlor_games::{
     SeatSet, Viewer,
 };
 use parlor_protocol::{
-    encode, ErrorCode, MatchHeader, RoomId, RoomStatus, RoomSummary, SeatInfo, ServerMsg,
+    encode, ErrorCode, LoggedAction, MatchHeader, RoomId, RoomStatus, RoomSummary, SeatInfo,
+    ServerMsg,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -61,16 +62,6 @@ struct UpdateFrame<'a> {
     clocks: Option<Vec<u64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     outcome: Option<Outcome>,
-}
-
-/// A step as the log records it: the JSON of `LoggedAction`, written
-/// from the typed move.
-#[derive(Serialize)]
-#[serde(rename_all = "snake_case")]
-enum ActionRef<'a> {
-    Move(&'a AnyMove),
-    TimeoutMove(&'a AnyMove),
-    Forfeit,
 }
 
 /// One step a seat takes.
@@ -607,15 +598,15 @@ impl Room {
         let action = match &step {
             Step::Move(m) => {
                 game.play(seat, m, &mut rng).map_err(Refusal::Illegal)?;
-                ActionRef::Move(m)
+                LoggedAction::Move(m)
             }
             Step::Timeout(m) => {
                 game.play(seat, m, &mut rng).map_err(Refusal::Illegal)?;
-                ActionRef::TimeoutMove(m)
+                LoggedAction::TimeoutMove(m)
             }
             Step::Forfeit => {
                 game.forfeit(seat);
-                ActionRef::Forfeit
+                LoggedAction::Forfeit
             }
         };
         let mut clocks = self.clocks.clone();
@@ -628,28 +619,16 @@ impl Room {
             };
             c.sync(due, now);
         }
-        let step = serde_json::to_string(&action)
-            .map(|action| StoreStep {
-                seq: self.seq,
-                seat,
-                action,
-            })
-            .map_err(|e| StoreError::Corrupt(format!("a move did not encode: {e}")));
         let outcome = game.outcome();
-        let stored = match step {
-            Ok(step) => {
-                self.store
-                    .append_step(
-                        self.key,
-                        step,
-                        clocks.as_ref().map(|c| c.snapshot(now)),
-                        outcome,
-                    )
-                    .await
-            }
-            Err(e) => Err(e),
+        let stored = async {
+            // Written straight from the typed move: no JSON tree per move.
+            let step = StoreStep::new(self.seq, seat, &action)?;
+            let clocks = clocks.as_ref().map(|c| c.snapshot(now));
+            self.store
+                .append_step(self.key, step, clocks, outcome)
+                .await
         };
-        if let Err(e) = stored {
+        if let Err(e) = stored.await {
             tracing::error!(room = %self.id, error = %e, "cannot store a move");
             self.store_failed = true;
             return Err(Refusal::Storage(e));
@@ -837,25 +816,25 @@ impl Room {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parlor_protocol::LoggedAction;
 
-    /// What a room files is exactly what the log reader decodes.
+    /// What a room files, written from the typed move, is exactly the
+    /// text of the log reader's `LoggedAction` and decodes back to it.
     #[test]
-    fn action_text_is_a_logged_action() {
+    fn logged_action_text_is_the_same_from_a_typed_move() {
         let mv = GameKind::Nimrod
             .parse_move(&serde_json::json!({"take": [0, 3]}))
             .unwrap();
         let value = serde_json::to_value(&mv).unwrap();
         let cases = [
-            (ActionRef::Move(&mv), LoggedAction::Move(value.clone())),
+            (LoggedAction::Move(&mv), LoggedAction::Move(value.clone())),
             (
-                ActionRef::TimeoutMove(&mv),
+                LoggedAction::TimeoutMove(&mv),
                 LoggedAction::TimeoutMove(value),
             ),
-            (ActionRef::Forfeit, LoggedAction::Forfeit),
+            (LoggedAction::Forfeit, LoggedAction::Forfeit),
         ];
         for (ours, theirs) in cases {
-            let text = serde_json::to_string(&ours).unwrap();
+            let text = StoreStep::new(0, Seat(0), &ours).unwrap().action;
             assert_eq!(text, serde_json::to_string(&theirs).unwrap());
             assert_eq!(serde_json::from_str::<LoggedAction>(&text).unwrap(), theirs);
         }

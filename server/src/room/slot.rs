@@ -1,8 +1,8 @@
 //! Who sits in a seat.
 
 use parlor_games::Seat;
-use parlor_protocol::Occupant;
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use parlor_protocol::{Occupant, SeatInfo};
+use serde::{Serialize, Serializer};
 use uuid::Uuid;
 
 use crate::outbox::Outbox;
@@ -31,18 +31,21 @@ pub enum Slot {
 }
 
 impl Slot {
-    /// As the protocol shows it.
-    pub fn occupant(&self) -> Occupant {
+    /// As the protocol shows it, borrowing the names.
+    pub fn occupant_ref(&self) -> Occupant<&str> {
         match self {
             Slot::Empty => Occupant::Empty,
             Slot::Player { name, out, .. } => Occupant::Player {
-                name: name.clone(),
+                name,
                 connected: out.as_ref().is_some_and(Outbox::is_open),
             },
-            Slot::Bot { strategy, .. } => Occupant::Bot {
-                strategy: strategy.clone(),
-            },
+            Slot::Bot { strategy, .. } => Occupant::Bot { strategy },
         }
+    }
+
+    /// As the protocol shows it.
+    pub fn occupant(&self) -> Occupant {
+        self.occupant_ref().to_owned()
     }
 
     /// As the store keeps it.
@@ -73,49 +76,24 @@ impl Slot {
     }
 }
 
-/// A room's seats as updates show them: the same JSON as a list of
-/// `SeatInfo`, written straight from the slots (building that list cloned
+/// A room's seats as updates show them: the protocol's `SeatInfo` list,
+/// borrowing the names from the slots (building an owned list cloned
 /// every name for every broadcast).
 #[derive(Clone, Copy, Debug)]
 pub struct SeatList<'a>(pub &'a [Slot]);
 
 impl Serialize for SeatList<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut seq = s.serialize_seq(Some(self.0.len()))?;
-        for (i, slot) in self.0.iter().enumerate() {
-            seq.serialize_element(&SeatEntry(i, slot))?;
-        }
-        seq.end()
-    }
-}
-
-struct SeatEntry<'a>(usize, &'a Slot);
-
-impl Serialize for SeatEntry<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let SeatEntry(i, slot) = *self;
-        let mut map = s.serialize_map(None)?;
-        map.serialize_entry("seat", &Seat(u8::try_from(i).unwrap_or(u8::MAX)))?;
-        match slot {
-            Slot::Empty => map.serialize_entry("kind", "empty")?,
-            Slot::Player { name, out, .. } => {
-                map.serialize_entry("kind", "player")?;
-                map.serialize_entry("name", name)?;
-                map.serialize_entry("connected", &out.as_ref().is_some_and(Outbox::is_open))?;
-            }
-            Slot::Bot { strategy } => {
-                map.serialize_entry("kind", "bot")?;
-                map.serialize_entry("strategy", strategy)?;
-            }
-        }
-        map.end()
+        s.collect_seq(self.0.iter().enumerate().map(|(i, slot)| SeatInfo {
+            seat: Seat(u8::try_from(i).unwrap_or(u8::MAX)),
+            occupant: slot.occupant_ref(),
+        }))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parlor_protocol::SeatInfo;
     use tokio::sync::mpsc;
     use tokio_util::sync::CancellationToken;
 

@@ -92,15 +92,12 @@ pub struct Step {
 }
 
 impl Step {
-    /// The step of a log entry.
-    pub fn of(entry: &LogEntry) -> Result<Step, StoreError> {
-        let action =
-            serde_json::to_string(&entry.action).map_err(|e| StoreError::Corrupt(e.to_string()))?;
-        Ok(Step {
-            seq: entry.seq,
-            seat: entry.seat,
-            action,
-        })
+    /// The step `seat` took from position `seq`; `action` serialises as a
+    /// `LoggedAction`.
+    pub fn new(seq: u64, seat: Seat, action: &impl serde::Serialize) -> Result<Step, StoreError> {
+        let action = serde_json::to_string(action)
+            .map_err(|e| StoreError::Corrupt(format!("a step did not encode: {e}")))?;
+        Ok(Step { seq, seat, action })
     }
 }
 
@@ -260,8 +257,8 @@ impl Store {
         clocks: Option<Vec<u64>>,
         outcome: Option<Outcome>,
     ) -> Result<(), StoreError> {
-        self.append_step(key, Step::of(&entry)?, clocks, outcome)
-            .await
+        let step = Step::new(entry.seq, entry.seat, &entry.action)?;
+        self.append_step(key, step, clocks, outcome).await
     }
 
     /// [`Store::append`] for a step whose action is already JSON.
