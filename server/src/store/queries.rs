@@ -1,11 +1,18 @@
-//! The SQL behind each store job, run on the writer's connection inside
-//! the batch's transaction.
+//! The SQL behind each store job: writes run on the writer's connection
+//! inside its batch's transaction, reads on a reader's connection inside
+//! a read transaction.
 
 use parlor_games::{GameKind, Outcome, Seat};
 use parlor_protocol::{Clock, LogEntry, LoggedAction, MatchHeader, MatchLog, RoomId};
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::{MatchKey, MatchRecord, Step, StoreError, StoredMatch, StoredSeat};
+
+/// Runs `sql` (BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE) as a cached
+/// statement: compiling them for every batch showed in profiles.
+pub(super) fn control(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(sql)?.execute([]).map(|_| ())
+}
 
 fn to_json<T: serde::Serialize + ?Sized>(v: &T) -> Result<String, StoreError> {
     serde_json::to_string(v).map_err(|e| StoreError::Corrupt(e.to_string()))

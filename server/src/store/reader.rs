@@ -1,0 +1,83 @@
+//! The readers: a few threads, each with its own read-only connection,
+//! serving the jobs that only read (a finished match's log, the matches
+//! to restore). They never enter the writer's batch, so a long read
+//! delays no commit; in WAL mode they read the last committed state while
+//! the writer writes.
+
+use std::path::Path;
+use std::sync::mpsc as std_mpsc;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::thread::JoinHandle;
+
+use parlor_protocol::{MatchLog, RoomId};
+use rusqlite::Connection;
+
+use super::queries::{control, log, unfinished};
+use super::{connect, Reply, StoreError, StoredMatch};
+use crate::limits::{STORE_READERS, STORE_READ_QUEUE};
+
+/// What the readers do.
+pub(super) enum ReadJob {
+    Unfinished(Reply<Vec<StoredMatch>>),
+    Log(RoomId, Reply<Option<MatchLog>>),
+}
+
+/// The readers' queue, shared: whichever reader is free takes the next
+/// job, so one long read holds up no other.
+type Queue = Arc<Mutex<std_mpsc::Receiver<ReadJob>>>;
+
+/// Opens [`STORE_READERS`] connections to the database at `path` and
+/// starts a thread on each. They stop once the returned sender (and every
+/// clone) is dropped and the jobs queued before are served.
+pub(super) fn start(
+    path: &Path,
+) -> Result<(std_mpsc::SyncSender<ReadJob>, Vec<JoinHandle<()>>), StoreError> {
+    let (tx, rx) = std_mpsc::sync_channel(STORE_READ_QUEUE);
+    let queue: Queue = Arc::new(Mutex::new(rx));
+    let mut threads = Vec::with_capacity(STORE_READERS);
+    for i in 0..STORE_READERS {
+        let conn = connect::reader(path)?;
+        let queue = Arc::clone(&queue);
+        let thread = std::thread::Builder::new()
+            .name(format!("parlor-read-{i}"))
+            .spawn(move || serve(&conn, &queue))
+            .map_err(|e| StoreError::Corrupt(format!("cannot start a reader thread: {e}")))?;
+        threads.push(thread);
+    }
+    Ok((tx, threads))
+}
+
+fn serve(conn: &Connection, queue: &Queue) {
+    loop {
+        // One free reader waits on the queue, the others on the lock; the
+        // lock is released before the job runs. A reader that panicked
+        // held no job of the queue's, so its poison is harmless.
+        let next = queue.lock().unwrap_or_else(PoisonError::into_inner).recv();
+        let Ok(job) = next else { return };
+        // A caller that stopped waiting has nothing to be told.
+        match job {
+            ReadJob::Unfinished(r) => drop(r.send(snapshot(conn, unfinished))),
+            ReadJob::Log(room, r) => drop(r.send(snapshot(conn, |c| log(c, &room)))),
+        }
+    }
+}
+
+/// Runs `read` in one read transaction, so its several queries see one
+/// committed state (steps appended between them would otherwise make a
+/// restored match's seats and steps disagree).
+fn snapshot<T>(
+    conn: &Connection,
+    read: impl FnOnce(&Connection) -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    control(conn, "BEGIN")?;
+    let out = read(conn);
+    if let Err(e) = control(conn, "COMMIT") {
+        // What was read is still one committed state; the transaction must
+        // end all the same, or the next read could not begin.
+        tracing::debug!(error = %e, "ending a read transaction");
+        if let Err(e) = control(conn, "ROLLBACK") {
+            tracing::debug!(error = %e, "rolling back a read transaction");
+        }
+    }
+    out
+}
