@@ -2,11 +2,14 @@
 //!
 //! One writer thread owns the only connection that writes (`writer`):
 //! it commits jobs in batches and answers each only once committed, so a
-//! move is acknowledged only once it is stored. Reads run on their own threads and read-only
+//! move is acknowledged only once it is stored, and a job that fails
+//! leaves nothing behind. Reads run on their own threads and read-only
 //! connections (`reader`), so no client's read delays a commit. WAL mode
 //! with `synchronous=NORMAL`: a commit survives the process being killed
 //! at any moment (what the crash tests check); only an OS crash or power
 //! loss can lose the last commits. `--sync full` trades speed for that.
+//! [`Faults`] makes commits, appends and reads fail or stall on purpose,
+//! for tests.
 
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
@@ -23,10 +26,13 @@ use crate::limits::STORE_QUEUE;
 
 mod checkpoint;
 mod connect;
+mod faults;
 mod queries;
 mod reader;
 mod schema;
 mod writer;
+
+pub use faults::{Faults, ReadHold};
 
 use connect::Throwaway;
 use reader::ReadJob;
@@ -44,6 +50,9 @@ pub enum StoreError {
     /// The writer thread is gone (shutting down).
     #[error("the store is closed")]
     Closed,
+    /// A fault armed through [`Faults`] (tests only).
+    #[error("injected fault: {0}")]
+    Injected(&'static str),
 }
 
 /// How hard a commit is pushed to disk.
@@ -182,6 +191,16 @@ impl Store {
     /// handle returned is the writer's: it ends once every `Store` is
     /// dropped, the last reads are served and the last commits done.
     pub fn open(path: Option<&Path>, sync: Sync) -> Result<(Store, JoinHandle<()>), StoreError> {
+        Store::open_with_faults(path, sync, Faults::new())
+    }
+
+    /// [`Store::open`] with faults that a test arms through its own clone
+    /// of `faults`. A testing hook.
+    pub fn open_with_faults(
+        path: Option<&Path>,
+        sync: Sync,
+        faults: Faults,
+    ) -> Result<(Store, JoinHandle<()>), StoreError> {
         let (file, throwaway) = match path {
             Some(p) => (p.to_path_buf(), None),
             None => {
@@ -192,7 +211,7 @@ impl Store {
         // Declared after `throwaway`, so dropped before it if a step below
         // fails: the file is removed once no connection is left on it.
         let conn = connect::writer(&file, throwaway.is_none().then_some(sync))?;
-        let (reads, readers) = reader::start(&file)?;
+        let (reads, readers) = reader::start(&file, &faults)?;
         // Raised by the checkpointer, used by the writer (see `checkpoint`).
         let caught_up = Arc::new(AtomicBool::new(false));
         let (alive, stopped) = std_mpsc::channel::<()>();
@@ -215,7 +234,7 @@ impl Store {
         let handle = std::thread::Builder::new()
             .name("parlor-store".into())
             .spawn(move || {
-                writer::run(&conn, &rx, &caught_up);
+                writer::run(&conn, &rx, &faults, &caught_up);
                 helpers.stop();
                 checkpoint::checkpoint(&conn, "TRUNCATE");
                 drop(conn);
@@ -253,7 +272,8 @@ impl Store {
     }
 
     /// Appends one log entry, with the clocks after it and, if it ended
-    /// the match, the outcome. Returns once committed.
+    /// the match, the outcome. Returns once committed; on `Err` nothing of
+    /// it is stored.
     pub async fn append(
         &self,
         key: MatchKey,

@@ -13,7 +13,7 @@ use parlor_protocol::{MatchLog, RoomId};
 use rusqlite::Connection;
 
 use super::queries::{control, log, unfinished};
-use super::{connect, Reply, StoreError, StoredMatch};
+use super::{connect, Faults, Reply, StoreError, StoredMatch};
 use crate::limits::{STORE_READERS, STORE_READ_QUEUE};
 
 /// What the readers do.
@@ -31,6 +31,7 @@ type Queue = Arc<Mutex<std_mpsc::Receiver<ReadJob>>>;
 /// clone) is dropped and the jobs queued before are served.
 pub(super) fn start(
     path: &Path,
+    faults: &Faults,
 ) -> Result<(std_mpsc::SyncSender<ReadJob>, Vec<JoinHandle<()>>), StoreError> {
     let (tx, rx) = std_mpsc::sync_channel(STORE_READ_QUEUE);
     let queue: Queue = Arc::new(Mutex::new(rx));
@@ -38,16 +39,17 @@ pub(super) fn start(
     for i in 0..STORE_READERS {
         let conn = connect::reader(path)?;
         let queue = Arc::clone(&queue);
+        let faults = faults.clone();
         let thread = std::thread::Builder::new()
             .name(format!("parlor-read-{i}"))
-            .spawn(move || serve(&conn, &queue))
+            .spawn(move || serve(&conn, &queue, &faults))
             .map_err(|e| StoreError::Corrupt(format!("cannot start a reader thread: {e}")))?;
         threads.push(thread);
     }
     Ok((tx, threads))
 }
 
-fn serve(conn: &Connection, queue: &Queue) {
+fn serve(conn: &Connection, queue: &Queue, faults: &Faults) {
     loop {
         // One free reader waits on the queue, the others on the lock; the
         // lock is released before the job runs. A reader that panicked
@@ -56,8 +58,8 @@ fn serve(conn: &Connection, queue: &Queue) {
         let Ok(job) = next else { return };
         // A caller that stopped waiting has nothing to be told.
         match job {
-            ReadJob::Unfinished(r) => drop(r.send(snapshot(conn, unfinished))),
-            ReadJob::Log(room, r) => drop(r.send(snapshot(conn, |c| log(c, &room)))),
+            ReadJob::Unfinished(r) => drop(r.send(snapshot(conn, faults, unfinished))),
+            ReadJob::Log(room, r) => drop(r.send(snapshot(conn, faults, |c| log(c, &room)))),
         }
     }
 }
@@ -67,10 +69,13 @@ fn serve(conn: &Connection, queue: &Queue) {
 /// restored match's seats and steps disagree).
 fn snapshot<T>(
     conn: &Connection,
+    faults: &Faults,
     read: impl FnOnce(&Connection) -> Result<T, StoreError>,
 ) -> Result<T, StoreError> {
     control(conn, "BEGIN")?;
     let out = read(conn);
+    // Testing hook: a held read keeps its transaction open here.
+    faults.wait_while_reads_held();
     if let Err(e) = control(conn, "COMMIT") {
         // What was read is still one committed state; the transaction must
         // end all the same, or the next read could not begin.

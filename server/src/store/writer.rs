@@ -3,6 +3,10 @@
 //! [`STORE_BATCH`]), runs them in one transaction and only then answers
 //! each, so a step is acknowledged only once it is committed, and many
 //! rooms share one commit under load.
+//!
+//! Each job runs in a savepoint of its own: a job that fails leaves
+//! nothing behind (a room refuses a move whose append failed, so no part
+//! of it may be stored), while the rest of its batch still commits.
 
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc as std_mpsc;
@@ -13,7 +17,7 @@ use rusqlite::Connection;
 
 use super::checkpoint::finish_checkpoint;
 use super::queries::{append, control, create, set_seat};
-use super::{MatchKey, MatchRecord, Reply, Step, StoreError, StoredSeat};
+use super::{Faults, MatchKey, MatchRecord, Reply, Step, StoreError, StoredSeat};
 use crate::limits::{CHECKPOINT_INTERVAL, STORE_BATCH, STORE_GATHER, STORE_GATHER_AFTER};
 
 /// What the writer does.
@@ -30,7 +34,12 @@ pub(super) enum WriteJob {
 }
 
 /// Serves jobs until every sender is gone, checkpointing between batches.
-pub(super) fn run(conn: &Connection, rx: &std_mpsc::Receiver<WriteJob>, caught_up: &AtomicBool) {
+pub(super) fn run(
+    conn: &Connection,
+    rx: &std_mpsc::Receiver<WriteJob>,
+    faults: &Faults,
+    caught_up: &AtomicBool,
+) {
     let mut last_batch = Instant::now();
     let mut last_len = 0;
     loop {
@@ -58,7 +67,7 @@ pub(super) fn run(conn: &Connection, rx: &std_mpsc::Receiver<WriteJob>, caught_u
             }
         }
         last_len = batch.len();
-        run_batch(conn, batch);
+        run_batch(conn, batch, faults);
         last_batch = Instant::now();
         finish_checkpoint(conn, caught_up);
     }
@@ -90,9 +99,9 @@ impl Done {
     }
 }
 
-/// Runs `batch` in one transaction and answers every job once the commit
-/// succeeded or failed.
-fn run_batch(conn: &Connection, batch: Vec<WriteJob>) {
+/// Runs `batch` in one transaction, each job in its own savepoint, and
+/// answers every job once the commit succeeded or failed.
+pub(super) fn run_batch(conn: &Connection, batch: Vec<WriteJob>, faults: &Faults) {
     if let Err(e) = control(conn, "BEGIN") {
         let why = format!("cannot start a transaction: {e}");
         for job in batch {
@@ -100,23 +109,47 @@ fn run_batch(conn: &Connection, batch: Vec<WriteJob>) {
         }
         return;
     }
+    // False once a job's savepoint could not be opened or closed: the
+    // transaction may then hold part of a failed job, or SQLite may have
+    // rolled it back (after a full disk, say), and whatever ran after
+    // would commit on its own. Nothing more runs, nothing is committed.
+    let mut intact = true;
     let mut done = Vec::with_capacity(batch.len());
     for job in batch {
+        if !intact {
+            refuse(job, "an earlier job of its batch failed beyond undoing");
+            continue;
+        }
         done.push(match job {
-            WriteJob::Create(rec, r) => Done::Key(r, create(conn, &rec)),
-            WriteJob::Seat(key, seat, who, r) => {
-                Done::Unit(r, set_seat(conn, key, seat, who.as_ref()))
+            WriteJob::Create(rec, r) => {
+                Done::Key(r, isolated(conn, &mut intact, |c| create(c, &rec)))
             }
+            WriteJob::Seat(key, seat, who, r) => Done::Unit(
+                r,
+                isolated(conn, &mut intact, |c| set_seat(c, key, seat, who.as_ref())),
+            ),
             WriteJob::Append {
                 key,
                 step,
                 clocks,
                 outcome,
                 reply,
-            } => Done::Unit(reply, append(conn, key, &step, clocks.as_deref(), outcome)),
+            } => Done::Unit(
+                reply,
+                isolated(conn, &mut intact, |c| {
+                    append(c, key, &step, clocks.as_deref(), outcome)?;
+                    faults.check_append()
+                }),
+            ),
         });
     }
-    let commit = control(conn, "COMMIT").map_err(|e| e.to_string());
+    let commit = if !intact {
+        Err("a failed job could not be undone on its own".to_owned())
+    } else if faults.commit_fails() {
+        Err("injected fault".to_owned())
+    } else {
+        control(conn, "COMMIT").map_err(|e| e.to_string())
+    };
     if commit.is_err() {
         // Nothing of the batch may stay half-applied for the next one.
         if let Err(e) = control(conn, "ROLLBACK") {
@@ -128,6 +161,39 @@ fn run_batch(conn: &Connection, batch: Vec<WriteJob>) {
     }
 }
 
+/// Runs one job inside a savepoint: released if the job succeeded, rolled
+/// back to (so nothing of the job stays) if it failed. Clears `intact`
+/// (and runs nothing) if the batch's transaction is gone, and clears it
+/// if the savepoint could not be opened or closed.
+fn isolated<T>(
+    conn: &Connection,
+    intact: &mut bool,
+    job: impl FnOnce(&Connection) -> Result<T, StoreError>,
+) -> Result<T, StoreError> {
+    // Outside a transaction a savepoint would start one of its own, and
+    // the job would commit alone while its batch fails.
+    if conn.is_autocommit() {
+        *intact = false;
+        return Err(StoreError::Corrupt(
+            "the batch's transaction was lost".into(),
+        ));
+    }
+    if let Err(e) = control(conn, "SAVEPOINT job") {
+        *intact = false;
+        return Err(e.into());
+    }
+    let res = job(conn);
+    let closed = match res {
+        Ok(_) => control(conn, "RELEASE job"),
+        Err(_) => control(conn, "ROLLBACK TO job").and_then(|()| control(conn, "RELEASE job")),
+    };
+    if let Err(e) = closed {
+        *intact = false;
+        return Err(e.into());
+    }
+    res
+}
+
 /// Answers a job that could not run.
 fn refuse(job: WriteJob, why: &str) {
     let err = || StoreError::Corrupt(why.to_owned());
@@ -135,5 +201,203 @@ fn refuse(job: WriteJob, why: &str) {
         WriteJob::Create(_, r) => drop(r.send(Err(err()))),
         WriteJob::Seat(_, _, _, r) => drop(r.send(Err(err()))),
         WriteJob::Append { reply, .. } => drop(reply.send(Err(err()))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    // Test helpers fail the test by panicking.
+    #![allow(clippy::panic)]
+
+    use parlor_games::GameKind;
+    use parlor_protocol::{MatchHeader, RoomId};
+    use rusqlite::params;
+    use serde_json::json;
+    use tokio::sync::oneshot;
+
+    use super::super::schema;
+    use super::*;
+
+    fn ok<T, E: std::fmt::Debug>(r: Result<T, E>) -> T {
+        r.unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    /// A fresh database holding one match.
+    fn db() -> (Connection, MatchKey) {
+        let mut conn = ok(Connection::open_in_memory());
+        ok(schema::prepare(&mut conn));
+        let record = MatchRecord {
+            room: RoomId::new("aaaaaaaaaaaa").unwrap_or_else(|| panic!("room id")),
+            header: MatchHeader {
+                game: GameKind::Nimrod,
+                options: json!({"piles": [3, 5]}),
+                seats: 2,
+                seed: 1,
+                clock: None,
+            },
+            private: false,
+        };
+        let key = ok(create(&conn, &record));
+        (conn, key)
+    }
+
+    type Answer = oneshot::Receiver<Result<(), StoreError>>;
+
+    /// An append of `seq` by `seat`, and where its answer arrives.
+    fn append_job(
+        key: MatchKey,
+        seq: u64,
+        seat: u8,
+        outcome: Option<Outcome>,
+    ) -> (WriteJob, Answer) {
+        let (reply, answer) = oneshot::channel();
+        let step = ok(Step::new(
+            seq,
+            Seat(seat),
+            &json!({ "move": { "take": [seq, seat] } }),
+        ));
+        let job = WriteJob::Append {
+            key,
+            step,
+            clocks: None,
+            outcome,
+            reply,
+        };
+        (job, answer)
+    }
+
+    /// Runs the jobs as one batch; returns their answers in order.
+    fn batch(
+        conn: &Connection,
+        faults: &Faults,
+        jobs: Vec<(WriteJob, Answer)>,
+    ) -> Vec<Result<(), StoreError>> {
+        let (jobs, answers): (Vec<_>, Vec<_>) = jobs.into_iter().unzip();
+        run_batch(conn, jobs, faults);
+        answers.into_iter().map(|mut a| ok(a.try_recv())).collect()
+    }
+
+    /// (seq, seat) of every stored step of `key`.
+    fn stored(conn: &Connection, key: MatchKey) -> Vec<(i64, u8)> {
+        let mut stmt =
+            ok(conn.prepare("SELECT seq, seat FROM moves WHERE match_id = ?1 ORDER BY seq"));
+        let rows = ok(stmt.query_map(params![key.0], |r| Ok((r.get(0)?, r.get(1)?))));
+        rows.map(ok).collect()
+    }
+
+    fn finished(conn: &Connection, key: MatchKey) -> bool {
+        ok(conn.query_row(
+            "SELECT finished FROM matches WHERE id = ?1",
+            params![key.0],
+            |r| r.get(0),
+        ))
+    }
+
+    #[test]
+    fn a_failed_job_leaves_nothing_while_the_rest_of_its_batch_commits() {
+        let (conn, key) = db();
+        let faults = Faults::new();
+        // The first append fails after both its statements ran (the step
+        // and the outcome that ends the match).
+        faults.fail_next_appends(1);
+        let answers = batch(
+            &conn,
+            &faults,
+            vec![
+                append_job(key, 0, 1, Some(Outcome::Draw)),
+                // Only takes its place if the failed one left nothing.
+                append_job(key, 0, 0, None),
+                append_job(key, 1, 1, None),
+                // A duplicate (match, seq): the insert itself is refused.
+                append_job(key, 1, 0, None),
+                append_job(key, 2, 0, None),
+            ],
+        );
+        assert!(
+            matches!(answers[0], Err(StoreError::Injected(_))),
+            "{:?}",
+            answers[0]
+        );
+        assert!(answers[1].is_ok(), "{:?}", answers[1]);
+        assert!(answers[2].is_ok(), "{:?}", answers[2]);
+        assert!(
+            matches!(answers[3], Err(StoreError::Sqlite(_))),
+            "{:?}",
+            answers[3]
+        );
+        assert!(answers[4].is_ok(), "{:?}", answers[4]);
+        assert_eq!(stored(&conn, key), vec![(0, 0), (1, 1), (2, 0)]);
+        assert!(
+            !finished(&conn, key),
+            "the failed append's outcome was undone"
+        );
+        assert!(conn.is_autocommit(), "the batch's transaction is over");
+    }
+
+    #[test]
+    fn a_job_whose_failure_ended_the_transaction_stops_the_batch() {
+        let (conn, key) = db();
+        ok(control(&conn, "BEGIN"));
+        let mut intact = true;
+        let (job, _) = append_job(key, 0, 0, None);
+        let WriteJob::Append { step, .. } = job else {
+            panic!("an append")
+        };
+        ok(isolated(&conn, &mut intact, |c| {
+            append(c, key, &step, None, None)
+        }));
+        assert!(intact);
+        // As SQLite does on some errors (a full disk): the whole
+        // transaction is rolled back, not just the failed statement.
+        let res: Result<(), StoreError> = isolated(&conn, &mut intact, |c| {
+            control(c, "ROLLBACK")?;
+            Err(StoreError::Injected("full disk"))
+        });
+        assert!(res.is_err());
+        assert!(!intact, "the batch must not commit");
+        assert!(conn.is_autocommit());
+        assert_eq!(stored(&conn, key), vec![], "the earlier job is gone too");
+        // Even if asked to, no job runs outside the batch's transaction.
+        intact = true;
+        let res = isolated(&conn, &mut intact, |c| append(c, key, &step, None, None));
+        assert!(res.is_err());
+        assert!(!intact);
+        assert_eq!(stored(&conn, key), vec![]);
+    }
+
+    #[test]
+    fn a_failed_commit_answers_every_job_with_an_error_and_keeps_nothing() {
+        let (conn, key) = db();
+        let faults = Faults::new();
+        faults.fail_next_commits(1);
+        let answers = batch(
+            &conn,
+            &faults,
+            vec![
+                append_job(key, 0, 0, None),
+                append_job(key, 1, 1, Some(Outcome::Draw)),
+            ],
+        );
+        for a in &answers {
+            assert!(
+                matches!(a, Err(StoreError::Corrupt(why)) if why.contains("commit failed")),
+                "{a:?}"
+            );
+        }
+        assert_eq!(stored(&conn, key), vec![]);
+        assert!(!finished(&conn, key));
+        assert!(conn.is_autocommit(), "the failed batch was rolled back");
+        // The fault is spent: the same steps now commit.
+        let answers = batch(
+            &conn,
+            &faults,
+            vec![
+                append_job(key, 0, 0, None),
+                append_job(key, 1, 1, Some(Outcome::Draw)),
+            ],
+        );
+        assert!(answers.iter().all(Result::is_ok), "{answers:?}");
+        assert_eq!(stored(&conn, key), vec![(0, 0), (1, 1)]);
+        assert!(finished(&conn, key));
     }
 }
