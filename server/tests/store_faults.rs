@@ -1,6 +1,7 @@
 //! The store under injected faults: a move whose commit or append failed
 //! is answered with an error and leaves no trace, the same move can then
-//! be stored, and reads held open or queued up do not keep moves from
+//! be stored, a room refuses such a move with `server/storage` and keeps
+//! its state, and reads held open or queued up do not keep moves from
 //! being acknowledged.
 
 // Test helpers fail the test by panicking.
@@ -11,11 +12,21 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use parlor_games::{GameKind, Outcome, Seat, SeatSet};
-use parlor_protocol::{LogEntry, LoggedAction, MatchHeader, MatchLog, RoomId};
+use parlor_protocol::{
+    decode_server, ErrorCode, LogEntry, LoggedAction, MatchHeader, MatchLog, RoomId, RoomStatus,
+    ServerMsg, Update,
+};
 use parlor_server::limits::{STORE_READERS, STORE_READ_QUEUE};
+use parlor_server::lobby::{Lobby, NewRoom};
+use parlor_server::outbox::{ConnId, Outbox, Outgoing};
+use parlor_server::room::{Member, RoomCmd};
 use parlor_server::store::{Faults, MatchKey, MatchRecord, Store, StoreError};
 use parlor_server::Sync;
-use serde_json::json;
+use serde_json::{json, Value};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+use uuid::Uuid;
 
 /// A safety net for any wait: a store that hangs fails the test instead.
 const PATIENCE: Duration = Duration::from_secs(30);
@@ -182,6 +193,114 @@ async fn a_failed_append_leaves_no_trace_while_its_neighbours_are_stored() {
     assert_eq!(log.moves, vec![step(0, [1, 0]), step(1, [0, 30])]);
     assert_eq!(log.outcome, Some(win()));
     close(store, thread).await;
+}
+
+/// A seat in a room, reached through its outbox as a session would be.
+struct Player {
+    member: Member,
+    rx: mpsc::Receiver<Outgoing>,
+}
+
+impl Player {
+    fn new(name: &str) -> Player {
+        let (tx, rx) = mpsc::channel(256);
+        let out = Outbox::new(ConnId::next(), tx, CancellationToken::new());
+        Player {
+            member: Member {
+                token: Uuid::new_v4(),
+                name: Arc::from(name),
+                out,
+            },
+            rx,
+        }
+    }
+
+    /// The next message other than a lobby or seat notice.
+    async fn next(&mut self) -> ServerMsg {
+        loop {
+            let msg = ok(tokio::time::timeout(PATIENCE, self.rx.recv()).await);
+            match msg {
+                Some(Outgoing::Text(t)) => return ok(decode_server(t.as_str())),
+                Some(_) => {}
+                None => panic!("outbox closed"),
+            }
+        }
+    }
+
+    /// The next update of the started match at `seq` or later.
+    async fn update_at(&mut self, seq: u64) -> Update {
+        loop {
+            match self.next().await {
+                ServerMsg::Update(u) if u.seq >= seq && u.status != RoomStatus::Waiting => {
+                    return u
+                }
+                ServerMsg::Error { code, message, .. } => panic!("{code}: {message}"),
+                _ => {}
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_room_refuses_a_move_whose_commit_fails_and_keeps_its_state() {
+    let faults = Faults::new();
+    let (store, _thread) = ok(Store::open_with_faults(None, Sync::Normal, faults.clone()));
+    let lobby = Lobby::new(store, TaskTracker::new(), CancellationToken::new());
+    let (room, _) = ok(lobby
+        .create(NewRoom {
+            game: GameKind::Nimrod,
+            seats: None,
+            options: json!({"piles": [3, 5]}),
+            clock: None,
+            private: false,
+            creator: None,
+        })
+        .await);
+    let tx = lobby.room(&room).unwrap_or_else(|| panic!("no room"));
+    let (mut a, mut b) = (Player::new("a"), Player::new("b"));
+    for (p, seat) in [(&a, 0), (&b, 1)] {
+        ok(tx
+            .send(RoomCmd::Join {
+                who: p.member.clone(),
+                seat: Some(Seat(seat)),
+            })
+            .await);
+    }
+    let start = a.update_at(0).await;
+    assert_eq!((start.seq, start.to_act), (0, SeatSet::single(Seat(0))));
+    let who = a.member.clone();
+    let play = |mv: Value| RoomCmd::Play {
+        who: who.clone(),
+        seat: Seat(0),
+        seq: 0,
+        mv,
+    };
+
+    faults.fail_next_commits(1);
+    ok(tx.send(play(json!({"take": [0, 1]}))).await);
+    let code = loop {
+        match a.next().await {
+            ServerMsg::Error { code, .. } => break code,
+            ServerMsg::Update(u) => assert_eq!(u.seq, 0, "the refused move was played"),
+            _ => {}
+        }
+    };
+    assert_eq!(code, ErrorCode::ServerStorage);
+
+    // Still position 0 with the piles untouched: the same seq is played.
+    ok(tx.send(play(json!({"take": [1, 0]}))).await);
+    let after = b.update_at(1).await;
+    assert_eq!(after.seq, 1);
+    assert_eq!(after.view["piles"], json!([2, 5]));
+    let log = ok(lobby.store().log(room).await).unwrap_or_else(|| panic!("no log"));
+    assert_eq!(
+        log.moves,
+        vec![LogEntry {
+            seq: 0,
+            seat: Seat(0),
+            action: LoggedAction::Move(json!({"take": [1, 0]})),
+        }]
+    );
 }
 
 #[tokio::test]
