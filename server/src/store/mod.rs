@@ -147,18 +147,6 @@ pub struct Store {
     reads: std_mpsc::SyncSender<ReadJob>,
 }
 
-impl std::fmt::Debug for WriteJob {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("store write")
-    }
-}
-
-impl std::fmt::Debug for ReadJob {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("store read")
-    }
-}
-
 /// The threads that serve the writer, stopped by it when it closes.
 struct Helpers {
     readers: Vec<JoinHandle<()>>,
