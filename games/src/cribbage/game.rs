@@ -31,7 +31,6 @@
 
 use std::fmt;
 
-use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use super::advice::select_hand;
@@ -503,7 +502,9 @@ impl Cribbage {
         let start = if self.deck.is_empty() {
             None
         } else {
-            Some(self.deck.swap_remove(rng.gen_range(0..self.deck.len())))
+            // A deck length always fits in 64 bits, and the draw is below it.
+            let i = rng.below(self.deck.len() as u64) as usize;
+            Some(self.deck.swap_remove(i))
         };
         self.start = start;
         if let Some(start) = start.filter(|s| s.rank == super::card::Rank::JACK) {
@@ -638,7 +639,7 @@ impl Game for Cribbage {
     /// Sets up a match, cutting for the first deal with `rng`.
     fn setup(cfg: &Config, seats: u8, rng: &mut GameRng) -> Result<Self, SetupError> {
         let first = if (Self::SEATS.0..=Self::SEATS.1).contains(&seats) {
-            Seat(rng.gen_range(0..seats))
+            Seat(rng.below_u8(seats))
         } else {
             Seat(0)
         };

@@ -1,6 +1,5 @@
 //! Nimrod as a hosted game.
 
-use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use super::piles::{Pile, Piles, MAX_PILE};
@@ -165,7 +164,7 @@ impl Game for Nimrod {
                         "random piles need 0 <= min <= max, 1 <= max <= {MAX_PILE}; got min {min}, max {max}"
                     )));
                 }
-                Piles::normalised(rng.gen_range(min..=max), rng.gen_range(min..=max))
+                Piles::normalised(rng.range_inclusive(min, max), rng.range_inclusive(min, max))
             }
         };
         if piles.is_empty() {
