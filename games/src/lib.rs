@@ -9,6 +9,7 @@
 pub mod analysis;
 pub mod any;
 pub mod cribbage;
+pub mod deal;
 pub mod game;
 pub mod nimrod;
 pub mod rng;
@@ -17,6 +18,7 @@ pub mod strategy;
 
 pub use analysis::{AnalysisError, Budget};
 pub use any::{AnyBot, AnyGame, AnyMove, AnyView, DecodeError, GameKind, IllegalMove, LegalMoves};
+pub use deal::{check_client_seed, deal_key, DealSecret};
 pub use game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 pub use rng::GameRng;
 pub use strategy::Strategy;

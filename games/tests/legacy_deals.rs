@@ -5,10 +5,11 @@
 //! spectator at the deal and after a fixed playout (always the first legal
 //! move of the first seat to act), plus the moves played.
 //!
-//! The data file was written by this test with `PARLOR_BLESS=1` on the
-//! code as it stood *before* `GameRng` got its keyed mode (when games
-//! called rand 0.8's `shuffle` and `gen_range` directly), and committed
-//! unchanged since: it is the old behaviour, not the current code's echo.
+//! The data file was written by the first version of this test (commit
+//! "freeze legacy (from_seed) deals", which had a switch to write it) on
+//! the code as it stood *before* `GameRng` got its keyed mode, when games
+//! called rand 0.8's `shuffle` and `gen_range` directly. The switch is
+//! gone: the file is the old behaviour, never the current code's echo.
 
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
@@ -21,8 +22,6 @@ use serde_json::{json, Value};
 const PLAYOUT_MOVES: usize = 40;
 
 const DATA: &str = "tests/data/legacy_deals.json";
-
-const NOTE: &str = "Written by games/tests/legacy_deals.rs with PARLOR_BLESS=1 before GameRng's keyed mode existed; never regenerate it: it pins the old behaviour.";
 
 /// (game, seats, seed) frozen.
 fn cases() -> Vec<(GameKind, u8, u64)> {
@@ -78,17 +77,6 @@ fn legacy_seeds_deal_exactly_as_before() {
         .into_iter()
         .map(|(k, s, seed)| record(k, s, seed))
         .collect();
-    if std::env::var_os("PARLOR_BLESS").is_some() {
-        // One case per line: small, and a diff names the case that moved.
-        let lines: Vec<String> = now.iter().map(Value::to_string).collect();
-        let doc = format!(
-            "{{\"note\": {},\n\"cases\": [\n{}\n]}}\n",
-            json!(NOTE),
-            lines.join(",\n")
-        );
-        std::fs::write(&path, doc).unwrap();
-        return;
-    }
     let frozen: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let frozen = frozen["cases"].as_array().unwrap();
     assert_eq!(frozen.len(), now.len());

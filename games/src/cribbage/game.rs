@@ -20,6 +20,17 @@
 //! - **The show** is scored automatically as soon as the last card is laid:
 //!   left of the dealer first, clockwise, the dealer last, then the crib;
 //!   then the next hand is dealt.
+//! - **The chance**, exactly (see [`crate::rng`] for the draws). Setup
+//!   draws the first dealer, [`GameRng::below_u8`]`(seats)`. Each hand then
+//!   [`GameRng::shuffle`]s the 52 cards in [`Card::deck`] order (ace to
+//!   king, clubs, diamonds, hearts, spades within a rank) and deals from
+//!   the *end* of the shuffled list: the last card to the seat left of the
+//!   dealer, the one before it to the next seat, and so on round the table
+//!   until each seat has 6 (two players) or 5 cards; with three players the
+//!   next card goes to the crib. Once everyone has thrown, the start card
+//!   is the card at index [`GameRng::below`]`(len)` of the undealt rest of
+//!   the shuffled list (`len` cards, still in shuffled order). Nothing else
+//!   draws; the next hand shuffles a fresh deck.
 //! - **The end.** The game ends the instant a side reaches the target
 //!   (121, or 61 for a short game), even in the middle of the play or the
 //!   show; later combinations are not scored.

@@ -16,7 +16,9 @@ pub enum Config {
     /// These exact piles: `{"piles": [5, 9]}`.
     Piles([u64; 2]),
     /// Each pile drawn uniformly from `min..=max`:
-    /// `{"random": {"min": 1, "max": 15}}`.
+    /// `{"random": {"min": 1, "max": 15}}`. The draws, exactly: two
+    /// [`GameRng::range_inclusive`]`(min, max)`, the first for pile A, the
+    /// second for pile B; the piles are then ordered lesser first.
     Random {
         /// Fewest rods in a pile.
         min: u64,
