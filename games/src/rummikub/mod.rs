@@ -56,7 +56,7 @@ mod table;
 
 pub use action::{Action, Move};
 pub use block::{Block, Color, HOSTED_NUMBERS, HOSTED_SET_SIZE};
-pub use game::{Config, LastMove, Rummikub, View, DEFAULT_RACK_SIZE};
+pub use game::{max_rack_size, Config, LastMove, Rummikub, View, DEFAULT_RACK_SIZE};
 pub use outcomes::{all_outcomes, outcomes, Solution};
 pub use position::{Player, Position, PositionError, MAX_BLOCKS};
 pub use predict::{
