@@ -242,6 +242,16 @@ macro_rules! hosted_games {
                 }
             }
 
+            /// `mv` in the one form the table shows (see
+            /// [`Game::canonical`]); a move of another game comes back as it is.
+            pub fn canonical(&self, seat: Seat, mv: &AnyMove) -> AnyMove {
+                #[allow(unreachable_patterns)]
+                match (self, mv) {
+                    $((AnyGame::$variant(g), AnyMove::$variant(m)) => AnyMove::$variant(g.canonical(seat, m)),)+
+                    (_, m) => m.clone(),
+                }
+            }
+
             /// `Some` once the game is over.
             pub fn outcome(&self) -> Option<Outcome> {
                 match self { $(AnyGame::$variant(g) => g.outcome()),+ }

@@ -209,6 +209,16 @@ pub trait Game: Sized + Clone + Send + Sync + Debug + 'static {
         (moves.len() <= limit).then_some(moves)
     }
 
+    /// `mv` in the one form the table shows and the log should keep, for
+    /// games where one action has several encodings (a crow's blocks or a
+    /// discard's cards in any order). A move the rules accept has a
+    /// canonical form they accept too, with exactly the same effect;
+    /// canonicalising twice changes nothing more. A refused move comes
+    /// back as it is. By default every move is already canonical.
+    fn canonical(&self, _seat: Seat, mv: &Self::Move) -> Self::Move {
+        mv.clone()
+    }
+
     /// Plays `mv` for `seat`. On `Err` the state is unchanged.
     fn play(&mut self, seat: Seat, mv: &Self::Move, rng: &mut GameRng)
         -> Result<(), Self::Illegal>;

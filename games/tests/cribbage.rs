@@ -381,7 +381,9 @@ proptest! {
                 Move::Play(a)
             };
             let before = g.clone();
-            let legal = g.legal_moves(Seat(seat)).contains(&mv);
+            // A throw's cards may come in any order: the list has the
+            // canonical (sorted) one.
+            let legal = g.legal_moves(Seat(seat)).contains(&g.canonical(Seat(seat), &mv));
             match g.play(Seat(seat), &mv, &mut rng) {
                 Ok(()) => prop_assert!(legal, "{:?} accepted but not listed", mv),
                 Err(e) => {
@@ -390,6 +392,41 @@ proptest! {
                     prop_assert!(!e.to_string().is_empty());
                 }
             }
+        }
+    }
+
+    /// A throw in any order is one throw: the canonical form is the sorted
+    /// one the legal list offers, and either plays to the same state.
+    #[test]
+    fn a_discard_in_any_order_is_the_same_throw(key: [u8; 32], seats in 2u8..=4, pick: usize, rotate: usize) {
+        let mut rng = GameRng::from_key(key);
+        let g = Cribbage::setup(&Config::default(), seats, &mut rng).unwrap_or_else(|e| panic!("{e}"));
+        for seat in (0..seats).map(Seat) {
+            let legal = g.legal_moves(seat);
+            let listed = legal[pick % legal.len()].clone();
+            let Move::Discard(cards) = &listed else { panic!("{listed:?} while discarding") };
+            let mut cards = cards.clone();
+            let n = cards.len();
+            cards.rotate_left(rotate % n);
+            cards.reverse();
+            let shuffled = Move::Discard(cards);
+            let canon = g.canonical(seat, &shuffled);
+            prop_assert_eq!(&canon, &listed);
+            prop_assert_eq!(g.canonical(seat, &canon), canon.clone());
+            let (mut a, mut b) = (g.clone(), g.clone());
+            let (mut ra, mut rb) = (rng.clone(), rng.clone());
+            prop_assert!(a.play(seat, &shuffled, &mut ra).is_ok());
+            prop_assert!(b.play(seat, &canon, &mut rb).is_ok());
+            prop_assert_eq!(&a, &b);
+            // A refused throw (another seat's cards) comes back as it is,
+            // unsorted.
+            let other = Seat((seat.0 + 1) % seats);
+            let mut theirs: Vec<Card> = g.view(Viewer::Seat(other)).hand;
+            theirs.truncate(g.discard_count());
+            theirs.reverse();
+            let refused = Move::Discard(theirs);
+            prop_assert!(g.clone().play(seat, &refused, &mut rng.clone()).is_err());
+            prop_assert_eq!(g.canonical(seat, &refused), refused);
         }
     }
 }

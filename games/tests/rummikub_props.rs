@@ -151,6 +151,53 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// A crow's blocks may come in any order, as a new row or as the row a
+    /// block joins: the canonical form is the sorted one the legal list
+    /// offers and the table shows, and either form plays to the same state.
+    #[test]
+    fn a_crow_in_any_order_is_the_same_move(key: [u8; 32], seats in 2u8..=4, rack in 7u32..=12, turns in 0usize..30, order: u64) {
+        let mut rng = GameRng::from_key(key);
+        let cfg = parlor_games::rummikub::Config { rack_size: rack };
+        let mut g = Rummikub::setup(&cfg, seats, &mut rng).unwrap_or_else(|e| panic!("{e}"));
+        let mut shuffler = ChaCha8Rng::seed_from_u64(order);
+        for turn in 0..turns {
+            let Some(seat) = g.to_act().iter().next() else { break };
+            let legal = g.legal_moves(seat);
+            for listed in &legal {
+                let mut mixed = listed.clone();
+                match &mut mixed {
+                    Move::PlayRow(Row::Crow(b)) | Move::PlayBlock { row: Row::Crow(b), .. } => {
+                        b.shuffle(&mut shuffler);
+                    }
+                    _ => {}
+                }
+                let canon = g.canonical(seat, &mixed);
+                prop_assert_eq!(&canon, listed);
+                prop_assert_eq!(&g.canonical(seat, &canon), &canon);
+                let (mut a, mut b) = (g.clone(), g.clone());
+                prop_assert!(a.play(seat, &mixed, &mut rng.clone()).is_ok());
+                prop_assert!(b.play(seat, &canon, &mut rng.clone()).is_ok());
+                prop_assert_eq!(&a, &b);
+                // The table and the last move show the canonical form.
+                let shown = a.view(Viewer::Spectator).last.map(|l| l.mv);
+                prop_assert_eq!(shown.as_ref(), Some(&canon));
+            }
+            // Another seat's (or a stale) move is refused and comes back as it is.
+            let other = Seat((seat.0 + 1) % seats);
+            for mv in &legal {
+                if g.clone().play(other, mv, &mut rng.clone()).is_err() {
+                    prop_assert_eq!(&g.canonical(other, mv), mv);
+                }
+            }
+            let mv = legal[turn % legal.len()].clone();
+            g.play(seat, &mv, &mut rng).unwrap_or_else(|e| panic!("{e}"));
+        }
+    }
+}
+
 fn block_json(b: &Block) -> String {
     serde_json::to_string(b).unwrap_or_default()
 }

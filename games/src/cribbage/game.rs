@@ -501,7 +501,10 @@ impl Cribbage {
 
     fn discard(&mut self, seat: Seat, cards: &[Card], rng: &mut GameRng) {
         self.hands[seat.index()].retain(|c| !cards.contains(c));
-        self.discards[seat.index()] = Some(cards.to_vec());
+        // Kept sorted, the form `canonical` gives: any order is one throw.
+        let mut throw = cards.to_vec();
+        throw.sort();
+        self.discards[seat.index()] = Some(throw);
         if self.discards.iter().any(Option::is_none) {
             return;
         }
@@ -687,6 +690,18 @@ impl Game for Cribbage {
                 .collect(),
             (Phase::Play, Some(p)) => p.playable(seat).into_iter().map(Move::Play).collect(),
             _ => Vec::new(),
+        }
+    }
+
+    /// A discard's cards sorted: the order of a throw means nothing.
+    fn canonical(&self, seat: Seat, mv: &Move) -> Move {
+        match mv {
+            Move::Discard(cards) if self.check(seat, mv).is_ok() => {
+                let mut cards = cards.clone();
+                cards.sort();
+                Move::Discard(cards)
+            }
+            _ => mv.clone(),
         }
     }
 

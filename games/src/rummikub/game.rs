@@ -218,6 +218,19 @@ impl Rummikub {
     }
 }
 
+/// The move as the table shows it once `change` is made: the row laid or
+/// extended as it now lies.
+fn shown(change: &Change, mv: &Move) -> Move {
+    match (change, mv) {
+        (Change::Add(row), _) => Move::PlayRow(row.clone()),
+        (Change::Replace { row, .. }, Move::PlayBlock { block, .. }) => Move::PlayBlock {
+            block: *block,
+            row: row.clone(),
+        },
+        _ => mv.clone(),
+    }
+}
+
 impl Game for Rummikub {
     type Config = Config;
     type Move = Move;
@@ -272,6 +285,15 @@ impl Game for Rummikub {
         legal_moves(self.rack(seat), &self.table)
     }
 
+    /// Rows as the table holds them: a crow sorted (the order of its
+    /// blocks is free on the wire), an nrow as it is.
+    fn canonical(&self, seat: Seat, mv: &Move) -> Move {
+        match self.checked(seat, mv) {
+            Ok(change) => shown(&change, mv),
+            Err(_) => mv.clone(),
+        }
+    }
+
     fn play(&mut self, seat: Seat, mv: &Move, _rng: &mut GameRng) -> Result<(), Illegal> {
         let change = self.checked(seat, mv)?;
         // Nothing below can fail: the state changes only from here on.
@@ -285,14 +307,7 @@ impl Game for Rummikub {
         }
         self.last = Some(LastMove {
             seat,
-            mv: match (&change, mv) {
-                (Change::Add(row), _) => Move::PlayRow(row.clone()),
-                (Change::Replace { row, .. }, Move::PlayBlock { block, .. }) => Move::PlayBlock {
-                    block: *block,
-                    row: row.clone(),
-                },
-                _ => mv.clone(),
-            },
+            mv: shown(&change, mv),
             drew: drawn,
         });
         self.next = Seat((seat.0 + 1) % self.seats());
@@ -422,13 +437,38 @@ mod tests {
         let run3 = Row::Nrow(vec![b(1, Red), b(2, Red), b(3, Red)]);
         g.play(Seat(0), &Move::PlayRow(run3), &mut rng)
             .unwrap_or_else(|e| panic!("{e}"));
-        let unsorted = Row::Crow(vec![b(5, Yellow), b(5, Red), b(5, Black)]);
-        g.play(Seat(1), &Move::PlayRow(unsorted), &mut rng)
+        let unsorted = Move::PlayRow(Row::Crow(vec![b(5, Yellow), b(5, Red), b(5, Black)]));
+        let sorted = Move::PlayRow(Row::Crow(vec![b(5, Black), b(5, Red), b(5, Yellow)]));
+        assert_eq!(g.canonical(Seat(1), &unsorted), sorted);
+        // Out of turn it is refused, so it comes back as it is.
+        assert_eq!(g.canonical(Seat(0), &unsorted), unsorted);
+        g.play(Seat(1), &unsorted, &mut rng)
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             g.table()[1],
             Row::Crow(vec![b(5, Black), b(5, Red), b(5, Yellow)])
         );
+        assert_eq!(g.view(Viewer::Spectator).last.map(|l| l.mv), Some(sorted));
+        // Joining a crow: the new row in any order is one move.
+        let mut joined = g.clone();
+        joined.bag.retain(|x| *x != b(5, Blue));
+        joined.racks[0].push(b(5, Blue));
+        let into = |blocks: Vec<Block>| Move::PlayBlock {
+            block: b(5, Blue),
+            row: Row::Crow(blocks),
+        };
+        let mixed = into(vec![b(5, Yellow), b(5, Blue), b(5, Black), b(5, Red)]);
+        let canon = into(vec![b(5, Black), b(5, Blue), b(5, Red), b(5, Yellow)]);
+        assert_eq!(joined.canonical(Seat(0), &mixed), canon);
+        assert!(joined.legal_moves(Seat(0)).contains(&canon));
+        let mut other = joined.clone();
+        joined
+            .play(Seat(0), &mixed, &mut rng)
+            .unwrap_or_else(|e| panic!("{e}"));
+        other
+            .play(Seat(0), &canon, &mut rng)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(joined, other);
         assert_eq!(
             g.play(Seat(1), &Move::Draw, &mut rng),
             Err(Illegal::NotYourTurn { seat: Seat(1) })
