@@ -13,6 +13,7 @@ use serde_json::Value;
 use crate::analysis::{AnalysisError, Budget, Emit};
 use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 use crate::rng::GameRng;
+use crate::secrets::Secrets;
 use crate::strategy::Strategy;
 
 /// Why a JSON value could not be read as a game's move, view or options.
@@ -260,6 +261,11 @@ macro_rules! hosted_games {
             /// What `viewer` may see.
             pub fn view(&self, viewer: Viewer) -> AnyView {
                 match self { $(AnyGame::$variant(g) => AnyView::$variant(g.view(viewer))),+ }
+            }
+
+            /// What the state hides (see [`Game::secrets`]).
+            pub fn secrets(&self) -> Secrets {
+                match self { $(AnyGame::$variant(g) => g.secrets()),+ }
             }
 
             /// The default move for `seat` when its clock runs out, if any.

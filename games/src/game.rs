@@ -6,6 +6,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::rng::GameRng;
+use crate::secrets::Secrets;
 use crate::strategy::Strategy;
 
 /// The most seats any room can have: [`SeatSet`] is a bitmask of this width.
@@ -228,6 +229,13 @@ pub trait Game: Sized + Clone + Send + Sync + Debug + 'static {
 
     /// What `viewer` may see. The only way state leaves the server.
     fn view(&self, viewer: Viewer) -> Self::View;
+
+    /// What this state hides, item by item (see [`Secrets`]), so that
+    /// leak audits and contract tests need no knowledge of the game. By
+    /// default nothing: a game of open information.
+    fn secrets(&self) -> Secrets {
+        Secrets::new(self.seats())
+    }
 
     /// The move played for `seat` when its clock runs out, where the game
     /// defines one. `None` means the seat forfeits instead.

@@ -14,6 +14,7 @@ pub mod game;
 pub mod nimrod;
 pub mod rng;
 pub mod rummikub;
+pub mod secrets;
 pub mod strategy;
 
 pub use analysis::{AnalysisError, Budget};
@@ -21,4 +22,5 @@ pub use any::{AnyBot, AnyGame, AnyMove, AnyView, DecodeError, GameKind, IllegalM
 pub use deal::{check_client_seed, deal_key, DealSecret};
 pub use game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 pub use rng::GameRng;
+pub use secrets::Secrets;
 pub use strategy::Strategy;

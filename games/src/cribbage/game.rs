@@ -45,13 +45,14 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use super::advice::select_hand;
-use super::card::{first_duplicate, show_cards, Card};
+use super::card::{first_duplicate, show_cards, Card, CardSet};
 use super::events::{Event, Reason, Stage};
 use super::pegging::{Laid, PegScore, Pegging};
 use super::score::{breakdown, HandKind};
 use super::strategy::{Expert, RandomMove, SeedPlayer};
 use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 use crate::rng::GameRng;
+use crate::secrets::Secrets;
 use crate::strategy::Strategy;
 
 /// The usual game, once round a standard board.
@@ -389,6 +390,28 @@ impl Cribbage {
             Some(p) => p.hand(seat),
             None => self.hands.get(seat.index()).map_or(&[], Vec::as_slice),
         }
+    }
+
+    /// Every card the public record names: the start card, the cards laid,
+    /// shown and scored, in this hand and the previous one.
+    fn public_cards(&self) -> CardSet {
+        let mut set = CardSet::default();
+        let mut add = |c: &Card| {
+            set.insert(*c);
+        };
+        let laid = self.pegging.as_ref().map_or(&[][..], Pegging::laid);
+        let prev = self.previous.as_ref();
+        self.start.iter().for_each(&mut add);
+        laid.iter().for_each(|l| add(&l.card));
+        self.shown.iter().flat_map(|x| &x.cards).for_each(&mut add);
+        self.events.iter().flat_map(|e| &e.cards).for_each(&mut add);
+        if let Some(p) = prev {
+            p.start.iter().for_each(&mut add);
+            p.laid.iter().for_each(|l| add(&l.card));
+            p.shown.iter().flat_map(|x| &x.cards).for_each(&mut add);
+            p.events.iter().flat_map(|e| &e.cards).for_each(&mut add);
+        }
+        set
     }
 
     fn deal(&mut self, rng: &mut GameRng) {
@@ -765,6 +788,31 @@ impl Game for Cribbage {
             previous: self.previous.clone(),
             outcome: self.outcome,
         }
+    }
+
+    /// Each seat's cards not yet laid, and its throw until the crib is
+    /// shown; the undealt deck, and the card dealt straight to the crib
+    /// (three players) until the show, are nobody's. Cards the public
+    /// record names (laid, shown, cut, scored, this hand or the previous
+    /// one, whose cards are back in the deck or in new hands) are left
+    /// out: seeing them named reveals nothing.
+    fn secrets(&self) -> Secrets {
+        let public = self.public_cards();
+        let hidden = |c: &&Card| !public.contains(**c);
+        let mut s = Secrets::new(self.seats);
+        let crib_shown = self.shown.iter().any(|x| x.kind == HandKind::Crib);
+        for seat in (0..self.seats).map(Seat) {
+            s.seat_items(seat, self.unlaid(seat).iter().filter(hidden));
+            if let Some(throw) = self.discards[seat.index()].as_ref().filter(|_| !crib_shown) {
+                s.seat_items(seat, throw.iter().filter(hidden));
+            }
+        }
+        s.undisclosed_items(self.deck.iter().filter(hidden));
+        if !crib_shown {
+            let dealt_to_crib = |c: &&Card| self.discards.iter().flatten().all(|t| !t.contains(c));
+            s.undisclosed_items(self.crib.iter().filter(dealt_to_crib).filter(hidden));
+        }
+        s
     }
 
     /// While discarding, the seed's choice (keep the best average hand);

@@ -9,6 +9,7 @@ use super::rules::{check, legal_moves, plays, Change, Illegal};
 use super::strategy::{Greedy, Predictor, RandomMove};
 use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 use crate::rng::GameRng;
+use crate::secrets::Secrets;
 use crate::strategy::Strategy;
 
 /// The rack size when the room does not choose one: the seed leaves it
@@ -335,6 +336,16 @@ impl Game for Rummikub {
                 ..l.clone()
             }),
         }
+    }
+
+    /// Each rack is its seat's; the bag is nobody's.
+    fn secrets(&self) -> Secrets {
+        let mut s = Secrets::new(self.seats());
+        for (i, rack) in self.racks.iter().enumerate() {
+            s.seat_items(Seat(i as u8), rack);
+        }
+        s.undisclosed_items(&self.bag);
+        s
     }
 
     fn timeout_move(&self, seat: Seat) -> Option<Move> {
