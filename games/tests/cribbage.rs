@@ -150,6 +150,7 @@ fn play_out(seed: u64, names: &[&str], target: u16) -> Cribbage {
                 assert!(!hidden.contains(c), "seat {s} sees hidden {c}");
             }
         }
+        check_secrets(&g, &spectator);
         let seat = to_act.iter().next().unwrap_or_else(|| panic!("empty"));
         let view = &views[seat.index()];
         let legal = g.legal_moves(seat);
@@ -179,6 +180,51 @@ fn play_out(seed: u64, names: &[&str], target: u16) -> Cribbage {
     }
     assert_eq!(tallied, g.scores(), "scores are the sum of the events");
     g
+}
+
+/// The game's own list of its secrets accounts for every card: each is
+/// either named in the public view or listed as hidden, exactly once, and
+/// each seat's list is what its view holds beyond the public cards.
+fn check_secrets(g: &Cribbage, spectator: &View) {
+    let secrets = g.secrets();
+    let card =
+        |v: &Value| serde_json::from_value::<Card>(v.clone()).unwrap_or_else(|e| panic!("{e}"));
+    let mut public = Vec::new();
+    cards_in(
+        &serde_json::to_value(spectator).unwrap_or_default(),
+        &mut public,
+    );
+    let public: CardSet = public.into_iter().collect();
+    let listed: Vec<Card> = secrets
+        .per_seat
+        .iter()
+        .flatten()
+        .chain(&secrets.undisclosed)
+        .map(card)
+        .collect();
+    let hidden: CardSet = listed.iter().copied().collect();
+    assert_eq!(
+        hidden.len(),
+        listed.len(),
+        "a card is listed twice: {listed:?}"
+    );
+    assert!(
+        listed.iter().all(|c| !public.contains(*c)),
+        "a public card is listed"
+    );
+    assert_eq!(hidden.len() + public.len(), 52);
+    for s in 0..g.seats() {
+        let view = g.view(Viewer::Seat(Seat(s)));
+        let mine: CardSet = view
+            .hand
+            .iter()
+            .chain(&view.discarded)
+            .copied()
+            .filter(|c| !public.contains(*c))
+            .collect();
+        let theirs: CardSet = secrets.of(Seat(s)).iter().map(card).collect();
+        assert_eq!(mine, theirs, "seat {s}");
+    }
 }
 
 fn check_finished(g: &Cribbage, target: u16) {

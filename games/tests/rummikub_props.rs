@@ -15,6 +15,7 @@ use proptest::prelude::*;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
 
 /// A random position over the blocks 1..=8 in four colours: a table of up
 /// to two rows (an nrow, a crow of 8s), racks of `r1` and `r2` blocks and a
@@ -152,7 +153,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(24))]
 
     /// A crow's blocks may come in any order, as a new row or as the row a
     /// block joins: the canonical form is the sorted one the legal list
@@ -202,8 +203,28 @@ fn block_json(b: &Block) -> String {
     serde_json::to_string(b).unwrap_or_default()
 }
 
-/// No view holds a block of another seat's rack or of the bag.
+/// No view holds a block of another seat's rack or of the bag, and the
+/// game's list of its secrets is exactly the racks (by seat) and the bag.
 fn check_views(g: &Rummikub) -> Result<(), TestCaseError> {
+    let secrets = g.secrets();
+    for s in (0..g.seats()).map(Seat) {
+        let rack: Vec<Value> = g
+            .rack(s)
+            .iter()
+            .map(|b| serde_json::to_value(b).unwrap_or_default())
+            .collect();
+        prop_assert_eq!(secrets.of(s), rack.as_slice());
+    }
+    let bag: Vec<Value> = g
+        .bag()
+        .iter()
+        .map(|b| serde_json::to_value(b).unwrap_or_default())
+        .collect();
+    let mut undisclosed = secrets.undisclosed.clone();
+    let mut bag_sorted = bag;
+    undisclosed.sort_by_key(Value::to_string);
+    bag_sorted.sort_by_key(Value::to_string);
+    prop_assert_eq!(undisclosed, bag_sorted);
     let seats = g.seats();
     let viewers = (0..seats)
         .map(|s| Viewer::Seat(Seat(s)))
