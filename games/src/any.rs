@@ -13,6 +13,7 @@ use serde_json::Value;
 use crate::analysis::{AnalysisError, Budget, Emit};
 use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 use crate::rng::GameRng;
+use crate::secrets::Secrets;
 use crate::strategy::Strategy;
 
 /// Why a JSON value could not be read as a game's move, view or options.
@@ -242,6 +243,16 @@ macro_rules! hosted_games {
                 }
             }
 
+            /// `mv` in the one form the table shows (see
+            /// [`Game::canonical`]); a move of another game comes back as it is.
+            pub fn canonical(&self, seat: Seat, mv: &AnyMove) -> AnyMove {
+                #[allow(unreachable_patterns)]
+                match (self, mv) {
+                    $((AnyGame::$variant(g), AnyMove::$variant(m)) => AnyMove::$variant(g.canonical(seat, m)),)+
+                    (_, m) => m.clone(),
+                }
+            }
+
             /// `Some` once the game is over.
             pub fn outcome(&self) -> Option<Outcome> {
                 match self { $(AnyGame::$variant(g) => g.outcome()),+ }
@@ -250,6 +261,11 @@ macro_rules! hosted_games {
             /// What `viewer` may see.
             pub fn view(&self, viewer: Viewer) -> AnyView {
                 match self { $(AnyGame::$variant(g) => AnyView::$variant(g.view(viewer))),+ }
+            }
+
+            /// What the state hides (see [`Game::secrets`]).
+            pub fn secrets(&self) -> Secrets {
+                match self { $(AnyGame::$variant(g) => g.secrets()),+ }
             }
 
             /// The default move for `seat` when its clock runs out, if any.

@@ -6,6 +6,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::rng::GameRng;
+use crate::secrets::Secrets;
 use crate::strategy::Strategy;
 
 /// The most seats any room can have: [`SeatSet`] is a bitmask of this width.
@@ -209,6 +210,16 @@ pub trait Game: Sized + Clone + Send + Sync + Debug + 'static {
         (moves.len() <= limit).then_some(moves)
     }
 
+    /// `mv` in the one form the table shows and the log should keep, for
+    /// games where one action has several encodings (a crow's blocks or a
+    /// discard's cards in any order). A move the rules accept has a
+    /// canonical form they accept too, with exactly the same effect;
+    /// canonicalising twice changes nothing more. A refused move comes
+    /// back as it is. By default every move is already canonical.
+    fn canonical(&self, _seat: Seat, mv: &Self::Move) -> Self::Move {
+        mv.clone()
+    }
+
     /// Plays `mv` for `seat`. On `Err` the state is unchanged.
     fn play(&mut self, seat: Seat, mv: &Self::Move, rng: &mut GameRng)
         -> Result<(), Self::Illegal>;
@@ -218,6 +229,13 @@ pub trait Game: Sized + Clone + Send + Sync + Debug + 'static {
 
     /// What `viewer` may see. The only way state leaves the server.
     fn view(&self, viewer: Viewer) -> Self::View;
+
+    /// What this state hides, item by item (see [`Secrets`]), so that
+    /// leak audits and contract tests need no knowledge of the game. By
+    /// default nothing: a game of open information.
+    fn secrets(&self) -> Secrets {
+        Secrets::new(self.seats())
+    }
 
     /// The move played for `seat` when its clock runs out, where the game
     /// defines one. `None` means the seat forfeits instead.

@@ -9,14 +9,18 @@
 pub mod analysis;
 pub mod any;
 pub mod cribbage;
+pub mod deal;
 pub mod game;
 pub mod nimrod;
 pub mod rng;
 pub mod rummikub;
+pub mod secrets;
 pub mod strategy;
 
 pub use analysis::{AnalysisError, Budget};
 pub use any::{AnyBot, AnyGame, AnyMove, AnyView, DecodeError, GameKind, IllegalMove, LegalMoves};
+pub use deal::{check_client_seed, deal_key, DealSecret};
 pub use game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 pub use rng::GameRng;
+pub use secrets::Secrets;
 pub use strategy::Strategy;

@@ -150,6 +150,7 @@ fn play_out(seed: u64, names: &[&str], target: u16) -> Cribbage {
                 assert!(!hidden.contains(c), "seat {s} sees hidden {c}");
             }
         }
+        check_secrets(&g, &spectator);
         let seat = to_act.iter().next().unwrap_or_else(|| panic!("empty"));
         let view = &views[seat.index()];
         let legal = g.legal_moves(seat);
@@ -179,6 +180,51 @@ fn play_out(seed: u64, names: &[&str], target: u16) -> Cribbage {
     }
     assert_eq!(tallied, g.scores(), "scores are the sum of the events");
     g
+}
+
+/// The game's own list of its secrets accounts for every card: each is
+/// either named in the public view or listed as hidden, exactly once, and
+/// each seat's list is what its view holds beyond the public cards.
+fn check_secrets(g: &Cribbage, spectator: &View) {
+    let secrets = g.secrets();
+    let card =
+        |v: &Value| serde_json::from_value::<Card>(v.clone()).unwrap_or_else(|e| panic!("{e}"));
+    let mut public = Vec::new();
+    cards_in(
+        &serde_json::to_value(spectator).unwrap_or_default(),
+        &mut public,
+    );
+    let public: CardSet = public.into_iter().collect();
+    let listed: Vec<Card> = secrets
+        .per_seat
+        .iter()
+        .flatten()
+        .chain(&secrets.undisclosed)
+        .map(card)
+        .collect();
+    let hidden: CardSet = listed.iter().copied().collect();
+    assert_eq!(
+        hidden.len(),
+        listed.len(),
+        "a card is listed twice: {listed:?}"
+    );
+    assert!(
+        listed.iter().all(|c| !public.contains(*c)),
+        "a public card is listed"
+    );
+    assert_eq!(hidden.len() + public.len(), 52);
+    for s in 0..g.seats() {
+        let view = g.view(Viewer::Seat(Seat(s)));
+        let mine: CardSet = view
+            .hand
+            .iter()
+            .chain(&view.discarded)
+            .copied()
+            .filter(|c| !public.contains(*c))
+            .collect();
+        let theirs: CardSet = secrets.of(Seat(s)).iter().map(card).collect();
+        assert_eq!(mine, theirs, "seat {s}");
+    }
 }
 
 fn check_finished(g: &Cribbage, target: u16) {
@@ -381,7 +427,9 @@ proptest! {
                 Move::Play(a)
             };
             let before = g.clone();
-            let legal = g.legal_moves(Seat(seat)).contains(&mv);
+            // A throw's cards may come in any order: the list has the
+            // canonical (sorted) one.
+            let legal = g.legal_moves(Seat(seat)).contains(&g.canonical(Seat(seat), &mv));
             match g.play(Seat(seat), &mv, &mut rng) {
                 Ok(()) => prop_assert!(legal, "{:?} accepted but not listed", mv),
                 Err(e) => {
@@ -390,6 +438,41 @@ proptest! {
                     prop_assert!(!e.to_string().is_empty());
                 }
             }
+        }
+    }
+
+    /// A throw in any order is one throw: the canonical form is the sorted
+    /// one the legal list offers, and either plays to the same state.
+    #[test]
+    fn a_discard_in_any_order_is_the_same_throw(key: [u8; 32], seats in 2u8..=4, pick: usize, rotate: usize) {
+        let mut rng = GameRng::from_key(key);
+        let g = Cribbage::setup(&Config::default(), seats, &mut rng).unwrap_or_else(|e| panic!("{e}"));
+        for seat in (0..seats).map(Seat) {
+            let legal = g.legal_moves(seat);
+            let listed = legal[pick % legal.len()].clone();
+            let Move::Discard(cards) = &listed else { panic!("{listed:?} while discarding") };
+            let mut cards = cards.clone();
+            let n = cards.len();
+            cards.rotate_left(rotate % n);
+            cards.reverse();
+            let shuffled = Move::Discard(cards);
+            let canon = g.canonical(seat, &shuffled);
+            prop_assert_eq!(&canon, &listed);
+            prop_assert_eq!(g.canonical(seat, &canon), canon.clone());
+            let (mut a, mut b) = (g.clone(), g.clone());
+            let (mut ra, mut rb) = (rng.clone(), rng.clone());
+            prop_assert!(a.play(seat, &shuffled, &mut ra).is_ok());
+            prop_assert!(b.play(seat, &canon, &mut rb).is_ok());
+            prop_assert_eq!(&a, &b);
+            // A refused throw (another seat's cards) comes back as it is,
+            // unsorted.
+            let other = Seat((seat.0 + 1) % seats);
+            let mut theirs: Vec<Card> = g.view(Viewer::Seat(other)).hand;
+            theirs.truncate(g.discard_count());
+            theirs.reverse();
+            let refused = Move::Discard(theirs);
+            prop_assert!(g.clone().play(seat, &refused, &mut rng.clone()).is_err());
+            prop_assert_eq!(g.canonical(seat, &refused), refused);
         }
     }
 }

@@ -3,19 +3,21 @@
 //! receives is recorded. Afterwards the match is rebuilt from its log
 //! (`parlor_protocol::replay::step`, seed included, public once over) and
 //! each frame is checked mechanically against the true state at its
-//! `seq`:
+//! `seq`, using only the generic game interface: what a state hides comes
+//! from `AnyGame::secrets`, so no game is named here.
 //!
 //! 1. the view sent equals the rules' view for that seat, and every legal
 //!    move sent is legal there: the server adds nothing of its own;
-//! 2. every card or block (`{"rank","suit"}` / `{"number","color"}`
-//!    objects) anywhere in the frame is public at that moment (in the
-//!    spectator view) or the recipient's own (its true rack; its own
-//!    hand and discards). Anything else is another seat's hidden card or
-//!    block, or the deck or bag: a leak;
+//! 2. every item of a hidden kind (an object shaped like the game's own
+//!    secret items: cards, blocks) anywhere in the frame is public at
+//!    that moment (in the spectator view) or the recipient's own secret;
+//!    and no item hidden from the recipient (another seat's, or the
+//!    undisclosed deck or bag) occurs in it at all: either is a leak;
 //! 3. no frame carries the seed (decimal or hex);
-//! 4. seats' own hidden holdings match the truth (a Rummikub rack equals
-//!    the real rack) and never overlap between seats (Cribbage hands),
-//!    so a leak cannot hide in a seat's "own" cards.
+//! 4. a seat's own secrets are the truth: its view shows, beyond the
+//!    public view, exactly the items the state says it holds, and no item
+//!    is held by two seats or is both held and undisclosed or public, so a
+//!    leak cannot hide in a seat's "own" items.
 
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
@@ -23,6 +25,7 @@
 use std::collections::BTreeSet;
 
 use futures_util::{SinkExt, StreamExt};
+use parlor_games::secrets::occurs_in;
 use parlor_games::{AnyGame, GameKind, GameRng, Seat, Viewer};
 use parlor_protocol::{decode_server, MatchLog, ServerMsg};
 use parlor_server::limits::MAX_LEGAL_SENT;
@@ -117,42 +120,53 @@ impl SplitMix {
     }
 }
 
-fn is_item(m: &serde_json::Map<String, Value>) -> bool {
-    m.len() == 2
-        && ((m.contains_key("rank") && m.contains_key("suit"))
-            || (m.contains_key("number") && m.contains_key("color")))
+/// The shapes of hidden items (the sorted keys of their JSON objects,
+/// e.g. a card's or a block's), learnt from the game's own secrets over
+/// the whole match: any object of such a shape in a frame is an item.
+type Shapes = BTreeSet<Vec<String>>;
+
+fn shape(v: &Value) -> Option<Vec<String>> {
+    let m = v.as_object()?;
+    let mut keys: Vec<String> = m.keys().cloned().collect();
+    keys.sort();
+    Some(keys)
 }
 
-/// Every card or block in `v`, as canonical JSON text.
-fn items(v: &Value, out: &mut BTreeSet<String>) {
+fn shapes_of(states: &[AnyGame]) -> Shapes {
+    let mut shapes = Shapes::new();
+    for state in states {
+        let secrets = state.secrets();
+        let all = secrets
+            .per_seat
+            .iter()
+            .flatten()
+            .chain(&secrets.undisclosed);
+        shapes.extend(all.filter_map(shape));
+    }
+    shapes
+}
+
+/// Every item (an object of one of `shapes`) anywhere in `v`, as JSON text.
+fn items(v: &Value, shapes: &Shapes, out: &mut BTreeSet<String>) {
+    if shape(v).is_some_and(|s| shapes.contains(&s)) {
+        out.insert(v.to_string());
+        return;
+    }
     match v {
-        Value::Object(m) if is_item(m) => {
-            out.insert(v.to_string());
-        }
-        Value::Object(m) => m.values().for_each(|x| items(x, out)),
-        Value::Array(a) => a.iter().for_each(|x| items(x, out)),
+        Value::Object(m) => m.values().for_each(|x| items(x, shapes, out)),
+        Value::Array(a) => a.iter().for_each(|x| items(x, shapes, out)),
         _ => {}
     }
 }
 
-fn item_set(v: &Value) -> BTreeSet<String> {
+fn item_set(v: &Value, shapes: &Shapes) -> BTreeSet<String> {
     let mut s = BTreeSet::new();
-    items(v, &mut s);
+    items(v, shapes, &mut s);
     s
 }
 
-/// What `seat` truly holds in secret, from the state itself where the
-/// game exposes it, else from the fields of its own view that hold its
-/// cards (checked for overlap between seats by the caller).
-fn own_items(game: &AnyGame, seat: Seat, view: &Value) -> BTreeSet<String> {
-    match game {
-        AnyGame::Rummikub(g) => item_set(&serde_json::to_value(g.rack(seat)).unwrap()),
-        _ => {
-            let mut s = item_set(&view["hand"]);
-            s.extend(item_set(&view["discarded"]));
-            s
-        }
-    }
+fn texts(values: &[Value]) -> BTreeSet<String> {
+    values.iter().map(Value::to_string).collect()
 }
 
 #[derive(Default, Debug)]
@@ -173,6 +187,7 @@ fn audit(log: &MatchLog, frames: &[(u8, String)], tally: &mut Tally) {
         parlor_protocol::step(&mut game, &mut rng, entry).unwrap();
         states.push(game.clone());
     }
+    let shapes = shapes_of(&states);
     let seed_dec = log.header.seed.to_string();
     let seed_hex = format!("{:x}", log.header.seed);
     for (seat, text) in frames {
@@ -184,9 +199,9 @@ fn audit(log: &MatchLog, frames: &[(u8, String)], tally: &mut Tally) {
         }
         let frame: Value = serde_json::from_str(text).unwrap();
         if frame["type"] != "update" {
-            let stray = item_set(&frame);
+            let stray = item_set(&frame, &shapes);
             if !stray.is_empty() {
-                leak(format!("cards or blocks outside an update: {text:.200}"));
+                leak(format!("hidden-kind items outside an update: {text:.200}"));
             }
             continue;
         }
@@ -206,47 +221,56 @@ fn audit(log: &MatchLog, frames: &[(u8, String)], tally: &mut Tally) {
                 leak(format!("legal list at seq {seq} is not the rules' list"));
             }
         }
-        let public = item_set(&serde_json::to_value(state.view(Viewer::Spectator)).unwrap());
-        let own = own_items(state, seat, &view);
-        for item in item_set(&frame) {
+        let secrets = state.secrets();
+        let public = item_set(
+            &serde_json::to_value(state.view(Viewer::Spectator)).unwrap(),
+            &shapes,
+        );
+        let own = texts(secrets.of(seat));
+        // Every item in the frame is public or the recipient's own;
+        // anything else is another seat's, or the deck's or bag's.
+        for item in item_set(&frame, &shapes) {
             if !public.contains(&item) && !own.contains(&item) {
                 leak(format!("{item} at seq {seq} is neither public nor its own"));
             }
         }
-        // Own holdings are the truth and nobody else's.
-        if let AnyGame::Rummikub(g) = state {
-            let mut rack: Vec<String> = g
-                .rack(seat)
-                .iter()
-                .map(|b| serde_json::to_value(b).unwrap().to_string())
-                .collect();
-            let mut shown: Vec<String> = view["rack"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(Value::to_string)
-                .collect();
-            rack.sort();
-            shown.sort();
-            if rack != shown {
-                leak(format!("its rack at seq {seq} is not its true rack"));
+        for hidden in secrets.hidden_from(Viewer::Seat(seat)) {
+            if occurs_in(hidden, &frame) {
+                leak(format!("{hidden} at seq {seq} is hidden from it"));
             }
         }
-        for other in 0..log.header.seats {
-            let other = Seat(other);
-            if other == seat || matches!(state, AnyGame::Rummikub(_)) {
-                continue;
-            }
-            let theirs = serde_json::to_value(state.view(Viewer::Seat(other))).unwrap();
-            let overlap: Vec<_> = own
-                .intersection(&own_items(state, other, &theirs))
-                .cloned()
-                .collect();
+        // Its own holdings are the truth: what its view shows beyond the
+        // public view is exactly what the state says it holds in secret,
+        // so a leak cannot pass as the seat's "own" items.
+        let private: BTreeSet<String> = item_set(&view, &shapes)
+            .difference(&public)
+            .cloned()
+            .collect();
+        if private != own {
+            leak(format!(
+                "its own items at seq {seq} are not the truth: shown {private:?}, held {own:?}"
+            ));
+        }
+        // And nobody else's: no item is held by two seats, held and
+        // undisclosed, or held and public.
+        let undisclosed = texts(&secrets.undisclosed);
+        for other in (0..log.header.seats).map(Seat).filter(|o| *o != seat) {
+            let theirs = texts(secrets.of(other));
+            let overlap: Vec<_> = own.intersection(&theirs).collect();
             if !overlap.is_empty() {
                 leak(format!(
                     "{seat} and {other} both hold {overlap:?} at seq {seq}"
                 ));
             }
+        }
+        let also: Vec<_> = own
+            .iter()
+            .filter(|i| undisclosed.contains(*i) || public.contains(*i))
+            .collect();
+        if !also.is_empty() {
+            leak(format!(
+                "{also:?} at seq {seq} is its own and also undisclosed or public"
+            ));
         }
     }
     tally.games += 1;

@@ -9,10 +9,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use rand::seq::SliceRandom;
-use rand::Rng;
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::rng::GameRng;
 
 /// A rank, ace (1) to king (13): the order used for runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -213,9 +213,9 @@ impl Card {
     }
 
     /// The 52 cards in an order drawn from `rng`.
-    pub fn shuffled_deck<R: Rng + ?Sized>(rng: &mut R) -> Vec<Card> {
+    pub fn shuffled_deck(rng: &mut GameRng) -> Vec<Card> {
         let mut deck: Vec<Card> = Card::deck().collect();
-        deck.shuffle(rng);
+        rng.shuffle(&mut deck);
         deck
     }
 

@@ -20,6 +20,17 @@
 //! - **The show** is scored automatically as soon as the last card is laid:
 //!   left of the dealer first, clockwise, the dealer last, then the crib;
 //!   then the next hand is dealt.
+//! - **The chance**, exactly (see [`crate::rng`] for the draws). Setup
+//!   draws the first dealer, [`GameRng::below_u8`]`(seats)`. Each hand then
+//!   [`GameRng::shuffle`]s the 52 cards in [`Card::deck`] order (ace to
+//!   king, clubs, diamonds, hearts, spades within a rank) and deals from
+//!   the *end* of the shuffled list: the last card to the seat left of the
+//!   dealer, the one before it to the next seat, and so on round the table
+//!   until each seat has 6 (two players) or 5 cards; with three players the
+//!   next card goes to the crib. Once everyone has thrown, the start card
+//!   is the card at index [`GameRng::below`]`(len)` of the undealt rest of
+//!   the shuffled list (`len` cards, still in shuffled order). Nothing else
+//!   draws; the next hand shuffles a fresh deck.
 //! - **The end.** The game ends the instant a side reaches the target
 //!   (121, or 61 for a short game), even in the middle of the play or the
 //!   show; later combinations are not scored.
@@ -31,17 +42,17 @@
 
 use std::fmt;
 
-use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use super::advice::select_hand;
-use super::card::{first_duplicate, show_cards, Card};
+use super::card::{first_duplicate, show_cards, Card, CardSet};
 use super::events::{Event, Reason, Stage};
 use super::pegging::{Laid, PegScore, Pegging};
 use super::score::{breakdown, HandKind};
 use super::strategy::{Expert, RandomMove, SeedPlayer};
 use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 use crate::rng::GameRng;
+use crate::secrets::Secrets;
 use crate::strategy::Strategy;
 
 /// The usual game, once round a standard board.
@@ -381,6 +392,28 @@ impl Cribbage {
         }
     }
 
+    /// Every card the public record names: the start card, the cards laid,
+    /// shown and scored, in this hand and the previous one.
+    fn public_cards(&self) -> CardSet {
+        let mut set = CardSet::default();
+        let mut add = |c: &Card| {
+            set.insert(*c);
+        };
+        let laid = self.pegging.as_ref().map_or(&[][..], Pegging::laid);
+        let prev = self.previous.as_ref();
+        self.start.iter().for_each(&mut add);
+        laid.iter().for_each(|l| add(&l.card));
+        self.shown.iter().flat_map(|x| &x.cards).for_each(&mut add);
+        self.events.iter().flat_map(|e| &e.cards).for_each(&mut add);
+        if let Some(p) = prev {
+            p.start.iter().for_each(&mut add);
+            p.laid.iter().for_each(|l| add(&l.card));
+            p.shown.iter().flat_map(|x| &x.cards).for_each(&mut add);
+            p.events.iter().flat_map(|e| &e.cards).for_each(&mut add);
+        }
+        set
+    }
+
     fn deal(&mut self, rng: &mut GameRng) {
         self.hand_number += 1;
         let n = usize::from(self.seats);
@@ -491,7 +524,10 @@ impl Cribbage {
 
     fn discard(&mut self, seat: Seat, cards: &[Card], rng: &mut GameRng) {
         self.hands[seat.index()].retain(|c| !cards.contains(c));
-        self.discards[seat.index()] = Some(cards.to_vec());
+        // Kept sorted, the form `canonical` gives: any order is one throw.
+        let mut throw = cards.to_vec();
+        throw.sort();
+        self.discards[seat.index()] = Some(throw);
         if self.discards.iter().any(Option::is_none) {
             return;
         }
@@ -503,7 +539,9 @@ impl Cribbage {
         let start = if self.deck.is_empty() {
             None
         } else {
-            Some(self.deck.swap_remove(rng.gen_range(0..self.deck.len())))
+            // A deck length always fits in 64 bits, and the draw is below it.
+            let i = rng.below(self.deck.len() as u64) as usize;
+            Some(self.deck.swap_remove(i))
         };
         self.start = start;
         if let Some(start) = start.filter(|s| s.rank == super::card::Rank::JACK) {
@@ -638,7 +676,7 @@ impl Game for Cribbage {
     /// Sets up a match, cutting for the first deal with `rng`.
     fn setup(cfg: &Config, seats: u8, rng: &mut GameRng) -> Result<Self, SetupError> {
         let first = if (Self::SEATS.0..=Self::SEATS.1).contains(&seats) {
-            Seat(rng.gen_range(0..seats))
+            Seat(rng.below_u8(seats))
         } else {
             Seat(0)
         };
@@ -675,6 +713,18 @@ impl Game for Cribbage {
                 .collect(),
             (Phase::Play, Some(p)) => p.playable(seat).into_iter().map(Move::Play).collect(),
             _ => Vec::new(),
+        }
+    }
+
+    /// A discard's cards sorted: the order of a throw means nothing.
+    fn canonical(&self, seat: Seat, mv: &Move) -> Move {
+        match mv {
+            Move::Discard(cards) if self.check(seat, mv).is_ok() => {
+                let mut cards = cards.clone();
+                cards.sort();
+                Move::Discard(cards)
+            }
+            _ => mv.clone(),
         }
     }
 
@@ -738,6 +788,31 @@ impl Game for Cribbage {
             previous: self.previous.clone(),
             outcome: self.outcome,
         }
+    }
+
+    /// Each seat's cards not yet laid, and its throw until the crib is
+    /// shown; the undealt deck, and the card dealt straight to the crib
+    /// (three players) until the show, are nobody's. Cards the public
+    /// record names (laid, shown, cut, scored, this hand or the previous
+    /// one, whose cards are back in the deck or in new hands) are left
+    /// out: seeing them named reveals nothing.
+    fn secrets(&self) -> Secrets {
+        let public = self.public_cards();
+        let hidden = |c: &&Card| !public.contains(**c);
+        let mut s = Secrets::new(self.seats);
+        let crib_shown = self.shown.iter().any(|x| x.kind == HandKind::Crib);
+        for seat in (0..self.seats).map(Seat) {
+            s.seat_items(seat, self.unlaid(seat).iter().filter(hidden));
+            if let Some(throw) = self.discards[seat.index()].as_ref().filter(|_| !crib_shown) {
+                s.seat_items(seat, throw.iter().filter(hidden));
+            }
+        }
+        s.undisclosed_items(self.deck.iter().filter(hidden));
+        if !crib_shown {
+            let dealt_to_crib = |c: &&Card| self.discards.iter().flatten().all(|t| !t.contains(c));
+            s.undisclosed_items(self.crib.iter().filter(dealt_to_crib).filter(hidden));
+        }
+        s
     }
 
     /// While discarding, the seed's choice (keep the best average hand);

@@ -1,6 +1,5 @@
 //! Nimrod as a hosted game.
 
-use rand::Rng;
 use serde::{Deserialize, Serialize};
 
 use super::piles::{Pile, Piles, MAX_PILE};
@@ -17,7 +16,9 @@ pub enum Config {
     /// These exact piles: `{"piles": [5, 9]}`.
     Piles([u64; 2]),
     /// Each pile drawn uniformly from `min..=max`:
-    /// `{"random": {"min": 1, "max": 15}}`.
+    /// `{"random": {"min": 1, "max": 15}}`. The draws, exactly: two
+    /// [`GameRng::range_inclusive`]`(min, max)`, the first for pile A, the
+    /// second for pile B; the piles are then ordered lesser first.
     Random {
         /// Fewest rods in a pile.
         min: u64,
@@ -165,7 +166,7 @@ impl Game for Nimrod {
                         "random piles need 0 <= min <= max, 1 <= max <= {MAX_PILE}; got min {min}, max {max}"
                     )));
                 }
-                Piles::normalised(rng.gen_range(min..=max), rng.gen_range(min..=max))
+                Piles::normalised(rng.range_inclusive(min, max), rng.range_inclusive(min, max))
             }
         };
         if piles.is_empty() {

@@ -1,6 +1,5 @@
 //! Rummikub Lite as a hosted game for 2 to 4 seats.
 
-use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 
 use super::action::Move;
@@ -10,18 +9,57 @@ use super::rules::{check, legal_moves, plays, Change, Illegal};
 use super::strategy::{Greedy, Predictor, RandomMove};
 use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 use crate::rng::GameRng;
+use crate::secrets::Secrets;
 use crate::strategy::Strategy;
 
 /// The rack size when the room does not choose one: the seed leaves it
 /// open, and seven keeps games short while leaving a real bag.
 pub const DEFAULT_RACK_SIZE: u32 = 7;
 
+/// The largest rack `seats` players may be dealt: the racks must leave at
+/// least one block in the bag.
+///
+/// Why exactly this: before the first move the game ends only if a rack is
+/// empty (a rack size of 0, refused separately) or if seat 0 has no row to
+/// lay or extend and the bag is empty, which makes the game a draw at
+/// once. On the empty table seat 0 can play only if its rack holds three
+/// blocks of one number or three consecutive of one colour, and every
+/// rack size allows a deal without either: a rack of up to 26 blocks
+/// taking the even numbers in two colours and the odd ones in the other
+/// two has neither. So whenever the racks use up all 52 blocks (2 x 26 or
+/// 4 x 13) some deals end before anyone moves; with a block left in the
+/// bag seat 0 can always at least draw, and no deal does.
+pub fn max_rack_size(seats: u8) -> usize {
+    (HOSTED_SET_SIZE - 1) / usize::from(seats.max(1))
+}
+
+/// Why `rack_size` cannot be dealt to `seats` players, for people.
+fn rack_size_refusal(rack_size: u32, seats: u8) -> String {
+    let max = max_rack_size(seats);
+    let dealt = rack_size as usize * usize::from(seats);
+    if rack_size == 0 {
+        format!("rack_size must be at least 1 (at most {max} for {seats} players)")
+    } else if dealt == HOSTED_SET_SIZE {
+        format!(
+            "{seats} racks of {rack_size} use all {HOSTED_SET_SIZE} blocks and leave the bag empty: \
+             a first player with no row to lay could not draw, and the game would end in a draw \
+             before anyone moved. Choose a rack_size of at most {max} for {seats} players"
+        )
+    } else {
+        format!(
+            "{seats} racks of {rack_size} need {dealt} blocks, but there are only \
+             {HOSTED_SET_SIZE}, and one must stay in the bag: choose a rack_size of at most \
+             {max} for {seats} players"
+        )
+    }
+}
+
 /// Room options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
-    /// Blocks dealt to each seat: at least 1, and all racks together at
-    /// most the 52 blocks.
+    /// Blocks dealt to each seat: at least 1, and all racks together must
+    /// leave a block in the bag (see [`max_rack_size`]).
     pub rack_size: u32,
 }
 
@@ -181,6 +219,19 @@ impl Rummikub {
     }
 }
 
+/// The move as the table shows it once `change` is made: the row laid or
+/// extended as it now lies.
+fn shown(change: &Change, mv: &Move) -> Move {
+    match (change, mv) {
+        (Change::Add(row), _) => Move::PlayRow(row.clone()),
+        (Change::Replace { row, .. }, Move::PlayBlock { block, .. }) => Move::PlayBlock {
+            block: *block,
+            row: row.clone(),
+        },
+        _ => mv.clone(),
+    }
+}
+
 impl Game for Rummikub {
     type Config = Config;
     type Move = Move;
@@ -202,16 +253,12 @@ impl Game for Rummikub {
             });
         }
         let size = cfg.rack_size as usize;
-        if size == 0 || size * usize::from(seats) > HOSTED_SET_SIZE {
-            return Err(SetupError::Config(format!(
-                "rack_size must be at least 1 and {seats} racks must fit the {HOSTED_SET_SIZE} blocks \
-                 (at most {}), not {}",
-                HOSTED_SET_SIZE / usize::from(seats),
-                cfg.rack_size
-            )));
+        let max = max_rack_size(seats);
+        if size == 0 || size > max {
+            return Err(SetupError::Config(rack_size_refusal(cfg.rack_size, seats)));
         }
         let mut blocks = Block::hosted_set();
-        blocks.shuffle(rng);
+        rng.shuffle(&mut blocks);
         let racks: Vec<Vec<Block>> = blocks
             .chunks(size)
             .take(usize::from(seats))
@@ -239,6 +286,15 @@ impl Game for Rummikub {
         legal_moves(self.rack(seat), &self.table)
     }
 
+    /// Rows as the table holds them: a crow sorted (the order of its
+    /// blocks is free on the wire), an nrow as it is.
+    fn canonical(&self, seat: Seat, mv: &Move) -> Move {
+        match self.checked(seat, mv) {
+            Ok(change) => shown(&change, mv),
+            Err(_) => mv.clone(),
+        }
+    }
+
     fn play(&mut self, seat: Seat, mv: &Move, _rng: &mut GameRng) -> Result<(), Illegal> {
         let change = self.checked(seat, mv)?;
         // Nothing below can fail: the state changes only from here on.
@@ -252,14 +308,7 @@ impl Game for Rummikub {
         }
         self.last = Some(LastMove {
             seat,
-            mv: match (&change, mv) {
-                (Change::Add(row), _) => Move::PlayRow(row.clone()),
-                (Change::Replace { row, .. }, Move::PlayBlock { block, .. }) => Move::PlayBlock {
-                    block: *block,
-                    row: row.clone(),
-                },
-                _ => mv.clone(),
-            },
+            mv: shown(&change, mv),
             drew: drawn,
         });
         self.next = Seat((seat.0 + 1) % self.seats());
@@ -287,6 +336,16 @@ impl Game for Rummikub {
                 ..l.clone()
             }),
         }
+    }
+
+    /// Each rack is its seat's; the bag is nobody's.
+    fn secrets(&self) -> Secrets {
+        let mut s = Secrets::new(self.seats());
+        for (i, rack) in self.racks.iter().enumerate() {
+            s.seat_items(Seat(i as u8), rack);
+        }
+        s.undisclosed_items(&self.bag);
+        s
     }
 
     fn timeout_move(&self, seat: Seat) -> Option<Move> {
@@ -389,13 +448,38 @@ mod tests {
         let run3 = Row::Nrow(vec![b(1, Red), b(2, Red), b(3, Red)]);
         g.play(Seat(0), &Move::PlayRow(run3), &mut rng)
             .unwrap_or_else(|e| panic!("{e}"));
-        let unsorted = Row::Crow(vec![b(5, Yellow), b(5, Red), b(5, Black)]);
-        g.play(Seat(1), &Move::PlayRow(unsorted), &mut rng)
+        let unsorted = Move::PlayRow(Row::Crow(vec![b(5, Yellow), b(5, Red), b(5, Black)]));
+        let sorted = Move::PlayRow(Row::Crow(vec![b(5, Black), b(5, Red), b(5, Yellow)]));
+        assert_eq!(g.canonical(Seat(1), &unsorted), sorted);
+        // Out of turn it is refused, so it comes back as it is.
+        assert_eq!(g.canonical(Seat(0), &unsorted), unsorted);
+        g.play(Seat(1), &unsorted, &mut rng)
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(
             g.table()[1],
             Row::Crow(vec![b(5, Black), b(5, Red), b(5, Yellow)])
         );
+        assert_eq!(g.view(Viewer::Spectator).last.map(|l| l.mv), Some(sorted));
+        // Joining a crow: the new row in any order is one move.
+        let mut joined = g.clone();
+        joined.bag.retain(|x| *x != b(5, Blue));
+        joined.racks[0].push(b(5, Blue));
+        let into = |blocks: Vec<Block>| Move::PlayBlock {
+            block: b(5, Blue),
+            row: Row::Crow(blocks),
+        };
+        let mixed = into(vec![b(5, Yellow), b(5, Blue), b(5, Black), b(5, Red)]);
+        let canon = into(vec![b(5, Black), b(5, Blue), b(5, Red), b(5, Yellow)]);
+        assert_eq!(joined.canonical(Seat(0), &mixed), canon);
+        assert!(joined.legal_moves(Seat(0)).contains(&canon));
+        let mut other = joined.clone();
+        joined
+            .play(Seat(0), &mixed, &mut rng)
+            .unwrap_or_else(|e| panic!("{e}"));
+        other
+            .play(Seat(0), &canon, &mut rng)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(joined, other);
         assert_eq!(
             g.play(Seat(1), &Move::Draw, &mut rng),
             Err(Illegal::NotYourTurn { seat: Seat(1) })
@@ -418,6 +502,94 @@ mod tests {
                 winners: SeatSet::single(Seat(1))
             })
         );
+    }
+
+    #[test]
+    fn a_legacy_seed_deals_the_rack_it_always_dealt() {
+        // Seat 0's rack for `GameRng::from_seed(0)`, default options, two
+        // seats, printed by the code before keyed deals existed (when setup
+        // called rand 0.8's shuffle itself). Stored matches depend on it.
+        let want = [
+            b(2, Yellow),
+            b(3, Black),
+            b(4, Blue),
+            b(5, Black),
+            b(7, Blue),
+            b(8, Red),
+            b(12, Red),
+        ];
+        let g = Rummikub::setup(&Config::default(), 2, &mut GameRng::from_seed(0))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(g.rack(Seat(0)), &want);
+    }
+
+    /// The racks of a deal of all 52 blocks to `seats` players in which
+    /// seat 0 can lay nothing: it holds even numbers in red and blue and
+    /// odd ones in black and yellow (no three of a number, no two
+    /// consecutive of a colour), as many as its rack takes.
+    fn stuck_deal(seats: usize) -> Vec<Vec<Block>> {
+        let size = HOSTED_SET_SIZE / seats;
+        let (mut first, mut rest): (Vec<Block>, Vec<Block>) = Block::hosted_set()
+            .into_iter()
+            .partition(|x| (x.number % 2 == 0) == matches!(x.color, Red | Blue));
+        rest.extend(first.drain(size..));
+        let mut racks = vec![first];
+        racks.extend(rest.chunks(size).map(<[Block]>::to_vec));
+        racks
+    }
+
+    #[test]
+    fn setup_refuses_exactly_the_options_that_can_end_before_a_move() {
+        for seats in 2..=4u8 {
+            for rack_size in 0..=53u32 {
+                let dealt = rack_size as usize * usize::from(seats);
+                let fine = rack_size >= 1 && dealt < HOSTED_SET_SIZE;
+                let got = Rummikub::setup(
+                    &Config { rack_size },
+                    seats,
+                    &mut GameRng::from_key([1; 32]),
+                );
+                assert_eq!(got.is_ok(), fine, "{seats} x {rack_size}: {got:?}");
+                if let Err(e) = got {
+                    assert!(matches!(e, SetupError::Config(_)), "{e}");
+                    let msg = e.to_string();
+                    let max = max_rack_size(seats).to_string();
+                    assert!(msg.contains(&max), "{msg}");
+                    if dealt == HOSTED_SET_SIZE {
+                        assert!(
+                            msg.contains("bag empty") && msg.contains("before anyone moved"),
+                            "{msg}"
+                        );
+                    }
+                }
+                // Allowed options never end before the first move, whatever
+                // the deal: a block stays in the bag for seat 0 to draw.
+                if fine {
+                    for k in 0..8u8 {
+                        let g = Rummikub::setup(
+                            &Config { rack_size },
+                            seats,
+                            &mut GameRng::from_key([k; 32]),
+                        )
+                        .unwrap_or_else(|e| panic!("{e}"));
+                        assert_eq!(g.outcome(), None);
+                        assert!(!g.legal_moves(Seat(0)).is_empty());
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            (max_rack_size(2), max_rack_size(3), max_rack_size(4)),
+            (25, 17, 12)
+        );
+        // The refused deals that all 52 blocks make (2 x 26, 4 x 13) really
+        // can end at once: this one is drawn before anyone moves.
+        for seats in [2, 4] {
+            let racks = stuck_deal(seats);
+            assert!(racks.iter().all(|r| r.len() == HOSTED_SET_SIZE / seats));
+            let g = Rummikub::from_parts(racks, vec![], vec![]).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(g.outcome(), Some(Outcome::Draw), "{seats} seats");
+        }
     }
 
     #[test]

@@ -27,6 +27,13 @@
 //! seat order, and keeps the rest as the bag, whose order no view shows.
 //! A draw move is just `"draw"`: the player cannot know the block.
 //!
+//! The chance, exactly (see [`crate::rng`] for the draws): the match makes
+//! one [`GameRng::shuffle`](crate::GameRng::shuffle) of the 52 blocks
+//! sorted by number, then colour name (black, blue, red, yellow), and
+//! nothing else. Seat 0's rack is the first `rack_size` blocks of the
+//! result, seat 1's the next `rack_size`, and so on; the bag is the rest,
+//! drawn from the front.
+//!
 //! The seed is for two players; 3 or 4 seats generalise it directly:
 //! seats move in order 0, 1, 2, ..., the first seat to empty its rack wins
 //! and every other seat loses, and when the seat to move has no play and
@@ -49,7 +56,7 @@ mod table;
 
 pub use action::{Action, Move};
 pub use block::{Block, Color, HOSTED_NUMBERS, HOSTED_SET_SIZE};
-pub use game::{Config, LastMove, Rummikub, View, DEFAULT_RACK_SIZE};
+pub use game::{max_rack_size, Config, LastMove, Rummikub, View, DEFAULT_RACK_SIZE};
 pub use outcomes::{all_outcomes, outcomes, Solution};
 pub use position::{Player, Position, PositionError, MAX_BLOCKS};
 pub use predict::{
