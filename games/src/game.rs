@@ -4,6 +4,7 @@ use std::fmt::{self, Debug};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
 
 use crate::rng::GameRng;
 use crate::secrets::Secrets;
@@ -249,4 +250,25 @@ pub trait Game: Sized + Clone + Send + Sync + Debug + 'static {
 
     /// The built-in strategy called `name`.
     fn strategy(name: &str) -> Option<Box<dyn Strategy<Self>>>;
+
+    /// The analysis tool (one of the game's own) that reviews a finished
+    /// match, if the game offers one: e.g. predictions before and after
+    /// every move. Its input comes from [`Game::log_analysis_input`].
+    const LOG_ANALYSIS_TOOL: Option<&'static str> = None;
+
+    /// The input of [`Game::LOG_ANALYSIS_TOOL`] for a finished match, from
+    /// its options, seats, generator as it was before the deal, and steps
+    /// in order (`None` for a forfeit). `Err` says, for people, why this
+    /// match cannot be reviewed. Called only when the tool is `Some`.
+    fn log_analysis_input(
+        _cfg: &Self::Config,
+        _seats: u8,
+        _rng: GameRng,
+        _steps: &[(Seat, Option<Self::Move>)],
+    ) -> Result<Value, String> {
+        Err(format!(
+            "{} offers no review of a finished match",
+            Self::NAME
+        ))
+    }
 }

@@ -49,6 +49,7 @@ mod game;
 mod outcomes;
 mod position;
 mod predict;
+pub mod review;
 mod row;
 mod rules;
 mod strategy;
