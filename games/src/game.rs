@@ -190,7 +190,15 @@ pub trait Game: Sized + Clone + Send + Sync + Debug + 'static {
     /// Names of the built-in strategies, the first being the default bot.
     const STRATEGIES: &'static [&'static str];
 
-    /// Sets up a new match; all chance comes from `rng`.
+    /// The analysis tool (one of the game's own) that reviews a finished
+    /// match, if the game offers one: e.g. predictions before and after
+    /// every move. Its input comes from [`Game::log_analysis_input`].
+    const LOG_ANALYSIS_TOOL: Option<&'static str> = None;
+
+    /// Sets up a new match; all chance comes from `rng`, drawn only with
+    /// its documented draws ([`GameRng::shuffle`], [`GameRng::below`],
+    /// [`GameRng::range_inclusive`]) so that no dependency upgrade can
+    /// change a deal. The same holds for chance in [`Game::play`].
     fn setup(cfg: &Self::Config, seats: u8, rng: &mut GameRng) -> Result<Self, SetupError>;
 
     /// How many seats this match has.
@@ -250,11 +258,6 @@ pub trait Game: Sized + Clone + Send + Sync + Debug + 'static {
 
     /// The built-in strategy called `name`.
     fn strategy(name: &str) -> Option<Box<dyn Strategy<Self>>>;
-
-    /// The analysis tool (one of the game's own) that reviews a finished
-    /// match, if the game offers one: e.g. predictions before and after
-    /// every move. Its input comes from [`Game::log_analysis_input`].
-    const LOG_ANALYSIS_TOOL: Option<&'static str> = None;
 
     /// The input of [`Game::LOG_ANALYSIS_TOOL`] for a finished match, from
     /// its options, seats, generator as it was before the deal, and steps
