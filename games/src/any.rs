@@ -59,6 +59,34 @@ fn decode<T: serde::de::DeserializeOwned>(
     })
 }
 
+/// [`GameKind::log_analysis`] for game `G`: reads the options and picks
+/// `G`'s moves out of `steps` with `own`, refusing another game's.
+fn log_analysis<G: Game>(
+    kind: GameKind,
+    config: &Value,
+    seats: u8,
+    rng: GameRng,
+    steps: &[(Seat, Option<AnyMove>)],
+    own: impl Fn(&AnyMove) -> Option<&G::Move>,
+) -> Result<Value, String> {
+    let cfg: G::Config = if config.is_null() {
+        Default::default()
+    } else {
+        decode(G::NAME, "options", config).map_err(|e| e.to_string())?
+    };
+    let mut moves = Vec::with_capacity(steps.len());
+    for (i, (seat, mv)) in steps.iter().enumerate() {
+        let mv = match mv {
+            None => None,
+            Some(m) => Some(own(m).cloned().ok_or_else(|| {
+                format!("step {i} is a {} move, but the match is {kind}", m.kind())
+            })?),
+        };
+        moves.push((*seat, mv));
+    }
+    G::log_analysis_input(&cfg, seats, rng, &moves)
+}
+
 macro_rules! hosted_games {
     ($($variant:ident => $ty:ty, $analysis:path),+ $(,)?) => {
         /// Which game a room plays.
@@ -138,6 +166,31 @@ macro_rules! hosted_games {
             /// emitting each result.
             pub fn analyze(self, tool: &str, input: &Value, budget: Budget, emit: &mut Emit<'_>) -> Result<(), AnalysisError> {
                 match self { $(GameKind::$variant => { use $analysis as a; a::analyze(tool, input, budget, emit) }),+ }
+            }
+
+            /// The analysis of a finished match (for `get_log` with
+            /// `predict`): the tool to run and its input, built from the
+            /// match's options (`null` for defaults), seats, generator as
+            /// it was before the deal, and steps in order (`None` for a
+            /// forfeit). `None`: this game offers no such analysis;
+            /// `Some(Err)`: not for this match, with the reason for people.
+            pub fn log_analysis(
+                self,
+                config: &Value,
+                seats: u8,
+                rng: GameRng,
+                steps: &[(Seat, Option<AnyMove>)],
+            ) -> Option<Result<(&'static str, Value), String>> {
+                match self {
+                    $(GameKind::$variant => {
+                        let tool = <$ty as Game>::LOG_ANALYSIS_TOOL?;
+                        Some(log_analysis::<$ty>(self, config, seats, rng, steps, |m| match m {
+                            AnyMove::$variant(m) => Some(m),
+                            #[allow(unreachable_patterns)]
+                            _ => None,
+                        }).map(|input| (tool, input)))
+                    }),+
+                }
             }
 
             /// The built-in strategy called `name`.

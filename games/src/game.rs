@@ -4,6 +4,7 @@ use std::fmt::{self, Debug};
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
 
 use crate::rng::GameRng;
 use crate::secrets::Secrets;
@@ -189,7 +190,15 @@ pub trait Game: Sized + Clone + Send + Sync + Debug + 'static {
     /// Names of the built-in strategies, the first being the default bot.
     const STRATEGIES: &'static [&'static str];
 
-    /// Sets up a new match; all chance comes from `rng`.
+    /// The analysis tool (one of the game's own) that reviews a finished
+    /// match, if the game offers one: e.g. predictions before and after
+    /// every move. Its input comes from [`Game::log_analysis_input`].
+    const LOG_ANALYSIS_TOOL: Option<&'static str> = None;
+
+    /// Sets up a new match; all chance comes from `rng`, drawn only with
+    /// its documented draws ([`GameRng::shuffle`], [`GameRng::below`],
+    /// [`GameRng::range_inclusive`]) so that no dependency upgrade can
+    /// change a deal. The same holds for chance in [`Game::play`].
     fn setup(cfg: &Self::Config, seats: u8, rng: &mut GameRng) -> Result<Self, SetupError>;
 
     /// How many seats this match has.
@@ -249,4 +258,20 @@ pub trait Game: Sized + Clone + Send + Sync + Debug + 'static {
 
     /// The built-in strategy called `name`.
     fn strategy(name: &str) -> Option<Box<dyn Strategy<Self>>>;
+
+    /// The input of [`Game::LOG_ANALYSIS_TOOL`] for a finished match, from
+    /// its options, seats, generator as it was before the deal, and steps
+    /// in order (`None` for a forfeit). `Err` says, for people, why this
+    /// match cannot be reviewed. Called only when the tool is `Some`.
+    fn log_analysis_input(
+        _cfg: &Self::Config,
+        _seats: u8,
+        _rng: GameRng,
+        _steps: &[(Seat, Option<Self::Move>)],
+    ) -> Result<Value, String> {
+        Err(format!(
+            "{} offers no review of a finished match",
+            Self::NAME
+        ))
+    }
 }

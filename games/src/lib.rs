@@ -2,7 +2,10 @@
 //!
 //! Nothing here does I/O, reads a clock or touches a global RNG: every chance
 //! event draws from a [`GameRng`] handed in by the caller, so a match is fully
-//! described by `(game, config, seats, seed, moves)` and can be replayed.
+//! described by `(game, config, seats, key, moves)` and can be replayed. New
+//! matches are keyed ([`GameRng::from_key`], the key derived as [`deal`]
+//! describes, so that anyone can audit a deal); matches stored before that
+//! replay from their legacy `u64` seed ([`GameRng::from_seed`]).
 //!
 //! Each game implements [`Game`]; [`AnyGame`] is the closed set the server hosts.
 

@@ -400,12 +400,11 @@ impl Cribbage {
             set.insert(*c);
         };
         let laid = self.pegging.as_ref().map_or(&[][..], Pegging::laid);
-        let prev = self.previous.as_ref();
         self.start.iter().for_each(&mut add);
         laid.iter().for_each(|l| add(&l.card));
         self.shown.iter().flat_map(|x| &x.cards).for_each(&mut add);
         self.events.iter().flat_map(|e| &e.cards).for_each(&mut add);
-        if let Some(p) = prev {
+        if let Some(p) = &self.previous {
             p.start.iter().for_each(&mut add);
             p.laid.iter().for_each(|l| add(&l.card));
             p.shown.iter().flat_map(|x| &x.cards).for_each(&mut add);

@@ -18,14 +18,17 @@
 //!   [`predict`] (the seed's `count_wins`, exact counts without listing the
 //!   games, by memoising on a canonical bitset form of each position);
 //! - [`Rummikub`]: the hosted game; the bots [`Greedy`], [`RandomMove`],
-//!   [`Predictor`]; and the [`analysis`] tools.
+//!   [`Predictor`]; the [`analysis`] tools; and [`review`], the `replay`
+//!   tool's input from a finished match.
 //!
 //! # Hosting
 //!
 //! A hosted match shuffles the 52 blocks (1 to 13 in four colours) with
 //! the match's RNG, deals `rack_size` blocks (default 7) to each seat in
 //! seat order, and keeps the rest as the bag, whose order no view shows.
-//! A draw move is just `"draw"`: the player cannot know the block.
+//! A draw move is just `"draw"`: the player cannot know the block. The
+//! racks must leave at least one block in the bag ([`max_rack_size`]):
+//! otherwise some deals would end in a draw before anyone moved.
 //!
 //! The chance, exactly (see [`crate::rng`] for the draws): the match makes
 //! one [`GameRng::shuffle`](crate::GameRng::shuffle) of the 52 blocks
@@ -49,6 +52,7 @@ mod game;
 mod outcomes;
 mod position;
 mod predict;
+pub mod review;
 mod row;
 mod rules;
 mod strategy;
