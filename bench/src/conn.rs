@@ -66,7 +66,7 @@ pub async fn dial(
     url: &str,
     source: Ipv4Addr,
 ) -> Result<WebSocketStream<MaybeTlsStream<TcpStream>>, String> {
-    let config = Some(parlor_server::session::ws_config());
+    let config = Some(parlor_server::connection::ws_config());
     let target = url
         .strip_prefix("ws://")
         .and_then(|rest| rest.split('/').next())

@@ -87,7 +87,7 @@ async fn serve(stream: TcpStream, relay: Arc<Relay>) {
     let _ = stream.set_nodelay(true);
     let Ok(ws) = tokio_tungstenite::accept_async_with_config(
         stream,
-        Some(parlor_server::session::ws_config()),
+        Some(parlor_server::connection::ws_config()),
     )
     .await
     else {
@@ -136,7 +136,7 @@ async fn serve(stream: TcpStream, relay: Arc<Relay>) {
                 lock(&relay.rooms).insert(id.clone(), room);
                 say(json!({"type": "room_created", "room": id, "game": "nimrod", "seats": 2}));
             }
-            ClientMsg::Join { room, seat } => {
+            ClientMsg::Join { room, seat, .. } => {
                 let mut rooms = lock(&relay.rooms);
                 let Some(r) = rooms.get_mut(room.as_str()) else {
                     continue;

@@ -130,3 +130,11 @@ impl Client {
         Ok(seats)
     }
 }
+
+/// A fresh client seed for `join`: 16 random bytes in hex, so that the
+/// deal depends on something neither the server nor the other players
+/// could know in advance.
+pub fn client_seed() -> String {
+    let bytes: [u8; 16] = rand::random();
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

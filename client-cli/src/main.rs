@@ -295,9 +295,10 @@ async fn cmd_bot(a: BotArgs) -> Result<(), String> {
             &ClientMsg::Join {
                 room: room.clone(),
                 seat: a.seat.map(Seat),
+                client_seed: Some(parlor_cli::client::client_seed()),
             },
             |m| match m {
-                ServerMsg::Joined { room: r, seat } if r == joined => Some(seat),
+                ServerMsg::Joined { room: r, seat, .. } if r == joined => Some(seat),
                 _ => None,
             },
         )
@@ -318,13 +319,29 @@ async fn cmd_rooms(a: RoomsArgs) -> Result<(), String> {
     let mut client = Client::connect(&a.server, "parlor-rooms")
         .await
         .map_err(|e| format!("{}: {e}", a.server))?;
-    let rooms = client
-        .request(&ClientMsg::ListRooms, |m| match m {
-            ServerMsg::Rooms { rooms } => Some(rooms),
-            _ => None,
-        })
-        .await
-        .map_err(|e| e.to_string())?;
+    // Every page, in order: the server sends at most 200 rooms a page.
+    let mut rooms = Vec::new();
+    let mut cursor = None;
+    loop {
+        let ask = ClientMsg::ListRooms {
+            game: None,
+            status: None,
+            cursor: cursor.take(),
+            limit: None,
+        };
+        let (page, next) = client
+            .request(&ask, |m| match m {
+                ServerMsg::Rooms { rooms, next } => Some((rooms, next)),
+                _ => None,
+            })
+            .await
+            .map_err(|e| e.to_string())?;
+        rooms.extend(page);
+        match next {
+            Some(n) => cursor = Some(n),
+            None => break,
+        }
+    }
     let mut out = std::io::stdout();
     if a.json {
         let _ = writeln!(out, "{}", serde_json::json!(rooms));
@@ -381,8 +398,11 @@ async fn cmd_replay(a: ReplayArgs) -> Result<(), String> {
     if !a.predict {
         return parlor_cli::replay::print(&log, &mut out);
     }
-    let input = parlor_protocol::rummikub_replay_input(&log).map_err(|e| e.to_string())?;
-    analysis::run(GameKind::Rummikub, "replay", &input, &mut out)
+    let game = log.header.game;
+    let (tool, input) = parlor_protocol::log_analysis(&log)
+        .ok_or_else(|| format!("{game} offers no analysis of a finished match"))?
+        .map_err(|e| e.to_string())?;
+    analysis::run(game, tool, &input, &mut out)
 }
 
 fn cmd_tool(game: GameKind, a: &ToolArgs) -> Result<(), String> {

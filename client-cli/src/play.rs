@@ -163,9 +163,10 @@ async fn take_seat(
             &ClientMsg::Join {
                 room: room.clone(),
                 seat: opts.seat.or(opts.room.is_none().then_some(Seat(0))),
+                client_seed: Some(crate::client::client_seed()),
             },
             |m| match m {
-                ServerMsg::Joined { room: r, seat } if r == room => Some(seat),
+                ServerMsg::Joined { room: r, seat, .. } if r == room => Some(seat),
                 _ => None,
             },
         )

@@ -5,7 +5,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use uuid::Uuid;
 
-use crate::types::{Clock, RoomId};
+use crate::types::{Clock, RoomId, RoomStatus};
+
+/// Most rooms one `rooms` page lists: a page of the largest rooms stays far
+/// below [`crate::MAX_SERVER_FRAME_BYTES`].
+pub const MAX_ROOMS_PER_PAGE: u32 = 200;
 
 /// Every `type` a client may send, for telling an unknown type from a
 /// malformed message.
@@ -42,8 +46,21 @@ pub enum ClientMsg {
         /// The token from that session's `welcome`.
         token: Uuid,
     },
-    /// List the public rooms.
-    ListRooms,
+    /// List the public rooms, a page at a time, ordered by room id.
+    ListRooms {
+        /// Only rooms of this game.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        game: Option<GameKind>,
+        /// Only rooms in this state.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        status: Option<RoomStatus>,
+        /// Continue after this point: the `next` of the previous page.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cursor: Option<String>,
+        /// Most rooms in the page (default and most: [`MAX_ROOMS_PER_PAGE`]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        limit: Option<u32>,
+    },
     /// Create a room; the creator then joins or adds bots like anyone.
     CreateRoom {
         /// The game.
@@ -68,6 +85,11 @@ pub enum ClientMsg {
         /// The seat wanted.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
+        /// Entropy the player adds to the deal (1 to 64 letters, digits,
+        /// `-` or `_`): the deal derives from the server's committed seed
+        /// and every seat's client seed, so nobody alone can choose it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client_seed: Option<String>,
     },
     /// Watch a room.
     Spectate {

@@ -1,11 +1,12 @@
 //! Turning frames into messages and back.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::client::{ClientMsg, CLIENT_TYPES};
 use crate::error_code::ErrorCode;
 use crate::server::ServerMsg;
+use crate::types::Clock;
 
 /// Why a frame could not be read as a message.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -64,9 +65,33 @@ fn explain(text: &str) -> Result<(), DecodeFailure> {
             ),
         });
     }
+    if kind == "create_room" {
+        room_options(obj)?;
+    }
     serde_json::from_value::<ClientMsg>(value)
         .map(drop)
         .map_err(|e| malformed(format!("bad {kind} message: {e}")))
+}
+
+/// A `create_room` whose clock (an object) or seat count (an integer) is
+/// of the right JSON type but out of range is a bad room option, not a
+/// malformed message: the client asked for a room the server cannot host.
+fn room_options(obj: &serde_json::Map<String, Value>) -> Result<(), DecodeFailure> {
+    let bad = |message: String| DecodeFailure {
+        code: ErrorCode::RoomBadOptions,
+        message,
+    };
+    if let Some(clock) = obj.get("clock").filter(|c| !c.is_null()) {
+        if clock.is_object() {
+            Clock::deserialize(clock).map_err(|e| bad(format!("bad clock: {e}")))?;
+        }
+    }
+    if let Some(seats) = obj.get("seats").filter(|s| s.is_i64() || s.is_u64()) {
+        if u8::deserialize(seats).is_err() {
+            return Err(bad(format!("{seats} is not a number of seats")));
+        }
+    }
+    Ok(())
 }
 
 /// Reads a server frame (for clients).
@@ -118,6 +143,22 @@ mod tests {
         );
         assert_eq!(
             code(r#"{"type":"hello","version":1e999}"#),
+            Some(ErrorCode::RequestMalformed)
+        );
+        assert_eq!(
+            code(r#"{"type":"create_room","game":"nimrod","clock":{"per_move":{"ms":-5}}}"#),
+            Some(ErrorCode::RoomBadOptions)
+        );
+        assert_eq!(
+            code(r#"{"type":"create_room","game":"nimrod","clock":{"per_move":{"ms":1e30}}}"#),
+            Some(ErrorCode::RoomBadOptions)
+        );
+        assert_eq!(
+            code(r#"{"type":"create_room","game":"nimrod","seats":300}"#),
+            Some(ErrorCode::RoomBadOptions)
+        );
+        assert_eq!(
+            code(r#"{"type":"create_room","game":"nimrod","clock":"fast"}"#),
             Some(ErrorCode::RequestMalformed)
         );
         let deep = "[".repeat(10_000) + &"]".repeat(10_000);

@@ -13,12 +13,17 @@ mod replay;
 mod server;
 mod types;
 
-pub use client::{ClientMsg, CLIENT_TYPES};
+pub use client::{ClientMsg, CLIENT_TYPES, MAX_ROOMS_PER_PAGE};
 pub use codec::{decode_client, decode_server, encode, DecodeFailure};
 pub use error_code::ErrorCode;
-pub use replay::{replay, rummikub_replay_input, step, ReplayError};
-pub use server::{LogEntry, LoggedAction, MatchHeader, MatchLog, ServerMsg, Update};
+pub use replay::{deal_rng, log_analysis, replay, step, DealCheck, ReplayError};
+pub use server::{Closed, Deal, LogEntry, LoggedAction, MatchHeader, MatchLog, ServerMsg, Update};
 pub use types::{Clock, Occupant, RoomId, RoomStatus, RoomSummary, SeatInfo, SeatRef};
+
+/// Largest frame the server sends. Every reply is bounded below it: room
+/// lists come in pages, analysis replies are cut, and an oversized reply
+/// is replaced by a `server/reply_too_large` error rather than dropped.
+pub const MAX_SERVER_FRAME_BYTES: usize = 512 * 1024;
 
 /// The protocol version this build speaks best. A client says which version
 /// it speaks in `hello`; the server answers with the version both will use.

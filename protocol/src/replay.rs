@@ -1,10 +1,10 @@
 //! Rebuilding a match from its log.
 
-use parlor_games::rummikub::Move as RummikubMove;
-use parlor_games::{AnyGame, GameKind, GameRng, Seat};
-use serde_json::{json, Value};
+use parlor_games::deal::{deal_key, DealSecret};
+use parlor_games::{AnyGame, GameRng};
+use serde_json::Value;
 
-use crate::server::{LogEntry, LoggedAction, MatchHeader, MatchLog};
+use crate::server::{Deal, LogEntry, LoggedAction, MatchHeader, MatchLog};
 
 /// Why a log does not replay.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -22,11 +22,67 @@ pub enum ReplayError {
     },
 }
 
+/// Why a fair deal does not check out.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum DealCheck {
+    /// The seed or salt is not what the header says they are.
+    #[error("the revealed seed is unreadable: {0}")]
+    Unreadable(String),
+    /// SHA-256 of the revealed seed and salt is not the commitment.
+    #[error("the revealed seed and salt hash to {actual}, not to the commitment {committed}")]
+    Mismatch {
+        /// What the room published when it was made.
+        committed: String,
+        /// What the revealed seed and salt hash to.
+        actual: String,
+    },
+}
+
+impl Deal {
+    /// The server's revealed secret.
+    pub fn secret(&self) -> Result<DealSecret, DealCheck> {
+        DealSecret::from_hex(&self.server_seed, &self.salt)
+            .map_err(|e| DealCheck::Unreadable(e.to_string()))
+    }
+
+    /// Checks that the revealed seed and salt are the ones committed to.
+    pub fn check(&self) -> Result<(), DealCheck> {
+        let actual = self.secret()?.commitment();
+        if actual == self.commitment.to_ascii_lowercase() {
+            Ok(())
+        } else {
+            Err(DealCheck::Mismatch {
+                committed: self.commitment.clone(),
+                actual,
+            })
+        }
+    }
+
+    /// The chance stream of the match: keyed by the server seed, the salt
+    /// and every seat's client seed (see `parlor_games::deal`).
+    pub fn rng(&self) -> Result<GameRng, DealCheck> {
+        let seeds: Vec<Option<&str>> = self.client_seeds.iter().map(Option::as_deref).collect();
+        Ok(GameRng::from_key(deal_key(&self.secret()?, &seeds)))
+    }
+}
+
+/// The chance stream a header describes: its fair deal, or the seed of a
+/// match stored before fair dealing.
+pub fn deal_rng(header: &MatchHeader) -> Result<GameRng, ReplayError> {
+    match (&header.deal, header.seed) {
+        (Some(deal), _) => deal.rng().map_err(|e| ReplayError::Setup(e.to_string())),
+        (None, Some(seed)) => Ok(GameRng::from_seed(seed)),
+        (None, None) => Err(ReplayError::Setup(
+            "the header has neither a deal nor a seed".into(),
+        )),
+    }
+}
+
 /// The match as it stands after `moves`, with its RNG where it was: a
-/// match is fully determined by its header (game, options, seats, seed)
+/// match is fully determined by its header (game, options, seats, deal)
 /// and its steps, since all chance comes from the seeded RNG.
 pub fn replay(header: &MatchHeader, moves: &[LogEntry]) -> Result<(AnyGame, GameRng), ReplayError> {
-    let mut rng = GameRng::from_seed(header.seed);
+    let mut rng = deal_rng(header)?;
     let mut game = header
         .game
         .setup(&header.options, header.seats, &mut rng)
@@ -37,48 +93,35 @@ pub fn replay(header: &MatchHeader, moves: &[LogEntry]) -> Result<(AnyGame, Game
     Ok((game, rng))
 }
 
-/// The input of Rummikub's `replay` analysis for a finished two-seat
-/// match: the racks as dealt, the bag in drawing order, and every action in
-/// the seed's form (a draw names the block it took: public once the match
-/// is over). Predictions stop at a forfeit, which the seed's game lacks.
-pub fn rummikub_replay_input(log: &MatchLog) -> Result<Value, ReplayError> {
-    let not_for = |why: &str| ReplayError::Setup(why.to_owned());
-    if log.header.game != GameKind::Rummikub || log.header.seats != 2 {
-        return Err(not_for("predictions are for two-player Rummikub matches"));
-    }
-    let (mut game, mut rng) = replay(&log.header, &[])?;
-    let AnyGame::Rummikub(start) = &game else {
-        return Err(not_for("the log is not a Rummikub match"));
+/// The analysis a game offers of a finished match (Rummikub: the exact
+/// win chance after each move), as the tool to run and its input; `None`
+/// when the game offers none. The game builds the input from the match as
+/// dealt and its steps (a forfeit is a step without a move).
+pub fn log_analysis(log: &MatchLog) -> Option<Result<(&'static str, Value), ReplayError>> {
+    let h = &log.header;
+    let rng = match deal_rng(h) {
+        Ok(rng) => rng,
+        Err(e) => return Some(Err(e)),
     };
-    let (p1, p2, bag) = (
-        start.rack(Seat(0)).to_vec(),
-        start.rack(Seat(1)).to_vec(),
-        start.bag(),
-    );
-    let mut actions = Vec::new();
+    let mut steps = Vec::with_capacity(log.moves.len());
     for entry in &log.moves {
-        let drawn = match &game {
-            AnyGame::Rummikub(g) => g.bag().first().copied(),
-            _ => None,
-        };
-        let fail = |message: String| ReplayError::Step {
-            seq: entry.seq,
-            message,
-        };
         let mv = match &entry.action {
-            LoggedAction::Move(v) | LoggedAction::TimeoutMove(v) => {
-                serde_json::from_value::<RummikubMove>(v.clone())
-                    .map_err(|e| fail(e.to_string()))?
-            }
-            LoggedAction::Forfeit => break,
+            LoggedAction::Move(v) | LoggedAction::TimeoutMove(v) => match h.game.parse_move(v) {
+                Ok(mv) => Some(mv),
+                Err(e) => {
+                    return Some(Err(ReplayError::Step {
+                        seq: entry.seq,
+                        message: e.to_string(),
+                    }))
+                }
+            },
+            LoggedAction::Forfeit => None,
         };
-        actions.push(
-            mv.to_action(drawn)
-                .ok_or_else(|| fail("a draw from an empty bag".into()))?,
-        );
-        step(&mut game, &mut rng, entry)?;
+        steps.push((entry.seat, mv));
     }
-    Ok(json!({ "p1": p1, "p2": p2, "bag": bag, "actions": actions }))
+    h.game
+        .log_analysis(&h.options, h.seats, rng, &steps)
+        .map(|r| r.map_err(ReplayError::Setup))
 }
 
 /// Applies one logged step.

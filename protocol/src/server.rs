@@ -38,6 +38,10 @@ pub struct Update {
     /// How the match ended, once it has.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
+    /// Set when the room closed without an outcome (its status is then
+    /// `finished`): why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closed: Option<Closed>,
 }
 
 /// What happened at one step of a match. `M` is the move: JSON as read
@@ -74,11 +78,41 @@ pub struct MatchHeader {
     pub options: Value,
     /// Number of seats.
     pub seats: u8,
-    /// The RNG seed all chance came from (published only once the match is over).
-    pub seed: u64,
+    /// Matches dealt before provably fair dealing: the RNG seed all chance
+    /// came from (published only once the match is over).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// How the deal was made: the committed server seed and every seat's
+    /// client seed (the secret half is published only once the match is over).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deal: Option<Deal>,
     /// The clock, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<Clock>,
+}
+
+/// The inputs of a provably fair deal (see the protocol document).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Deal {
+    /// SHA-256 of the server seed followed by the salt, published when the
+    /// room was created.
+    pub commitment: String,
+    /// The server's seed, 32 bytes in hex.
+    pub server_seed: String,
+    /// The salt, 16 bytes in hex.
+    pub salt: String,
+    /// Each seat's client seed, in seat order (`null`: none given).
+    pub client_seeds: Vec<Option<String>>,
+}
+
+/// How a match that did not finish ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Closed {
+    /// The room never started within the time allowed.
+    NeverStarted,
+    /// Every seated player was gone for the time allowed.
+    Abandoned,
 }
 
 /// A finished match: its header and every step.
@@ -92,6 +126,9 @@ pub struct MatchLog {
     pub moves: Vec<LogEntry>,
     /// How it ended.
     pub outcome: Option<Outcome>,
+    /// Set when the room closed without an outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closed: Option<Closed>,
 }
 
 /// A message from the server.
@@ -117,10 +154,13 @@ pub enum ServerMsg {
         /// The seats held.
         seats: Vec<SeatRef>,
     },
-    /// The public rooms.
+    /// A page of public rooms.
     Rooms {
-        /// One entry per room.
+        /// One entry per room, by id.
         rooms: Vec<RoomSummary>,
+        /// The cursor of the next page; absent on the last page.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        next: Option<String>,
     },
     /// A room was created.
     RoomCreated {
@@ -130,6 +170,8 @@ pub enum ServerMsg {
         game: GameKind,
         /// Its seats.
         seats: u8,
+        /// The commitment to the server's deal seed (see the protocol document).
+        commitment: String,
     },
     /// The session now holds `seat` (an update follows).
     Joined {
@@ -137,6 +179,9 @@ pub enum ServerMsg {
         room: RoomId,
         /// The seat.
         seat: Seat,
+        /// The commitment to the server's deal seed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        commitment: Option<String>,
     },
     /// The session now watches the room (an update follows).
     Spectating {

@@ -141,6 +141,10 @@ pub struct RoomSummary {
     pub seats: Vec<SeatInfo>,
     /// How many spectators watch.
     pub spectators: u32,
+    /// The commitment to the server's deal seed (absent for matches stored
+    /// before provably fair dealing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commitment: Option<String>,
 }
 
 /// A seat in a room, e.g. one that a resumed session holds.

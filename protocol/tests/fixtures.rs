@@ -43,7 +43,7 @@ fn client_type(m: &ClientMsg) -> &'static str {
     match m {
         ClientMsg::Hello { .. } => "hello",
         ClientMsg::Resume { .. } => "resume",
-        ClientMsg::ListRooms => "list_rooms",
+        ClientMsg::ListRooms { .. } => "list_rooms",
         ClientMsg::CreateRoom { .. } => "create_room",
         ClientMsg::Join { .. } => "join",
         ClientMsg::Spectate { .. } => "spectate",

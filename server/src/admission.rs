@@ -77,7 +77,7 @@ impl Books {
     /// `ip`'s entry, made with a full bucket if new; `None` if it is new
     /// and the books are full of live entries.
     fn entry(&mut self, ip: IpAddr, p: AdmissionPolicy, now: Instant) -> Option<&mut AddressState> {
-        let k = key(ip);
+        let k = address_key(ip);
         if !self.by_address.contains_key(&k) && !self.room(p, now) {
             return None;
         }
@@ -98,10 +98,11 @@ pub struct Admission {
     books: Mutex<Books>,
 }
 
-/// The key an address is booked under: IPv4 addresses as they are, IPv6
+/// The key an address is booked under (by admission and by the room
+/// caps): IPv4 addresses as they are, IPv6
 /// addresses by their /64 network, which one client usually holds whole
 /// (rotating within it must not buy a fresh bucket).
-fn key(ip: IpAddr) -> IpAddr {
+pub fn address_key(ip: IpAddr) -> IpAddr {
     match ip {
         IpAddr::V4(_) => ip,
         IpAddr::V6(v6) => {

@@ -1,18 +1,19 @@
 //! Parlor's authoritative game server.
 //!
 //! Layered like tokio's mini-redis: a [`listener`] accepts connections, a
-//! [`session`] per connection decodes requests, the [`lobby`] keeps the
-//! rooms, a [`room`] actor per match owns the game, and the [`store`]
+//! [`connection`] task pair per client decodes requests and writes
+//! replies, the [`directory`] routes commands to rooms and owns their
+//! lifetimes, a [`room`] actor per match owns the game, and the [`store`]
 //! writes every accepted step to SQLite before anyone is told of it.
 
 pub mod admission;
+pub mod connection;
+pub mod directory;
 pub mod limits;
 pub mod listener;
-pub mod lobby;
 pub mod outbox;
 pub mod rate;
 pub mod room;
-pub mod session;
 pub mod shutdown;
 pub mod store;
 
@@ -62,13 +63,9 @@ pub async fn run(
 ) -> Result<(), ServerError> {
     let (store, store_thread) = store::Store::open(config.db.as_deref(), config.sync)?;
     let tracker = TaskTracker::new();
-    let lobby = lobby::Lobby::with_max_rooms(
-        store,
-        tracker.clone(),
-        shutdown.clone(),
-        config.limits.max_rooms,
-    );
-    let restored = lobby.restore().await?;
+    let directory =
+        directory::Directory::new(store, tracker.clone(), shutdown.clone(), config.limits);
+    let restored = directory.restore().await?;
     tracing::info!(
         addr = %listener.local_addr()?,
         db = %config.db.as_deref().map_or("(memory)".into(), |p| p.display().to_string()),
@@ -77,7 +74,7 @@ pub async fn run(
     );
     listener::accept_loop(
         listener,
-        std::sync::Arc::clone(&lobby),
+        std::sync::Arc::clone(&directory),
         tracker.clone(),
         shutdown,
         config.limits,
@@ -85,7 +82,7 @@ pub async fn run(
     .await;
     tracker.close();
     tracker.wait().await;
-    drop(lobby);
+    drop(directory);
     let joined = tokio::task::spawn_blocking(move || store_thread.join());
     if tokio::time::timeout(STORE_DRAIN_TIMEOUT, joined)
         .await

@@ -23,6 +23,22 @@ pub const MAX_ROOMS: usize = 20_000;
 /// exhausting [`MAX_ROOMS`] for everyone.
 pub const MAX_OPEN_ROOMS_PER_CREATOR: usize = 16;
 
+/// Unfinished rooms created from one client address (IPv6 by /64) at
+/// once: a club behind one address hosts a few tables, while the
+/// per-token cap alone let three connections fill the room cap. Set by
+/// `--rooms-per-address`; 0 turns it off (behind a reverse proxy).
+pub const MAX_OPEN_ROOMS_PER_ADDRESS: usize = 32;
+
+/// A room that has not started (every seat taken) within this closes:
+/// long enough to invite a friend, short enough that abandoned tables do
+/// not pile up against the caps.
+pub const UNSTARTED_ROOM_TIMEOUT: Duration = Duration::from_secs(10 * 60);
+
+/// A started room whose seated players have all been gone this long
+/// closes without a result: a dropped player has ample time to resume,
+/// and a match nobody will finish does not hold memory for ever.
+pub const ABANDONED_ROOM_TIMEOUT: Duration = Duration::from_secs(10 * 60);
+
 /// Messages per second a connection may send on average. A person makes a
 /// few moves a minute and a fast bot a few hundred moves a second in a
 /// closed loop; this refuses only floods.
@@ -85,6 +101,12 @@ pub const IDLE_TIMEOUT: Duration = Duration::from_secs(100);
 /// without bound. A game produces at most a few messages per move.
 pub const OUTBOX_CAPACITY: usize = 256;
 
+/// Bytes queued for one connection before it counts as too slow and is
+/// closed. Counting frames alone let two clients that never read, each
+/// asking for 300 large room lists, push the server from 70 MB to 500 MB;
+/// 1 MiB is hundreds of updates, far more than a reading client lags.
+pub const MAX_QUEUED_BYTES: usize = 1024 * 1024;
+
 /// Free places a connection's queue must have before its next request
 /// is read: the most replies one request makes (a `resume` answers with
 /// `resumed`, then `joined` and an update per seat). Waiting for them
@@ -135,9 +157,23 @@ pub const MAX_ANALYSIS_REPLY_BYTES: usize = 256 * 1024;
 /// core at most; bigger deals are for the CLI, which has no limit.
 pub const MAX_ANALYSIS_POSITIONS: usize = 3_000_000;
 
-/// Analyses running at once: they are CPU-bound and run on blocking
+/// Heavy analyses running at once: they are CPU-bound and run on blocking
 /// threads; two keep the game rooms responsive on a small machine.
 pub const MAX_CONCURRENT_ANALYSES: usize = 2;
+
+/// Positions every analysis may first search in the quick lane. Almost
+/// every request (a best move, a score, a small prediction) finishes
+/// within it in a few milliseconds, so small requests never queue behind
+/// big ones; a request that needs more starts again in the heavy lane.
+pub const QUICK_ANALYSIS_POSITIONS: usize = 20_000;
+
+/// Quick-lane analyses running at once (each takes milliseconds; a
+/// request waits for a place rather than being refused).
+pub const QUICK_ANALYSES: usize = 2;
+
+/// Analyses one connection may have running at once: one, so that no
+/// client can take every heavy place for itself.
+pub const ANALYSES_PER_CONNECTION: usize = 1;
 
 /// Store jobs committed in one SQLite transaction: batching moves from many
 /// rooms into one commit is what makes durable writes cheap under load.
@@ -198,12 +234,24 @@ pub struct Limits {
     pub max_connections: usize,
     /// Most rooms hosted at once ([`MAX_ROOMS`]).
     pub max_rooms: usize,
+    /// Unfinished rooms per client address ([`MAX_OPEN_ROOMS_PER_ADDRESS`]; 0: no cap).
+    pub rooms_per_address: usize,
+    /// How long a room may wait to start ([`UNSTARTED_ROOM_TIMEOUT`]).
+    pub unstarted_room_timeout: Duration,
+    /// How long a started room's players may all be gone ([`ABANDONED_ROOM_TIMEOUT`]).
+    pub abandoned_room_timeout: Duration,
     /// Time to finish the WebSocket handshake and send `hello` ([`HELLO_TIMEOUT`]).
     pub hello_timeout: Duration,
     /// Time between keepalive pings ([`KEEPALIVE_INTERVAL`]).
     pub keepalive_interval: Duration,
     /// Silence after which a connection is closed ([`IDLE_TIMEOUT`]).
     pub idle_timeout: Duration,
+    /// How long a reader waits for its queue to drain before the client
+    /// counts as not reading ([`OUTBOX_STALL_TIMEOUT`]).
+    pub outbox_stall_timeout: Duration,
+    /// How long a closing connection's writer may take to send what is
+    /// left ([`WRITER_DRAIN_TIMEOUT`]).
+    pub writer_drain_timeout: Duration,
     /// How fast one address may connect ([`CONNECTS_PER_SECOND_PER_ADDRESS`],
     /// [`CONNECT_BURST_PER_ADDRESS`], [`FLOOD_COOLDOWN`]); `None`: no
     /// per-address limit.
@@ -215,9 +263,14 @@ impl Default for Limits {
         Limits {
             max_connections: MAX_CONNECTIONS,
             max_rooms: MAX_ROOMS,
+            rooms_per_address: MAX_OPEN_ROOMS_PER_ADDRESS,
+            unstarted_room_timeout: UNSTARTED_ROOM_TIMEOUT,
+            abandoned_room_timeout: ABANDONED_ROOM_TIMEOUT,
             hello_timeout: HELLO_TIMEOUT,
             keepalive_interval: KEEPALIVE_INTERVAL,
             idle_timeout: IDLE_TIMEOUT,
+            outbox_stall_timeout: OUTBOX_STALL_TIMEOUT,
+            writer_drain_timeout: WRITER_DRAIN_TIMEOUT,
             admission: Some(AdmissionPolicy {
                 per_second: CONNECTS_PER_SECOND_PER_ADDRESS,
                 burst: CONNECT_BURST_PER_ADDRESS,

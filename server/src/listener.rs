@@ -6,27 +6,39 @@ use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
-use tokio::time::{timeout, Instant};
+use tokio::time::{timeout, timeout_at, Instant};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::admission::{Admission, Turned};
-use crate::limits::{Limits, MAX_CONCURRENT_ANALYSES, MAX_TURN_AWAYS, TURN_AWAY_LINGER};
-use crate::lobby::Lobby;
-use crate::session::{serve, ws_config, Shared};
+use crate::connection::{serve, ws_config, Analyses, Shared};
+use crate::directory::Directory;
+use crate::limits::{Limits, MAX_TURN_AWAYS, TURN_AWAY_LINGER};
 
 /// Pause after a failed `accept` (e.g. out of file descriptors) so that the
 /// loop does not spin while the condition lasts.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
+/// Seconds a client turned away at the connection cap is asked to wait.
+const FULL_RETRY_AFTER_S: u64 = 5;
+
+/// Why a connection is turned away before its handshake.
+#[derive(Clone, Copy, Debug)]
+enum Refusal {
+    /// Its address connects too fast, or flooded.
+    Admission(Turned),
+    /// The server holds as many connections as it allows.
+    Full,
+}
+
 /// Accepts connections until `shutdown`, each served on its own task.
-/// Connections beyond `limits.max_connections` are accepted, told
-/// `server/full` and closed, so that clients get an answer, not a hang.
-/// An address connecting faster than `limits.admission` allows is turned
-/// away before the handshake with HTTP 429.
+/// A connection's place under `limits.max_connections` is taken before
+/// its handshake (as mini-redis takes its semaphore before `accept`): past
+/// the cap, and for addresses connecting faster than `limits.admission`
+/// allows, the client gets an HTTP refusal and no task of its own.
 pub async fn accept_loop(
     listener: TcpListener,
-    lobby: Arc<Lobby>,
+    directory: Arc<Directory>,
     tracker: TaskTracker,
     shutdown: CancellationToken,
     limits: Limits,
@@ -34,8 +46,8 @@ pub async fn accept_loop(
     let slots = Arc::new(Semaphore::new(limits.max_connections));
     let turn_aways = Arc::new(Semaphore::new(MAX_TURN_AWAYS));
     let shared = Arc::new(Shared {
-        lobby,
-        analyses: Arc::new(Semaphore::new(MAX_CONCURRENT_ANALYSES)),
+        directory,
+        analyses: Arc::new(Analyses::default()),
         admission: Admission::new(limits.admission),
         shutdown: shutdown.clone(),
         limits,
@@ -45,49 +57,62 @@ pub async fn accept_loop(
             _ = shutdown.cancelled() => return,
             accepted = listener.accept() => accepted,
         };
-        match accepted {
-            Ok((stream, peer)) => {
-                if let Err(why) = shared.admission.admit(peer.ip(), Instant::now()) {
-                    tracing::debug!(%peer, ?why, "connection turned away");
-                    // Past the cap the socket is simply closed: answering
-                    // must not tie up file descriptors players need.
-                    if let Ok(permit) = Arc::clone(&turn_aways).try_acquire_owned() {
-                        tracker.spawn(async move {
-                            turn_away(stream, why).await;
-                            drop(permit);
-                        });
-                    }
-                    continue;
-                }
-                let permit = Arc::clone(&slots).try_acquire_owned().ok();
-                if permit.is_none() {
-                    tracing::warn!(%peer, "connection limit reached");
-                }
-                let shared = Arc::clone(&shared);
-                tracker.spawn(async move {
-                    let Some(ws) = handshake(stream, limits.hello_timeout).await else {
-                        return;
-                    };
-                    serve(ws, peer.ip(), permit, shared).await;
-                });
-            }
+        let (stream, peer) = match accepted {
+            Ok(a) => a,
             Err(e) => {
                 tracing::warn!(error = %e, "accept failed");
                 tokio::time::sleep(ACCEPT_BACKOFF).await;
+                continue;
             }
-        }
+        };
+        let refusal = match shared.admission.admit(peer.ip(), Instant::now()) {
+            Err(why) => Err(Refusal::Admission(why)),
+            Ok(()) => Arc::clone(&slots)
+                .try_acquire_owned()
+                .map_err(|_| Refusal::Full),
+        };
+        let permit = match refusal {
+            Ok(permit) => permit,
+            Err(why) => {
+                tracing::debug!(%peer, ?why, "connection turned away");
+                // Answering holds the socket a moment; past this many at
+                // once the socket is simply closed, so that a burst cannot
+                // use up the file descriptors players need.
+                if let Ok(answering) = Arc::clone(&turn_aways).try_acquire_owned() {
+                    tracker.spawn(async move {
+                        turn_away(stream, why).await;
+                        drop(answering);
+                    });
+                }
+                continue;
+            }
+        };
+        // One deadline for the handshake and `hello` together.
+        let hello_by = Instant::now() + limits.hello_timeout;
+        let shared = Arc::clone(&shared);
+        let stop = shutdown.clone();
+        tracker.spawn(async move {
+            let ws = tokio::select! {
+                _ = stop.cancelled() => None,
+                ws = handshake(stream, hello_by) => ws,
+            };
+            if let Some(ws) = ws {
+                serve(ws, peer.ip(), hello_by, shared).await;
+            }
+            drop(permit);
+        });
     }
 }
 
-/// The WebSocket opening handshake, which must finish within `limit`: a
+/// The WebSocket opening handshake, which must finish by `deadline`: a
 /// client that opens a TCP connection and sends nothing is dropped.
 async fn handshake(
     stream: TcpStream,
-    limit: Duration,
+    deadline: Instant,
 ) -> Option<tokio_tungstenite::WebSocketStream<TcpStream>> {
     let _ = stream.set_nodelay(true);
-    match timeout(
-        limit,
+    match timeout_at(
+        deadline,
         tokio_tungstenite::accept_async_with_config(stream, Some(ws_config())),
     )
     .await
@@ -101,21 +126,31 @@ async fn handshake(
     }
 }
 
-/// Answers a turned-away connection with `429 Too Many Requests` (a
-/// WebSocket client reports the status as its handshake error), then
-/// closes it. Whatever the client sent is drained for a moment first:
-/// closing a socket with unread data resets it, and the client might never
-/// see the answer.
-async fn turn_away(mut stream: TcpStream, why: Turned) {
-    let (retry, reason) = match why {
-        Turned::TooFast => (1, "too many new connections from your address"),
-        Turned::CoolingDown(left) => (
+/// Answers a turned-away connection with `429 Too Many Requests` or `503
+/// Service Unavailable` (a WebSocket client reports the status as its
+/// handshake error), then closes it. Whatever the client sent is drained
+/// for a moment first: closing a socket with unread data resets it, and
+/// the client might never see the answer.
+async fn turn_away(mut stream: TcpStream, why: Refusal) {
+    let (status, retry, reason) = match why {
+        Refusal::Admission(Turned::TooFast) => (
+            "429 Too Many Requests",
+            1,
+            "too many new connections from your address",
+        ),
+        Refusal::Admission(Turned::CoolingDown(left)) => (
+            "429 Too Many Requests",
             left.as_secs().max(1),
             "your address flooded the server and must wait",
         ),
+        Refusal::Full => (
+            "503 Service Unavailable",
+            FULL_RETRY_AFTER_S,
+            "server/full: the server has as many connections as it allows; try again later",
+        ),
     };
     let answer = format!(
-        "HTTP/1.1 429 Too Many Requests\r\nRetry-After: {retry}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{reason}",
+        "HTTP/1.1 {status}\r\nRetry-After: {retry}\r\nContent-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{reason}",
         reason.len()
     );
     let _ = timeout(TURN_AWAY_LINGER, async {

@@ -1,15 +1,24 @@
 //! The queue of frames waiting to be written to one connection.
+//!
+//! Bounded twice: in frames ([`OUTBOX_CAPACITY`]) and in bytes
+//! ([`MAX_QUEUED_BYTES`]), since a few large replies (room lists,
+//! analyses) cost as much memory as thousands of updates. A connection over
+//! either bound is ended: its writer sends a close frame saying why and
+//! drops whatever was queued.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
-use parlor_protocol::{encode, ServerMsg};
-use tokio::sync::mpsc;
+use parlor_protocol::{encode, ErrorCode, ServerMsg, MAX_SERVER_FRAME_BYTES};
+use tokio::sync::{mpsc, Notify};
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 use tokio_util::sync::CancellationToken;
 
+use crate::limits::{MAX_QUEUED_BYTES, OUTBOX_CAPACITY};
+
 /// A connection's number, unique for the server's lifetime (for logs and
 /// for telling a player's old connection from a new one).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ConnId(pub u64);
 
 impl ConnId {
@@ -31,20 +40,73 @@ pub enum Outgoing {
     Close(u16, String),
 }
 
+/// Why a connection was ended from the server's side: the close frame its
+/// writer sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ending {
+    /// The WebSocket close code.
+    pub code: u16,
+    /// The error code, sent as the close reason.
+    pub why: ErrorCode,
+}
+
+/// WebSocket close code for a connection that does not read its messages
+/// (policy violation).
+pub const CLOSE_SLOW: u16 = 1008;
+
+/// WebSocket close code (application range) for a connection whose
+/// session was resumed elsewhere.
+pub const CLOSE_TAKEN_OVER: u16 = 4001;
+
+/// What the outbox and the connection's writer share.
+#[derive(Debug)]
+struct Books {
+    /// Bytes of text frames queued and not yet written.
+    queued: AtomicUsize,
+    /// Set once the connection is ended (cheaper to read than the token,
+    /// which takes a lock: `is_open` runs per seat per update).
+    ended: AtomicBool,
+    /// Why it was ended, first reason wins.
+    ending: OnceLock<Ending>,
+    /// Cancelled when the connection is ended: stops its reader and writer.
+    stop: CancellationToken,
+    /// Signalled by the writer whenever it has written a batch.
+    drained: Notify,
+}
+
 /// The sending side of a connection's queue. Never blocks: a connection
-/// whose queue is full is too slow, and is closed rather than allowed to
+/// whose queue is full is too slow, and is ended rather than allowed to
 /// make a room wait or the server buffer without bound.
 #[derive(Clone, Debug)]
 pub struct Outbox {
     id: ConnId,
     tx: mpsc::Sender<Outgoing>,
-    slow: CancellationToken,
+    books: Arc<Books>,
+}
+
+/// The writer's side of an outbox: what it takes frames from.
+#[derive(Debug)]
+pub struct Inbox {
+    rx: mpsc::Receiver<Outgoing>,
+    books: Arc<Books>,
 }
 
 impl Outbox {
-    /// An outbox feeding `tx`; `slow` is cancelled if the queue overflows.
-    pub fn new(id: ConnId, tx: mpsc::Sender<Outgoing>, slow: CancellationToken) -> Self {
-        Outbox { id, tx, slow }
+    /// A new queue for connection `id`, and the writer's end of it.
+    pub fn new(id: ConnId) -> (Outbox, Inbox) {
+        let (tx, rx) = mpsc::channel(OUTBOX_CAPACITY);
+        let books = Arc::new(Books {
+            queued: AtomicUsize::new(0),
+            ended: AtomicBool::new(false),
+            ending: OnceLock::new(),
+            stop: CancellationToken::new(),
+            drained: Notify::new(),
+        });
+        let inbox = Inbox {
+            rx,
+            books: Arc::clone(&books),
+        };
+        (Outbox { id, tx, books }, inbox)
     }
 
     /// The connection's id.
@@ -55,7 +117,32 @@ impl Outbox {
     /// Queues a pre-encoded frame (shared frames are encoded once and
     /// cloned cheaply). Returns false if the connection is gone or too slow.
     pub fn send_text(&self, text: Utf8Bytes) -> bool {
-        self.push(Outgoing::Text(text))
+        let len = text.len();
+        if len > MAX_SERVER_FRAME_BYTES {
+            tracing::warn!(
+                conn = self.id.0,
+                len,
+                "a reply over the frame limit was refused"
+            );
+            return self.send(&ServerMsg::error(
+                ErrorCode::ServerReplyTooLarge,
+                format!(
+                    "the answer would be {len} bytes, over the {MAX_SERVER_FRAME_BYTES}-byte frame limit; ask for less"
+                ),
+            ));
+        }
+        let before = self.books.queued.fetch_add(len, Ordering::Relaxed);
+        if before + len > MAX_QUEUED_BYTES {
+            self.books.queued.fetch_sub(len, Ordering::Relaxed);
+            self.end(CLOSE_SLOW, ErrorCode::ConnectionSlow);
+            return false;
+        }
+        if self.push(Outgoing::Text(text)) {
+            true
+        } else {
+            self.books.queued.fetch_sub(len, Ordering::Relaxed);
+            false
+        }
     }
 
     /// Encodes and queues a message.
@@ -65,39 +152,159 @@ impl Outbox {
 
     /// Queues a ping or a close.
     pub fn push(&self, item: Outgoing) -> bool {
+        if self.books.ended.load(Ordering::Relaxed) {
+            return false;
+        }
         match self.tx.try_send(item) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
-                self.slow.cancel();
+                self.end(CLOSE_SLOW, ErrorCode::ConnectionSlow);
                 false
             }
             Err(mpsc::error::TrySendError::Closed(_)) => false,
         }
     }
 
-    /// Waits until `n` more frames fit in the queue, for at most `limit`.
-    /// Returns false if the connection is gone or if the frames never fit,
-    /// in which case it is marked too slow (and will be closed).
+    /// Ends the connection: its writer sends a close frame with `code`
+    /// and `why` (unless it was already ended for another reason) and
+    /// drops what is queued; its reader stops.
+    pub fn end(&self, code: u16, why: ErrorCode) {
+        let _ = self.books.ending.set(Ending { code, why });
+        self.books.ended.store(true, Ordering::Relaxed);
+        self.books.stop.cancel();
+    }
+
+    /// Why the connection was ended, if it was.
+    pub fn ending(&self) -> Option<Ending> {
+        self.books.ending.get().copied()
+    }
+
+    /// Cancelled once the connection is ended.
+    pub fn stopped(&self) -> CancellationToken {
+        self.books.stop.clone()
+    }
+
+    /// Waits until the queue has room for the answers to one more request
+    /// (`n` frames, and fewer than half of [`MAX_QUEUED_BYTES`] queued), for
+    /// at most `limit`. Returns false if the connection is gone or the room
+    /// never came, in which case it is ended as too slow.
     pub async fn wait_room(&self, n: usize, limit: std::time::Duration) -> bool {
+        let fits = |o: &Outbox| {
+            o.books.queued.load(Ordering::Relaxed) < MAX_QUEUED_BYTES / 2 && o.tx.capacity() >= n
+        };
         // Almost always there is room: check without arming a timer.
-        if self.tx.try_reserve_many(n).is_ok() {
-            return true;
+        if fits(self) {
+            return self.is_open();
         }
-        match tokio::time::timeout(limit, self.tx.reserve_many(n)).await {
-            Ok(Ok(permits)) => {
-                drop(permits);
-                true
+        let waited = tokio::time::timeout(limit, async {
+            loop {
+                let drained = self.books.drained.notified();
+                if fits(self) || !self.is_open() {
+                    return;
+                }
+                drained.await;
             }
-            Ok(Err(_)) => false,
-            Err(_) => {
-                self.slow.cancel();
-                false
-            }
+        })
+        .await;
+        if waited.is_err() {
+            self.end(CLOSE_SLOW, ErrorCode::ConnectionSlow);
+            return false;
         }
+        self.is_open()
     }
 
     /// Whether the connection is still there.
     pub fn is_open(&self) -> bool {
-        !self.tx.is_closed() && !self.slow.is_cancelled()
+        !self.books.ended.load(Ordering::Relaxed) && !self.tx.is_closed()
+    }
+}
+
+impl Inbox {
+    /// The next frame to write; `None` once every outbox is gone.
+    pub async fn recv(&mut self) -> Option<Outgoing> {
+        self.rx.recv().await
+    }
+
+    /// The next frame if one is queued.
+    pub fn try_recv(&mut self) -> Option<Outgoing> {
+        self.rx.try_recv().ok()
+    }
+
+    /// Records that a frame of `len` bytes was written.
+    pub fn written(&self, len: usize) {
+        self.books.queued.fetch_sub(len, Ordering::Relaxed);
+    }
+
+    /// Tells a reader waiting for room that a batch went out.
+    pub fn batch_done(&self) {
+        self.books.drained.notify_waiters();
+    }
+
+    /// Cancelled once the connection is ended.
+    pub fn stopped(&self) -> CancellationToken {
+        self.books.stop.clone()
+    }
+
+    /// Why the connection was ended, if it was.
+    pub fn ending(&self) -> Option<Ending> {
+        self.books.ending.get().copied()
+    }
+
+    /// Bytes queued and not yet written.
+    pub fn queued_bytes(&self) -> usize {
+        self.books.queued.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_connection_over_its_byte_budget_is_ended_as_slow() {
+        let (out, inbox) = Outbox::new(ConnId::next());
+        let big = Utf8Bytes::from("x".repeat(MAX_SERVER_FRAME_BYTES / 2));
+        let mut sent = 0;
+        while out.send_text(big.clone()) {
+            sent += 1;
+            assert!(
+                sent <= MAX_QUEUED_BYTES / big.len(),
+                "the byte bound never applied"
+            );
+        }
+        assert_eq!(sent, MAX_QUEUED_BYTES / big.len());
+        assert!(inbox.queued_bytes() <= MAX_QUEUED_BYTES);
+        assert_eq!(
+            out.ending(),
+            Some(Ending {
+                code: CLOSE_SLOW,
+                why: ErrorCode::ConnectionSlow
+            })
+        );
+        assert!(!out.is_open());
+    }
+
+    #[test]
+    fn an_oversized_reply_becomes_an_error_frame() {
+        let (out, mut inbox) = Outbox::new(ConnId::next());
+        assert!(out.send_text(Utf8Bytes::from("y".repeat(MAX_SERVER_FRAME_BYTES + 1))));
+        match inbox.try_recv() {
+            Some(Outgoing::Text(t)) => {
+                assert!(t.len() < 1024);
+                assert!(t.as_str().contains("server/reply_too_large"));
+            }
+            other => panic!("expected an error frame, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_first_ending_is_the_one_reported() {
+        let (out, _inbox) = Outbox::new(ConnId::next());
+        out.end(CLOSE_TAKEN_OVER, ErrorCode::SessionTakenOver);
+        out.end(CLOSE_SLOW, ErrorCode::ConnectionSlow);
+        assert_eq!(
+            out.ending().map(|e| e.why),
+            Some(ErrorCode::SessionTakenOver)
+        );
     }
 }

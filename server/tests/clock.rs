@@ -3,70 +3,23 @@
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
+use common::{directory, Player};
 use parlor_games::{GameKind, Outcome, Seat, SeatSet};
-use parlor_protocol::{decode_server, Clock, LoggedAction, RoomId, RoomStatus, ServerMsg, Update};
-use parlor_server::lobby::{Lobby, NewRoom};
-use parlor_server::outbox::{ConnId, Outbox, Outgoing};
-use parlor_server::room::{Member, RoomCmd};
-use parlor_server::store::Store;
-use parlor_server::Sync;
+use parlor_protocol::{Clock, LoggedAction, RoomId};
+use parlor_server::directory::{Directory, NewRoom};
+use parlor_server::limits::Limits;
+use parlor_server::room::RoomCmd;
 use serde_json::json;
-use tokio::sync::mpsc;
 use tokio::time::Instant;
-use tokio_util::sync::CancellationToken;
-use tokio_util::task::TaskTracker;
-use uuid::Uuid;
 
-struct Player {
-    member: Member,
-    rx: mpsc::Receiver<Outgoing>,
-}
-
-impl Player {
-    fn new(name: &str) -> Player {
-        let (tx, rx) = mpsc::channel(256);
-        let out = Outbox::new(ConnId::next(), tx, CancellationToken::new());
-        Player {
-            member: Member {
-                token: Uuid::new_v4(),
-                name: Arc::from(name),
-                out,
-            },
-            rx,
-        }
-    }
-
-    async fn next(&mut self) -> ServerMsg {
-        loop {
-            match self.rx.recv().await {
-                Some(Outgoing::Text(t)) => {
-                    return decode_server(t.as_str()).unwrap_or_else(|e| panic!("{e:?}"))
-                }
-                Some(_) => {}
-                None => panic!("outbox closed"),
-            }
-        }
-    }
-
-    /// The next update of a started match at `seq` or later.
-    async fn update_at(&mut self, seq: u64) -> Update {
-        loop {
-            if let ServerMsg::Update(u) = self.next().await {
-                if u.seq >= seq && u.status != RoomStatus::Waiting {
-                    return u;
-                }
-            }
-        }
-    }
-}
-
-async fn room_with_clock(clock: Clock) -> (Arc<Lobby>, RoomId, Player, Player) {
-    let (store, _thread) = Store::open(None, Sync::Normal).unwrap_or_else(|e| panic!("{e}"));
-    let lobby = Lobby::new(store, TaskTracker::new(), CancellationToken::new());
-    let (room, _) = lobby
+async fn room_with_clock(clock: Clock) -> (Arc<Directory>, RoomId, Player, Player) {
+    let lobby = directory(Limits::default());
+    let room = lobby
         .create(NewRoom {
             game: GameKind::Nimrod,
             seats: None,
@@ -74,18 +27,23 @@ async fn room_with_clock(clock: Clock) -> (Arc<Lobby>, RoomId, Player, Player) {
             clock: Some(clock),
             private: false,
             creator: None,
+            creator_addr: None,
         })
         .await
-        .unwrap_or_else(|e| panic!("{e:?}"));
-    let tx = lobby.room(&room).unwrap_or_else(|| panic!("no room"));
-    let (a, b) = (Player::new("a"), Player::new("b"));
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .room;
+    let (a, b) = (Player::new(&lobby, "a"), Player::new(&lobby, "b"));
     for (p, seat) in [(&a, 0), (&b, 1)] {
-        tx.send(RoomCmd::Join {
-            who: p.member.clone(),
-            seat: Some(Seat(seat)),
-        })
-        .await
-        .unwrap_or_else(|e| panic!("{e}"));
+        lobby
+            .route(
+                &room,
+                RoomCmd::Join {
+                    who: p.member.clone(),
+                    seat: Some(Seat(seat)),
+                    client_seed: None,
+                },
+            )
+            .unwrap_or_else(|e| panic!("{e:?}"));
     }
     (lobby, room, a, b)
 }
@@ -134,15 +92,17 @@ async fn an_increment_clock_charges_only_thinking_time() {
     let u = a.update_at(0).await;
     assert_eq!(u.to_act, SeatSet::single(Seat(0)));
     tokio::time::advance(Duration::from_secs(20)).await;
-    let tx = lobby.room(&room).unwrap_or_else(|| panic!("no room"));
-    tx.send(RoomCmd::Play {
-        who: a.member.clone(),
-        seat: Seat(0),
-        seq: 0,
-        mv: json!({"take": [0, 1]}),
-    })
-    .await
-    .unwrap_or_else(|e| panic!("{e}"));
+    lobby
+        .route(
+            &room,
+            RoomCmd::Play {
+                who: a.member.clone(),
+                seat: Seat(0),
+                seq: 0,
+                mv: json!({"take": [0, 1]}),
+            },
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
     let after = b.update_at(1).await;
     // 60 s - 20 s thinking + 5 s increment; seat 1's clock has only just started.
     assert_eq!(after.clocks, Some(vec![45_000, 60_000]));

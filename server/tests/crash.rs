@@ -292,7 +292,7 @@ async fn sigkill_at_random_moments_loses_no_acknowledged_move() {
                 // Replay once, checking each view a client saw at its seq.
                 let mut by_seq: Vec<&(u64, u8, Value)> = r.seen.iter().collect();
                 by_seq.sort_by_key(|s| s.0);
-                let mut rng = parlor_games::GameRng::from_seed(log.header.seed);
+                let mut rng = parlor_protocol::deal_rng(&log.header).unwrap();
                 let mut game = log
                     .header
                     .game

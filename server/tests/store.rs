@@ -8,7 +8,7 @@ use std::path::Path;
 
 use parlor_games::{GameKind, Outcome, Seat, SeatSet};
 use parlor_protocol::{LogEntry, LoggedAction, MatchHeader, RoomId};
-use parlor_server::store::{MatchRecord, Store, StoreError, StoredSeat};
+use parlor_server::store::{MatchRecord, Origin, Store, StoreError, StoredSeat};
 use parlor_server::Sync;
 use rusqlite::{params, Connection};
 use serde_json::json;
@@ -27,7 +27,8 @@ fn header(seed: u64) -> MatchHeader {
         game: GameKind::Nimrod,
         options: json!({"piles": [3, 5]}),
         seats: 2,
-        seed,
+        seed: Some(seed),
+        deal: None,
         clock: None,
     }
 }
@@ -61,12 +62,14 @@ async fn matches_seats_and_moves_survive_a_reopen() {
             room: room(id),
             header: header(seed),
             private: false,
+            origin: Origin::default(),
         };
         let a = ok(s.create_match(record("aaaaaaaaaaaa", 1)).await);
         let b = ok(s.create_match(record("bbbbbbbbbbbb", 2)).await);
         let player = StoredSeat::Player {
             token,
             name: "ann".into(),
+            client_seed: None,
         };
         ok(s.set_seat(a, Seat(0), Some(player)).await);
         ok(s.set_seat(
@@ -109,7 +112,8 @@ async fn matches_seats_and_moves_survive_a_reopen() {
                 Seat(0),
                 StoredSeat::Player {
                     token,
-                    name: "ann".into()
+                    name: "ann".into(),
+                    client_seed: None,
                 }
             ),
             (
@@ -204,7 +208,8 @@ async fn a_layout_1_database_is_migrated_with_every_step() {
             Seat(0),
             StoredSeat::Player {
                 token,
-                name: "bo".into()
+                name: "bo".into(),
+                client_seed: None,
             }
         )]
     );
@@ -214,7 +219,7 @@ async fn a_layout_1_database_is_migrated_with_every_step() {
 
     let c = ok(Connection::open(&db));
     let version: i64 = ok(c.query_row("PRAGMA user_version", [], |r| r.get(0)));
-    assert_eq!(version, 2);
+    assert_eq!(version, 3);
     let leftovers: i64 = ok(c.query_row(
         "SELECT count(*) FROM sqlite_master WHERE name LIKE '%_v1'",
         [],

@@ -7,26 +7,23 @@
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic)]
 
+mod common;
+
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use common::{directory_on, Player};
 use parlor_games::{GameKind, Outcome, Seat, SeatSet};
 use parlor_protocol::{
-    decode_server, ErrorCode, LogEntry, LoggedAction, MatchHeader, MatchLog, RoomId, RoomStatus,
-    ServerMsg, Update,
+    ErrorCode, LogEntry, LoggedAction, MatchHeader, MatchLog, RoomId, ServerMsg,
 };
-use parlor_server::limits::{STORE_READERS, STORE_READ_QUEUE};
-use parlor_server::lobby::{Lobby, NewRoom};
-use parlor_server::outbox::{ConnId, Outbox, Outgoing};
-use parlor_server::room::{Member, RoomCmd};
-use parlor_server::store::{Faults, MatchKey, MatchRecord, Store, StoreError};
+use parlor_server::directory::NewRoom;
+use parlor_server::limits::{Limits, STORE_READERS, STORE_READ_QUEUE};
+use parlor_server::room::RoomCmd;
+use parlor_server::store::{Faults, MatchKey, MatchRecord, Origin, Store, StoreError};
 use parlor_server::Sync;
 use serde_json::{json, Value};
-use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
-use tokio_util::task::TaskTracker;
-use uuid::Uuid;
 
 /// A safety net for any wait: a store that hangs fails the test instead.
 const PATIENCE: Duration = Duration::from_secs(30);
@@ -60,10 +57,12 @@ async fn new_match(store: &Store, id: &str) -> MatchKey {
             game: GameKind::Nimrod,
             options: json!({"piles": [30, 30]}),
             seats: 2,
-            seed: 7,
+            seed: Some(7),
+            deal: None,
             clock: None,
         },
         private: false,
+        origin: Origin::default(),
     };
     ok(store.create_match(record).await)
 }
@@ -195,58 +194,12 @@ async fn a_failed_append_leaves_no_trace_while_its_neighbours_are_stored() {
     close(store, thread).await;
 }
 
-/// A seat in a room, reached through its outbox as a session would be.
-struct Player {
-    member: Member,
-    rx: mpsc::Receiver<Outgoing>,
-}
-
-impl Player {
-    fn new(name: &str) -> Player {
-        let (tx, rx) = mpsc::channel(256);
-        let out = Outbox::new(ConnId::next(), tx, CancellationToken::new());
-        Player {
-            member: Member {
-                token: Uuid::new_v4(),
-                name: Arc::from(name),
-                out,
-            },
-            rx,
-        }
-    }
-
-    /// The next message other than a lobby or seat notice.
-    async fn next(&mut self) -> ServerMsg {
-        loop {
-            let msg = ok(tokio::time::timeout(PATIENCE, self.rx.recv()).await);
-            match msg {
-                Some(Outgoing::Text(t)) => return ok(decode_server(t.as_str())),
-                Some(_) => {}
-                None => panic!("outbox closed"),
-            }
-        }
-    }
-
-    /// The next update of the started match at `seq` or later.
-    async fn update_at(&mut self, seq: u64) -> Update {
-        loop {
-            match self.next().await {
-                ServerMsg::Update(u) if u.seq >= seq && u.status != RoomStatus::Waiting => {
-                    return u
-                }
-                ServerMsg::Error { code, message, .. } => panic!("{code}: {message}"),
-                _ => {}
-            }
-        }
-    }
-}
-
 #[tokio::test]
 async fn a_room_refuses_a_move_whose_commit_fails_and_keeps_its_state() {
     let faults = Faults::new();
     let (store, _thread) = ok(Store::open_with_faults(None, Sync::Normal, faults.clone()));
-    let lobby = Lobby::new(store, TaskTracker::new(), CancellationToken::new());
-    let (room, _) = ok(lobby
+    let lobby = directory_on(store, Limits::default());
+    let room = ok(lobby
         .create(NewRoom {
             game: GameKind::Nimrod,
             seats: None,
@@ -254,17 +207,20 @@ async fn a_room_refuses_a_move_whose_commit_fails_and_keeps_its_state() {
             clock: None,
             private: false,
             creator: None,
+            creator_addr: None,
         })
-        .await);
-    let tx = lobby.room(&room).unwrap_or_else(|| panic!("no room"));
-    let (mut a, mut b) = (Player::new("a"), Player::new("b"));
+        .await)
+    .room;
+    let (mut a, mut b) = (Player::new(&lobby, "a"), Player::new(&lobby, "b"));
     for (p, seat) in [(&a, 0), (&b, 1)] {
-        ok(tx
-            .send(RoomCmd::Join {
+        ok(lobby.route(
+            &room,
+            RoomCmd::Join {
                 who: p.member.clone(),
                 seat: Some(Seat(seat)),
-            })
-            .await);
+                client_seed: None,
+            },
+        ));
     }
     let start = a.update_at(0).await;
     assert_eq!((start.seq, start.to_act), (0, SeatSet::single(Seat(0))));
@@ -277,7 +233,7 @@ async fn a_room_refuses_a_move_whose_commit_fails_and_keeps_its_state() {
     };
 
     faults.fail_next_commits(1);
-    ok(tx.send(play(json!({"take": [0, 1]}))).await);
+    ok(lobby.route(&room, play(json!({"take": [0, 1]}))));
     let code = loop {
         match a.next().await {
             ServerMsg::Error { code, .. } => break code,
@@ -288,7 +244,7 @@ async fn a_room_refuses_a_move_whose_commit_fails_and_keeps_its_state() {
     assert_eq!(code, ErrorCode::ServerStorage);
 
     // Still position 0 with the piles untouched: the same seq is played.
-    ok(tx.send(play(json!({"take": [1, 0]}))).await);
+    ok(lobby.route(&room, play(json!({"take": [1, 0]}))));
     let after = b.update_at(1).await;
     assert_eq!(after.seq, 1);
     assert_eq!(after.view["piles"], json!([2, 5]));

@@ -68,7 +68,25 @@ impl Raw {
 
     /// Connects and says hello.
     pub async fn greeted(url: &str, name: &str) -> Raw {
-        let mut c = Raw::connect(url).await;
+        Raw::connect(url).await.hello(name).await
+    }
+
+    /// Says hello over an already open TCP connection to `url` (e.g. one
+    /// bound to a chosen source address).
+    pub async fn greeted_on(url: String, tcp: TcpStream, name: &str) -> Raw {
+        let (ws, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(tcp))
+            .await
+            .unwrap_or_else(|e| panic!("handshake failed: {e}"));
+        Raw {
+            ws,
+            token: Uuid::nil(),
+        }
+        .hello(name)
+        .await
+    }
+
+    async fn hello(self, name: &str) -> Raw {
+        let mut c = self;
         c.send(&ClientMsg::Hello {
             version: PROTOCOL_VERSION,
             name: Some(name.into()),
@@ -190,6 +208,7 @@ impl Raw {
         self.send(&ClientMsg::Join {
             room: room.clone(),
             seat: Some(Seat(seat)),
+            client_seed: None,
         })
         .await;
         self.expect(|m| match m {
@@ -505,4 +524,19 @@ pub async fn nimrod_pair(url: &str, piles: [u64; 2]) -> (Raw, Raw, RoomId, Updat
     b.join(&room, 1).await;
     let start = a.update(&room).await;
     (a, b, room, start)
+}
+
+/// What no frame may carry while a match runs: the deal's server seed and
+/// salt (revealed only in the finished log), or an old match's seed.
+pub fn deal_secrets(log: &parlor_protocol::MatchLog) -> Vec<String> {
+    let mut secrets = Vec::new();
+    if let Some(deal) = &log.header.deal {
+        secrets.push(deal.server_seed.clone());
+        secrets.push(deal.salt.clone());
+    }
+    if let Some(seed) = log.header.seed {
+        secrets.push(seed.to_string());
+    }
+    assert!(!secrets.is_empty(), "the log reveals no deal");
+    secrets
 }

@@ -1,7 +1,7 @@
 //! Hidden-information audit. Every hosted game (`GameKind::ALL`) is played
 //! to the end by clients over the real protocol; every frame each seat
 //! receives is recorded. Afterwards the match is rebuilt from its log
-//! (`parlor_protocol::replay::step`, seed included, public once over) and
+//! (`parlor_protocol::replay::step`, the deal's secret included, public once over) and
 //! each frame is checked mechanically against the true state at its
 //! `seq`, using only the generic game interface: what a state hides comes
 //! from `AnyGame::secrets`, so no game is named here.
@@ -13,7 +13,7 @@
 //!    that moment (in the spectator view) or the recipient's own secret;
 //!    and no item hidden from the recipient (another seat's, or the
 //!    undisclosed deck or bag) occurs in it at all: either is a leak;
-//! 3. no frame carries the seed (decimal or hex);
+//! 3. no frame carries the deal's server seed or salt (or an old match's seed);
 //! 4. a seat's own secrets are the truth: its view shows, beyond the
 //!    public view, exactly the items the state says it holds, and no item
 //!    is held by two seats or is both held and undisclosed or public, so a
@@ -178,7 +178,7 @@ struct Tally {
 
 fn audit(log: &MatchLog, frames: &[(u8, String)], tally: &mut Tally) {
     let kind = log.header.game;
-    let mut rng = GameRng::from_seed(log.header.seed);
+    let mut rng = parlor_protocol::deal_rng(&log.header).unwrap();
     let mut game = kind
         .setup(&log.header.options, log.header.seats, &mut rng)
         .unwrap();
@@ -188,14 +188,13 @@ fn audit(log: &MatchLog, frames: &[(u8, String)], tally: &mut Tally) {
         states.push(game.clone());
     }
     let shapes = shapes_of(&states);
-    let seed_dec = log.header.seed.to_string();
-    let seed_hex = format!("{:x}", log.header.seed);
+    let secrets = parlor_tests::deal_secrets(log);
     for (seat, text) in frames {
         tally.frames += 1;
         let seat = Seat(*seat);
         let mut leak = |what: String| tally.leaks.push(format!("{kind} {seat}: {what}"));
-        if text.contains(&seed_dec) || (seed_hex.len() >= 8 && text.contains(&seed_hex)) {
-            leak(format!("the seed in {text:.200}"));
+        if let Some(s) = secrets.iter().find(|s| text.contains(s.as_str())) {
+            leak(format!("the deal's secret {s} in {text:.200}"));
         }
         let frame: Value = serde_json::from_str(text).unwrap();
         if frame["type"] != "update" {
@@ -207,7 +206,15 @@ fn audit(log: &MatchLog, frames: &[(u8, String)], tally: &mut Tally) {
         }
         let seq = frame["seq"].as_u64().unwrap() as usize;
         let state = &states[seq];
-        let view = serde_json::to_value(state.view(Viewer::Seat(seat))).unwrap();
+        // A room waiting for players shows everyone the public view: the
+        // deal is made only once every seat (and client seed) is in.
+        let waiting = frame["status"] == "waiting";
+        let viewer = if waiting {
+            Viewer::Spectator
+        } else {
+            Viewer::Seat(seat)
+        };
+        let view = serde_json::to_value(state.view(viewer)).unwrap();
         if frame["view"] != view {
             leak(format!("view at seq {seq} differs from the rules' view"));
         }
@@ -226,7 +233,12 @@ fn audit(log: &MatchLog, frames: &[(u8, String)], tally: &mut Tally) {
             &serde_json::to_value(state.view(Viewer::Spectator)).unwrap(),
             &shapes,
         );
-        let own = texts(secrets.of(seat));
+        // Nothing is its own while the room waits: it is shown no deal.
+        let own = if waiting {
+            BTreeSet::new()
+        } else {
+            texts(secrets.of(seat))
+        };
         // Every item in the frame is public or the recipient's own;
         // anything else is another seat's, or the deck's or bag's.
         for item in item_set(&frame, &shapes) {

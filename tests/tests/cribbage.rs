@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use parlor_games::cribbage::{Phase, View};
 use parlor_games::{Outcome, Seat};
 use parlor_protocol::{ClientMsg, ErrorCode, ServerMsg, Update};
-use parlor_tests::{add_bot, cards_in, create_room, match_log, start_server, Raw};
+use parlor_tests::{add_bot, cards_in, create_room, deal_secrets, match_log, start_server, Raw};
 use serde_json::{json, Value};
 
 fn view(u: &Update) -> View {
@@ -26,7 +26,7 @@ fn pips(card: &Value) -> u8 {
 
 /// Every card in a seat's frame is one it may know: its own, laid, the
 /// start card, shown in the show, or from the finished previous hand.
-fn assert_no_leak(u: &Update, seed: u64) {
+fn assert_no_leak(u: &Update, secrets: &[String]) {
     let v = view(u);
     let mut allowed: HashSet<String> = HashSet::new();
     let mut allow = |c: &Value| {
@@ -62,7 +62,9 @@ fn assert_no_leak(u: &Update, seed: u64) {
         );
     }
     let text = serde_json::to_string(u).unwrap_or_default();
-    assert!(!text.contains(&seed.to_string()), "the seed leaked");
+    for secret in secrets {
+        assert!(!text.contains(secret.as_str()), "the deal's secret leaked");
+    }
 }
 
 #[tokio::test]
@@ -237,12 +239,12 @@ async fn one_checked_match(url: &str, over_31: &mut bool) {
         u = latest[0].clone();
     }
     assert!(out_of_turn, "never reached the play");
-    let seed = match_log(&mut players[0], &room).await.header.seed;
+    let secrets = deal_secrets(&match_log(&mut players[0], &room).await);
     let mut frames = 0;
     for (i, updates) in seen.iter().enumerate() {
         for up in updates {
             assert_eq!(up.you, Some(Seat(i as u8)));
-            assert_no_leak(up, seed);
+            assert_no_leak(up, &secrets);
             frames += 1;
         }
     }

@@ -41,6 +41,7 @@ async fn two_bots_finish_and_a_spectator_sees_every_move_and_cannot_play() {
                 &ClientMsg::Join {
                     room: room.clone(),
                     seat: Some(Seat(seat)),
+                    client_seed: None,
                 },
                 |m| matches!(m, ServerMsg::Joined { .. }).then_some(()),
             )
@@ -319,7 +320,13 @@ async fn requests_before_hello_and_bad_versions_are_refused() {
     let server = start_server(None).await;
     let url = server.url();
     let mut c = Raw::connect(&url).await;
-    c.send(&ClientMsg::ListRooms).await;
+    c.send(&ClientMsg::ListRooms {
+        game: None,
+        status: None,
+        cursor: None,
+        limit: None,
+    })
+    .await;
     c.expect_error(ErrorCode::RequestHelloFirst).await;
     c.send_json(json!({"type": "hello", "version": 0})).await;
     c.expect_error(ErrorCode::ProtocolVersion).await;

@@ -9,7 +9,9 @@ use std::collections::HashSet;
 use parlor_games::rummikub::{is_valid_table, View};
 use parlor_games::{Outcome, Seat};
 use parlor_protocol::{ClientMsg, ErrorCode, ServerMsg, Update};
-use parlor_tests::{add_bot, blocks_in, create_room, match_log, snapshot, start_server, Raw};
+use parlor_tests::{
+    add_bot, blocks_in, create_room, deal_secrets, match_log, snapshot, start_server, Raw,
+};
 use serde_json::{json, Value};
 
 fn view(u: &Update) -> View {
@@ -18,7 +20,7 @@ fn view(u: &Update) -> View {
 
 /// No block in a seat's frame is hidden from it: each is in its own rack,
 /// on the table, or the block it just drew itself.
-fn assert_no_leak(u: &Update, seed: u64) {
+fn assert_no_leak(u: &Update, secrets: &[String]) {
     let me = u.you.unwrap_or_else(|| panic!("not a seat's update"));
     let v = view(u);
     let mut allowed: HashSet<String> = HashSet::new();
@@ -59,7 +61,9 @@ fn assert_no_leak(u: &Update, seed: u64) {
         "the bag must be a count, not its contents"
     );
     let text = serde_json::to_string(u).unwrap_or_default();
-    assert!(!text.contains(&seed.to_string()), "the seed leaked");
+    for secret in secrets {
+        assert!(!text.contains(secret.as_str()), "the deal's secret leaked");
+    }
 }
 
 #[tokio::test]
@@ -214,12 +218,12 @@ async fn cheating_attempts_are_refused_with_reasons_and_change_nothing() {
         u.outcome,
         Some(Outcome::Win { .. } | Outcome::Draw)
     ));
-    let seed = match_log(&mut players[0], &room).await.header.seed;
+    let secrets = deal_secrets(&match_log(&mut players[0], &room).await);
     let frames: usize = seen.iter().map(Vec::len).sum();
     for (i, updates) in seen.iter().enumerate() {
         for up in updates {
             assert_eq!(up.you, Some(Seat(i as u8)));
-            assert_no_leak(up, seed);
+            assert_no_leak(up, &secrets);
         }
     }
     assert!(frames > 4);
@@ -277,6 +281,89 @@ async fn a_finished_matchs_log_comes_with_predictions_on_request() {
         predict: true,
     })
     .await;
-    n.expect_error(ErrorCode::AnalysisBadInput).await;
+    n.expect_error(ErrorCode::AnalysisUnknownTool).await;
     server.stop().await.unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[tokio::test]
+async fn options_that_end_the_game_before_anyone_moves_are_refused() {
+    let server = start_server(None).await;
+    let mut c = Raw::greeted(&server.url(), "host").await;
+    for (seats, rack) in [(4, 13), (2, 26)] {
+        c.send_json(json!({"type": "create_room", "game": "rummikub", "seats": seats, "options": {"rack_size": rack}}))
+            .await;
+        let refusal = c.expect_error(ErrorCode::RoomBadOptions).await;
+        assert!(format!("{refusal:?}").contains("bag"), "{refusal:?}");
+    }
+    // One block fewer each leaves a bag, and the room is made.
+    create_room(&mut c, "rummikub", 4, json!({"rack_size": 12})).await;
+    server.stop().await.unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[tokio::test]
+async fn an_unsorted_row_is_stored_and_shown_in_the_form_the_table_shows() {
+    let server = start_server(None).await;
+    let url = server.url();
+    // Play against a bot until seat 0 may lay a new row of one number
+    // (a crow); lay it with its blocks reversed.
+    for _ in 0..30 {
+        let mut a = Raw::greeted(&url, "alice").await;
+        let room = create_room(&mut a, "rummikub", 2, json!({"rack_size": 13})).await;
+        a.join(&room, 0).await;
+        add_bot(&mut a, &room, 1, "random").await;
+        let mut u = a.update_at(&room, 0).await;
+        while u.outcome.is_none() {
+            if !u.to_act.contains(Seat(0)) {
+                u = a.update_at(&room, u.seq + 1).await;
+                continue;
+            }
+            let legal = u.legal.clone().unwrap_or_default();
+            let row = legal.iter().find_map(|m| {
+                let blocks = m["playrow"]["crow"].as_array()?;
+                (blocks.len() >= 3).then(|| (m.clone(), blocks.clone()))
+            });
+            let Some((listed, blocks)) = row else {
+                let mv = legal.first().cloned().unwrap_or_else(|| json!("draw"));
+                a.play(&room, 0, u.seq, mv).await;
+                u = a.update_at(&room, u.seq + 1).await;
+                continue;
+            };
+            let mut reversed = blocks.clone();
+            reversed.reverse();
+            let sent = json!({"playrow": {"crow": reversed}});
+            assert_ne!(sent, listed, "the listed row was already in another order");
+            a.play(&room, 0, u.seq, sent).await;
+            let after = a.update_at(&room, u.seq + 1).await;
+            // The view's last move, and the log, hold the listed form.
+            assert_eq!(after.view["last"]["move"], listed, "{}", after.view["last"]);
+            a.send_json(json!({"type": "leave", "room": room})).await;
+            let log = loop {
+                a.send_json(json!({"type": "get_log", "room": room})).await;
+                let got = a
+                    .expect(|m| match m {
+                        ServerMsg::Log(l) => Some(Some(l.clone())),
+                        ServerMsg::Error { code, .. } if *code == ErrorCode::RoomNotFinished => {
+                            Some(None)
+                        }
+                        _ => None,
+                    })
+                    .await;
+                if let Some(l) = got {
+                    break l;
+                }
+            };
+            let stored = log
+                .moves
+                .iter()
+                .find(|e| e.seq == u.seq)
+                .unwrap_or_else(|| panic!("the move is not in the log"));
+            assert_eq!(
+                stored.action,
+                parlor_protocol::LoggedAction::Move(listed.clone())
+            );
+            server.stop().await.unwrap_or_else(|e| panic!("{e}"));
+            return;
+        }
+    }
+    panic!("no row to lay in 30 games");
 }

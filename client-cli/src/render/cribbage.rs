@@ -133,3 +133,21 @@ pub fn parse(u: &Update, line: &str) -> Result<Value, String> {
         _ => Err("type the card(s), e.g. `5h` or `5h kd`".into()),
     }
 }
+
+/// Cribbage's renderer.
+#[derive(Debug)]
+pub struct Cribbage;
+
+impl super::Renderer for Cribbage {
+    fn board(&self, u: &Update) -> String {
+        board(u)
+    }
+
+    fn prompt(&self, u: &Update) -> String {
+        prompt(u)
+    }
+
+    fn parse(&self, u: &Update, line: &str) -> Result<Value, String> {
+        parse(u, line)
+    }
+}

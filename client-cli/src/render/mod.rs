@@ -1,8 +1,9 @@
 //! Showing a match to a person, and reading their moves.
 //!
-//! Each game has a renderer (the matches below are exhaustive, so a new
-//! game cannot be hosted without one). Every game also takes a move by
-//! number from the legal-move list or as raw JSON.
+//! Each game has a [`Renderer`], registered by one line in [`renderer`]
+//! (the match is exhaustive, so a new game cannot be hosted without one).
+//! Every game also takes a move by number from the legal-move list or as
+//! raw JSON.
 
 pub mod cribbage;
 mod nimrod;
@@ -12,23 +13,33 @@ use parlor_games::{GameKind, Outcome, Seat};
 use parlor_protocol::{Occupant, Update};
 use serde_json::Value;
 
+/// How one game is shown to a person and how their moves are read.
+pub trait Renderer: Sync {
+    /// The game's part of the board for the recipient of `u`.
+    fn board(&self, u: &Update) -> String;
+    /// What to type, when the recipient must act.
+    fn prompt(&self, u: &Update) -> String;
+    /// Reads a move typed in the game's own words.
+    fn parse(&self, u: &Update, line: &str) -> Result<Value, String>;
+}
+
+/// The renderer of `game`: one line per hosted game.
+pub fn renderer(game: GameKind) -> &'static dyn Renderer {
+    match game {
+        GameKind::Nimrod => &nimrod::Nimrod,
+        GameKind::Rummikub => &rummikub::Rummikub,
+        GameKind::Cribbage => &cribbage::Cribbage,
+    }
+}
+
 /// The board, as lines of text, for the recipient of `u`.
 pub fn board(u: &Update) -> String {
-    let body = match u.game {
-        GameKind::Nimrod => nimrod::board(u),
-        GameKind::Rummikub => rummikub::board(u),
-        GameKind::Cribbage => cribbage::board(u),
-    };
-    format!("{}\n{body}", header(u))
+    format!("{}\n{}", header(u), renderer(u.game).board(u))
 }
 
 /// What to type, when the recipient must act.
 pub fn prompt(u: &Update) -> String {
-    match u.game {
-        GameKind::Nimrod => nimrod::prompt(u),
-        GameKind::Rummikub => rummikub::prompt(u),
-        GameKind::Cribbage => cribbage::prompt(u),
-    }
+    renderer(u.game).prompt(u)
 }
 
 /// Reads a typed move. Every game also accepts a number from the legal-move
@@ -44,11 +55,7 @@ pub fn parse_move(u: &Update, line: &str) -> Result<Value, String> {
             .cloned()
             .ok_or_else(|| format!("pick a move from 1 to {}", legal.len()));
     }
-    match u.game {
-        GameKind::Nimrod => nimrod::parse(line),
-        GameKind::Rummikub => rummikub::parse(u, line),
-        GameKind::Cribbage => cribbage::parse(u, line),
-    }
+    renderer(u.game).parse(u, line)
 }
 
 fn seat_name(u: &Update, seat: Seat) -> String {

@@ -82,3 +82,21 @@ mod tests {
         assert!(parse("a -1").is_err());
     }
 }
+
+/// Nimrod's renderer.
+#[derive(Debug)]
+pub struct Nimrod;
+
+impl super::Renderer for Nimrod {
+    fn board(&self, u: &Update) -> String {
+        board(u)
+    }
+
+    fn prompt(&self, u: &Update) -> String {
+        prompt(u)
+    }
+
+    fn parse(&self, _u: &Update, line: &str) -> Result<Value, String> {
+        parse(line)
+    }
+}

@@ -212,3 +212,21 @@ mod tests {
         assert!(parse_block("red").is_err());
     }
 }
+
+/// Rummikub's renderer.
+#[derive(Debug)]
+pub struct Rummikub;
+
+impl super::Renderer for Rummikub {
+    fn board(&self, u: &Update) -> String {
+        board(u)
+    }
+
+    fn prompt(&self, u: &Update) -> String {
+        prompt(u)
+    }
+
+    fn parse(&self, u: &Update, line: &str) -> Result<Value, String> {
+        parse(u, line)
+    }
+}

@@ -1,35 +1,47 @@
 //! Rooms: one actor task per room owns its match.
 //!
 //! The actor is the only code that touches the game. Sessions send it
-//! [`RoomCmd`]s through a bounded inbox; it validates in the order of
+//! [`RoomCmd`]s through the room directory; it validates in the order of
 //! boardgame.io's master (match exists, not over, seat held, fresh `seq`,
 //! seat to act, move decodes, rules accept), writes each accepted step to
-//! the store before anyone hears of it, then sends every member its own view.
+//! the store before anyone hears of it, then sends every member its own
+//! view. It knows nothing of the directory: it reaches connections and
+//! reports its changes through its [`RoomHost`].
 
 mod actor;
+mod broadcast;
 mod clock;
+mod expiry;
+mod moves;
+mod seating;
+mod setup;
 mod slot;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use parlor_games::Seat;
+use parlor_protocol::{RoomId, RoomSummary};
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 use uuid::Uuid;
 
 use crate::outbox::{ConnId, Outbox};
+use crate::store::Store;
 
-pub use actor::{spawn_restored, spawn_room, RoomInit};
 pub use clock::Clocks;
+pub use setup::{spawn_restored, spawn_room, unix_ms, RoomInit};
 
-/// A session acting in a room: who it is and where to answer.
+/// A session acting in a room: who it is and which connection to answer.
 #[derive(Clone, Debug)]
 pub struct Member {
     /// The session's resume token: the identity seats are held under.
     pub token: Uuid,
     /// Display name.
     pub name: Arc<str>,
-    /// The connection's queue.
-    pub out: Outbox,
+    /// The connection the request came on.
+    pub conn: ConnId,
 }
 
 /// A request for a room's actor.
@@ -41,6 +53,8 @@ pub enum RoomCmd {
         who: Member,
         /// Which seat.
         seat: Option<Seat>,
+        /// The player's contribution to the deal.
+        client_seed: Option<String>,
     },
     /// Watch.
     Spectate {
@@ -84,4 +98,65 @@ pub enum RoomCmd {
         /// The connection that closed.
         conn: ConnId,
     },
+}
+
+/// What a room tells its host.
+#[derive(Debug)]
+pub enum RoomEvent {
+    /// Its listing changed (seats, status or spectators).
+    Changed {
+        /// The room.
+        room: RoomId,
+        /// As listed.
+        summary: RoomSummary,
+        /// Not listed.
+        private: bool,
+    },
+    /// `token` now holds `seat`.
+    Seated {
+        /// The room.
+        room: RoomId,
+        /// Whose.
+        token: Uuid,
+        /// Which seat.
+        seat: Seat,
+    },
+    /// `token` no longer holds a seat here.
+    Unseated {
+        /// The room.
+        room: RoomId,
+        /// Whose.
+        token: Uuid,
+    },
+    /// The actor stopped: forget the room.
+    Stopped {
+        /// The room.
+        room: RoomId,
+    },
+}
+
+/// How long rooms nobody plays in are kept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lifetimes {
+    /// A room that has not started within this closes.
+    pub unstarted: Duration,
+    /// A started room whose seated players are all gone this long closes.
+    pub abandoned: Duration,
+}
+
+/// What a room needs from the node hosting it: the seam where a room
+/// directory (local, or a cluster's) plugs in.
+pub trait RoomHost: Send + Sync + std::fmt::Debug + 'static {
+    /// Reports a change.
+    fn report(&self, event: RoomEvent);
+    /// The queue of connection `conn`, if it is still open.
+    fn outbox(&self, conn: ConnId) -> Option<Outbox>;
+    /// Where steps are stored.
+    fn store(&self) -> &Store;
+    /// The tracker room tasks run on.
+    fn tracker(&self) -> &TaskTracker;
+    /// The node's shutdown signal.
+    fn shutdown(&self) -> CancellationToken;
+    /// How long idle rooms live.
+    fn lifetimes(&self) -> Lifetimes;
 }

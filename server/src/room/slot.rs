@@ -5,7 +5,7 @@ use parlor_protocol::{Occupant, SeatInfo};
 use serde::{Serialize, Serializer};
 use uuid::Uuid;
 
-use crate::outbox::Outbox;
+use crate::outbox::{ConnId, Outbox};
 use crate::store::StoredSeat;
 
 /// A seat's occupant, with what the room needs to reach them.
@@ -21,6 +21,8 @@ pub enum Slot {
         name: String,
         /// Their current connection.
         out: Option<Outbox>,
+        /// What they added to the deal.
+        client_seed: Option<String>,
     },
     /// A built-in bot (the strategy itself lives beside the seats, so that
     /// it can be lent to a blocking thread while it thinks).
@@ -52,9 +54,15 @@ impl Slot {
     pub fn stored(&self) -> Option<StoredSeat> {
         match self {
             Slot::Empty => None,
-            Slot::Player { token, name, .. } => Some(StoredSeat::Player {
+            Slot::Player {
+                token,
+                name,
+                client_seed,
+                ..
+            } => Some(StoredSeat::Player {
                 token: *token,
                 name: name.clone(),
+                client_seed: client_seed.clone(),
             }),
             Slot::Bot { strategy, .. } => Some(StoredSeat::Bot {
                 strategy: strategy.clone(),
@@ -73,6 +81,24 @@ impl Slot {
     /// Whether `token` holds this seat.
     pub fn held_by(&self, token: Uuid) -> bool {
         self.player_token() == Some(token)
+    }
+
+    /// What the seat added to the deal.
+    pub fn client_seed(&self) -> Option<&str> {
+        match self {
+            Slot::Player { client_seed, .. } => client_seed.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// Whether a player sits here on connection `conn`.
+    pub fn attached_to(&self, conn: ConnId) -> bool {
+        matches!(self, Slot::Player { out: Some(o), .. } if o.id() == conn)
+    }
+
+    /// Whether a player sits here on an open connection.
+    pub fn connected(&self) -> bool {
+        matches!(self, Slot::Player { out: Some(o), .. } if o.is_open())
     }
 }
 
@@ -94,23 +120,20 @@ impl Serialize for SeatList<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tokio::sync::mpsc;
-    use tokio_util::sync::CancellationToken;
-
-    use crate::outbox::ConnId;
 
     /// The list written from the slots is the JSON of the protocol's own
     /// `SeatInfo` list, for every kind of occupant.
     #[test]
     fn seat_list_matches_seat_info() {
-        let (tx, _rx) = mpsc::channel(1);
-        let (gone_tx, gone_rx) = mpsc::channel(1);
-        drop(gone_rx);
+        let (open, _inbox) = Outbox::new(ConnId(1));
+        let (gone, gone_inbox) = Outbox::new(ConnId(2));
+        drop(gone_inbox);
         let slots = vec![
             Slot::Player {
                 token: Uuid::nil(),
                 name: "al \"ice\"".into(),
-                out: Some(Outbox::new(ConnId(1), tx, CancellationToken::new())),
+                out: Some(open),
+                client_seed: None,
             },
             Slot::Empty,
             Slot::Bot {
@@ -120,11 +143,13 @@ mod tests {
                 token: Uuid::nil(),
                 name: "bob".into(),
                 out: None,
+                client_seed: None,
             },
             Slot::Player {
                 token: Uuid::nil(),
                 name: "carol".into(),
-                out: Some(Outbox::new(ConnId(2), gone_tx, CancellationToken::new())),
+                out: Some(gone),
+                client_seed: Some("xyz".into()),
             },
         ];
         let infos: Vec<SeatInfo> = slots

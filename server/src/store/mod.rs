@@ -11,6 +11,7 @@
 //! [`Faults`] makes commits, appends and reads fail or stall on purpose,
 //! for tests.
 
+use std::net::IpAddr;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc as std_mpsc;
@@ -18,7 +19,7 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use parlor_games::{Outcome, Seat};
-use parlor_protocol::{LogEntry, MatchHeader, MatchLog, RoomId};
+use parlor_protocol::{Closed, LogEntry, MatchHeader, MatchLog, RoomId};
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
@@ -74,6 +75,8 @@ pub enum StoredSeat {
         token: Uuid,
         /// Display name.
         name: String,
+        /// What they added to the deal.
+        client_seed: Option<String>,
     },
     /// A built-in bot.
     Bot {
@@ -120,6 +123,20 @@ pub struct MatchRecord {
     pub header: MatchHeader,
     /// Not listed in the lobby.
     pub private: bool,
+    /// Who made it, and when.
+    pub origin: Origin,
+}
+
+/// Who made a match and when: what the caps and lifetimes need after a
+/// restart (absent for matches stored by older servers).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Origin {
+    /// The creator's resume token.
+    pub creator: Option<Uuid>,
+    /// The creator's address, as the caps count it (IPv6 by /64).
+    pub addr: Option<IpAddr>,
+    /// When it was made, in milliseconds since the Unix epoch.
+    pub created_ms: Option<u64>,
 }
 
 /// A match restored at start-up.
@@ -289,6 +306,12 @@ impl Store {
             reply,
         })
         .await
+    }
+
+    /// Records that a match closed without an outcome: it is not
+    /// restored again, and its log says why it ended.
+    pub async fn close_match(&self, key: MatchKey, why: Closed) -> Result<(), StoreError> {
+        self.write(|r| WriteJob::Close(key, why, r)).await
     }
 
     /// Every match not yet finished, with its seats and steps.

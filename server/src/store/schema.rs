@@ -1,5 +1,11 @@
 //! The database layout, and the migration from earlier layouts.
 //!
+//! Layout 3 adds what outlives a restart beyond the moves: why a match
+//! closed without an outcome (`closed`; such a match is `finished` and
+//! never restored), its provably fair deal (`deal`, and each seat's
+//! `client_seed`), and who made it when (`creator`, `creator_addr`,
+//! `created_ms`), which the caps and room lifetimes count.
+//!
 //! Layout 2 keys seats and moves by a match's integer id, which grows with
 //! every new match. Live matches are the newest, so their moves land in
 //! the last few pages of the `moves` b-tree: a commit of moves from a
@@ -13,7 +19,7 @@ use rusqlite::{Connection, OptionalExtension};
 use super::StoreError;
 
 /// The layout this server writes, kept in `PRAGMA user_version`.
-pub const LAYOUT: i64 = 2;
+pub const LAYOUT: i64 = 3;
 
 /// Layout 2. `seats` and `moves` are `WITHOUT ROWID`: keyed by their
 /// primary key alone, an insert updates one b-tree, not a table and an
@@ -30,7 +36,12 @@ CREATE TABLE matches (
     clock TEXT,
     private INTEGER NOT NULL,
     finished INTEGER NOT NULL DEFAULT 0,
-    outcome TEXT
+    outcome TEXT,
+    closed TEXT,
+    deal TEXT,
+    creator TEXT,
+    creator_addr TEXT,
+    created_ms INTEGER
 );
 CREATE INDEX matches_unfinished ON matches (id) WHERE finished = 0;
 CREATE TABLE seats (
@@ -40,6 +51,7 @@ CREATE TABLE seats (
     token TEXT,
     name TEXT,
     strategy TEXT,
+    client_seed TEXT,
     PRIMARY KEY (match_id, seat)
 ) WITHOUT ROWID;
 CREATE TABLE moves (
@@ -76,6 +88,16 @@ DROP TABLE seats_v1;
 DROP TABLE matches_v1;
 ";
 
+/// Layout 2 to layout 3: new columns only, all empty for old matches.
+const FROM_LAYOUT_2: &str = "
+ALTER TABLE matches ADD COLUMN closed TEXT;
+ALTER TABLE matches ADD COLUMN deal TEXT;
+ALTER TABLE matches ADD COLUMN creator TEXT;
+ALTER TABLE matches ADD COLUMN creator_addr TEXT;
+ALTER TABLE matches ADD COLUMN created_ms INTEGER;
+ALTER TABLE seats ADD COLUMN client_seed TEXT;
+";
+
 /// Brings the database to [`LAYOUT`]: creates the tables in a new file,
 /// migrates an older layout (all in one transaction, so an interrupted
 /// migration leaves the old layout intact), refuses a newer one.
@@ -98,8 +120,11 @@ pub fn prepare(conn: &mut Connection) -> Result<(), StoreError> {
         )
         .optional()?
         .is_some();
-    if has_tables {
-        tracing::info!("migrating the database to layout {LAYOUT}");
+    if has_tables && version == 2 {
+        tracing::info!("migrating the database from layout 2 to {LAYOUT}");
+        tx.execute_batch(FROM_LAYOUT_2)?;
+    } else if has_tables {
+        tracing::info!("migrating the database from layout 1 to {LAYOUT}");
         tx.execute_batch(FROM_LAYOUT_1)?;
         tx.execute_batch(TABLES)?;
         tx.execute_batch(COPY_LAYOUT_1)?;

@@ -13,10 +13,11 @@ use std::sync::mpsc as std_mpsc;
 use std::time::Instant;
 
 use parlor_games::{Outcome, Seat};
+use parlor_protocol::Closed;
 use rusqlite::Connection;
 
 use super::checkpoint::finish_checkpoint;
-use super::queries::{append, control, create, set_seat};
+use super::queries::{append, close, control, create, set_seat};
 use super::{Faults, MatchKey, MatchRecord, Reply, Step, StoreError, StoredSeat};
 use crate::limits::{CHECKPOINT_INTERVAL, STORE_BATCH, STORE_GATHER, STORE_GATHER_AFTER};
 
@@ -24,6 +25,7 @@ use crate::limits::{CHECKPOINT_INTERVAL, STORE_BATCH, STORE_GATHER, STORE_GATHER
 pub(super) enum WriteJob {
     Create(MatchRecord, Reply<MatchKey>),
     Seat(MatchKey, Seat, Option<StoredSeat>, Reply<()>),
+    Close(MatchKey, Closed, Reply<()>),
     Append {
         key: MatchKey,
         step: Step,
@@ -128,6 +130,9 @@ pub(super) fn run_batch(conn: &Connection, batch: Vec<WriteJob>, faults: &Faults
                 r,
                 isolated(conn, &mut intact, |c| set_seat(c, key, seat, who.as_ref())),
             ),
+            WriteJob::Close(key, why, r) => {
+                Done::Unit(r, isolated(conn, &mut intact, |c| close(c, key, why)))
+            }
             WriteJob::Append {
                 key,
                 step,
@@ -200,6 +205,7 @@ fn refuse(job: WriteJob, why: &str) {
     match job {
         WriteJob::Create(_, r) => drop(r.send(Err(err()))),
         WriteJob::Seat(_, _, _, r) => drop(r.send(Err(err()))),
+        WriteJob::Close(_, _, r) => drop(r.send(Err(err()))),
         WriteJob::Append { reply, .. } => drop(reply.send(Err(err()))),
     }
 }
@@ -232,10 +238,12 @@ mod tests {
                 game: GameKind::Nimrod,
                 options: json!({"piles": [3, 5]}),
                 seats: 2,
-                seed: 1,
+                seed: Some(1),
+                deal: None,
                 clock: None,
             },
             private: false,
+            origin: super::super::Origin::default(),
         };
         let key = ok(create(&conn, &record));
         (conn, key)

@@ -1,0 +1,133 @@
+//! Running analysis tools for clients, fairly: each connection has at most
+//! one analysis running, and every request first runs in a quick lane
+//! with a small budget, so small requests never wait behind big ones.
+//! Only a request that needs more takes one of the few heavy places.
+
+use std::sync::Arc;
+
+use parlor_games::{AnalysisError, Budget, GameKind};
+use parlor_protocol::{ErrorCode, ServerMsg};
+use serde_json::Value;
+use tokio::sync::Semaphore;
+
+use crate::limits::{
+    MAX_ANALYSIS_POSITIONS, MAX_ANALYSIS_REPLY_BYTES, MAX_ANALYSIS_RESULTS,
+    MAX_CONCURRENT_ANALYSES, QUICK_ANALYSES, QUICK_ANALYSIS_POSITIONS,
+};
+
+/// The server's analysis places.
+#[derive(Debug)]
+pub struct Analyses {
+    quick: Arc<Semaphore>,
+    heavy: Arc<Semaphore>,
+}
+
+impl Default for Analyses {
+    fn default() -> Self {
+        Analyses {
+            quick: Arc::new(Semaphore::new(QUICK_ANALYSES)),
+            heavy: Arc::new(Semaphore::new(MAX_CONCURRENT_ANALYSES)),
+        }
+    }
+}
+
+/// What one run of a tool gave.
+struct Run {
+    res: Result<(), AnalysisError>,
+    results: Vec<Value>,
+    truncated: bool,
+}
+
+/// Runs `tool` within `budget` on a blocking thread.
+async fn run(game: GameKind, tool: String, input: Arc<Value>, budget: Budget) -> Option<Run> {
+    tokio::task::spawn_blocking(move || {
+        let mut results = Vec::new();
+        let mut bytes = 0;
+        let mut truncated = false;
+        let res = game.analyze(&tool, &input, budget, &mut |doc| {
+            bytes += doc.len();
+            if results.len() >= MAX_ANALYSIS_RESULTS || bytes > MAX_ANALYSIS_REPLY_BYTES {
+                truncated = true;
+                return false;
+            }
+            results.push(serde_json::from_str(&doc).unwrap_or(Value::Null));
+            true
+        });
+        Run {
+            res,
+            results,
+            truncated,
+        }
+    })
+    .await
+    .ok()
+}
+
+impl Analyses {
+    /// Answers an `analyze` request.
+    pub async fn answer(&self, game: GameKind, tool: String, input: Value) -> ServerMsg {
+        let input = Arc::new(input);
+        let quick = Arc::clone(&self.quick).acquire_owned().await;
+        let first = run(
+            game,
+            tool.clone(),
+            Arc::clone(&input),
+            Budget::positions(QUICK_ANALYSIS_POSITIONS),
+        )
+        .await;
+        drop(quick);
+        let done = match first {
+            Some(Run {
+                res: Err(AnalysisError::TooLarge(_)),
+                ..
+            }) => {
+                let Ok(heavy) = Arc::clone(&self.heavy).try_acquire_owned() else {
+                    return ServerMsg::error(
+                        ErrorCode::ServerBusy,
+                        "this request needs a long search and every place for one is taken; try again",
+                    );
+                };
+                let full = run(
+                    game,
+                    tool.clone(),
+                    input,
+                    Budget::positions(MAX_ANALYSIS_POSITIONS),
+                )
+                .await;
+                drop(heavy);
+                full
+            }
+            other => other,
+        };
+        reply(game, tool, done)
+    }
+}
+
+fn reply(game: GameKind, tool: String, done: Option<Run>) -> ServerMsg {
+    let Some(run) = done else {
+        return ServerMsg::error(ErrorCode::ServerInternal, "the analysis failed");
+    };
+    match run.res {
+        Ok(()) | Err(AnalysisError::Stopped(_)) if run.truncated && run.results.is_empty() => {
+            ServerMsg::error(
+                ErrorCode::AnalysisTooLarge,
+                format!(
+                    "the first result alone is over {MAX_ANALYSIS_REPLY_BYTES} bytes; ask for less"
+                ),
+            )
+        }
+        Ok(()) | Err(AnalysisError::Stopped(_)) => ServerMsg::Analysis {
+            game,
+            tool,
+            results: run.results,
+            truncated: run.truncated,
+        },
+        Err(e @ AnalysisError::TooLarge(_)) => {
+            ServerMsg::error(ErrorCode::AnalysisTooLarge, e.to_string())
+        }
+        Err(e @ AnalysisError::UnknownTool { .. }) => {
+            ServerMsg::error(ErrorCode::AnalysisUnknownTool, e.to_string())
+        }
+        Err(e) => ServerMsg::error(ErrorCode::AnalysisBadInput, e.to_string()),
+    }
+}

@@ -1,0 +1,322 @@
+//! Answering each request a client sends.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+
+use parlor_games::GameKind;
+use parlor_protocol::{
+    negotiate, ClientMsg, ErrorCode, RoomId, ServerMsg, MIN_PROTOCOL_VERSION, PROTOCOL_VERSION,
+};
+use serde_json::Value;
+use uuid::Uuid;
+
+use super::Session;
+use crate::directory::{ListQuery, NewRoom, Unrouted};
+use crate::limits::MAX_NAME_CHARS;
+use crate::outbox::CLOSE_TAKEN_OVER;
+use crate::room::{Member, RoomCmd};
+
+impl Session {
+    pub(super) async fn on_msg(&mut self, msg: ClientMsg) {
+        match msg {
+            ClientMsg::Hello { version, name } => self.hello(version, name),
+            ClientMsg::Resume { token } => self.resume(token),
+            ClientMsg::ListRooms {
+                game,
+                status,
+                cursor,
+                limit,
+            } => self.list_rooms(game, status, cursor, limit),
+            ClientMsg::CreateRoom {
+                game,
+                seats,
+                options,
+                clock,
+                private,
+            } => {
+                let req = NewRoom {
+                    game,
+                    seats,
+                    options,
+                    clock,
+                    private,
+                    creator: Some(self.token),
+                    creator_addr: Some(self.peer),
+                };
+                let answer = match self.shared.directory.create(req).await {
+                    Ok(c) => ServerMsg::RoomCreated {
+                        room: c.room,
+                        game,
+                        seats: c.seats,
+                        commitment: c.commitment,
+                    },
+                    Err((code, message)) => ServerMsg::error(code, message),
+                };
+                self.out.send(&answer);
+            }
+            ClientMsg::Join {
+                room,
+                seat,
+                client_seed,
+            } => self.forward(
+                room,
+                |who| RoomCmd::Join {
+                    who,
+                    seat,
+                    client_seed,
+                },
+                true,
+            ),
+            ClientMsg::Spectate { room } => {
+                self.forward(room, |who| RoomCmd::Spectate { who }, true)
+            }
+            ClientMsg::AddBot {
+                room,
+                seat,
+                strategy,
+            } => self.forward(
+                room,
+                |who| RoomCmd::AddBot {
+                    who,
+                    seat,
+                    strategy,
+                },
+                false,
+            ),
+            ClientMsg::Play {
+                room,
+                seat,
+                seq,
+                mv,
+            } => self.forward(room, |who| RoomCmd::Play { who, seat, seq, mv }, false),
+            ClientMsg::Leave { room } => self.forward(room, |who| RoomCmd::Leave { who }, false),
+            ClientMsg::GetLog { room, predict } => self.get_log(room, predict).await,
+            ClientMsg::Analyze { game, tool, input } => self.analyze(game, tool, input),
+            ClientMsg::Ping { id } => {
+                self.out.send(&ServerMsg::Pong { id });
+            }
+        }
+    }
+
+    fn member(&self) -> Member {
+        Member {
+            token: self.token,
+            name: Arc::clone(&self.name),
+            conn: self.conn,
+        }
+    }
+
+    fn forward(&mut self, room: RoomId, cmd: impl FnOnce(Member) -> RoomCmd, remember: bool) {
+        match self.shared.directory.route(&room, cmd(self.member())) {
+            Ok(()) => {
+                if remember {
+                    self.rooms.insert(room);
+                }
+            }
+            Err(Unrouted::Busy) => {
+                self.out.send(&ServerMsg::room_error(
+                    &room,
+                    ErrorCode::ServerBusy,
+                    "the room is overloaded; try again",
+                ));
+            }
+            Err(Unrouted::NotFound) => {
+                self.out.send(&ServerMsg::room_error(
+                    &room,
+                    ErrorCode::RoomNotFound,
+                    format!("no room {room}"),
+                ));
+            }
+        }
+    }
+
+    fn hello(&mut self, version: u32, name: Option<String>) {
+        if self.greeted {
+            self.out.send(&ServerMsg::error(
+                ErrorCode::RequestHelloTwice,
+                "hello was already accepted",
+            ));
+            return;
+        }
+        let Some(version) = negotiate(version) else {
+            self.out.send(&ServerMsg::error(
+                ErrorCode::ProtocolVersion,
+                format!("this server speaks protocol versions {MIN_PROTOCOL_VERSION} to {PROTOCOL_VERSION}, not {version}"),
+            ));
+            return;
+        };
+        self.greeted = true;
+        let name: String = name
+            .unwrap_or_default()
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(MAX_NAME_CHARS)
+            .collect();
+        let name = name.trim();
+        self.name = Arc::from(if name.is_empty() { "anonymous" } else { name });
+        self.out.send(&ServerMsg::Welcome {
+            version,
+            session: Uuid::new_v4(),
+            token: self.token,
+            games: GameKind::ALL.to_vec(),
+        });
+    }
+
+    fn list_rooms(
+        &mut self,
+        game: Option<GameKind>,
+        status: Option<parlor_protocol::RoomStatus>,
+        cursor: Option<String>,
+        limit: Option<u32>,
+    ) {
+        let after = match cursor {
+            None => None,
+            Some(c) => match RoomId::new(c) {
+                Some(id) => Some(id),
+                None => {
+                    self.out.send(&ServerMsg::error(
+                        ErrorCode::RequestMalformed,
+                        "the cursor is not one a `rooms` page gave",
+                    ));
+                    return;
+                }
+            },
+        };
+        let page = self.shared.directory.list(&ListQuery {
+            game,
+            status,
+            after,
+            limit,
+        });
+        self.out.send(&ServerMsg::Rooms {
+            rooms: page.rooms,
+            next: page.next,
+        });
+    }
+
+    fn resume(&mut self, token: Uuid) {
+        let directory = Arc::clone(&self.shared.directory);
+        if token != self.token && !directory.seats_of(self.token).is_empty() {
+            // Switching tokens would strand the seats taken under this one.
+            self.out.send(&ServerMsg::error(
+                ErrorCode::SessionResumeConflict,
+                "this connection already holds seats under its own token; resume on a new connection",
+            ));
+            return;
+        }
+        let seats = directory.seats_of(token);
+        if seats.is_empty() {
+            self.out.send(&ServerMsg::error(
+                ErrorCode::SessionUnknownToken,
+                "no seat is held under that resume token",
+            ));
+            return;
+        }
+        // This connection now speaks for the token; its seats move here,
+        // and a connection that spoke for it before is told and closed.
+        self.detach_all();
+        directory.release(self.token, self.conn);
+        self.token = token;
+        if let Some(old) = directory.take_over(token, self.conn) {
+            old.send(&ServerMsg::error(
+                ErrorCode::SessionTakenOver,
+                "your session was resumed on another connection",
+            ));
+            old.end(CLOSE_TAKEN_OVER, ErrorCode::SessionTakenOver);
+        }
+        self.out.send(&ServerMsg::Resumed {
+            token,
+            seats: seats.clone(),
+        });
+        let mut rooms: Vec<RoomId> = seats.into_iter().map(|s| s.room).collect();
+        rooms.dedup();
+        for room in rooms {
+            self.forward(room, |who| RoomCmd::Resume { who }, true);
+        }
+    }
+
+    /// Every accepted step is in the store before anyone hears of it, so
+    /// the store answers for live rooms and closed ones alike.
+    async fn get_log(&mut self, room: RoomId, predict: bool) {
+        let directory = Arc::clone(&self.shared.directory);
+        match directory.store().log(room.clone()).await {
+            Ok(Some(log)) if log.outcome.is_some() || log.closed.is_some() => {
+                let game = log.header.game;
+                let analysis = predict.then(|| parlor_protocol::log_analysis(&log));
+                self.out.send(&ServerMsg::Log(log));
+                match analysis {
+                    None => {}
+                    Some(Some(Ok((tool, input)))) => self.analyze(game, tool.into(), input),
+                    Some(Some(Err(e))) => {
+                        self.out.send(&ServerMsg::room_error(
+                            &room,
+                            ErrorCode::AnalysisBadInput,
+                            e.to_string(),
+                        ));
+                    }
+                    Some(None) => {
+                        self.out.send(&ServerMsg::room_error(
+                            &room,
+                            ErrorCode::AnalysisUnknownTool,
+                            format!("{game} offers no analysis of a finished match"),
+                        ));
+                    }
+                }
+            }
+            Ok(Some(_)) => {
+                self.out.send(&ServerMsg::room_error(
+                    &room,
+                    ErrorCode::RoomNotFinished,
+                    "the log is public once the match is over",
+                ));
+            }
+            Ok(None) => {
+                self.out.send(&ServerMsg::room_error(
+                    &room,
+                    ErrorCode::RoomNotFound,
+                    format!("no room {room}"),
+                ));
+            }
+            Err(e) => {
+                self.out.send(&ServerMsg::room_error(
+                    &room,
+                    ErrorCode::ServerStorage,
+                    e.to_string(),
+                ));
+            }
+        }
+    }
+
+    /// Runs an analysis: one at a time per connection (a second one is
+    /// refused for this client only).
+    fn analyze(&mut self, game: GameKind, tool: String, input: Value) {
+        if self.analysing.swap(true, Ordering::AcqRel) {
+            self.out.send(&ServerMsg::error(
+                ErrorCode::ServerBusy,
+                "this connection already has an analysis running; wait for its answer",
+            ));
+            return;
+        }
+        let analyses = Arc::clone(&self.shared.analyses);
+        let running = Arc::clone(&self.analysing);
+        let out = self.out.clone();
+        tokio::spawn(async move {
+            let answer = analyses.answer(game, tool, input).await;
+            running.store(false, Ordering::Release);
+            out.send(&answer);
+        });
+    }
+
+    /// Tells every room this connection sat or watched in that it is gone.
+    pub(super) fn detach_all(&mut self) {
+        for room in self.rooms.drain() {
+            let _ = self.shared.directory.route(
+                &room,
+                RoomCmd::Detach {
+                    token: self.token,
+                    conn: self.conn,
+                },
+            );
+        }
+    }
+}

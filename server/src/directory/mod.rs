@@ -1,0 +1,500 @@
+//! The room directory: the one narrow interface between connections and
+//! rooms.
+//!
+//! Sessions send commands to rooms by room id ([`Directory::route`]), ask
+//! which seats a token holds, and list rooms a page at a time. Rooms
+//! report their changes back as [`RoomEvent`]s and reach connections by
+//! id, never holding a session's channel of their own accord. The
+//! directory owns room lifetimes: it creates rooms within the caps, keeps
+//! finished ones lingering a while, and forgets rooms whose actor stopped
+//! (rooms nobody plays in close themselves after [`Lifetimes`]). A
+//! cluster's directory is a second implementation of this interface.
+
+mod listing;
+mod registry;
+
+use std::collections::{BTreeMap, HashMap};
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex, MutexGuard, Weak};
+
+use parlor_games::deal::DealSecret;
+use parlor_games::{GameKind, Seat};
+use parlor_protocol::{Clock, Deal, ErrorCode, MatchHeader, RoomId, SeatRef};
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+use uuid::Uuid;
+
+pub use listing::{ListQuery, Page};
+
+use crate::admission::address_key;
+use crate::limits::{Limits, MAX_CLOCK_MS, MAX_LINGERING_ROOMS, MAX_OPEN_ROOMS_PER_CREATOR};
+use crate::outbox::{ConnId, Outbox};
+use crate::room::{
+    spawn_restored, spawn_room, unix_ms, Lifetimes, RoomCmd, RoomEvent, RoomHost, RoomInit,
+};
+use crate::store::{MatchRecord, Origin, Store, StoreError};
+use registry::{Entry, Registry};
+
+/// A refusal: its code and message.
+pub type Refused = (ErrorCode, String);
+
+/// Why a command did not reach its room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unrouted {
+    /// No room has that id (or it has closed).
+    NotFound,
+    /// The room's inbox is full.
+    Busy,
+}
+
+/// What `create_room` asks for.
+#[derive(Debug)]
+pub struct NewRoom {
+    /// The game.
+    pub game: GameKind,
+    /// Seats, default the game's fewest.
+    pub seats: Option<u8>,
+    /// Options, `null` for defaults.
+    pub options: Value,
+    /// A clock.
+    pub clock: Option<Clock>,
+    /// Not listed.
+    pub private: bool,
+    /// The creator's token: besides seated players, only the creator may
+    /// seat bots (so a stranger who learns a room's id cannot fill it).
+    pub creator: Option<Uuid>,
+    /// The creator's address, for the per-address cap.
+    pub creator_addr: Option<IpAddr>,
+}
+
+/// A room just created.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Created {
+    /// Its id.
+    pub room: RoomId,
+    /// Its seats.
+    pub seats: u8,
+    /// The commitment to its deal seed.
+    pub commitment: String,
+}
+
+/// Locks a mutex, recovering the data if a panicking thread poisoned it:
+/// the maps stay consistent because every update is a single insert/remove.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// The rooms one node hosts, and the connections it serves.
+pub struct Directory {
+    me: Weak<Directory>,
+    rooms: Mutex<Registry>,
+    seats: Mutex<HashMap<Uuid, BTreeMap<RoomId, Seat>>>,
+    conns: Mutex<HashMap<ConnId, Outbox>>,
+    /// Which connection speaks for each token now.
+    owners: Mutex<HashMap<Uuid, ConnId>>,
+    store: Store,
+    tracker: TaskTracker,
+    shutdown: CancellationToken,
+    limits: Limits,
+}
+
+impl std::fmt::Debug for Directory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Directory")
+            .field("rooms", &lock(&self.rooms).by_id.len())
+            .field("connections", &lock(&self.conns).len())
+            .finish()
+    }
+}
+
+impl Directory {
+    /// An empty directory writing to `store`; rooms run on `tracker` and
+    /// stop when `shutdown` is cancelled.
+    pub fn new(
+        store: Store,
+        tracker: TaskTracker,
+        shutdown: CancellationToken,
+        limits: Limits,
+    ) -> Arc<Self> {
+        Arc::new_cyclic(|me| Directory {
+            me: me.clone(),
+            rooms: Mutex::new(Registry::default()),
+            seats: Mutex::new(HashMap::new()),
+            conns: Mutex::new(HashMap::new()),
+            owners: Mutex::new(HashMap::new()),
+            store,
+            tracker,
+            shutdown,
+            limits,
+        })
+    }
+
+    fn host(&self) -> Option<Arc<dyn RoomHost>> {
+        self.me.upgrade().map(|d| d as Arc<dyn RoomHost>)
+    }
+
+    /// The store.
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Brings back every unfinished match from the store.
+    pub async fn restore(&self) -> Result<usize, StoreError> {
+        let Some(host) = self.host() else {
+            return Ok(0);
+        };
+        let mut restored = 0;
+        for m in self.store.unfinished().await? {
+            let id = m.record.room.clone();
+            let origin = m.record.origin;
+            match spawn_restored(&host, m) {
+                Ok(prepared) => {
+                    let entry = Entry {
+                        tx: prepared.tx.clone(),
+                        summary: prepared.summary(),
+                        private: prepared.private(),
+                        creator: origin.creator,
+                        creator_addr: origin.addr,
+                        seated: Vec::new(),
+                    };
+                    self.register(&id, entry, &prepared.seated());
+                    prepared.start();
+                    restored += 1;
+                }
+                Err(e) => {
+                    tracing::error!(room = %id, error = %e, "cannot restore a match; it stays in the store")
+                }
+            }
+        }
+        Ok(restored)
+    }
+
+    fn register(&self, id: &RoomId, entry: Entry, seated: &[(Uuid, Seat)]) {
+        lock(&self.rooms).insert(id.clone(), entry);
+        for (token, seat) in seated {
+            self.index_seat(*token, id, *seat);
+        }
+    }
+
+    /// Refuses a creation over one of the caps.
+    fn check_caps(&self, req: &NewRoom) -> Result<(), Refused> {
+        let too_many = |m: String| Err((ErrorCode::RoomTooMany, m));
+        let rooms = lock(&self.rooms);
+        if let Some(creator) = req.creator {
+            let open = rooms.open_by(creator);
+            if open >= MAX_OPEN_ROOMS_PER_CREATOR {
+                return too_many(format!(
+                    "you already have {open} unfinished rooms, the most one player may; finish or leave one first"
+                ));
+            }
+        }
+        let per_addr = self.limits.rooms_per_address;
+        if let (Some(addr), true) = (req.creator_addr, per_addr > 0) {
+            let open = rooms.open_from(address_key(addr));
+            if open >= per_addr {
+                return too_many(format!(
+                    "your address already has {open} unfinished rooms, the most one address may; finish one first"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Creates a room.
+    pub async fn create(&self, req: NewRoom) -> Result<Created, Refused> {
+        self.check_caps(&req)?;
+        // Finished rooms only linger as a courtesy: they make way first.
+        self.make_way(|rooms| rooms.by_id.len() >= self.limits.max_rooms);
+        if lock(&self.rooms).by_id.len() >= self.limits.max_rooms {
+            return Err((
+                ErrorCode::RoomTooMany,
+                format!(
+                    "the server hosts {} rooms, its limit; try later",
+                    self.limits.max_rooms
+                ),
+            ));
+        }
+        let bad = |m: String| (ErrorCode::RoomBadOptions, m);
+        let game = req.game;
+        let seats = req.seats.unwrap_or(game.seat_range().0);
+        let options = game
+            .parse_config(&req.options)
+            .map_err(|e| bad(e.to_string()))?;
+        if let Some(clock) = req.clock {
+            check_clock(clock).map_err(bad)?;
+        }
+        // The server's half of the deal, committed to now and revealed in
+        // the log once the match is over. Until every seat is taken the
+        // room shows a provisional deal from it alone.
+        let secret = DealSecret::new(rand::random(), rand::random());
+        let commitment = secret.commitment();
+        let header = MatchHeader {
+            game,
+            options,
+            seats,
+            seed: None,
+            deal: Some(Deal {
+                commitment: commitment.clone(),
+                server_seed: secret.seed_hex(),
+                salt: secret.salt_hex(),
+                client_seeds: vec![None; usize::from(seats)],
+            }),
+            clock: req.clock,
+        };
+        let (instance, rng) = parlor_protocol::replay(&header, &[]).map_err(|e| match e {
+            parlor_protocol::ReplayError::Setup(m) => bad(m),
+            other => bad(other.to_string()),
+        })?;
+        let room = loop {
+            let id = Uuid::new_v4().simple().to_string();
+            if let Some(id) = RoomId::new(&id[..12]) {
+                if !lock(&self.rooms).by_id.contains_key(&id) {
+                    break id;
+                }
+            }
+        };
+        let creator_addr = req.creator_addr.map(address_key);
+        let record = MatchRecord {
+            room: room.clone(),
+            header: header.clone(),
+            private: req.private,
+            origin: Origin {
+                creator: req.creator,
+                addr: creator_addr,
+                created_ms: Some(unix_ms()),
+            },
+        };
+        let key = self.store.create_match(record).await.map_err(|e| {
+            (
+                ErrorCode::ServerStorage,
+                format!("the room could not be stored: {e}"),
+            )
+        })?;
+        let Some(host) = self.host() else {
+            return Err((
+                ErrorCode::ServerShuttingDown,
+                "the server is stopping".into(),
+            ));
+        };
+        let prepared = spawn_room(
+            &host,
+            RoomInit {
+                room: room.clone(),
+                key,
+                header,
+                private: req.private,
+                creator: req.creator,
+            },
+            instance,
+            rng,
+        );
+        let entry = Entry {
+            tx: prepared.tx.clone(),
+            summary: prepared.summary(),
+            private: req.private,
+            creator: req.creator,
+            creator_addr,
+            seated: Vec::new(),
+        };
+        self.register(&room, entry, &[]);
+        prepared.start();
+        Ok(Created {
+            room,
+            seats,
+            commitment,
+        })
+    }
+
+    /// Closes the oldest lingering finished room if `crowded` says so.
+    fn make_way(&self, crowded: impl FnOnce(&Registry) -> bool) {
+        let evicted = {
+            let mut rooms = lock(&self.rooms);
+            if crowded(&rooms) {
+                rooms.take_oldest_finished()
+            } else {
+                None
+            }
+        };
+        if let Some((id, entry)) = evicted {
+            self.unindex_room(&id, entry);
+        }
+    }
+
+    /// Forgets the seats held in a room taken out of the registry. Its
+    /// actor stops once the registry's sender is gone and no request is in
+    /// flight (requests find no room from now on).
+    fn unindex_room(&self, id: &RoomId, entry: Entry) {
+        let mut seats = lock(&self.seats);
+        for token in entry.seated {
+            if let Some(rooms) = seats.get_mut(&token) {
+                rooms.remove(id);
+                if rooms.is_empty() {
+                    seats.remove(&token);
+                }
+            }
+        }
+    }
+
+    /// Sends `cmd` to room `room`.
+    pub fn route(&self, room: &RoomId, cmd: RoomCmd) -> Result<(), Unrouted> {
+        let tx = lock(&self.rooms)
+            .by_id
+            .get(room)
+            .map(|e| e.tx.clone())
+            .ok_or(Unrouted::NotFound)?;
+        tx.try_send(cmd).map_err(|e| match e {
+            mpsc::error::TrySendError::Full(_) => Unrouted::Busy,
+            mpsc::error::TrySendError::Closed(_) => Unrouted::NotFound,
+        })
+    }
+
+    /// One page of the public rooms.
+    pub fn list(&self, q: &ListQuery) -> Page {
+        listing::page(&lock(&self.rooms).listed, q)
+    }
+
+    /// How many rooms are open.
+    pub fn len(&self) -> usize {
+        lock(&self.rooms).by_id.len()
+    }
+
+    /// Whether no room is open.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn index_seat(&self, token: Uuid, room: &RoomId, seat: Seat) {
+        if let Some(e) = lock(&self.rooms).by_id.get_mut(room) {
+            if !e.seated.contains(&token) {
+                e.seated.push(token);
+            }
+        }
+        lock(&self.seats)
+            .entry(token)
+            .or_default()
+            .insert(room.clone(), seat);
+    }
+
+    fn unindex_seat(&self, token: Uuid, room: &RoomId) {
+        let mut seats = lock(&self.seats);
+        if let Some(rooms) = seats.get_mut(&token) {
+            rooms.remove(room);
+            if rooms.is_empty() {
+                seats.remove(&token);
+            }
+        }
+    }
+
+    /// The seats `token` holds.
+    pub fn seats_of(&self, token: Uuid) -> Vec<SeatRef> {
+        lock(&self.seats)
+            .get(&token)
+            .map(|rooms| {
+                rooms
+                    .iter()
+                    .map(|(room, seat)| SeatRef {
+                        room: room.clone(),
+                        seat: *seat,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Registers a connection speaking for `token`.
+    pub fn connect(&self, out: &Outbox, token: Uuid) {
+        lock(&self.conns).insert(out.id(), out.clone());
+        lock(&self.owners).insert(token, out.id());
+    }
+
+    /// Makes `conn` the connection speaking for `token`; returns the one
+    /// that spoke for it before, if it is another.
+    pub fn take_over(&self, token: Uuid, conn: ConnId) -> Option<Outbox> {
+        let old = lock(&self.owners).insert(token, conn)?;
+        if old == conn {
+            return None;
+        }
+        lock(&self.conns).get(&old).cloned()
+    }
+
+    /// `conn` no longer speaks for `token` (if it still did).
+    pub fn release(&self, token: Uuid, conn: ConnId) {
+        let mut owners = lock(&self.owners);
+        if owners.get(&token) == Some(&conn) {
+            owners.remove(&token);
+        }
+    }
+
+    /// Forgets a closed connection.
+    pub fn disconnect(&self, conn: ConnId, token: Uuid) {
+        lock(&self.conns).remove(&conn);
+        self.release(token, conn);
+    }
+}
+
+/// Refuses clock times out of range.
+fn check_clock(clock: Clock) -> Result<(), String> {
+    let (main, inc) = match clock {
+        Clock::PerMove { ms } => (ms, 0),
+        Clock::Increment {
+            main_ms,
+            increment_ms,
+        } => (main_ms, increment_ms),
+    };
+    if main == 0 || main > MAX_CLOCK_MS || inc > MAX_CLOCK_MS {
+        return Err(format!("clock times must be 1 to {MAX_CLOCK_MS} ms"));
+    }
+    Ok(())
+}
+
+impl RoomHost for Directory {
+    fn report(&self, event: RoomEvent) {
+        match event {
+            RoomEvent::Changed {
+                room,
+                summary,
+                private,
+            } => {
+                lock(&self.rooms).set_summary(&room, summary, private);
+                // Beyond the lingering cap, the oldest finished room closes.
+                self.make_way(|rooms| rooms.lingering > MAX_LINGERING_ROOMS);
+            }
+            RoomEvent::Seated { room, token, seat } => self.index_seat(token, &room, seat),
+            RoomEvent::Unseated { room, token } => self.unindex_seat(token, &room),
+            RoomEvent::Stopped { room } => {
+                let entry = lock(&self.rooms).remove(&room);
+                if let Some(entry) = entry {
+                    self.unindex_room(&room, entry);
+                }
+            }
+        }
+    }
+
+    fn outbox(&self, conn: ConnId) -> Option<Outbox> {
+        lock(&self.conns)
+            .get(&conn)
+            .filter(|o| o.is_open())
+            .cloned()
+    }
+
+    fn store(&self) -> &Store {
+        &self.store
+    }
+
+    fn tracker(&self) -> &TaskTracker {
+        &self.tracker
+    }
+
+    fn shutdown(&self) -> CancellationToken {
+        self.shutdown.clone()
+    }
+
+    fn lifetimes(&self) -> Lifetimes {
+        Lifetimes {
+            unstarted: self.limits.unstarted_room_timeout,
+            abandoned: self.limits.abandoned_room_timeout,
+        }
+    }
+}

@@ -1,0 +1,57 @@
+//! Rooms nobody plays in: closed after a named time, in memory and in the
+//! store, so that they neither hold caps nor come back after a restart.
+
+use parlor_protocol::{Closed, RoomStatus};
+use tokio::time::Instant;
+
+use super::actor::Room;
+use super::slot::Slot;
+
+impl Room {
+    /// When the room closes if nothing changes, and why.
+    pub(super) fn expiry(&self) -> Option<(Instant, Closed)> {
+        let lives = self.host.lifetimes();
+        match self.status() {
+            RoomStatus::Finished => None,
+            RoomStatus::Waiting => Some((self.start_by, Closed::NeverStarted)),
+            RoomStatus::Playing => self
+                .gone_since
+                .map(|since| (since + lives.abandoned, Closed::Abandoned)),
+        }
+    }
+
+    /// Notes whether every seated player is away (bots don't count; a
+    /// room of bots alone plays to its end by itself).
+    pub(super) fn track_presence(&mut self, now: Instant) {
+        let mut players = self
+            .seats
+            .iter()
+            .filter(|s| matches!(s, Slot::Player { .. }))
+            .peekable();
+        let away = players.peek().is_some() && players.all(|s| !s.connected());
+        if !away {
+            self.gone_since = None;
+        } else if self.gone_since.is_none() {
+            self.gone_since = Some(now);
+        }
+    }
+
+    /// Closes the room without an outcome: recorded in the store first (a
+    /// closed room is not restored), then everyone is told why. False if
+    /// the store refused; the room then tries again at its next expiry.
+    pub(super) async fn close(&mut self, why: Closed) -> bool {
+        if let Err(e) = self.store().close_match(self.key, why).await {
+            tracing::error!(room = %self.id, error = %e, "cannot record a room's closing");
+            // Try again a lifetime later rather than spin.
+            let now = Instant::now();
+            self.start_by = now + self.host.lifetimes().unstarted;
+            self.gone_since = self.gone_since.map(|_| now);
+            return false;
+        }
+        tracing::info!(room = %self.id, ?why, "room closed");
+        self.closed = Some(why);
+        self.broadcast();
+        self.publish();
+        true
+    }
+}

@@ -1,0 +1,255 @@
+//! Steps of the match: moves played, bots thinking, clocks running out.
+
+use parlor_games::{AnyMove, IllegalMove, Seat, SeatSet, Viewer};
+use parlor_protocol::{ErrorCode, LoggedAction, RoomStatus, ServerMsg};
+use serde_json::Value;
+use tokio::time::Instant;
+
+use super::actor::Room;
+use super::Member;
+use crate::limits::FINISHED_ROOM_LINGER;
+use crate::store::{Step as StoreStep, StoreError};
+
+/// One step a seat takes.
+#[derive(Debug)]
+enum Step {
+    Move(AnyMove),
+    Timeout(AnyMove),
+    Forfeit,
+}
+
+/// Why a step was not taken.
+#[derive(Debug)]
+enum Refusal {
+    Illegal(IllegalMove),
+    Storage(StoreError),
+}
+
+impl Room {
+    pub(super) fn sync_clocks(&mut self, now: Instant) {
+        let due = if self.status() == RoomStatus::Playing {
+            self.game.to_act()
+        } else {
+            SeatSet::EMPTY
+        };
+        if let Some(c) = self.clocks.as_mut() {
+            c.sync(due, now);
+        }
+    }
+
+    pub(super) async fn play(&mut self, who: Member, seat: Seat, seq: u64, mv: Value) {
+        match self.status() {
+            RoomStatus::Waiting => {
+                return self.error(
+                    &who,
+                    ErrorCode::ActionNotStarted,
+                    "the match starts when every seat is taken",
+                )
+            }
+            RoomStatus::Finished => {
+                return self.error(&who, ErrorCode::ActionGameOver, "the match is over")
+            }
+            RoomStatus::Playing => {}
+        }
+        match self.seats.get(seat.index()) {
+            None => {
+                return self.error(
+                    &who,
+                    ErrorCode::RoomNoSuchSeat,
+                    format!("this room has seats 0 to {}", self.seats.len() - 1),
+                )
+            }
+            Some(slot) if !slot.held_by(who.token) => {
+                return self.error(
+                    &who,
+                    ErrorCode::ActionNotYourSeat,
+                    format!("you do not hold {seat}"),
+                )
+            }
+            // A seat answers to the connection that last took it: after a
+            // resume elsewhere, the old connection no longer speaks for it.
+            Some(slot) if !slot.attached_to(who.conn) => {
+                return self.error(
+                    &who,
+                    ErrorCode::ActionNotYourSeat,
+                    format!("{seat} was resumed on another connection"),
+                )
+            }
+            Some(_) => {}
+        }
+        if seq != self.seq {
+            return self.error(
+                &who,
+                ErrorCode::ActionStaleSeq,
+                format!(
+                    "the move answers seq {seq}, but the position is at seq {}",
+                    self.seq
+                ),
+            );
+        }
+        if !self.game.to_act().contains(seat) {
+            return self.error(
+                &who,
+                ErrorCode::ActionNotYourTurn,
+                format!("{seat} is not to act now"),
+            );
+        }
+        let mv = match self.header.game.parse_move(&mv) {
+            // Stored and shown in the one form the table will show, so
+            // that the log, `view.last` and replays agree.
+            Ok(mv) => self.game.canonical(seat, &mv),
+            Err(e) => return self.error(&who, ErrorCode::ActionBadMove, e.to_string()),
+        };
+        match self.commit(seat, Step::Move(mv)).await {
+            Ok(()) => {}
+            Err(Refusal::Illegal(e)) => self.reply(
+                &who,
+                &ServerMsg::Error {
+                    code: ErrorCode::ActionIllegalMove,
+                    message: e.message,
+                    room: Some(self.id.clone()),
+                    detail: Some(e.detail),
+                },
+            ),
+            Err(Refusal::Storage(e)) => self.error(
+                &who,
+                ErrorCode::ServerStorage,
+                format!("the move could not be stored, so it was not played: {e}"),
+            ),
+        }
+    }
+
+    /// `seat` resigns.
+    pub(super) async fn resign(&mut self, seat: Seat) -> Result<(), StoreError> {
+        match self.commit(seat, Step::Forfeit).await {
+            Err(Refusal::Storage(e)) => Err(e),
+            _ => Ok(()),
+        }
+    }
+
+    /// Applies a step to a copy, stores it, and only then makes it the
+    /// room's state and tells everyone: a step the store refuses leaves
+    /// the room exactly as it was.
+    async fn commit(&mut self, seat: Seat, step: Step) -> Result<(), Refusal> {
+        let now = Instant::now();
+        let mut game = self.game.clone();
+        let mut rng = self.rng.clone();
+        let action = match &step {
+            Step::Move(m) => {
+                game.play(seat, m, &mut rng).map_err(Refusal::Illegal)?;
+                LoggedAction::Move(m)
+            }
+            Step::Timeout(m) => {
+                game.play(seat, m, &mut rng).map_err(Refusal::Illegal)?;
+                LoggedAction::TimeoutMove(m)
+            }
+            Step::Forfeit => {
+                game.forfeit(seat);
+                LoggedAction::Forfeit
+            }
+        };
+        let mut clocks = self.clocks.clone();
+        if let Some(c) = clocks.as_mut() {
+            c.charge(seat, now);
+            let due = if game.outcome().is_some() {
+                SeatSet::EMPTY
+            } else {
+                game.to_act()
+            };
+            c.sync(due, now);
+        }
+        let outcome = game.outcome();
+        let stored = async {
+            // Written straight from the typed move: no JSON tree per move.
+            let step = StoreStep::new(self.seq, seat, &action)?;
+            let clocks = clocks.as_ref().map(|c| c.snapshot(now));
+            self.store()
+                .append_step(self.key, step, clocks, outcome)
+                .await
+        };
+        if let Err(e) = stored.await {
+            tracing::error!(room = %self.id, error = %e, "cannot store a move");
+            self.store_failed = true;
+            return Err(Refusal::Storage(e));
+        }
+        self.store_failed = false;
+        self.game = game;
+        self.rng = rng;
+        self.clocks = clocks;
+        self.seq += 1;
+        if outcome.is_some() {
+            self.linger_until = Some(now + FINISHED_ROOM_LINGER);
+            self.publish();
+        }
+        self.broadcast();
+        Ok(())
+    }
+
+    pub(super) async fn run_bots(&mut self) {
+        while self.status() == RoomStatus::Playing && !self.store_failed {
+            let to_act = self.game.to_act();
+            let Some(seat) = to_act
+                .iter()
+                .find(|s| self.bots.get(s.index()).is_some_and(Option::is_some))
+            else {
+                return;
+            };
+            let Some(mut bot) = self.bots[seat.index()].take() else {
+                return;
+            };
+            let view = self.game.view(Viewer::Seat(seat));
+            let mut rng = self.bot_rng.clone();
+            // Strategies may search (Rummikub's predictor): keep them off
+            // the async workers.
+            let thought = tokio::task::spawn_blocking(move || {
+                let choice = bot.choose(seat, &view, &mut rng);
+                (bot, choice, rng)
+            })
+            .await;
+            let choice = match thought {
+                Ok((bot, choice, rng)) => {
+                    self.bots[seat.index()] = Some(bot);
+                    self.bot_rng = rng;
+                    choice
+                }
+                Err(e) => {
+                    tracing::error!(room = %self.id, error = %e, "a bot crashed");
+                    None
+                }
+            };
+            let step = choice.map_or(Step::Forfeit, Step::Move);
+            match self.commit(seat, step).await {
+                Ok(()) => {}
+                Err(Refusal::Illegal(e)) => {
+                    tracing::warn!(room = %self.id, %seat, error = %e, "a bot played an illegal move and forfeits");
+                    let _ = self.commit(seat, Step::Forfeit).await;
+                }
+                Err(Refusal::Storage(_)) => return,
+            }
+            tokio::task::yield_now().await;
+        }
+    }
+
+    pub(super) async fn on_clock(&mut self) {
+        let now = Instant::now();
+        let expired = self
+            .clocks
+            .as_ref()
+            .map(|c| c.expired(now))
+            .unwrap_or_default();
+        for seat in expired {
+            if self.status() != RoomStatus::Playing || !self.game.to_act().contains(seat) {
+                continue;
+            }
+            let step = self
+                .game
+                .timeout_move(seat)
+                .map_or(Step::Forfeit, Step::Timeout);
+            tracing::info!(room = %self.id, %seat, "time ran out");
+            if let Err(Refusal::Illegal(e)) = self.commit(seat, step).await {
+                tracing::warn!(room = %self.id, %seat, error = %e, "the default move was refused; the seat forfeits");
+                let _ = self.commit(seat, Step::Forfeit).await;
+            }
+        }
+    }
+}

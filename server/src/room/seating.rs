@@ -1,0 +1,320 @@
+//! Who is in a room: taking and leaving seats, watching, connections
+//! coming and going.
+
+use parlor_games::deal::check_client_seed;
+use parlor_games::Seat;
+use parlor_protocol::{ErrorCode, RoomStatus, ServerMsg};
+use tokio::time::Instant;
+use uuid::Uuid;
+
+use super::actor::Room;
+use super::slot::Slot;
+use super::{Member, RoomEvent};
+use crate::outbox::ConnId;
+
+impl Room {
+    pub(super) fn spectate(&mut self, who: Member) {
+        let Some(out) = self.host.outbox(who.conn) else {
+            return;
+        };
+        out.send(&ServerMsg::Spectating {
+            room: self.id.clone(),
+        });
+        out.send_text(self.update_for(None));
+        // Watching twice, or watching one's own table, would only
+        // duplicate updates.
+        let watching = self.spectators.iter().any(|m| m.id() == who.conn);
+        let seated = self.seats.iter().any(|s| s.held_by(who.token));
+        if !watching && !seated {
+            self.spectators.push(out);
+            self.publish();
+        }
+    }
+
+    /// The seat to fill: the one asked for, or the first free one.
+    fn free_seat(&self, who: &Member, seat: Option<Seat>) -> Option<Seat> {
+        if self.status() == RoomStatus::Finished {
+            self.error(who, ErrorCode::ActionGameOver, "the match is over");
+            return None;
+        }
+        match seat {
+            Some(s) if s.index() >= self.seats.len() => {
+                self.error(
+                    who,
+                    ErrorCode::RoomNoSuchSeat,
+                    format!("this room has seats 0 to {}", self.seats.len() - 1),
+                );
+                None
+            }
+            Some(s) if !matches!(self.seats[s.index()], Slot::Empty) => {
+                self.error(who, ErrorCode::RoomSeatTaken, format!("{s} is taken"));
+                None
+            }
+            Some(s) => Some(s),
+            None => {
+                let free = self.seats.iter().position(|s| matches!(s, Slot::Empty));
+                if free.is_none() {
+                    self.error(who, ErrorCode::RoomFull, "every seat is taken");
+                }
+                free.map(|i| Seat(i as u8))
+            }
+        }
+    }
+
+    async fn take_seat(&mut self, who: &Member, seat: Seat, slot: Slot) -> bool {
+        if let Err(e) = self.store().set_seat(self.key, seat, slot.stored()).await {
+            tracing::error!(room = %self.id, error = %e, "cannot store a seat");
+            self.error(
+                who,
+                ErrorCode::ServerStorage,
+                format!("the seat could not be stored: {e}"),
+            );
+            return false;
+        }
+        let before = self.status();
+        self.seats[seat.index()] = slot;
+        if before == RoomStatus::Waiting && self.status() == RoomStatus::Playing {
+            self.deal();
+        }
+        self.sync_clocks(Instant::now());
+        true
+    }
+
+    /// Deals the match as it starts: from the committed server seed and
+    /// every seat's client seed, so that nobody alone chose the deal. (While
+    /// the room waited, its view showed a provisional deal from the server
+    /// seed alone.)
+    fn deal(&mut self) {
+        let Some(deal) = self.header.deal.as_mut() else {
+            return;
+        };
+        deal.client_seeds = self
+            .seats
+            .iter()
+            .map(|s| s.client_seed().map(str::to_owned))
+            .collect();
+        match parlor_protocol::replay(&self.header, &[]) {
+            Ok((game, rng)) => {
+                self.game = game;
+                self.rng = rng;
+            }
+            // The options were set up once already; this cannot fail
+            // short of a bug, and the provisional deal then stands.
+            Err(e) => tracing::error!(room = %self.id, error = %e, "cannot deal"),
+        }
+    }
+
+    pub(super) async fn join(
+        &mut self,
+        who: Member,
+        seat: Option<Seat>,
+        client_seed: Option<String>,
+    ) {
+        if self.seats.iter().any(|s| s.held_by(who.token)) {
+            return self.error(
+                &who,
+                ErrorCode::RoomAlreadySeated,
+                "you already hold a seat here",
+            );
+        }
+        if let Some(Err(e)) = client_seed.as_deref().map(check_client_seed) {
+            return self.error(&who, ErrorCode::RequestMalformed, e.to_string());
+        }
+        let Some(seat) = self.free_seat(&who, seat) else {
+            return;
+        };
+        let slot = Slot::Player {
+            token: who.token,
+            name: who.name.to_string(),
+            out: self.host.outbox(who.conn),
+            client_seed,
+        };
+        if !self.take_seat(&who, seat, slot).await {
+            return;
+        }
+        self.host.report(RoomEvent::Seated {
+            room: self.id.clone(),
+            token: who.token,
+            seat,
+        });
+        self.spectators.retain(|m| m.id() != who.conn);
+        self.reply(
+            &who,
+            &ServerMsg::Joined {
+                room: self.id.clone(),
+                seat,
+                commitment: self.commitment(),
+            },
+        );
+        self.broadcast();
+        self.publish();
+    }
+
+    pub(super) async fn add_bot(
+        &mut self,
+        who: Member,
+        seat: Option<Seat>,
+        strategy: Option<String>,
+    ) {
+        if self.creator != Some(who.token) && !self.seats.iter().any(|s| s.held_by(who.token)) {
+            return self.error(
+                &who,
+                ErrorCode::RoomNotAllowed,
+                "only the room's creator or a seated player may add bots",
+            );
+        }
+        let kind = self.header.game;
+        let name = strategy.unwrap_or_else(|| {
+            kind.strategies()
+                .first()
+                .copied()
+                .unwrap_or_default()
+                .to_owned()
+        });
+        let Some(bot) = kind.bot(&name) else {
+            return self.error(
+                &who,
+                ErrorCode::RoomUnknownStrategy,
+                format!(
+                    "{kind} has no bot {name:?}; bots: {}",
+                    kind.strategies().join(", ")
+                ),
+            );
+        };
+        let Some(seat) = self.free_seat(&who, seat) else {
+            return;
+        };
+        let slot = Slot::Bot {
+            strategy: name.clone(),
+        };
+        if !self.take_seat(&who, seat, slot).await {
+            return;
+        }
+        self.bots[seat.index()] = Some(bot);
+        self.reply(
+            &who,
+            &ServerMsg::BotAdded {
+                room: self.id.clone(),
+                seat,
+                strategy: name,
+            },
+        );
+        self.broadcast();
+        self.publish();
+    }
+
+    pub(super) async fn leave(&mut self, who: Member) {
+        let before = self.spectators.len();
+        self.spectators.retain(|m| m.id() != who.conn);
+        let was_spectator = self.spectators.len() != before;
+        let held = self
+            .seats
+            .iter()
+            .position(|s| s.held_by(who.token))
+            .map(|i| Seat(i as u8));
+        match (held, self.status()) {
+            (Some(seat), _) if !self.seats[seat.index()].attached_to(who.conn) => {
+                return self.error(
+                    &who,
+                    ErrorCode::ActionNotYourSeat,
+                    format!("{seat} is held from another connection"),
+                );
+            }
+            (Some(seat), RoomStatus::Waiting) => {
+                if !self.take_seat(&who, seat, Slot::Empty).await {
+                    return;
+                }
+                self.host.report(RoomEvent::Unseated {
+                    room: self.id.clone(),
+                    token: who.token,
+                });
+                self.broadcast();
+            }
+            (Some(seat), RoomStatus::Playing) => {
+                if let Err(e) = self.resign(seat).await {
+                    return self.error(
+                        &who,
+                        ErrorCode::ServerStorage,
+                        format!("the resignation could not be stored: {e}"),
+                    );
+                }
+            }
+            (Some(seat), RoomStatus::Finished) => {
+                if let Slot::Player { out, .. } = &mut self.seats[seat.index()] {
+                    *out = None;
+                }
+            }
+            (None, _) if was_spectator => {}
+            (None, _) => {
+                return self.error(
+                    &who,
+                    ErrorCode::RoomNotMember,
+                    "you neither sit nor watch in this room",
+                );
+            }
+        }
+        self.reply(
+            &who,
+            &ServerMsg::Left {
+                room: self.id.clone(),
+            },
+        );
+        self.publish();
+    }
+
+    pub(super) fn resume(&mut self, who: Member) {
+        let Some(new) = self.host.outbox(who.conn) else {
+            return;
+        };
+        let mut seats = Vec::new();
+        for (i, slot) in self.seats.iter_mut().enumerate() {
+            if let Slot::Player { token, out, .. } = slot {
+                if *token == who.token {
+                    *out = Some(new.clone());
+                    seats.push(Seat(i as u8));
+                }
+            }
+        }
+        for seat in seats {
+            self.others(
+                seat,
+                &ServerMsg::Presence {
+                    room: self.id.clone(),
+                    seat,
+                    connected: true,
+                },
+            );
+            new.send(&ServerMsg::Joined {
+                room: self.id.clone(),
+                seat,
+                commitment: self.commitment(),
+            });
+            new.send_text(self.update_for(Some(seat)));
+        }
+        self.publish();
+    }
+
+    pub(super) fn detach(&mut self, token: Uuid, conn: ConnId) {
+        self.spectators.retain(|m| m.id() != conn);
+        let mut dropped = Vec::new();
+        for (i, slot) in self.seats.iter_mut().enumerate() {
+            if slot.held_by(token) && slot.attached_to(conn) {
+                if let Slot::Player { out, .. } = slot {
+                    *out = None;
+                }
+                dropped.push(Seat(i as u8));
+            }
+        }
+        for seat in dropped {
+            self.others(
+                seat,
+                &ServerMsg::Presence {
+                    room: self.id.clone(),
+                    seat,
+                    connected: false,
+                },
+            );
+        }
+        self.publish();
+    }
+}

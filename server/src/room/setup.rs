@@ -1,0 +1,199 @@
+//! Making a room's actor: for a new match, or for one restored from the store.
+
+use std::sync::Arc;
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use parlor_games::{AnyBot, AnyGame, GameRng};
+use parlor_protocol::{MatchHeader, RoomId, RoomSummary};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+use uuid::Uuid;
+
+use super::actor::Room;
+use super::clock::Clocks;
+use super::slot::Slot;
+use super::{RoomCmd, RoomHost};
+use crate::limits::ROOM_INBOX_CAPACITY;
+use crate::store::{MatchKey, StoredMatch, StoredSeat};
+
+/// A new room's identity and header.
+#[derive(Debug)]
+pub struct RoomInit {
+    /// Its id.
+    pub room: RoomId,
+    /// Its number in the store.
+    pub key: MatchKey,
+    /// Game, options, seats, seed and clock.
+    pub header: MatchHeader,
+    /// Not listed.
+    pub private: bool,
+    /// Who created it (may seat bots without sitting down).
+    pub creator: Option<Uuid>,
+}
+
+/// Bots draw from their own RNG, so that their choices never shift the
+/// game's chance stream; their moves are logged, so it needs no seed
+/// anyone could replay.
+fn bot_rng() -> GameRng {
+    GameRng::from_seed(rand::random())
+}
+
+/// Milliseconds since the Unix epoch, now.
+pub fn unix_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// A room ready to run: its host registers it, then starts it (so that
+/// nothing the actor reports can arrive before the registration).
+#[derive(Debug)]
+pub struct Prepared {
+    room: Room,
+    rx: mpsc::Receiver<RoomCmd>,
+    /// Its inbox.
+    pub tx: mpsc::Sender<RoomCmd>,
+}
+
+impl Prepared {
+    fn new(room: Room) -> Self {
+        let (tx, rx) = mpsc::channel(ROOM_INBOX_CAPACITY);
+        Prepared { room, rx, tx }
+    }
+
+    /// Its listing.
+    pub fn summary(&self) -> RoomSummary {
+        self.room.summary()
+    }
+
+    /// Not listed.
+    pub fn private(&self) -> bool {
+        self.room.private
+    }
+
+    /// Tokens seated in it (restored rooms come with their players).
+    pub fn seated(&self) -> Vec<(Uuid, parlor_games::Seat)> {
+        self.room.seated()
+    }
+
+    /// Starts the actor.
+    pub fn start(self) {
+        let tracker = self.room.host.tracker().clone();
+        tracker.spawn(self.room.run(self.rx));
+    }
+}
+
+/// Prepares the actor of a new room whose header is already stored.
+pub fn spawn_room(
+    host: &Arc<dyn RoomHost>,
+    init: RoomInit,
+    game: AnyGame,
+    rng: GameRng,
+) -> Prepared {
+    let n = usize::from(init.header.seats);
+    let room = Room {
+        id: init.room,
+        key: init.key,
+        creator: init.creator,
+        clocks: init
+            .header
+            .clock
+            .map(|c| Clocks::new(c, init.header.seats, None)),
+        bot_rng: bot_rng(),
+        header: init.header,
+        private: init.private,
+        game,
+        rng,
+        seq: 0,
+        seats: (0..n).map(|_| Slot::Empty).collect(),
+        bots: (0..n).map(|_| None).collect(),
+        spectators: Vec::new(),
+        host: Arc::clone(host),
+        linger_until: None,
+        store_failed: false,
+        start_by: Instant::now() + host.lifetimes().unstarted,
+        gone_since: None,
+        closed: None,
+    };
+    Prepared::new(room)
+}
+
+/// Rebuilds a stored, unfinished match and prepares its actor. Players
+/// come back disconnected and resume with their tokens; bots carry on.
+pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<Prepared, String> {
+    let StoredMatch {
+        key,
+        record,
+        seats: stored_seats,
+        moves,
+        clocks,
+    } = stored;
+    let (game, rng) = parlor_protocol::replay(&record.header, &moves).map_err(|e| e.to_string())?;
+    let n = usize::from(record.header.seats);
+    let mut seats: Vec<Slot> = (0..n).map(|_| Slot::Empty).collect();
+    let mut bots: Vec<Option<AnyBot>> = (0..n).map(|_| None).collect();
+    for (seat, who) in stored_seats {
+        let i = seat.index();
+        if i >= n {
+            return Err(format!("seat {} beyond the match's {n} seats", seat.0));
+        }
+        seats[i] = match who {
+            StoredSeat::Player {
+                token,
+                name,
+                client_seed,
+            } => Slot::Player {
+                token,
+                name,
+                out: None,
+                client_seed,
+            },
+            StoredSeat::Bot { strategy } => {
+                bots[i] = record.header.game.bot(&strategy);
+                Slot::Bot { strategy }
+            }
+        };
+    }
+    let seq = moves.last().map_or(0, |e| e.seq + 1);
+    let now = Instant::now();
+    let room = Room {
+        id: record.room.clone(),
+        key,
+        // The creator is not stored: after a restart, seated players seat bots.
+        creator: None,
+        clocks: record
+            .header
+            .clock
+            .map(|c| Clocks::new(c, record.header.seats, clocks.as_deref())),
+        bot_rng: bot_rng(),
+        header: record.header,
+        private: record.private,
+        game,
+        rng,
+        seq,
+        seats,
+        bots,
+        spectators: Vec::new(),
+        host: Arc::clone(host),
+        linger_until: None,
+        store_failed: false,
+        // The time to start counts from the room's making, restarts
+        // included; restored players are all away until they resume.
+        start_by: now + unstarted_left(host, record.origin.created_ms),
+        gone_since: Some(now),
+        closed: None,
+    };
+    Ok(Prepared::new(room))
+}
+
+/// What is left of a room's time to start, `created_ms` being when it was
+/// made (unknown for rooms stored by older servers: a full lifetime).
+fn unstarted_left(host: &Arc<dyn RoomHost>, created_ms: Option<u64>) -> Duration {
+    let lifetime = host.lifetimes().unstarted;
+    let Some(created) = created_ms else {
+        return lifetime;
+    };
+    let age = Duration::from_millis(unix_ms().saturating_sub(created));
+    lifetime.saturating_sub(age)
+}

@@ -1,0 +1,208 @@
+//! Rooms nobody plays in close after their lifetime, driven by tokio's
+//! paused time: no test here sleeps.
+
+mod common;
+
+use std::time::Duration;
+
+use common::{directory, Player};
+use parlor_games::{GameKind, Seat};
+use parlor_protocol::{Closed, RoomStatus};
+use parlor_server::directory::{ListQuery, NewRoom};
+use parlor_server::limits::Limits;
+use parlor_server::room::RoomCmd;
+use serde_json::json;
+
+fn limits() -> Limits {
+    Limits {
+        unstarted_room_timeout: Duration::from_secs(600),
+        abandoned_room_timeout: Duration::from_secs(300),
+        ..Limits::default()
+    }
+}
+
+fn nimrod() -> NewRoom {
+    NewRoom {
+        game: GameKind::Nimrod,
+        seats: None,
+        options: json!({"piles": [10, 20]}),
+        clock: None,
+        private: false,
+        creator: None,
+        creator_addr: None,
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_room_that_never_starts_closes_and_says_why() {
+    let dir = directory(limits());
+    let room = dir
+        .create(nimrod())
+        .await
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .room;
+    let mut a = Player::new(&dir, "a");
+    dir.route(
+        &room,
+        RoomCmd::Join {
+            who: a.member.clone(),
+            seat: Some(Seat(0)),
+            client_seed: None,
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    let waiting = a.update().await;
+    assert_eq!(waiting.status, RoomStatus::Waiting);
+    let start = tokio::time::Instant::now();
+    let last = a.update().await;
+    assert!(
+        start.elapsed() >= Duration::from_secs(590),
+        "closed too early"
+    );
+    assert_eq!(last.status, RoomStatus::Finished);
+    assert_eq!(last.closed, Some(Closed::NeverStarted));
+    assert_eq!(last.outcome, None);
+    // Gone from memory, the listing and the seat index ...
+    for _ in 0..100 {
+        if dir.is_empty() {
+            break;
+        }
+        tokio::task::yield_now().await;
+    }
+    assert!(dir.is_empty());
+    assert!(dir.list(&ListQuery::default()).rooms.is_empty());
+    assert!(dir.seats_of(a.member.token).is_empty());
+    // ... and from the store's unfinished matches: it does not come back.
+    let unfinished = dir
+        .store()
+        .unfinished()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(unfinished.iter().all(|m| m.record.room != room));
+    let log = dir
+        .store()
+        .log(room)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap_or_else(|| panic!("no log"));
+    assert_eq!(log.closed, Some(Closed::NeverStarted));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_started_room_whose_players_are_all_gone_closes_as_abandoned() {
+    let dir = directory(limits());
+    let room = dir
+        .create(nimrod())
+        .await
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .room;
+    let (mut a, b) = (Player::new(&dir, "a"), Player::new(&dir, "b"));
+    for (p, seat) in [(&a, 0), (&b, 1)] {
+        dir.route(
+            &room,
+            RoomCmd::Join {
+                who: p.member.clone(),
+                seat: Some(Seat(seat)),
+                client_seed: None,
+            },
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    }
+    a.update_at(0).await;
+    // A spectator sees the room to its end (spectators do not keep a room).
+    let mut watcher = Player::new(&dir, "watcher");
+    dir.route(
+        &room,
+        RoomCmd::Spectate {
+            who: watcher.member.clone(),
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    watcher.update().await;
+    // One player leaving is not enough: the other is still there.
+    dir.route(
+        &room,
+        RoomCmd::Detach {
+            token: b.member.token,
+            conn: b.member.conn,
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    tokio::time::sleep(Duration::from_secs(3600)).await;
+    assert_eq!(dir.len(), 1, "a room with a player present closed");
+    // When the last one goes too, the abandoned lifetime starts.
+    dir.route(
+        &room,
+        RoomCmd::Detach {
+            token: a.member.token,
+            conn: a.member.conn,
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    let gone = tokio::time::Instant::now();
+    tokio::time::sleep(Duration::from_secs(299)).await;
+    assert_eq!(dir.len(), 1, "closed before its lifetime");
+    let last = loop {
+        let u = watcher.update().await;
+        if u.closed.is_some() {
+            break u;
+        }
+    };
+    assert!(gone.elapsed() >= Duration::from_secs(300));
+    assert_eq!(last.closed, Some(Closed::Abandoned));
+    assert_eq!(last.status, RoomStatus::Finished);
+    assert!(dir.is_empty());
+    let log = dir
+        .store()
+        .log(room)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap_or_else(|| panic!("no log"));
+    assert_eq!(log.closed, Some(Closed::Abandoned));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_player_coming_back_keeps_the_room_open() {
+    let dir = directory(limits());
+    let room = dir
+        .create(nimrod())
+        .await
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .room;
+    let (a, b) = (Player::new(&dir, "a"), Player::new(&dir, "b"));
+    for (p, seat) in [(&a, 0), (&b, 1)] {
+        dir.route(
+            &room,
+            RoomCmd::Join {
+                who: p.member.clone(),
+                seat: Some(Seat(seat)),
+                client_seed: None,
+            },
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    }
+    for p in [&a, &b] {
+        dir.route(
+            &room,
+            RoomCmd::Detach {
+                token: p.member.token,
+                conn: p.member.conn,
+            },
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    }
+    tokio::time::sleep(Duration::from_secs(200)).await;
+    // Seat 0 resumes on a new connection before the lifetime is up.
+    let mut back = Player::new(&dir, "a again");
+    back.member.token = a.member.token;
+    dir.route(
+        &room,
+        RoomCmd::Resume {
+            who: back.member.clone(),
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    back.update().await;
+    tokio::time::sleep(Duration::from_secs(3600)).await;
+    assert_eq!(dir.len(), 1, "a room with a player back closed");
+}
