@@ -31,7 +31,8 @@ struct Args {
     /// is also printed on stdout as `parlor-server listening on ws://ADDR`.
     #[arg(long)]
     port_file: Option<PathBuf>,
-    /// Most simultaneous connections; more are told `server/full`.
+    /// Most simultaneous connections; more get HTTP 503 before the
+    /// WebSocket handshake.
     #[arg(long, default_value_t = parlor_server::limits::MAX_CONNECTIONS)]
     max_connections: usize,
     /// Most rooms at once; more are refused with `room/too_many`.
@@ -43,6 +44,11 @@ struct Args {
     /// so behind a reverse proxy, where every client has its address.
     #[arg(long, default_value_t = parlor_server::limits::CONNECTS_PER_SECOND_PER_ADDRESS)]
     connects_per_address: f64,
+    /// Unfinished rooms that may be created from one client address (an
+    /// IPv6 address counts by its /64); more are refused with
+    /// `room/too_many`. 0 turns this off: do so behind a reverse proxy.
+    #[arg(long, default_value_t = parlor_server::limits::MAX_OPEN_ROOMS_PER_ADDRESS)]
+    rooms_per_address: usize,
 }
 
 #[tokio::main]
@@ -94,6 +100,7 @@ async fn main() -> ExitCode {
         limits: parlor_server::limits::Limits {
             max_connections: args.max_connections,
             max_rooms: args.max_rooms,
+            rooms_per_address: args.rooms_per_address,
             // The default policy, at the rate asked for (0: none).
             admission: defaults
                 .admission
