@@ -34,7 +34,8 @@ const STORE_DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
 /// Server settings.
 #[derive(Clone, Debug, Default)]
 pub struct Config {
-    /// SQLite file; `None` keeps matches in memory only (throwaway servers).
+    /// SQLite file; `None` keeps matches in a throwaway file that vanishes
+    /// with the process (tests, the CLI's private server).
     pub db: Option<PathBuf>,
     /// How hard commits are pushed to disk.
     pub sync: Sync,
@@ -68,7 +69,7 @@ pub async fn run(
     let restored = directory.restore().await?;
     tracing::info!(
         addr = %listener.local_addr()?,
-        db = %config.db.as_deref().map_or("(memory)".into(), |p| p.display().to_string()),
+        db = %config.db.as_deref().map_or("(throwaway)".into(), |p| p.display().to_string()),
         restored,
         "parlor-server listening"
     );

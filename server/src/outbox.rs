@@ -70,6 +70,9 @@ struct Books {
     ending: OnceLock<Ending>,
     /// Cancelled when the connection is ended: stops its reader and writer.
     stop: CancellationToken,
+    /// Cancelled when the connection is to close: stops its reader (its
+    /// writer goes on to the close frame queued last).
+    closing: CancellationToken,
     /// Signalled by the writer whenever it has written a batch.
     drained: Notify,
 }
@@ -100,6 +103,7 @@ impl Outbox {
             ended: AtomicBool::new(false),
             ending: OnceLock::new(),
             stop: CancellationToken::new(),
+            closing: CancellationToken::new(),
             drained: Notify::new(),
         });
         let inbox = Inbox {
@@ -172,6 +176,19 @@ impl Outbox {
         let _ = self.books.ending.set(Ending { code, why });
         self.books.ended.store(true, Ordering::Relaxed);
         self.books.stop.cancel();
+        self.books.closing.cancel();
+    }
+
+    /// Closes the connection after what is queued: its reader stops now,
+    /// its writer sends the queue, then a close frame with `code` and
+    /// `why`. A queue too full for the close frame ends it at once.
+    pub fn close(&self, code: u16, why: ErrorCode) {
+        let _ = self.books.ending.set(Ending { code, why });
+        if !self.push(Outgoing::Close(code, why.as_str().into())) {
+            self.end(code, why);
+        }
+        self.books.ended.store(true, Ordering::Relaxed);
+        self.books.closing.cancel();
     }
 
     /// Why the connection was ended, if it was.
@@ -179,9 +196,9 @@ impl Outbox {
         self.books.ending.get().copied()
     }
 
-    /// Cancelled once the connection is ended.
-    pub fn stopped(&self) -> CancellationToken {
-        self.books.stop.clone()
+    /// Cancelled once the connection is ended or closing: its reader stops.
+    pub fn closing(&self) -> CancellationToken {
+        self.books.closing.clone()
     }
 
     /// Waits until the queue has room for the answers to one more request

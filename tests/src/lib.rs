@@ -26,7 +26,7 @@ use uuid::Uuid;
 pub const PATIENCE: Duration = Duration::from_secs(30);
 
 /// Starts a server on a free loopback port with the database at `db`
-/// (`None`: in memory).
+/// (`None`: a throwaway file).
 pub async fn start_server(db: Option<PathBuf>) -> Server {
     let config = Config {
         db,

@@ -8,7 +8,6 @@
 use std::net::Ipv4Addr;
 use std::time::Duration;
 
-use parlor_games::GameKind;
 use parlor_protocol::{Closed, ErrorCode, RoomId, ServerMsg, MAX_ROOMS_PER_PAGE};
 use parlor_server::limits::Limits;
 use parlor_server::Config;
@@ -210,7 +209,6 @@ async fn room_lists_come_in_pages_filtered_on_the_server() {
     c.send_json(json!({"type": "list_rooms", "cursor": "not a cursor!"}))
         .await;
     c.expect_error(ErrorCode::RequestMalformed).await;
-    let _ = GameKind::ALL;
     server.stop().await.unwrap();
 }
 
@@ -293,7 +291,7 @@ async fn a_resumed_session_closes_the_old_connection_which_can_no_longer_move() 
             }
         }
     }
-    let _ = told;
+    assert!(told, "the old connection was not told why");
     // ... and the game goes on from the new one.
     let last = play_out_nimrod(&mut [a2, b], &room, resumed).await;
     assert!(last.outcome.is_some());

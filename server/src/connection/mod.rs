@@ -12,6 +12,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use futures_util::StreamExt;
+use parlor_protocol::RoomId;
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 use tokio_tungstenite::WebSocketStream;
@@ -49,14 +50,13 @@ struct Session {
     name: Arc<str>,
     greeted: bool,
     peer: IpAddr,
-    rooms: HashSet<RoomIdKey>,
+    /// Rooms this connection sat or watched in, to detach from at the end.
+    rooms: HashSet<RoomId>,
     shared: Arc<Shared>,
     limiter: RateLimiter,
     /// Set while this connection has an analysis running.
     analysing: Arc<AtomicBool>,
 }
-
-type RoomIdKey = parlor_protocol::RoomId;
 
 /// Serves one accepted WebSocket connection from `peer` until it closes;
 /// `hello_by` is when `hello` must have arrived (counted from the accept,

@@ -36,7 +36,7 @@ impl Session {
         // unregistered a waiter on each token every time.
         let shutdown = self.shared.shutdown.clone();
         let mut shutting_down = std::pin::pin!(shutdown.cancelled());
-        let ended = self.out.stopped();
+        let ended = self.out.closing();
         let mut ended = std::pin::pin!(ended.cancelled());
         loop {
             // In a fixed order (no random draw per message); the timers

@@ -222,7 +222,7 @@ impl Session {
                 ErrorCode::SessionTakenOver,
                 "your session was resumed on another connection",
             ));
-            old.end(CLOSE_TAKEN_OVER, ErrorCode::SessionTakenOver);
+            old.close(CLOSE_TAKEN_OVER, ErrorCode::SessionTakenOver);
         }
         self.out.send(&ServerMsg::Resumed {
             token,

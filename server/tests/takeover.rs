@@ -1,0 +1,76 @@
+//! A seat answers only to the connection that holds it now: after a
+//! resume elsewhere, the old connection's moves are refused.
+
+mod common;
+
+use common::{directory, Player};
+use parlor_games::{GameKind, Seat};
+use parlor_protocol::{ErrorCode, ServerMsg};
+use parlor_server::directory::NewRoom;
+use parlor_server::limits::Limits;
+use parlor_server::room::RoomCmd;
+use serde_json::json;
+
+#[tokio::test]
+async fn the_old_connection_cannot_move_a_seat_resumed_elsewhere() {
+    let dir = directory(Limits::default());
+    let room = dir
+        .create(NewRoom {
+            game: GameKind::Nimrod,
+            seats: None,
+            options: json!({"piles": [3, 5]}),
+            clock: None,
+            private: false,
+            creator: None,
+            creator_addr: None,
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .room;
+    let (mut old, b) = (Player::new(&dir, "a"), Player::new(&dir, "b"));
+    for (p, seat) in [(&old, 0), (&b, 1)] {
+        dir.route(
+            &room,
+            RoomCmd::Join {
+                who: p.member.clone(),
+                seat: Some(Seat(seat)),
+                client_seed: None,
+            },
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    }
+    old.update_at(0).await;
+    // The same token resumes on a new connection.
+    let mut new = Player::new(&dir, "a again");
+    new.member.token = old.member.token;
+    dir.route(
+        &room,
+        RoomCmd::Resume {
+            who: new.member.clone(),
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e:?}"));
+    let resumed = new.update_at(0).await;
+    assert_eq!(resumed.you, Some(Seat(0)));
+    // The old connection, though it still carries the token, may not move.
+    let play = |who: &Player| RoomCmd::Play {
+        who: who.member.clone(),
+        seat: Seat(0),
+        seq: 0,
+        mv: json!({"take": [0, 1]}),
+    };
+    dir.route(&room, play(&old))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let code = loop {
+        if let ServerMsg::Error { code, .. } = old.next().await {
+            break code;
+        }
+    };
+    assert_eq!(code, ErrorCode::ActionNotYourSeat);
+    // The new one may, and the position had not moved.
+    dir.route(&room, play(&new))
+        .unwrap_or_else(|e| panic!("{e:?}"));
+    let after = new.update_at(1).await;
+    assert_eq!(after.seq, 1);
+    assert_eq!(after.view["piles"], json!([3, 4]));
+}
