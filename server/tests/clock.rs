@@ -8,10 +8,10 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use common::{directory, Player};
-use parlor_games::{GameKind, Outcome, Seat, SeatSet};
+use common::{directory, nimrod_room, seat_all, Player};
+use parlor_games::{Outcome, Seat, SeatSet};
 use parlor_protocol::{Clock, LoggedAction, RoomId};
-use parlor_server::directory::{Directory, NewRoom};
+use parlor_server::directory::Directory;
 use parlor_server::limits::Limits;
 use parlor_server::room::RoomCmd;
 use serde_json::json;
@@ -19,32 +19,9 @@ use tokio::time::Instant;
 
 async fn room_with_clock(clock: Clock) -> (Arc<Directory>, RoomId, Player, Player) {
     let lobby = directory(Limits::default());
-    let room = lobby
-        .create(NewRoom {
-            game: GameKind::Nimrod,
-            seats: None,
-            options: json!({"piles": [10, 20]}),
-            clock: Some(clock),
-            private: false,
-            creator: None,
-            creator_addr: None,
-        })
-        .await
-        .unwrap_or_else(|e| panic!("{e:?}"))
-        .room;
+    let room = nimrod_room(&lobby, [10, 20], Some(clock)).await;
     let (a, b) = (Player::new(&lobby, "a"), Player::new(&lobby, "b"));
-    for (p, seat) in [(&a, 0), (&b, 1)] {
-        lobby
-            .route(
-                &room,
-                RoomCmd::Join {
-                    who: p.member.clone(),
-                    seat: Some(Seat(seat)),
-                    client_seed: None,
-                },
-            )
-            .unwrap_or_else(|e| panic!("{e:?}"));
-    }
+    seat_all(&lobby, &room, &[&a, &b]);
     (lobby, room, a, b)
 }
 

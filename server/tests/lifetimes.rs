@@ -5,13 +5,11 @@ mod common;
 
 use std::time::Duration;
 
-use common::{directory, Player};
-use parlor_games::{GameKind, Seat};
+use common::{directory, nimrod_room, route, seat_all, Player};
 use parlor_protocol::{Closed, RoomStatus};
-use parlor_server::directory::{ListQuery, NewRoom};
+use parlor_server::directory::ListQuery;
 use parlor_server::limits::Limits;
 use parlor_server::room::RoomCmd;
-use serde_json::json;
 
 fn limits() -> Limits {
     Limits {
@@ -21,36 +19,12 @@ fn limits() -> Limits {
     }
 }
 
-fn nimrod() -> NewRoom {
-    NewRoom {
-        game: GameKind::Nimrod,
-        seats: None,
-        options: json!({"piles": [10, 20]}),
-        clock: None,
-        private: false,
-        creator: None,
-        creator_addr: None,
-    }
-}
-
 #[tokio::test(start_paused = true)]
 async fn a_room_that_never_starts_closes_and_says_why() {
     let dir = directory(limits());
-    let room = dir
-        .create(nimrod())
-        .await
-        .unwrap_or_else(|e| panic!("{e:?}"))
-        .room;
+    let room = nimrod_room(&dir, [10, 20], None).await;
     let mut a = Player::new(&dir, "a");
-    dir.route(
-        &room,
-        RoomCmd::Join {
-            who: a.member.clone(),
-            seat: Some(Seat(0)),
-            client_seed: None,
-        },
-    )
-    .unwrap_or_else(|e| panic!("{e:?}"));
+    seat_all(&dir, &room, &[&a]);
     let waiting = a.update().await;
     assert_eq!(waiting.status, RoomStatus::Waiting);
     let start = tokio::time::Instant::now();
@@ -62,13 +36,8 @@ async fn a_room_that_never_starts_closes_and_says_why() {
     assert_eq!(last.status, RoomStatus::Finished);
     assert_eq!(last.closed, Some(Closed::NeverStarted));
     assert_eq!(last.outcome, None);
-    // Gone from memory, the listing and the seat index ...
-    for _ in 0..100 {
-        if dir.is_empty() {
-            break;
-        }
-        tokio::task::yield_now().await;
-    }
+    // Gone from memory, the listing and the seat index (the actor reports
+    // its end in the same step as that last update) ...
     assert!(dir.is_empty());
     assert!(dir.list(&ListQuery::default()).rooms.is_empty());
     assert!(dir.seats_of(a.member.token).is_empty());
@@ -91,54 +60,26 @@ async fn a_room_that_never_starts_closes_and_says_why() {
 #[tokio::test(start_paused = true)]
 async fn a_started_room_whose_players_are_all_gone_closes_as_abandoned() {
     let dir = directory(limits());
-    let room = dir
-        .create(nimrod())
-        .await
-        .unwrap_or_else(|e| panic!("{e:?}"))
-        .room;
+    let room = nimrod_room(&dir, [10, 20], None).await;
     let (mut a, b) = (Player::new(&dir, "a"), Player::new(&dir, "b"));
-    for (p, seat) in [(&a, 0), (&b, 1)] {
-        dir.route(
-            &room,
-            RoomCmd::Join {
-                who: p.member.clone(),
-                seat: Some(Seat(seat)),
-                client_seed: None,
-            },
-        )
-        .unwrap_or_else(|e| panic!("{e:?}"));
-    }
+    seat_all(&dir, &room, &[&a, &b]);
     a.update_at(0).await;
     // A spectator sees the room to its end (spectators do not keep a room).
     let mut watcher = Player::new(&dir, "watcher");
-    dir.route(
+    route(
+        &dir,
         &room,
         RoomCmd::Spectate {
             who: watcher.member.clone(),
         },
-    )
-    .unwrap_or_else(|e| panic!("{e:?}"));
+    );
     watcher.update().await;
     // One player leaving is not enough: the other is still there.
-    dir.route(
-        &room,
-        RoomCmd::Detach {
-            token: b.member.token,
-            conn: b.member.conn,
-        },
-    )
-    .unwrap_or_else(|e| panic!("{e:?}"));
+    route(&dir, &room, b.detach());
     tokio::time::sleep(Duration::from_secs(3600)).await;
     assert_eq!(dir.len(), 1, "a room with a player present closed");
     // When the last one goes too, the abandoned lifetime starts.
-    dir.route(
-        &room,
-        RoomCmd::Detach {
-            token: a.member.token,
-            conn: a.member.conn,
-        },
-    )
-    .unwrap_or_else(|e| panic!("{e:?}"));
+    route(&dir, &room, a.detach());
     let gone = tokio::time::Instant::now();
     tokio::time::sleep(Duration::from_secs(299)).await;
     assert_eq!(dir.len(), 1, "closed before its lifetime");
@@ -164,44 +105,22 @@ async fn a_started_room_whose_players_are_all_gone_closes_as_abandoned() {
 #[tokio::test(start_paused = true)]
 async fn a_player_coming_back_keeps_the_room_open() {
     let dir = directory(limits());
-    let room = dir
-        .create(nimrod())
-        .await
-        .unwrap_or_else(|e| panic!("{e:?}"))
-        .room;
+    let room = nimrod_room(&dir, [10, 20], None).await;
     let (a, b) = (Player::new(&dir, "a"), Player::new(&dir, "b"));
-    for (p, seat) in [(&a, 0), (&b, 1)] {
-        dir.route(
-            &room,
-            RoomCmd::Join {
-                who: p.member.clone(),
-                seat: Some(Seat(seat)),
-                client_seed: None,
-            },
-        )
-        .unwrap_or_else(|e| panic!("{e:?}"));
-    }
-    for p in [&a, &b] {
-        dir.route(
-            &room,
-            RoomCmd::Detach {
-                token: p.member.token,
-                conn: p.member.conn,
-            },
-        )
-        .unwrap_or_else(|e| panic!("{e:?}"));
-    }
+    seat_all(&dir, &room, &[&a, &b]);
+    route(&dir, &room, a.detach());
+    route(&dir, &room, b.detach());
     tokio::time::sleep(Duration::from_secs(200)).await;
     // Seat 0 resumes on a new connection before the lifetime is up.
     let mut back = Player::new(&dir, "a again");
     back.member.token = a.member.token;
-    dir.route(
+    route(
+        &dir,
         &room,
         RoomCmd::Resume {
             who: back.member.clone(),
         },
-    )
-    .unwrap_or_else(|e| panic!("{e:?}"));
+    );
     back.update().await;
     tokio::time::sleep(Duration::from_secs(3600)).await;
     assert_eq!(dir.len(), 1, "a room with a player back closed");

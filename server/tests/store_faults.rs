@@ -13,12 +13,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::{directory_on, Player};
+use common::{directory_on, nimrod_room, seat_all, Player};
 use parlor_games::{GameKind, Outcome, Seat, SeatSet};
 use parlor_protocol::{
     ErrorCode, LogEntry, LoggedAction, MatchHeader, MatchLog, RoomId, ServerMsg,
 };
-use parlor_server::directory::NewRoom;
 use parlor_server::limits::{Limits, STORE_READERS, STORE_READ_QUEUE};
 use parlor_server::room::RoomCmd;
 use parlor_server::store::{Faults, MatchKey, MatchRecord, Origin, Store, StoreError};
@@ -199,29 +198,9 @@ async fn a_room_refuses_a_move_whose_commit_fails_and_keeps_its_state() {
     let faults = Faults::new();
     let (store, _thread) = ok(Store::open_with_faults(None, Sync::Normal, faults.clone()));
     let lobby = directory_on(store, Limits::default());
-    let room = ok(lobby
-        .create(NewRoom {
-            game: GameKind::Nimrod,
-            seats: None,
-            options: json!({"piles": [3, 5]}),
-            clock: None,
-            private: false,
-            creator: None,
-            creator_addr: None,
-        })
-        .await)
-    .room;
+    let room = nimrod_room(&lobby, [3, 5], None).await;
     let (mut a, mut b) = (Player::new(&lobby, "a"), Player::new(&lobby, "b"));
-    for (p, seat) in [(&a, 0), (&b, 1)] {
-        ok(lobby.route(
-            &room,
-            RoomCmd::Join {
-                who: p.member.clone(),
-                seat: Some(Seat(seat)),
-                client_seed: None,
-            },
-        ));
-    }
+    seat_all(&lobby, &room, &[&a, &b]);
     let start = a.update_at(0).await;
     assert_eq!((start.seq, start.to_act), (0, SeatSet::single(Seat(0))));
     let who = a.member.clone();

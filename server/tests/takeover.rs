@@ -3,10 +3,9 @@
 
 mod common;
 
-use common::{directory, Player};
-use parlor_games::{GameKind, Seat};
+use common::{directory, nimrod_room, route, seat_all, Player};
+use parlor_games::Seat;
 use parlor_protocol::{ErrorCode, ServerMsg};
-use parlor_server::directory::NewRoom;
 use parlor_server::limits::Limits;
 use parlor_server::room::RoomCmd;
 use serde_json::json;
@@ -14,42 +13,20 @@ use serde_json::json;
 #[tokio::test]
 async fn the_old_connection_cannot_move_a_seat_resumed_elsewhere() {
     let dir = directory(Limits::default());
-    let room = dir
-        .create(NewRoom {
-            game: GameKind::Nimrod,
-            seats: None,
-            options: json!({"piles": [3, 5]}),
-            clock: None,
-            private: false,
-            creator: None,
-            creator_addr: None,
-        })
-        .await
-        .unwrap_or_else(|e| panic!("{e:?}"))
-        .room;
+    let room = nimrod_room(&dir, [3, 5], None).await;
     let (mut old, b) = (Player::new(&dir, "a"), Player::new(&dir, "b"));
-    for (p, seat) in [(&old, 0), (&b, 1)] {
-        dir.route(
-            &room,
-            RoomCmd::Join {
-                who: p.member.clone(),
-                seat: Some(Seat(seat)),
-                client_seed: None,
-            },
-        )
-        .unwrap_or_else(|e| panic!("{e:?}"));
-    }
+    seat_all(&dir, &room, &[&old, &b]);
     old.update_at(0).await;
     // The same token resumes on a new connection.
     let mut new = Player::new(&dir, "a again");
     new.member.token = old.member.token;
-    dir.route(
+    route(
+        &dir,
         &room,
         RoomCmd::Resume {
             who: new.member.clone(),
         },
-    )
-    .unwrap_or_else(|e| panic!("{e:?}"));
+    );
     let resumed = new.update_at(0).await;
     assert_eq!(resumed.you, Some(Seat(0)));
     // The old connection, though it still carries the token, may not move.
@@ -59,8 +36,7 @@ async fn the_old_connection_cannot_move_a_seat_resumed_elsewhere() {
         seq: 0,
         mv: json!({"take": [0, 1]}),
     };
-    dir.route(&room, play(&old))
-        .unwrap_or_else(|e| panic!("{e:?}"));
+    route(&dir, &room, play(&old));
     let code = loop {
         if let ServerMsg::Error { code, .. } = old.next().await {
             break code;
@@ -68,8 +44,7 @@ async fn the_old_connection_cannot_move_a_seat_resumed_elsewhere() {
     };
     assert_eq!(code, ErrorCode::ActionNotYourSeat);
     // The new one may, and the position had not moved.
-    dir.route(&room, play(&new))
-        .unwrap_or_else(|e| panic!("{e:?}"));
+    route(&dir, &room, play(&new));
     let after = new.update_at(1).await;
     assert_eq!(after.seq, 1);
     assert_eq!(after.view["piles"], json!([3, 4]));

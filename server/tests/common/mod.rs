@@ -6,11 +6,12 @@
 
 use std::sync::Arc;
 
-use parlor_protocol::{decode_server, RoomStatus, ServerMsg, Update};
-use parlor_server::directory::Directory;
+use parlor_games::{GameKind, Seat};
+use parlor_protocol::{decode_server, Clock, RoomId, RoomStatus, ServerMsg, Update};
+use parlor_server::directory::{Directory, NewRoom};
 use parlor_server::limits::Limits;
 use parlor_server::outbox::{ConnId, Inbox, Outbox, Outgoing};
-use parlor_server::room::Member;
+use parlor_server::room::{Member, RoomCmd};
 use parlor_server::store::Store;
 use parlor_server::Sync;
 use tokio_util::sync::CancellationToken;
@@ -26,6 +27,34 @@ pub fn directory(limits: Limits) -> Arc<Directory> {
 /// A directory on `store`.
 pub fn directory_on(store: Store, limits: Limits) -> Arc<Directory> {
     Directory::new(store, TaskTracker::new(), CancellationToken::new(), limits)
+}
+
+/// Makes a Nimrod room with `piles` (and `clock`) through `dir`.
+pub async fn nimrod_room(dir: &Directory, piles: [u64; 2], clock: Option<Clock>) -> RoomId {
+    dir.create(NewRoom {
+        game: GameKind::Nimrod,
+        seats: None,
+        options: serde_json::json!({ "piles": piles }),
+        clock,
+        private: false,
+        creator: None,
+        creator_addr: None,
+    })
+    .await
+    .unwrap_or_else(|e| panic!("{e:?}"))
+    .room
+}
+
+/// Sends `cmd` to `room`.
+pub fn route(dir: &Directory, room: &RoomId, cmd: RoomCmd) {
+    dir.route(room, cmd).unwrap_or_else(|e| panic!("{e:?}"));
+}
+
+/// Seats each player in turn, from seat 0.
+pub fn seat_all(dir: &Directory, room: &RoomId, players: &[&Player]) {
+    for (i, p) in players.iter().enumerate() {
+        route(dir, room, p.join(i as u8));
+    }
 }
 
 /// A connection registered with a directory, read by the test.
@@ -48,6 +77,23 @@ impl Player {
             },
             out,
             inbox,
+        }
+    }
+
+    /// Its request to sit in `seat`.
+    pub fn join(&self, seat: u8) -> RoomCmd {
+        RoomCmd::Join {
+            who: self.member.clone(),
+            seat: Some(Seat(seat)),
+            client_seed: None,
+        }
+    }
+
+    /// Its connection closing.
+    pub fn detach(&self) -> RoomCmd {
+        RoomCmd::Detach {
+            token: self.member.token,
+            conn: self.member.conn,
         }
     }
 
