@@ -1,7 +1,7 @@
 //! `parlor`: play Parlor games in the terminal, run bots, and analyse
 //! positions.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
@@ -406,18 +406,7 @@ async fn cmd_replay(a: ReplayArgs) -> Result<(), String> {
 }
 
 fn cmd_tool(game: GameKind, a: &ToolArgs) -> Result<(), String> {
-    let input = match analysis::input_from_args(game, a)? {
-        Some(v) => v,
-        None => {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|e| format!("cannot read standard input: {e}"))?;
-            let v: Value = serde_json::from_str(&text)
-                .map_err(|e| format!("{game} {}: the input is not valid JSON: {e}", a.tool))?;
-            analysis::apply_flags(game, a, v)
-        }
-    };
+    let input = analysis::input(game, a, std::io::stdin().lock())?;
     let mut out = std::io::stdout().lock();
     analysis::run(game, &a.tool, &input, &mut out)
 }

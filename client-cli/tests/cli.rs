@@ -67,6 +67,125 @@ fn bad_analysis_input_is_explained_with_a_nonzero_exit() {
     }
 }
 
+/// The analysis examples of the README, exactly as written there: the
+/// words go to the game, which reads its own flags.
+#[test]
+fn the_readme_analysis_examples_answer_as_documented() {
+    let ok = |args: &[&str], stdin: &str| {
+        let out = parlor(args, stdin);
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        json_lines(&out)
+    };
+    let v = ok(&["nimrod", "best-move", "5", "9"], "");
+    assert_eq!(v[0]["lose"], json!(false));
+    assert_eq!(v[0]["move"], json!({"take": [0, 6]}));
+    assert_eq!(v[0]["piles"], json!([5, 9]));
+    assert_eq!(v[0]["to"], json!([3, 5]));
+    assert_eq!(
+        ok(&["nimrod", "lose-positions", "5"], ""),
+        vec![json!([[0, 0], [1, 2], [3, 5], [4, 7], [6, 10]])]
+    );
+    let v = ok(&["nimrod", "best-move"], r#"{"piles":[4,6]}"#);
+    assert_eq!(v[0]["move"], json!({"take": [1, 1]}));
+
+    let v = ok(
+        &["cribbage", "score", "5H", "5S", "5C", "JD", "--start", "5D"],
+        "",
+    );
+    assert_eq!(v[0]["total"], json!(29));
+    let cards = ["5H", "5S", "JD", "2C", "8H", "KS"];
+    let discard = |extra: &[&str], stdin: &str| {
+        let mut args = vec!["cribbage", "discard"];
+        args.extend_from_slice(extra);
+        ok(&args, stdin)
+    };
+    let plain = discard(&cards, "");
+    assert!(plain[0].get("crib_expected").is_none(), "{}", plain[0]);
+    let dealer = discard(&[&cards[..], &["--dealer"]].concat(), "");
+    assert!(dealer[0]["crib_expected"].as_f64().is_some_and(|x| x > 0.0));
+    // The same advice with the cards as JSON on stdin and the flag on the
+    // command line.
+    let stdin = json!({ "cards": cards }).to_string();
+    assert_eq!(discard(&["--dealer"], &stdin), dealer);
+    let pone = discard(&["--pone"], &stdin);
+    assert!(pone[0]["crib_expected"].as_f64().is_some_and(|x| x < 0.0));
+    assert_eq!(discard(&[], &stdin), plain);
+    // `--start=C` and `--crib` anywhere among the cards, and `--crib` over
+    // JSON on stdin: a crib of four hearts and a spade scores no flush.
+    let crib = ok(
+        &[
+            "cribbage",
+            "score",
+            "--crib",
+            "2H",
+            "4H",
+            "--start=KS",
+            "6H",
+            "8H",
+        ],
+        "",
+    );
+    assert_eq!(crib[0]["total"], json!(0));
+    let hand = ok(
+        &["cribbage", "score", "2H", "4H", "6H", "8H", "--start", "KS"],
+        "",
+    );
+    assert_eq!(hand[0]["total"], json!(4));
+    let stdin = json!({"hand": ["2H", "4H", "6H", "8H"], "start": "KS"}).to_string();
+    assert_eq!(ok(&["cribbage", "score", "--crib"], &stdin), crib);
+
+    let v = ok(
+        &["rummikub", "check-table"],
+        r#"[{"crow":[{"number":5,"color":"red"},{"number":5,"color":"blue"}]}]"#,
+    );
+    assert_eq!(v[0]["valid"], json!(false));
+    // `analyze GAME` is the same front end for any game.
+    let v = ok(&["analyze", "nimrod", "best-move", "5", "9"], "");
+    assert_eq!(v[0]["move"], json!({"take": [0, 6]}));
+}
+
+#[test]
+fn words_a_game_does_not_take_are_refused_with_the_reason() {
+    for (args, says) in [
+        (
+            vec![
+                "cribbage", "discard", "5H", "5S", "JD", "2C", "8H", "--dealer", "--pone",
+            ],
+            "exclude each other",
+        ),
+        (
+            vec![
+                "cribbage", "score", "5H", "5S", "5C", "JD", "--start", "5D", "--dealer",
+            ],
+            "--dealer",
+        ),
+        (vec!["cribbage", "score", "5H", "5S", "5C", "JD"], "--start"),
+        (
+            vec!["nimrod", "best-move", "5", "9", "--crib"],
+            "takes no flags",
+        ),
+        (vec!["nimrod", "best-move", "-1", "3"], "not a whole number"),
+        (vec!["rummikub", "predict", "5r"], "standard input"),
+        (vec!["nimrod", "no-such-tool"], "best-move"),
+    ] {
+        let out = parlor(&args, "");
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.starts_with("parlor: ") && err.contains(says),
+            "{args:?}: {err}"
+        );
+    }
+    // Flags over JSON that is not an object.
+    let out = parlor(&["cribbage", "discard", "--dealer"], r#"["5H"]"#);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("JSON object"));
+}
+
 #[test]
 fn a_person_plays_nimrod_to_the_end_and_is_re_prompted_on_a_bad_move() {
     let rt = tokio::runtime::Runtime::new().unwrap_or_else(|e| panic!("{e}"));
