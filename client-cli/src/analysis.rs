@@ -9,7 +9,8 @@ use serde_json::Value;
 /// game reads (flags such as `--start 5D` included).
 #[derive(Clone, Debug, Default, clap::Args)]
 pub struct ToolArgs {
-    /// The tool (e.g. best-move, score, predict).
+    // The tool; its help lists every game's tools.
+    #[arg(help = crate::help::tool())]
     pub tool: String,
     /// The input as words (e.g. `best-move 5 9`, `score 5H 5S 5C JD
     /// --start 5D`), flags included; without cards or numbers the input

@@ -4,6 +4,7 @@
 pub mod analysis;
 pub mod bot;
 pub mod client;
+pub mod help;
 pub mod play;
 pub mod render;
 pub mod replay;

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use parlor_cli::analysis::{self, ToolArgs};
 use parlor_cli::play::{play, PlayOptions};
-use parlor_cli::{bot, Client, ClientError};
+use parlor_cli::{bot, help, Client, ClientError};
 use parlor_games::{GameKind, GameRng, Seat};
 use parlor_protocol::{ClientMsg, Clock, RoomId, ServerMsg};
 use parlor_server::{Config, Server};
@@ -64,14 +64,14 @@ struct ServerArg {
 
 #[derive(Debug, clap::Args)]
 struct PlayArgs {
-    /// The game: nimrod, rummikub or cribbage.
+    // The game; its help lists the hosted games.
+    #[arg(help = help::play_game())]
     game: GameKind,
     #[command(flatten)]
     server: ServerArg,
-    /// Bot strategy for the other seats of a new room; `none` waits for
-    /// people to join. Default: the game's default bot (optimal for Nimrod,
-    /// greedy for Rummikub, expert for Cribbage).
-    #[arg(long)]
+    // Bot strategy for the other seats of a new room; the help lists every
+    // game's bots, from the games.
+    #[arg(long, help = help::play_vs())]
     vs: Option<String>,
     /// Join this room instead of creating one.
     #[arg(long)]
@@ -107,8 +107,8 @@ struct BotArgs {
     /// Server URL.
     #[arg(long, default_value = DEFAULT_SERVER)]
     server: String,
-    /// The bot's strategy (default: the game's strongest).
-    #[arg(long)]
+    // The bot's strategy; the help lists every game's bots, from the games.
+    #[arg(long, help = help::bot_strategy())]
     strategy: Option<String>,
     /// Join this room.
     #[arg(long, conflicts_with = "create")]

@@ -187,6 +187,16 @@ fn words_a_game_does_not_take_are_refused_with_the_reason() {
 }
 
 #[test]
+fn help_lists_every_games_bots_from_the_games() {
+    let out = parlor(&["play", "--help"], "");
+    let text = String::from_utf8_lossy(&out.stdout);
+    for &g in parlor_games::GameKind::ALL {
+        let listed = format!("{g}: {}", g.strategies().join(", "));
+        assert!(text.contains(&listed), "{text}");
+    }
+}
+
+#[test]
 fn a_person_plays_nimrod_to_the_end_and_is_re_prompted_on_a_bad_move() {
     let rt = tokio::runtime::Runtime::new().unwrap_or_else(|e| panic!("{e}"));
     let server = rt
