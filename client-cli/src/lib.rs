@@ -8,5 +8,6 @@ pub mod help;
 pub mod play;
 pub mod render;
 pub mod replay;
+pub mod verify;
 
 pub use client::{Client, ClientError};
