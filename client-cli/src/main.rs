@@ -203,6 +203,7 @@ async fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     let res = match cli.cmd {
+        // The one command with an exit status of its own: 1 for a failed check.
         Cmd::Verify(a) => return cmd_verify(a).await.unwrap_or_else(fail),
         Cmd::Play(a) => cmd_play(a).await,
         Cmd::Bot(a) => cmd_bot(a).await,
