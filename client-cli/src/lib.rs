@@ -4,8 +4,10 @@
 pub mod analysis;
 pub mod bot;
 pub mod client;
+pub mod help;
 pub mod play;
 pub mod render;
 pub mod replay;
+pub mod verify;
 
 pub use client::{Client, ClientError};

@@ -1,16 +1,16 @@
 //! `parlor`: play Parlor games in the terminal, run bots, and analyse
 //! positions.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use parlor_cli::analysis::{self, ToolArgs};
 use parlor_cli::play::{play, PlayOptions};
-use parlor_cli::{bot, Client, ClientError};
+use parlor_cli::{bot, help, Client, ClientError};
 use parlor_games::{GameKind, GameRng, Seat};
-use parlor_protocol::{ClientMsg, Clock, RoomId, ServerMsg};
+use parlor_protocol::{ClientMsg, Clock, MatchLog, RoomId, ServerMsg};
 use parlor_server::{Config, Server};
 use serde_json::Value;
 use uuid::Uuid;
@@ -37,6 +37,10 @@ enum Cmd {
     Rooms(RoomsArgs),
     /// Show a finished match move by move.
     Replay(ReplayArgs),
+    /// Check a finished match: its deal against the commitment, and every
+    /// step against the rules (prints one JSON object; exit status 1 when
+    /// a check fails).
+    Verify(VerifyArgs),
     /// Nimrod analysis: `lose-positions N`, `best-move A B`.
     Nimrod(ToolArgs),
     /// Rummikub Lite analysis, JSON on stdin: `check-table`, `outcomes`,
@@ -64,14 +68,14 @@ struct ServerArg {
 
 #[derive(Debug, clap::Args)]
 struct PlayArgs {
-    /// The game: nimrod, rummikub or cribbage.
+    // The game; its help lists the hosted games.
+    #[arg(help = help::play_game())]
     game: GameKind,
     #[command(flatten)]
     server: ServerArg,
-    /// Bot strategy for the other seats of a new room; `none` waits for
-    /// people to join. Default: the game's default bot (optimal for Nimrod,
-    /// greedy for Rummikub, expert for Cribbage).
-    #[arg(long)]
+    // Bot strategy for the other seats of a new room; the help lists every
+    // game's bots, from the games.
+    #[arg(long, help = help::play_vs())]
     vs: Option<String>,
     /// Join this room instead of creating one.
     #[arg(long)]
@@ -107,8 +111,8 @@ struct BotArgs {
     /// Server URL.
     #[arg(long, default_value = DEFAULT_SERVER)]
     server: String,
-    /// The bot's strategy (default: the game's strongest).
-    #[arg(long)]
+    // The bot's strategy; the help lists every game's bots, from the games.
+    #[arg(long, help = help::bot_strategy())]
     strategy: Option<String>,
     /// Join this room.
     #[arg(long, conflicts_with = "create")]
@@ -156,9 +160,26 @@ struct ReplayArgs {
     predict: bool,
 }
 
+#[derive(Debug, clap::Args)]
+struct VerifyArgs {
+    /// The room of a finished match.
+    room: String,
+    /// Server URL.
+    #[arg(long, default_value = DEFAULT_SERVER)]
+    server: String,
+}
+
+/// Exit status of `verify` when a check fails; 2 is left for usage and
+/// connection errors, as for every command, so a script can tell a
+/// dishonest match from an unreachable server.
+const EXIT_CHECK_FAILED: u8 = 1;
+
+/// Exit status of usage and connection errors (clap's own, too).
+const EXIT_ERROR: u8 = 2;
+
 fn fail(msg: impl std::fmt::Display) -> ExitCode {
     eprintln!("parlor: {msg}");
-    ExitCode::from(2)
+    ExitCode::from(EXIT_ERROR)
 }
 
 fn room_id(s: &str) -> Result<RoomId, String> {
@@ -182,6 +203,8 @@ async fn main() -> ExitCode {
         .init();
     let cli = Cli::parse();
     let res = match cli.cmd {
+        // The one command with an exit status of its own: 1 for a failed check.
+        Cmd::Verify(a) => return cmd_verify(a).await.unwrap_or_else(fail),
         Cmd::Play(a) => cmd_play(a).await,
         Cmd::Bot(a) => cmd_bot(a).await,
         Cmd::Rooms(a) => cmd_rooms(a).await,
@@ -376,12 +399,13 @@ async fn cmd_rooms(a: RoomsArgs) -> Result<(), String> {
     Ok(())
 }
 
-async fn cmd_replay(a: ReplayArgs) -> Result<(), String> {
-    let room = room_id(&a.room)?;
-    let mut client = Client::connect(&a.server, "parlor-replay")
+/// The log of the finished match in `room`, over the protocol as `name`.
+async fn fetch_log(server: &str, room: &str, name: &str) -> Result<MatchLog, String> {
+    let room = room_id(room)?;
+    let mut client = Client::connect(server, name)
         .await
-        .map_err(|e| format!("{}: {e}", a.server))?;
-    let log = client
+        .map_err(|e| format!("{server}: {e}"))?;
+    client
         .request(
             &ClientMsg::GetLog {
                 room,
@@ -393,7 +417,11 @@ async fn cmd_replay(a: ReplayArgs) -> Result<(), String> {
             },
         )
         .await
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| e.to_string())
+}
+
+async fn cmd_replay(a: ReplayArgs) -> Result<(), String> {
+    let log = fetch_log(&a.server, &a.room, "parlor-replay").await?;
     let mut out = std::io::stdout().lock();
     if !a.predict {
         return parlor_cli::replay::print(&log, &mut out);
@@ -405,19 +433,31 @@ async fn cmd_replay(a: ReplayArgs) -> Result<(), String> {
     analysis::run(game, tool, &input, &mut out)
 }
 
+async fn cmd_verify(a: VerifyArgs) -> Result<ExitCode, String> {
+    let log = fetch_log(&a.server, &a.room, "parlor-verify").await?;
+    let report = parlor_cli::verify::verify(&log);
+    let text = serde_json::to_string_pretty(&report)
+        .map_err(|e| format!("cannot write the report: {e}"))?;
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "{text}").map_err(|e| format!("cannot write the report: {e}"))?;
+    if !report.fair_deal {
+        eprintln!(
+            "parlor verify: note: this match was dealt before fair dealing, from a bare seed; \
+             there is no commitment to check, only the replay"
+        );
+    }
+    for f in &report.failures {
+        eprintln!("parlor verify: the {} check failed: {f}", f.check().name());
+    }
+    Ok(if report.verified {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(EXIT_CHECK_FAILED)
+    })
+}
+
 fn cmd_tool(game: GameKind, a: &ToolArgs) -> Result<(), String> {
-    let input = match analysis::input_from_args(game, a)? {
-        Some(v) => v,
-        None => {
-            let mut text = String::new();
-            std::io::stdin()
-                .read_to_string(&mut text)
-                .map_err(|e| format!("cannot read standard input: {e}"))?;
-            let v: Value = serde_json::from_str(&text)
-                .map_err(|e| format!("{game} {}: the input is not valid JSON: {e}", a.tool))?;
-            analysis::apply_flags(game, a, v)
-        }
-    };
+    let input = analysis::input(game, a, std::io::stdin().lock())?;
     let mut out = std::io::stdout().lock();
     analysis::run(game, &a.tool, &input, &mut out)
 }

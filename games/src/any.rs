@@ -15,6 +15,7 @@ use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 use crate::rng::GameRng;
 use crate::secrets::Secrets;
 use crate::strategy::Strategy;
+use crate::tool_args::ArgsInput;
 
 /// Why a JSON value could not be read as a game's move, view or options.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -166,6 +167,23 @@ macro_rules! hosted_games {
             /// emitting each result.
             pub fn analyze(self, tool: &str, input: &Value, budget: Budget, emit: &mut Emit<'_>) -> Result<(), AnalysisError> {
                 match self { $(GameKind::$variant => { use $analysis as a; a::analyze(tool, input, budget, emit) }),+ }
+            }
+
+            /// The input of analysis tool `tool` from its command-line
+            /// words (`parlor cribbage score 5H 5S 5C JD --start 5D`): the
+            /// game reads its own words and flags, so a front end passes
+            /// them through untouched. `Err` says, for people, what is
+            /// wrong, an unknown tool included.
+            pub fn tool_args(self, tool: &str, words: &[String]) -> Result<ArgsInput, String> {
+                if !self.tools().contains(&tool) {
+                    return Err(AnalysisError::UnknownTool {
+                        game: self.name(),
+                        tool: tool.to_owned(),
+                        known: self.tools().join(", "),
+                    }
+                    .to_string());
+                }
+                match self { $(GameKind::$variant => { use $analysis as a; a::args_input(tool, words) }),+ }
             }
 
             /// The analysis of a finished match (for `get_log` with
@@ -440,6 +458,30 @@ mod tests {
         assert!(mv.is_ok_and(|m| serde_json::to_value(&m).ok() == Some(json!({"take": [1, 1]}))));
         let bad = GameKind::Nimrod.parse_move(&json!({"take": "lots"}));
         assert!(bad.is_err_and(|e| e.what == "move" && e.game == "nimrod"));
+    }
+
+    #[test]
+    fn every_tool_reads_its_words_and_unknown_tools_are_named() {
+        for &g in GameKind::ALL {
+            for tool in g.tools() {
+                // No words: the input is JSON on standard input.
+                assert_eq!(
+                    g.tool_args(tool, &[]),
+                    Ok(ArgsInput::Stdin(Default::default())),
+                    "{g} {tool}"
+                );
+            }
+            let err = g.tool_args("no-such-tool", &[]).err().unwrap_or_default();
+            assert!(
+                err.contains("no-such-tool") && err.contains(g.tools()[0]),
+                "{err}"
+            );
+        }
+        let words = ["5".to_owned(), "9".to_owned()];
+        assert_eq!(
+            GameKind::Nimrod.tool_args("best-move", &words),
+            Ok(ArgsInput::Complete(json!({"piles": [5, 9]})))
+        );
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod rng;
 pub mod rummikub;
 pub mod secrets;
 pub mod strategy;
+pub mod tool_args;
 
 pub use analysis::{AnalysisError, Budget};
 pub use any::{AnyBot, AnyGame, AnyMove, AnyView, DecodeError, GameKind, IllegalMove, LegalMoves};
@@ -27,3 +28,4 @@ pub use game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 pub use rng::GameRng;
 pub use secrets::Secrets;
 pub use strategy::Strategy;
+pub use tool_args::ArgsInput;

@@ -23,6 +23,8 @@ pub struct Secrets {
     /// throw to the crib).
     pub per_seat: Vec<Vec<Value>>,
     /// Items nobody may see (the deck, the bag, a card dealt to the crib).
+    /// A bag that is drawn from in order is listed in that order, next
+    /// item first.
     pub undisclosed: Vec<Value>,
 }
 

@@ -277,6 +277,28 @@ fn readme_examples_are_valid_messages() {
     assert!(checked > 40, "only {checked} examples found in README.md");
 }
 
+/// The bots are named once, in the games; the document lists them by
+/// hand, so it is checked against `GameKind::strategies`, default first.
+#[test]
+fn readme_names_every_built_in_bot_in_order() {
+    let doc = readme();
+    let at = doc.find("## 11. Built-in bots").expect("section 11");
+    let section = &doc[at..];
+    let section = &section[..section.find("\n## 12.").unwrap_or(section.len())];
+    for &game in parlor_games::GameKind::ALL {
+        let mut from = 0;
+        for name in game.strategies() {
+            let quoted = format!("`{name}`");
+            let found = section[from..].find(&quoted);
+            assert!(
+                found.is_some(),
+                "section 11 lacks {game}'s {quoted} (after byte {from})"
+            );
+            from += found.unwrap_or(0) + quoted.len();
+        }
+    }
+}
+
 /// Prints the README's error table: `cargo test -p parlor-protocol --test
 /// fixtures -- --ignored --nocapture print_error_table`.
 #[test]

@@ -13,14 +13,20 @@
 //!   it is the crib-aware advisor, adding `"hand_expected"` and
 //!   `"crib_expected"` (the crib's value, negative for the pone), and
 //!   `expected` is their sum, the value maximised.
+//!
+//! On the command line ([`args_input`]): `score 5H 5S 5C JD --start 5D
+//! [--crib]`, `discard 5H 5S JD 2C 8H KS [--dealer | --pone]`; without
+//! cards the input is JSON on standard input, and the flags given set
+//! their fields over it (`discard --dealer` sets `"role"`).
 
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{json, Map, Value};
 
 use super::advice::{advise, select_hand, Role};
 use super::card::{first_duplicate, Card};
 use super::score::{breakdown, HandKind};
 use crate::analysis::{emit_json, input, AnalysisError, Budget, Emit};
+use crate::tool_args::{split, stdin_only, ArgsInput, Flag};
 
 /// The tools, by name.
 pub const TOOLS: &[&str] = &["score", "discard"];
@@ -40,6 +46,77 @@ struct DiscardInput {
     cards: Vec<Card>,
     #[serde(default)]
     role: Option<Role>,
+}
+
+/// The flags of `score`: the start card, and whether the hand is a crib.
+const SCORE_FLAGS: &[Flag] = &[
+    Flag {
+        name: "start",
+        takes_value: true,
+    },
+    Flag {
+        name: "crib",
+        takes_value: false,
+    },
+];
+
+/// The flags of `discard`: whose crib it is.
+const DISCARD_FLAGS: &[Flag] = &[
+    Flag {
+        name: "dealer",
+        takes_value: false,
+    },
+    Flag {
+        name: "pone",
+        takes_value: false,
+    },
+];
+
+/// The input of tool `tool` from its command-line words (see the module
+/// doc). Cards stay as typed: the tool reads and checks them.
+pub fn args_input(tool: &str, words: &[String]) -> Result<ArgsInput, String> {
+    let mut fields = Map::new();
+    match tool {
+        "score" => {
+            let w = split(tool, words, SCORE_FLAGS)?;
+            let crib = w.has("crib");
+            if w.plain.is_empty() {
+                if let Some(start) = w.value("start") {
+                    fields.insert("start".into(), json!(start));
+                }
+                if crib {
+                    fields.insert("crib".into(), json!(true));
+                }
+                return Ok(ArgsInput::Stdin(fields));
+            }
+            let Some(start) = w.value("start") else {
+                return Err("usage: parlor cribbage score C1 C2 C3 C4 --start C [--crib]".into());
+            };
+            Ok(ArgsInput::Complete(
+                json!({ "hand": w.plain, "start": start, "crib": crib }),
+            ))
+        }
+        "discard" => {
+            let w = split(tool, words, DISCARD_FLAGS)?;
+            let role = match (w.has("dealer"), w.has("pone")) {
+                (true, true) => {
+                    return Err("discard: --dealer and --pone exclude each other".into())
+                }
+                (true, false) => Some("dealer"),
+                (false, true) => Some("pone"),
+                (false, false) => None,
+            };
+            if let Some(role) = role {
+                fields.insert("role".into(), json!(role));
+            }
+            if w.plain.is_empty() {
+                return Ok(ArgsInput::Stdin(fields));
+            }
+            fields.insert("cards".into(), json!(w.plain));
+            Ok(ArgsInput::Complete(Value::Object(fields)))
+        }
+        _ => stdin_only("cribbage", tool, words),
+    }
 }
 
 /// Runs tool `tool` on `input`. Cribbage's tools do a fixed, small amount
@@ -111,6 +188,83 @@ mod tests {
 
     fn run(tool: &str, v: serde_json::Value) -> Result<Vec<serde_json::Value>, AnalysisError> {
         crate::analysis::collect(analyze, tool, v)
+    }
+
+    fn words(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_owned).collect()
+    }
+
+    fn fields(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    #[test]
+    fn command_line_words_make_the_input() {
+        assert_eq!(
+            args_input("score", &words("5H 5S 5C JD --start 5D")),
+            Ok(ArgsInput::Complete(
+                json!({"hand": ["5H", "5S", "5C", "JD"], "start": "5D", "crib": false})
+            ))
+        );
+        assert_eq!(
+            args_input("score", &words("--crib 2H 4H --start=KS 6H 8H")),
+            Ok(ArgsInput::Complete(
+                json!({"hand": ["2H", "4H", "6H", "8H"], "start": "KS", "crib": true})
+            ))
+        );
+        assert_eq!(
+            args_input("discard", &words("5H 5S JD 2C 8H KS")),
+            Ok(ArgsInput::Complete(
+                json!({"cards": ["5H", "5S", "JD", "2C", "8H", "KS"]})
+            ))
+        );
+        assert_eq!(
+            args_input("discard", &words("5H 5S JD 2C 8H KS --pone")),
+            Ok(ArgsInput::Complete(
+                json!({"cards": ["5H", "5S", "JD", "2C", "8H", "KS"], "role": "pone"})
+            ))
+        );
+    }
+
+    #[test]
+    fn flags_without_cards_go_over_json_on_stdin() {
+        assert_eq!(args_input("discard", &[]), Ok(ArgsInput::Stdin(Map::new())));
+        assert_eq!(
+            args_input("discard", &words("--dealer")),
+            Ok(ArgsInput::Stdin(fields(json!({"role": "dealer"}))))
+        );
+        assert_eq!(
+            args_input("score", &words("--crib --start 5D")),
+            Ok(ArgsInput::Stdin(fields(
+                json!({"crib": true, "start": "5D"})
+            )))
+        );
+    }
+
+    #[test]
+    fn bad_words_are_refused_with_the_reason() {
+        for (tool, line, says) in [
+            ("score", "5H 5S 5C JD", "usage: parlor cribbage score"),
+            ("score", "5H 5S 5C JD --start", "--start needs a value"),
+            (
+                "score",
+                "5H 5S 5C JD --start 5D --dealer",
+                "its flags: --start, --crib",
+            ),
+            (
+                "discard",
+                "5H 5S JD 2C 8H --dealer --pone",
+                "exclude each other",
+            ),
+            (
+                "discard",
+                "5H 5S JD 2C 8H --start 5D",
+                "its flags: --dealer, --pone",
+            ),
+        ] {
+            let err = args_input(tool, &words(line)).err().unwrap_or_default();
+            assert!(err.contains(says), "{tool} {line}: {err}");
+        }
     }
 
     #[test]

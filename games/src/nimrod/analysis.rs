@@ -4,6 +4,9 @@
 //! - `best-move`: `{"piles": [a, b]}` -> `{"piles": [lesser, greater],
 //!   "lose": bool, "move": {"take": [x, y]} | null, "to": [c, d] | null,
 //!   "winning_moves": [...]}`; `take` counts from the lesser pile first.
+//!
+//! On the command line: `lose-positions N`, `best-move A B`
+//! ([`args_input`]).
 
 use serde::Deserialize;
 use serde_json::json;
@@ -11,6 +14,7 @@ use serde_json::json;
 use super::lose::{best_move, is_lose, lose_position, winning_moves};
 use super::piles::Piles;
 use crate::analysis::{emit_json, input, AnalysisError, Budget, Emit};
+use crate::tool_args::{split, ArgsInput};
 
 /// The tools, by name.
 pub const TOOLS: &[&str] = &["lose-positions", "best-move"];
@@ -29,6 +33,27 @@ struct Count {
 #[serde(deny_unknown_fields)]
 struct At {
     piles: Piles,
+}
+
+/// The input of tool `tool` from its command-line words: `lose-positions
+/// N` and `best-move A B`; no words: JSON on standard input.
+pub fn args_input(tool: &str, words: &[String]) -> Result<ArgsInput, String> {
+    if words.is_empty() {
+        return Ok(ArgsInput::Stdin(Default::default()));
+    }
+    let plain = split(tool, words, &[])?.plain;
+    let number = |s: &str| {
+        s.parse::<u64>()
+            .map_err(|_| format!("{tool}: {s:?} is not a whole number"))
+    };
+    let v = match (tool, plain.as_slice()) {
+        ("lose-positions", [n]) => json!({ "count": number(n)? }),
+        ("lose-positions", _) => return Err("usage: parlor nimrod lose-positions N".into()),
+        ("best-move", [x, y]) => json!({ "piles": [number(x)?, number(y)?] }),
+        ("best-move", _) => return Err("usage: parlor nimrod best-move A B".into()),
+        _ => return crate::tool_args::stdin_only("nimrod", tool, words),
+    };
+    Ok(ArgsInput::Complete(v))
 }
 
 /// Runs tool `tool` on `input` within `budget`.
@@ -98,6 +123,40 @@ mod tests {
         let lost = run("best-move", json!({"piles": [5, 3]})).unwrap_or_default();
         assert_eq!(lost[0]["move"], serde_json::Value::Null);
         assert_eq!(lost[0]["lose"], json!(true));
+    }
+
+    fn words(line: &str) -> Vec<String> {
+        line.split_whitespace().map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn command_line_words_make_the_input() {
+        assert_eq!(
+            args_input("best-move", &words("5 9")),
+            Ok(ArgsInput::Complete(json!({"piles": [5, 9]})))
+        );
+        assert_eq!(
+            args_input("lose-positions", &words("5")),
+            Ok(ArgsInput::Complete(json!({"count": 5})))
+        );
+        assert_eq!(
+            args_input("best-move", &[]),
+            Ok(ArgsInput::Stdin(Default::default()))
+        );
+        for (tool, line, says) in [
+            ("best-move", "5 x", "\"x\" is not a whole number"),
+            ("best-move", "5 -1", "\"-1\" is not a whole number"),
+            ("best-move", "5", "usage: parlor nimrod best-move A B"),
+            (
+                "lose-positions",
+                "1 2",
+                "usage: parlor nimrod lose-positions N",
+            ),
+            ("best-move", "5 9 --dealer", "takes no flags"),
+        ] {
+            let err = args_input(tool, &words(line)).err().unwrap_or_default();
+            assert!(err.contains(says), "{tool} {line}: {err}");
+        }
     }
 
     #[test]

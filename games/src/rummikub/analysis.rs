@@ -29,6 +29,7 @@ use super::predict::{predict, predict_within, Prediction, Solver, Tally};
 use super::row::Row;
 use super::table::valid_table;
 use crate::analysis::{emit_json, input, AnalysisError, Budget, Emit};
+use crate::tool_args::{stdin_only, ArgsInput};
 
 /// The tools, by name.
 pub const TOOLS: &[&str] = &["check-table", "outcomes", "predict", "replay"];
@@ -68,6 +69,13 @@ fn position(
     bag: Vec<Block>,
 ) -> Result<Position, AnalysisError> {
     Position::new(p1, p2, table, bag).map_err(|e| AnalysisError::bad(format!("{tool}: {e}")))
+}
+
+/// The input of tool `tool` from its command-line words: every Rummikub
+/// tool reads JSON on standard input (a deal does not fit in a few words),
+/// so it takes none.
+pub fn args_input(tool: &str, words: &[String]) -> Result<ArgsInput, String> {
+    stdin_only("rummikub", tool, words)
 }
 
 /// Runs tool `tool` on `input` within `budget`.
@@ -241,6 +249,21 @@ mod tests {
 
     fn run(tool: &str, v: Value) -> Result<Vec<Value>, AnalysisError> {
         crate::analysis::collect(analyze, tool, v)
+    }
+
+    #[test]
+    fn the_tools_take_json_on_stdin_not_words() {
+        assert_eq!(
+            args_input("predict", &[]),
+            Ok(ArgsInput::Stdin(Default::default()))
+        );
+        let err = args_input("check-table", &["5r".to_owned()])
+            .err()
+            .unwrap_or_default();
+        assert!(
+            err.contains("rummikub check-table") && err.contains("standard input"),
+            "{err}"
+        );
     }
 
     fn blk(n: i64, c: &str) -> Value {

@@ -345,7 +345,9 @@ impl Game for Rummikub {
         for (i, rack) in self.racks.iter().enumerate() {
             s.seat_items(Seat(i as u8), rack);
         }
-        s.undisclosed_items(&self.bag);
+        // Next block first: the order the bag is drawn in, so that a
+        // report of the deal shows what would have come out when.
+        s.undisclosed_items(self.bag.iter().rev());
         s
     }
 
@@ -402,6 +404,25 @@ mod tests {
             vec![b(5, Blue)],
         )
         .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn the_bag_is_undisclosed_in_draw_order() {
+        let mut g = Rummikub::setup(&Config::default(), 2, &mut GameRng::from_key([9; 32]))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let bag = |g: &Rummikub| {
+            g.bag()
+                .iter()
+                .map(|x| serde_json::to_value(x).unwrap_or_default())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(g.secrets().undisclosed, bag(&g));
+        let next = g.bag()[0];
+        let seat = g.to_act().iter().next().unwrap_or(Seat(0));
+        g.play(seat, &Move::Draw, &mut GameRng::from_seed(0))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(g.rack(seat).contains(&next));
+        assert_eq!(g.secrets().undisclosed, bag(&g));
     }
 
     #[test]
