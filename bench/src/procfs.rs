@@ -37,10 +37,21 @@ pub fn cpu_seconds(pid: u32) -> Option<f64> {
 
 /// Resident memory of `pid` in bytes (`VmRSS`).
 pub fn rss_bytes(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    vm_rss(&std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?)
+}
+
+/// The `VmRSS` line of a `/proc/PID/status` text, in bytes.
+pub fn vm_rss(status: &str) -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
+}
+
+/// File descriptors `pid` has open (sockets among them): how many
+/// connections the server holds, including those still in their
+/// handshake, which no protocol message reveals.
+pub fn open_fds(pid: u32) -> Option<usize> {
+    Some(std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?.count())
 }
 
 /// The 1-minute load average (how busy the machine was).
@@ -61,4 +72,23 @@ pub fn open_files_limit() -> Option<(u64, u64)> {
         .split_whitespace()
         .filter_map(|w| w.parse::<u64>().ok());
     Some((nums.next()?, nums.next()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vm_rss_is_read_in_kib() {
+        let status = "Name:\tparlor-server\nVmPeak:\t  9000 kB\nVmRSS:\t   71234 kB\nThreads:\t4\n";
+        assert_eq!(vm_rss(status), Some(71_234 * 1024));
+        assert_eq!(vm_rss("Name:\tx\n"), None);
+        assert_eq!(vm_rss("VmRSS:\tlots kB\n"), None);
+    }
+
+    #[test]
+    fn this_process_is_seen() {
+        assert!(rss_bytes(std::process::id()).is_some_and(|b| b > 0));
+        assert!(open_fds(std::process::id()).is_some_and(|n| n >= 1));
+    }
 }
