@@ -74,6 +74,12 @@ pub struct Args {
     /// in milliseconds (longer if the rate limit needs it).
     #[arg(long, default_value_t = 4000)]
     pub send_ms: u64,
+    /// Hostile-readers mode: when the clients start reading, in
+    /// milliseconds after their last burst (default: the server's stall
+    /// timeout plus a second, once the server has judged them; never
+    /// before the figures taken 2 s after the sending phase).
+    #[arg(long)]
+    pub read_after_ms: Option<u64>,
     /// Hostile-readers mode: public rooms present, so that every page is
     /// full.
     #[arg(long, default_value_t = 5000)]

@@ -102,6 +102,7 @@ async fn stop_with(bin: &Path, stuck: usize, helloless: usize) -> Result<Value, 
         let source = loopback_address(HELLOLESS_NET, u32::try_from(i).unwrap_or(u32::MAX));
         quiet.push(RawWs::connect(target, source).await?);
     }
+    let opened = opened_at.elapsed();
     let want = fds_idle + silent.len() + quiet.len();
     let mut fds = fds_idle;
     while opened_at.elapsed() < ACCEPT_PATIENCE {
@@ -145,6 +146,7 @@ async fn stop_with(bin: &Path, stuck: usize, helloless: usize) -> Result<Value, 
         "stuck_open": silent.len(),
         "helloless_open": quiet.len(),
         "accepted_by_server": fds.saturating_sub(fds_idle),
+        "opening_ms": opened.as_millis(),
         "held_before_signal_ms": held.as_millis(),
         "exit_ms": round(exit.as_secs_f64() * 1e3),
         "exit_ok": exit_ok,

@@ -4,14 +4,16 @@
 //! `--clients` raw connections each send `--requests` of them, paced
 //! within the server's rate limit, over about `--send-ms`, and read
 //! nothing. Meanwhile the server's resident memory is sampled and one
-//! well-behaved player plays Nimrod. Afterwards each hostile connection
-//! is read with a hand-written frame parser to see how the server ended
-//! it.
+//! well-behaved player plays Nimrod. Afterwards (by default once the
+//! server's timers for such clients have run out) each hostile
+//! connection is read with a hand-written frame parser to see how the
+//! server ended it.
 
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
 
+use parlor_protocol::ErrorCode;
 use parlor_server::limits::{OUTBOX_STALL_TIMEOUT, WRITER_DRAIN_TIMEOUT};
 use serde_json::{json, Value};
 use tokio::time::{sleep, sleep_until, Instant};
@@ -24,6 +26,7 @@ use crate::pacer::{burst_schedule, Pacer};
 use crate::pages::fetch;
 use crate::populate::create_rooms;
 use crate::process::ServerProcess;
+use crate::procfs;
 use crate::raw_ws::{Drained, End, RawWs};
 use crate::report::{run_load, Load};
 use crate::rss_trace::RssTrace;
@@ -37,12 +40,21 @@ const HOSTILE_BURST: usize = 50;
 /// second, within the server's average of 500.
 const MIN_BURST_INTERVAL: Duration = Duration::from_millis(150);
 
-/// How often the server's memory is sampled: a queue of replies fills
-/// within tens of milliseconds.
+/// How often the server's memory and open files are sampled: a queue of
+/// replies fills within tens of milliseconds.
 const RSS_EVERY: Duration = Duration::from_millis(50);
 
-/// When after the last burst the memory "after" is read.
+/// When after the sending phase the memory "after" is read.
 const AFTER: Duration = Duration::from_secs(2);
+
+/// By default the hostile clients start reading once the server's own
+/// timers for them have surely run out, counted from their last burst:
+/// the stall (a client whose queue stays full is ended), then the
+/// writer's drain (its writer is aborted and the socket dropped), then
+/// this margin. A client reading earlier changes what the server does (it
+/// goes on with the requests it had stopped reading); `--read-after-ms`
+/// measures that.
+const VERDICT_MARGIN: Duration = Duration::from_secs(2);
 
 /// The well-behaved player's pause before each move: a steady, modest
 /// load whose latency is the server's, not the generator's.
@@ -109,22 +121,31 @@ pub async fn run(args: &Args, bin: &Path, options: &Value) -> Result<Value, Stri
     };
     let calm = run_load(&url, Some(pid), &player(CALM_WINDOW)).await;
 
-    let fds_before = crate::procfs::open_fds(pid);
     let (bursts, every) = burst_schedule(
         args.requests,
         HOSTILE_BURST,
         Duration::from_millis(args.send_ms),
         MIN_BURST_INTERVAL,
     );
-    let send_span = every.saturating_mul(u32::try_from(bursts).unwrap_or(u32::MAX));
-    let hostile_window = PLAYER_LEAD + send_span + AFTER;
+    let at = |n: usize| every.saturating_mul(u32::try_from(n).unwrap_or(u32::MAX));
+    let send_span = at(bursts);
+    let read_after = args.read_after_ms.map_or(
+        OUTBOX_STALL_TIMEOUT + WRITER_DRAIN_TIMEOUT + VERDICT_MARGIN,
+        Duration::from_millis,
+    );
+    // From the first burst: when the 2 s figures are read, and when the
+    // hostile clients start reading.
+    let after_at = send_span + AFTER;
+    let last_burst = at(bursts.saturating_sub(1));
+    let read_at = after_at.max(last_burst + read_after);
+    let hostile_window = PLAYER_LEAD + read_at + READ_QUIET;
     let during = {
         let (url, load) = (url.clone(), player(hostile_window));
         tokio::spawn(async move { run_load(&url, Some(pid), &load).await })
     };
     sleep(PLAYER_LEAD).await;
-    let baseline = trace.now();
-    let rss_baseline = crate::procfs::rss_bytes(pid);
+    let baseline = Snapshot::take(pid);
+    let from = trace.now();
 
     // Connect every hostile client first, so that they all send together.
     let mut conns = Vec::with_capacity(args.clients);
@@ -138,10 +159,7 @@ pub async fn run(args: &Args, bin: &Path, options: &Value) -> Result<Value, Stri
     let sending_from = trace.now();
     let senders: Vec<_> = conns
         .into_iter()
-        .map(|ws| {
-            let requests = args.requests;
-            tokio::spawn(send_all(ws, requests, bursts, every, start))
-        })
+        .map(|ws| tokio::spawn(send_all(ws, args.requests, bursts, every, start)))
         .collect();
     let mut sent = 0;
     let mut send_errors = BTreeMap::<String, u64>::new();
@@ -155,11 +173,12 @@ pub async fn run(args: &Args, bin: &Path, options: &Value) -> Result<Value, Stri
         conns.push(ws);
     }
     sleep_until(start + send_span).await;
-    let sending_until = trace.now();
-    let fds_sending = crate::procfs::open_fds(pid);
-    sleep(AFTER).await;
-    let rss_after = crate::procfs::rss_bytes(pid);
-    let fds_after = crate::procfs::open_fds(pid);
+    let sending_end = Snapshot::take(pid);
+    sleep_until(start + after_at).await;
+    let after = Snapshot::take(pid);
+    sleep_until(start + read_at).await;
+    let at_read = Snapshot::take(pid);
+    let until = trace.now();
 
     let read_start = Instant::now();
     let deadline = read_start + READ_PATIENCE;
@@ -176,28 +195,43 @@ pub async fn run(args: &Args, bin: &Path, options: &Value) -> Result<Value, Stri
         .await
         .map_err(|e| format!("well-behaved player: {e}"))?;
     let samples = trace.finish();
-    let rss_end = crate::procfs::rss_bytes(pid);
-    let fds_end = crate::procfs::open_fds(pid);
+    let end = Snapshot::take(pid);
     drop(server);
 
-    let kib = |b: Option<u64>| b.map_or(Value::Null, |b| json!(b / 1024));
     Ok(json!({
         "background_rooms": made.len(),
         "page_bytes": page_bytes,
         "bursts": bursts,
         "burst_interval_ms": every.as_millis(),
+        "read_after_last_burst_ms": (read_at - last_burst).as_millis(),
+        // When the server had let go of every hostile socket (its open
+        // files back to the baseline), before the clients read anything.
+        "server_let_go_ms_after_last_burst": baseline.fds.and_then(|n| {
+            let last = sending_from + last_burst;
+            samples
+                .fds_down_to(n, last, until)
+                .map(|t| (t - last).as_millis())
+        }),
         "server_rss_kib": {
-            "baseline": kib(rss_baseline),
-            "peak_during": kib(samples.peak(baseline, sending_until + AFTER)),
-            "peak_while_sending": kib(samples.peak(sending_from, sending_until)),
-            "after_2s": kib(rss_after),
-            "end": kib(rss_end),
+            "baseline": baseline.rss_kib(),
+            "peak_during": samples.peak(from, until).map_or(Value::Null, |b| json!(b / 1024)),
+            "after_2s": after.rss_kib(),
+            "at_read": at_read.rss_kib(),
+            "end": end.rss_kib(),
         },
         "server_fds": {
-            "before": fds_before,
-            "sending_end": fds_sending,
-            "after_2s": fds_after,
-            "end": fds_end,
+            "baseline": baseline.fds,
+            "sending_end": sending_end.fds,
+            "after_2s": after.fds,
+            "at_read": at_read.fds,
+            "end": end.fds,
+        },
+        "kernel_tcp_buffers_kib": {
+            "baseline": baseline.tcp_kib(),
+            "sending_end": sending_end.tcp_kib(),
+            "after_2s": after.tcp_kib(),
+            "at_read": at_read.tcp_kib(),
+            "end": end.tcp_kib(),
         },
         "hostile": {
             "clients": drained.len(),
@@ -209,6 +243,33 @@ pub async fn run(args: &Args, bin: &Path, options: &Value) -> Result<Value, Stri
         "player_calm": player_figures(&calm, CALM_WINDOW),
         "player_hostile": player_figures(&hostile, hostile_window),
     }))
+}
+
+/// The server's memory and open files, and the kernel's TCP buffers, at
+/// one moment.
+#[derive(Clone, Copy, Debug)]
+struct Snapshot {
+    rss: Option<u64>,
+    fds: Option<usize>,
+    tcp_buffers: Option<u64>,
+}
+
+impl Snapshot {
+    fn take(pid: u32) -> Self {
+        Snapshot {
+            rss: procfs::rss_bytes(pid),
+            fds: procfs::open_fds(pid),
+            tcp_buffers: procfs::tcp_buffer_bytes(),
+        }
+    }
+
+    fn rss_kib(&self) -> Value {
+        self.rss.map_or(Value::Null, |b| json!(b / 1024))
+    }
+
+    fn tcp_kib(&self) -> Value {
+        self.tcp_buffers.map_or(Value::Null, |b| json!(b / 1024))
+    }
 }
 
 /// Sends `requests` list requests in `bursts` bursts `every` apart from
@@ -236,30 +297,20 @@ async fn send_all(
     (ws, sent as u64, None)
 }
 
-/// How the hostile connections ended, counted, with what they read.
+/// How the hostile connections ended, counted under fixed names (so that
+/// medians over repetitions line up), with what they had read.
 fn ends(drained: &[Drained]) -> Value {
-    let mut by_end = BTreeMap::<String, u64>::new();
-    for d in drained {
-        let key = match &d.end {
-            End::Closed(code, reason) => format!(
-                "closed {} {reason}",
-                code.map_or("-".into(), |c| c.to_string())
-            ),
-            End::Eof => "eof without close frame".into(),
-            End::Failed(e) => format!("read failed: {e}"),
-            End::Open => "still open".into(),
-        };
-        *by_end.entry(key).or_default() += 1;
-    }
-    let closed_1008 = drained
-        .iter()
-        .filter(|d| matches!(d.end, End::Closed(Some(1008), _)))
-        .count();
-    let still_open = drained.iter().filter(|d| d.end == End::Open).count();
+    let count = |f: &dyn Fn(&End) -> bool| drained.iter().filter(|d| f(&d.end)).count();
+    let slow = ErrorCode::ConnectionSlow.as_str();
+    let flood = ErrorCode::RequestRateLimited.as_str();
     json!({
-        "closed_1008": closed_1008,
-        "still_open": still_open,
-        "by_end": by_end,
+        "closed_1008": count(&|e| matches!(e, End::Closed(Some(1008), _))),
+        "closed_1008_slow": count(&|e| matches!(e, End::Closed(Some(1008), r) if r == slow)),
+        "closed_1008_rate_limited": count(&|e| matches!(e, End::Closed(Some(1008), r) if r == flood)),
+        "closed_other": count(&|e| matches!(e, End::Closed(c, _) if *c != Some(1008))),
+        "eof_without_close": count(&|e| *e == End::Eof),
+        "read_failed": count(&|e| matches!(e, End::Failed(_))),
+        "still_open": count(&|e| *e == End::Open),
         "rooms_replies_read": drained.iter().map(|d| d.rooms_replies).sum::<u64>(),
         "mib_read": round(drained.iter().map(|d| d.payload_bytes).sum::<u64>() as f64 / (1024.0 * 1024.0)),
     })
