@@ -15,7 +15,7 @@ pub struct Args {
     /// What to measure.
     #[arg(long, value_enum, default_value_t = Mode::Closed)]
     pub mode: Mode,
-    /// Rooms played at once.
+    /// Rooms played at once (listing mode: public rooms created).
     #[arg(long, default_value_t = 100)]
     pub rooms: usize,
     /// Spectator connections per room (besides its two players): they
@@ -55,11 +55,35 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     pub flooders: usize,
     /// Idle mode: connections opened (each says hello, then waits).
+    /// Handshakes mode: TCP connections that never send a byte.
     #[arg(long, default_value_t = 10_000)]
     pub connections: usize,
     /// Connections opened at once while setting up.
     #[arg(long, default_value_t = 64)]
     pub connect_concurrency: usize,
+    /// Listing mode: `list_rooms` pages asked for at random cursors.
+    #[arg(long, default_value_t = 200)]
+    pub page_samples: usize,
+    /// Hostile-readers mode: clients that never read.
+    #[arg(long, default_value_t = 10)]
+    pub clients: usize,
+    /// Hostile-readers mode: `list_rooms` requests each client sends.
+    #[arg(long, default_value_t = 300)]
+    pub requests: usize,
+    /// Hostile-readers mode: about how long the requests are spread over,
+    /// in milliseconds (longer if the rate limit needs it).
+    #[arg(long, default_value_t = 4000)]
+    pub send_ms: u64,
+    /// Hostile-readers mode: when the clients start reading, in
+    /// milliseconds after their last burst (default: the server's stall
+    /// timeout plus a second, once the server has judged them; never
+    /// before the figures taken 2 s after the sending phase).
+    #[arg(long)]
+    pub read_after_ms: Option<u64>,
+    /// Hostile-readers mode: public rooms present, so that every page is
+    /// full.
+    #[arg(long, default_value_t = 5000)]
+    pub background_rooms: usize,
 }
 
 /// What to measure.
@@ -71,6 +95,23 @@ pub enum Mode {
     Paced,
     /// Connections that say hello and sit: memory per connection.
     Idle,
+    /// `list_rooms` with `--rooms` public rooms: page time and size, a
+    /// walk through every page, a filtered scan, memory per room.
+    Listing,
+    /// Clients that request large room lists and never read them: the
+    /// server's memory, how it ends them, a player's games meanwhile.
+    HostileReaders,
+    /// SIGTERM to exit with `--connections` connections stuck before the
+    /// handshake (and a few without `hello`), against none.
+    Handshakes,
+}
+
+impl Mode {
+    /// The name given on the command line.
+    pub fn name(self) -> String {
+        self.to_possible_value()
+            .map_or_else(|| format!("{self:?}"), |v| v.get_name().to_owned())
+    }
 }
 
 /// Helper processes started by the tool itself.

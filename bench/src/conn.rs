@@ -9,7 +9,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use serde_json::Value;
 use tokio::net::{TcpSocket, TcpStream};
-use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 /// Longest wait for any one expected frame: far beyond any latency seen,
@@ -60,24 +60,18 @@ fn next_bot_address() -> Ipv4Addr {
     loopback_address(1, NEXT.fetch_add(1, Ordering::Relaxed) % BOT_ADDRESSES)
 }
 
-/// Opens a WebSocket to `url`, from `source` if the server is on loopback
-/// (from wherever the system picks otherwise).
-pub async fn dial(
-    url: &str,
-    source: Ipv4Addr,
-) -> Result<WebSocketStream<MaybeTlsStream<TcpStream>>, String> {
-    let config = Some(parlor_server::connection::ws_config());
-    let target = url
-        .strip_prefix("ws://")
+/// The server's address when `url` is a `ws://` URL on a loopback
+/// address (the only case in which the bench picks its source address).
+pub fn loopback_target(url: &str) -> Option<SocketAddrV4> {
+    url.strip_prefix("ws://")
         .and_then(|rest| rest.split('/').next())
         .and_then(|host| host.parse::<SocketAddrV4>().ok())
-        .filter(|a| a.ip().is_loopback());
-    let Some(target) = target else {
-        return tokio_tungstenite::connect_async_with_config(url, config, true)
-            .await
-            .map(|(ws, _)| ws)
-            .map_err(|e| format!("connect: {e}"));
-    };
+        .filter(|a| a.ip().is_loopback())
+}
+
+/// Opens a TCP connection to the loopback `target` from `source` (any
+/// port), with Nagle's delay off as every client here wants.
+pub async fn tcp_from(target: SocketAddrV4, source: Ipv4Addr) -> Result<TcpStream, String> {
     let socket = TcpSocket::new_v4().map_err(|e| format!("socket: {e}"))?;
     socket
         .bind(SocketAddrV4::new(source, 0).into())
@@ -87,6 +81,23 @@ pub async fn dial(
         .await
         .map_err(|e| format!("connect: {e}"))?;
     let _ = tcp.set_nodelay(true);
+    Ok(tcp)
+}
+
+/// Opens a WebSocket to `url`, from `source` if the server is on loopback
+/// (from wherever the system picks otherwise).
+pub async fn dial(
+    url: &str,
+    source: Ipv4Addr,
+) -> Result<WebSocketStream<MaybeTlsStream<TcpStream>>, String> {
+    let config = Some(parlor_server::connection::ws_config());
+    let Some(target) = loopback_target(url) else {
+        return tokio_tungstenite::connect_async_with_config(url, config, true)
+            .await
+            .map(|(ws, _)| ws)
+            .map_err(|e| format!("connect: {e}"));
+    };
+    let tcp = tcp_from(target, source).await?;
     tokio_tungstenite::client_async_with_config(url, MaybeTlsStream::Plain(tcp), config)
         .await
         .map(|(ws, _)| ws)
@@ -126,8 +137,8 @@ impl Conn {
             .map_err(|e| format!("send: {e}"))
     }
 
-    /// The next text frame, parsed.
-    pub async fn recv(&mut self) -> Result<Frame, String> {
+    /// The next text frame as received (for figures on the raw reply).
+    pub async fn recv_text(&mut self) -> Result<Utf8Bytes, String> {
         loop {
             let next = tokio::time::timeout(FRAME_PATIENCE, self.ws.next())
                 .await
@@ -135,14 +146,17 @@ impl Conn {
             match next {
                 None => return Err("closed".into()),
                 Some(Err(e)) => return Err(format!("read: {e}")),
-                Some(Ok(Message::Text(t))) => {
-                    return serde_json::from_str(t.as_str())
-                        .map_err(|e| format!("bad frame {t}: {e}"))
-                }
+                Some(Ok(Message::Text(t))) => return Ok(t),
                 Some(Ok(Message::Close(f))) => return Err(format!("closed: {f:?}")),
                 Some(Ok(_)) => {}
             }
         }
+    }
+
+    /// The next text frame, parsed.
+    pub async fn recv(&mut self) -> Result<Frame, String> {
+        let t = self.recv_text().await?;
+        serde_json::from_str(t.as_str()).map_err(|e| format!("bad frame {t}: {e}"))
     }
 
     /// Skips frames until `want` accepts one; an error frame first is an error.

@@ -8,16 +8,29 @@
 //! errors, and this tool's own CPU. In closed-loop and paced modes each
 //! repetition also runs the same bots against a bare WebSocket relay
 //! (see `relay`) and reports Parlor's CPU per move relative to it.
+//!
+//! The hardening modes (`listing`, `hostile-readers`, `handshakes`)
+//! measure what the server's limits are for: the cost of listing many
+//! rooms, clients that never read, and connections that never finish
+//! their handshake.
 
 mod bot;
 mod cli;
 mod conn;
 mod flood;
+mod handshakes;
+mod hostile;
+mod listing;
 mod metrics;
+mod pacer;
+mod pages;
+mod populate;
 mod process;
 mod procfs;
+mod raw_ws;
 mod relay;
 mod report;
+mod rss_trace;
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -70,11 +83,21 @@ fn main() -> ExitCode {
     }
 }
 
-async fn bench(args: Args) -> Result<Value, String> {
-    let conns = match args.mode {
+/// Client connections a run holds open at once.
+fn connections_needed(args: &Args) -> u64 {
+    (match args.mode {
         Mode::Idle => args.connections,
-        _ => args.rooms * (2 + args.spectators) + args.flooders,
-    } as u64;
+        Mode::Closed | Mode::Paced => args.rooms * (2 + args.spectators) + args.flooders,
+        // The creators, then the one listing client.
+        Mode::Listing => populate::CREATORS_AT_ONCE + 1,
+        // The creators, then the hostile clients beside one player.
+        Mode::HostileReaders => populate::CREATORS_AT_ONCE.max(args.clients + 2),
+        Mode::Handshakes => args.connections + handshakes::HELLOLESS + 1,
+    }) as u64
+}
+
+async fn bench(args: Args) -> Result<Value, String> {
+    let conns = connections_needed(&args);
     if let Some((soft, _hard)) = procfs::open_files_limit() {
         if soft < conns + SPARE_FDS {
             return Err(format!(
@@ -98,6 +121,12 @@ async fn bench(args: Args) -> Result<Value, String> {
         Some(b) => Some(b.clone()),
         None => process::default_server_bin(),
     };
+    if matches!(
+        args.mode,
+        Mode::Listing | Mode::HostileReaders | Mode::Handshakes
+    ) {
+        return hardening(&args, bin.as_deref(), &load.options).await;
+    }
     let load_before = procfs::loadavg();
     let mut reps = Vec::new();
     for rep in 0..args.reps.max(1) {
@@ -107,13 +136,61 @@ async fn bench(args: Args) -> Result<Value, String> {
     }
     Ok(json!({
         "tool": "parlor-bench",
-        "mode": format!("{:?}", args.mode).to_lowercase(),
+        "mode": args.mode.name(),
         "rooms": args.rooms,
         "spectators_per_room": args.spectators,
         "think_ms": (args.mode == Mode::Paced).then_some(args.think_ms),
         "flooders": args.flooders,
         "warmup_s": args.warmup_s,
         "measure_s": args.measure_s,
+        "reps": reps.len(),
+        "loadavg_1m_before": load_before,
+        "loadavg_1m_after": procfs::loadavg(),
+        "median": metrics::median_report(&reps),
+        "per_rep": reps,
+    }))
+}
+
+/// Runs a hardening mode `--reps` times, each against a fresh server it
+/// starts (these modes read its memory and open files, set its limits
+/// and signal it, so `--server` cannot do).
+async fn hardening(
+    args: &Args,
+    bin: Option<&std::path::Path>,
+    options: &Value,
+) -> Result<Value, String> {
+    if args.server.is_some() {
+        return Err(format!(
+            "--mode {} starts its own server; drop --server",
+            args.mode.name()
+        ));
+    }
+    let bin = bin.ok_or("no parlor-server binary: build it or pass --server-bin")?;
+    let params = match args.mode {
+        Mode::Listing => json!({"rooms": args.rooms, "page_samples": args.page_samples}),
+        Mode::HostileReaders => json!({
+            "clients": args.clients,
+            "requests_per_client": args.requests,
+            "send_ms": args.send_ms,
+            "background_rooms": args.background_rooms,
+        }),
+        _ => json!({"connections": args.connections, "helloless": handshakes::HELLOLESS}),
+    };
+    let load_before = procfs::loadavg();
+    let mut reps = Vec::new();
+    for rep in 0..args.reps.max(1) {
+        let r = match args.mode {
+            Mode::Listing => listing::run(args, bin, options).await?,
+            Mode::HostileReaders => hostile::run(args, bin, options).await?,
+            _ => handshakes::run(bin, args.connections).await?,
+        };
+        eprintln!("rep {rep}: {r}");
+        reps.push(r);
+    }
+    Ok(json!({
+        "tool": "parlor-bench",
+        "mode": args.mode.name(),
+        "params": params,
         "reps": reps.len(),
         "loadavg_1m_before": load_before,
         "loadavg_1m_after": procfs::loadavg(),

@@ -9,6 +9,10 @@ use tempfile::TempDir;
 /// How long a started server may take to write its address.
 const START_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// How often a signalled server is checked for having exited: fine
+/// enough for exits that take a few milliseconds.
+const EXIT_POLL: Duration = Duration::from_micros(200);
+
 /// A server running as a child process, killed when dropped.
 #[derive(Debug)]
 pub struct ServerProcess {
@@ -23,6 +27,12 @@ pub struct ServerProcess {
 impl ServerProcess {
     /// Starts `parlor-server` on 127.0.0.1, port 0, with a fresh database.
     pub fn parlor(bin: &Path) -> Result<Self, String> {
+        Self::parlor_with(bin, &[])
+    }
+
+    /// Starts `parlor-server` as [`ServerProcess::parlor`] does, with
+    /// `extra` flags (limits raised for a measurement).
+    pub fn parlor_with(bin: &Path, extra: &[String]) -> Result<Self, String> {
         let dir = tempfile::tempdir().map_err(|e| format!("temp dir: {e}"))?;
         let port_file = dir.path().join("addr");
         let mut cmd = Command::new(bin);
@@ -32,6 +42,7 @@ impl ServerProcess {
             .arg(dir.path().join("bench.db"))
             .arg("--port-file")
             .arg(&port_file)
+            .args(extra)
             .env("RUST_LOG", "warn");
         Self::spawn(cmd, dir, port_file)
     }
@@ -77,6 +88,42 @@ impl ServerProcess {
                 return Err("the server did not report its address".into());
             }
             std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl ServerProcess {
+    /// Sends the server SIGTERM and waits, blocking, for it to exit.
+    /// Returns the time from just before the signal to the exit, and
+    /// whether it exited successfully; after `patience` it is killed and
+    /// that is an error. The signal is sent with `kill(1)`: this crate
+    /// forbids `unsafe`, and the millisecond `kill` takes to start counts
+    /// in every measurement alike.
+    pub fn terminate(&mut self, patience: Duration) -> Result<(Duration, bool), String> {
+        let start = Instant::now();
+        let sent = Command::new("kill")
+            .arg("-TERM")
+            .arg(self.pid.to_string())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .status()
+            .map_err(|e| format!("cannot run kill: {e}"))?;
+        if !sent.success() {
+            return Err(format!("kill -TERM {} failed: {sent}", self.pid));
+        }
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return Ok((start.elapsed(), status.success())),
+                Ok(None) if start.elapsed() > patience => {
+                    let _ = self.child.kill();
+                    return Err(format!(
+                        "the server did not exit within {} s of SIGTERM",
+                        patience.as_secs()
+                    ));
+                }
+                Ok(None) => std::thread::sleep(EXIT_POLL),
+                Err(e) => return Err(format!("waiting for the server: {e}")),
+            }
         }
     }
 }

@@ -17,6 +17,22 @@ fn clk_tck() -> f64 {
     })
 }
 
+/// Bytes per memory page (`getconf PAGESIZE`; 4096 on every common
+/// Linux), for kernel figures counted in pages.
+fn page_size() -> u64 {
+    static PAGE: OnceLock<u64> = OnceLock::new();
+    *PAGE.get_or_init(|| {
+        std::process::Command::new("getconf")
+            .arg("PAGESIZE")
+            .output()
+            .ok()
+            .and_then(|o| String::from_utf8(o.stdout).ok())
+            .and_then(|s| s.trim().parse::<u64>().ok())
+            .filter(|p| *p > 0)
+            .unwrap_or(4096)
+    })
+}
+
 /// User plus system CPU seconds used so far by every thread of `pid`
 /// (`None`: the process is gone). `pid` 0 means this process.
 pub fn cpu_seconds(pid: u32) -> Option<f64> {
@@ -37,10 +53,37 @@ pub fn cpu_seconds(pid: u32) -> Option<f64> {
 
 /// Resident memory of `pid` in bytes (`VmRSS`).
 pub fn rss_bytes(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    vm_rss(&std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?)
+}
+
+/// The `VmRSS` line of a `/proc/PID/status` text, in bytes.
+pub fn vm_rss(status: &str) -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
+}
+
+/// File descriptors `pid` has open (sockets among them): how many
+/// connections the server holds, including those still in their
+/// handshake, which no protocol message reveals.
+pub fn open_fds(pid: u32) -> Option<usize> {
+    Some(std::fs::read_dir(format!("/proc/{pid}/fd")).ok()?.count())
+}
+
+/// Memory the kernel holds in TCP socket buffers, machine-wide, in bytes
+/// (`/proc/net/sockstat`). Replies a client does not read wait there
+/// first, outside any process's resident memory.
+pub fn tcp_buffer_bytes() -> Option<u64> {
+    Some(sockstat_tcp_pages(&std::fs::read_to_string("/proc/net/sockstat").ok()?)? * page_size())
+}
+
+/// The `mem` figure (pages) of the `TCP:` line of a `/proc/net/sockstat`
+/// text.
+pub fn sockstat_tcp_pages(sockstat: &str) -> Option<u64> {
+    let line = sockstat.lines().find(|l| l.starts_with("TCP:"))?;
+    let mut words = line.split_whitespace();
+    words.find(|w| *w == "mem")?;
+    words.next()?.parse().ok()
 }
 
 /// The 1-minute load average (how busy the machine was).
@@ -61,4 +104,31 @@ pub fn open_files_limit() -> Option<(u64, u64)> {
         .split_whitespace()
         .filter_map(|w| w.parse::<u64>().ok());
     Some((nums.next()?, nums.next()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn vm_rss_is_read_in_kib() {
+        let status = "Name:\tparlor-server\nVmPeak:\t  9000 kB\nVmRSS:\t   71234 kB\nThreads:\t4\n";
+        assert_eq!(vm_rss(status), Some(71_234 * 1024));
+        assert_eq!(vm_rss("Name:\tx\n"), None);
+        assert_eq!(vm_rss("VmRSS:\tlots kB\n"), None);
+    }
+
+    #[test]
+    fn tcp_buffer_pages_are_read_from_sockstat() {
+        let sockstat =
+            "sockets: used 34\nTCP: inuse 11 orphan 0 tw 26 alloc 14 mem 112\nUDP: inuse 0 mem 0\n";
+        assert_eq!(sockstat_tcp_pages(sockstat), Some(112));
+        assert_eq!(sockstat_tcp_pages("UDP: inuse 0 mem 5\n"), None);
+    }
+
+    #[test]
+    fn this_process_is_seen() {
+        assert!(rss_bytes(std::process::id()).is_some_and(|b| b > 0));
+        assert!(open_fds(std::process::id()).is_some_and(|n| n >= 1));
+    }
 }
