@@ -107,7 +107,7 @@ pub struct Server {
 impl Server {
     /// Binds `addr` (port 0 picks a free port) and starts serving.
     pub async fn start(addr: SocketAddr, config: Config) -> Result<Server, ServerError> {
-        let listener = TcpListener::bind(addr).await?;
+        let listener = listener::bind(addr)?;
         let addr = listener.local_addr()?;
         let shutdown = CancellationToken::new();
         let task = tokio::spawn(run(listener, config, shutdown.clone()));

@@ -74,6 +74,12 @@ pub const FLOOD_COOLDOWN: Duration = Duration::from_secs(10);
 /// most.
 pub const MAX_TRACKED_ADDRESSES: usize = 65_536;
 
+/// Connections the kernel queues before `accept` takes them. The
+/// standard 128 overflowed when 1,000 clients connected at once (63
+/// listen overflows measured), and each overflowed client waits a second
+/// to retry; the kernel caps this at `net.core.somaxconn`.
+pub const LISTEN_BACKLOG: u32 = 1024;
+
 /// How long the server waits for a turned-away client to take its HTTP
 /// answer before closing the socket.
 pub const TURN_AWAY_LINGER: Duration = Duration::from_millis(200);

@@ -13,7 +13,7 @@ use tokio_util::task::TaskTracker;
 use crate::admission::{Admission, Turned};
 use crate::connection::{serve, ws_config, Analyses, Shared};
 use crate::directory::Directory;
-use crate::limits::{Limits, MAX_TURN_AWAYS, TURN_AWAY_LINGER};
+use crate::limits::{Limits, LISTEN_BACKLOG, MAX_TURN_AWAYS, TURN_AWAY_LINGER};
 
 /// Pause after a failed `accept` (e.g. out of file descriptors) so that the
 /// loop does not spin while the condition lasts.
@@ -29,6 +29,20 @@ enum Refusal {
     Admission(Turned),
     /// The server holds as many connections as it allows.
     Full,
+}
+
+/// Listens on `addr` with a backlog of [`LISTEN_BACKLOG`] (the standard
+/// library's bind asks for 128).
+pub fn bind(addr: std::net::SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        tokio::net::TcpSocket::new_v4()?
+    } else {
+        tokio::net::TcpSocket::new_v6()?
+    };
+    // Rebinding right after a restart must not wait out old connections.
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(LISTEN_BACKLOG)
 }
 
 /// Accepts connections until `shutdown`, each served on its own task.

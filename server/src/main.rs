@@ -60,7 +60,7 @@ async fn main() -> ExitCode {
         )
         .init();
     let args = Args::parse();
-    let listener = match tokio::net::TcpListener::bind(args.bind).await {
+    let listener = match parlor_server::listener::bind(args.bind) {
         Ok(l) => l,
         Err(e) => {
             eprintln!("parlor-server: cannot listen on {}: {e}", args.bind);

@@ -22,6 +22,11 @@ pub enum Verdict {
 #[derive(Debug)]
 pub struct RateLimiter {
     tokens: f64,
+    /// Messages excused beyond the bucket: ones the server itself held
+    /// back by not reading (see [`RateLimiter::excuse`]).
+    credit: f64,
+    /// When the credit lapses.
+    credit_until: Instant,
     last: Instant,
     window: Instant,
     refused: u32,
@@ -32,6 +37,8 @@ impl RateLimiter {
     pub fn new(now: Instant) -> Self {
         RateLimiter {
             tokens: f64::from(MESSAGE_BURST),
+            credit: 0.0,
+            credit_until: now,
             last: now,
             window: now,
             refused: 0,
@@ -44,6 +51,10 @@ impl RateLimiter {
         self.last = now;
         self.tokens =
             (self.tokens + dt * f64::from(MESSAGES_PER_SECOND)).min(f64::from(MESSAGE_BURST));
+        if now > self.credit_until {
+            // The backlog has had as long to arrive as it took to build.
+            self.credit = 0.0;
+        }
         if now.saturating_duration_since(self.window) >= Duration::from_secs(1) {
             self.window = now;
             self.refused = 0;
@@ -52,12 +63,26 @@ impl RateLimiter {
             self.tokens -= 1.0;
             return Verdict::Allow;
         }
+        if self.credit >= 1.0 {
+            self.credit -= 1.0;
+            return Verdict::Allow;
+        }
         self.refused += 1;
         if self.flooding() {
             Verdict::Disconnect
         } else {
             Verdict::Refuse
         }
+    }
+
+    /// The server stopped reading this connection for `held` (its replies
+    /// did not fit): messages the client sent meanwhile, within the rate,
+    /// now arrive at once. They are excused, up to what the rate allows
+    /// over that time, so that backpressure never turns a paced client into
+    /// a flooder. The credit lapses after as long again as it was held.
+    pub fn excuse(&mut self, held: Duration, now: Instant) {
+        self.credit += held.as_secs_f64() * f64::from(MESSAGES_PER_SECOND);
+        self.credit_until = now + held;
     }
 
     /// Whether the last refusal was the first in its one-second window:
@@ -76,6 +101,41 @@ impl RateLimiter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn messages_the_server_held_back_are_excused_but_a_flood_is_not() {
+        let mut r = RateLimiter::new(Instant::now());
+        // The client sent 300 messages over 3 s, within the rate, while the
+        // server did not read; then they all arrive at once.
+        tokio::time::advance(Duration::from_millis(10)).await;
+        let now = Instant::now();
+        r.excuse(Duration::from_secs(3), now);
+        let verdicts: Vec<Verdict> = (0..300).map(|_| r.check(now)).collect();
+        assert!(verdicts.iter().all(|v| *v == Verdict::Allow));
+        // Without the excuse the same burst is refused past the bucket.
+        let mut plain = RateLimiter::new(now);
+        let refused = (0..300)
+            .filter(|_| plain.check(now) != Verdict::Allow)
+            .count();
+        assert_eq!(refused, 300 - MESSAGE_BURST as usize);
+        // At most what the rate allows over the 3 s is excused (and the
+        // bucket): past that, more at once is refused again.
+        let excused = 3 * MESSAGES_PER_SECOND as usize + MESSAGE_BURST as usize;
+        let more = (300..excused)
+            .filter(|_| r.check(now) == Verdict::Allow)
+            .count();
+        assert_eq!(more, excused - 300);
+        assert_ne!(r.check(now), Verdict::Allow);
+        // An unspent credit lapses.
+        let mut idle = RateLimiter::new(now);
+        idle.excuse(Duration::from_secs(1), now);
+        tokio::time::advance(Duration::from_secs(2)).await;
+        let later = Instant::now();
+        let refused = (0..300)
+            .filter(|_| idle.check(later) != Verdict::Allow)
+            .count();
+        assert_eq!(refused, 300 - MESSAGE_BURST as usize);
+    }
 
     #[tokio::test(start_paused = true)]
     async fn a_burst_passes_then_floods_are_refused_then_disconnected() {

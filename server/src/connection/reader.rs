@@ -69,8 +69,15 @@ impl Session {
                     // Read no further until the answers fit: a client that
                     // pipelines faster than it reads is slowed down (TCP
                     // pushes back on it), one that never reads is closed.
+                    let held = Instant::now();
                     if !self.out.wait_room(REPLY_HEADROOM, limits.outbox_stall_timeout).await {
                         return false;
+                    }
+                    // While the server did not read, the client's messages
+                    // queued up in the socket: they do not count as a flood.
+                    let held = held.elapsed();
+                    if !held.is_zero() {
+                        self.limiter.excuse(held, Instant::now());
                     }
                     match frame {
                         None | Some(Ok(Message::Close(_))) => return false,
