@@ -48,6 +48,18 @@ pub fn bot_strategy() -> String {
     format!("The bot's strategy (default: the game's first; {})", bots())
 }
 
+/// The analysis commands named after each game, for `parlor --help`.
+pub fn game_commands() -> String {
+    let lines: Vec<String> = GameKind::ALL
+        .iter()
+        .map(|&g| format!("  parlor {g} TOOL [ARGS]   tools: {}", g.tools().join(", ")))
+        .collect();
+    format!(
+        "Analysis, JSON in and out (input as words, or JSON on stdin):\n{}",
+        lines.join("\n")
+    )
+}
+
 /// The tool of an analysis subcommand.
 pub fn tool() -> String {
     format!("The tool ({})", tools())

@@ -21,7 +21,7 @@ const DEFAULT_SERVER: &str = "ws://127.0.0.1:7878";
 /// Play Parlor games in the terminal, run bots against a server, and use
 /// each game's analysis tools (JSON in, JSON out).
 #[derive(Debug, Parser)]
-#[command(name = "parlor", version)]
+#[command(name = "parlor", version, after_help = help::game_commands())]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -41,14 +41,6 @@ enum Cmd {
     /// step against the rules (prints one JSON object; exit status 1 when
     /// a check fails).
     Verify(VerifyArgs),
-    /// Nimrod analysis: `lose-positions N`, `best-move A B`.
-    Nimrod(ToolArgs),
-    /// Rummikub Lite analysis, JSON on stdin: `check-table`, `outcomes`,
-    /// `predict`, `replay`.
-    Rummikub(ToolArgs),
-    /// Cribbage analysis: `score 5H 5S 5C JD --start 5D`, `discard 5H ...
-    /// [--dealer|--pone]`, or JSON on stdin.
-    Cribbage(ToolArgs),
     /// Analysis for any hosted game by name: `parlor analyze GAME TOOL`.
     Analyze {
         /// The game.
@@ -56,6 +48,34 @@ enum Cmd {
         #[command(flatten)]
         tool: ToolArgs,
     },
+    /// `parlor GAME TOOL [ARGS]`: the same as `parlor analyze GAME TOOL
+    /// [ARGS]` (e.g. `parlor nimrod best-move 5 9`). The games are found
+    /// at run time, so a new game needs no line here.
+    #[command(external_subcommand)]
+    Game(Vec<String>),
+}
+
+/// Runs one of the game's analysis tools (JSON in, JSON out).
+#[derive(Debug, Parser)]
+struct GameTool {
+    #[command(flatten)]
+    tool: ToolArgs,
+}
+
+/// Runs `parlor GAME TOOL [ARGS]`, where `words` starts with the game.
+fn cmd_game(words: &[String]) -> Result<(), String> {
+    let (name, rest) = words
+        .split_first()
+        .ok_or_else(|| "name a game or a command".to_owned())?;
+    let game: GameKind = name.parse().map_err(|e| {
+        format!("{e}; the commands are play, bot, rooms, replay, verify and analyze")
+    })?;
+    let argv = std::iter::once(format!("parlor {game}")).chain(rest.iter().cloned());
+    match GameTool::try_parse_from(argv) {
+        Ok(t) => cmd_tool(game, &t.tool),
+        // Help and usage go to the terminal as clap would print them.
+        Err(e) => e.exit(),
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -209,10 +229,8 @@ async fn main() -> ExitCode {
         Cmd::Bot(a) => cmd_bot(a).await,
         Cmd::Rooms(a) => cmd_rooms(a).await,
         Cmd::Replay(a) => cmd_replay(a).await,
-        Cmd::Nimrod(a) => cmd_tool(GameKind::Nimrod, &a),
-        Cmd::Rummikub(a) => cmd_tool(GameKind::Rummikub, &a),
-        Cmd::Cribbage(a) => cmd_tool(GameKind::Cribbage, &a),
         Cmd::Analyze { game, tool } => cmd_tool(game, &tool),
+        Cmd::Game(words) => cmd_game(&words),
     };
     match res {
         Ok(()) => ExitCode::SUCCESS,

@@ -58,6 +58,8 @@ fn bad_analysis_input_is_explained_with_a_nonzero_exit() {
         (vec!["nimrod", "best-move"], "{not json"),
         (vec!["nimrod", "best-move"], r#"{"piles": [-1, 3]}"#),
         (vec!["nimrod", "no-such-tool", "1"], ""),
+        // A game the server does not host is not a command either.
+        (vec!["chess", "best-move", "1"], ""),
     ] {
         let out = parlor(&args, stdin);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
