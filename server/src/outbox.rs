@@ -73,8 +73,11 @@ struct Books {
     /// Cancelled when the connection is to close: stops its reader (its
     /// writer goes on to the close frame queued last).
     closing: CancellationToken,
-    /// Signalled by the writer whenever it has written a batch.
+    /// Signalled by the writer whenever it has written a batch, if the
+    /// reader is waiting (`waiting`): notifying takes a lock, and the
+    /// writer finishes a batch per update.
     drained: Notify,
+    waiting: AtomicBool,
 }
 
 /// The sending side of a connection's queue. Never blocks: a connection
@@ -105,6 +108,7 @@ impl Outbox {
             stop: CancellationToken::new(),
             closing: CancellationToken::new(),
             drained: Notify::new(),
+            waiting: AtomicBool::new(false),
         });
         let inbox = Inbox {
             rx,
@@ -207,12 +211,14 @@ impl Outbox {
     /// never came, in which case it is ended as too slow.
     pub async fn wait_room(&self, n: usize, limit: std::time::Duration) -> bool {
         let fits = |o: &Outbox| {
-            o.books.queued.load(Ordering::Relaxed) < MAX_QUEUED_BYTES / 2 && o.tx.capacity() >= n
+            // SeqCst with `waiting`: see `Inbox::batch_done`.
+            o.books.queued.load(Ordering::SeqCst) < MAX_QUEUED_BYTES / 2 && o.tx.capacity() >= n
         };
         // Almost always there is room: check without arming a timer.
         if fits(self) {
             return self.is_open();
         }
+        self.books.waiting.store(true, Ordering::SeqCst);
         let waited = tokio::time::timeout(limit, async {
             loop {
                 let drained = self.books.drained.notified();
@@ -223,6 +229,7 @@ impl Outbox {
             }
         })
         .await;
+        self.books.waiting.store(false, Ordering::SeqCst);
         if waited.is_err() {
             self.end(CLOSE_SLOW, ErrorCode::ConnectionSlow);
             return false;
@@ -249,12 +256,16 @@ impl Inbox {
 
     /// Records that a frame of `len` bytes was written.
     pub fn written(&self, len: usize) {
-        self.books.queued.fetch_sub(len, Ordering::Relaxed);
+        self.books.queued.fetch_sub(len, Ordering::SeqCst);
     }
 
     /// Tells a reader waiting for room that a batch went out.
     pub fn batch_done(&self) {
-        self.books.drained.notify_waiters();
+        // Ordered after the writes' `written`: a reader that starts waiting
+        // after this load sees the queue already drained.
+        if self.books.waiting.load(Ordering::SeqCst) {
+            self.books.drained.notify_waiters();
+        }
     }
 
     /// Cancelled once the connection is ended.
