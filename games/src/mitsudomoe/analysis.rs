@@ -1,0 +1,205 @@
+//! Mitsudomoe's analysis tools.
+//!
+//! - `perft`: `{"depth": N, "position": P}` (`position` in notation,
+//!   optional: the start) -> `{"depth": N, "moves": M, "positions": Q}`:
+//!   M sequences of N legal turns, reaching Q distinct positions.
+//! - `best-move`: `{"position": P, "time_ms": T}` (`time_ms` optional,
+//!   default [`DEFAULT_ANALYSIS_MS`], at most [`MAX_SEARCH_MS`]) ->
+//!   `{"position": P, "move": {...} | null, "notation": "..." | null,
+//!   "score": S, "depth": D, "nodes": N, "legal": L}`: the `search`
+//!   bot's choice, its score for the player to move (±1000000 near a
+//!   decided game), the depth searched, positions visited and the number
+//!   of legal turns.
+
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+use serde_json::json;
+
+use super::movegen::count_turns;
+use super::perft::perft;
+use super::position::Position;
+use super::search::{search, Limits, MAX_DEPTH};
+use super::strategy::MAX_SEARCH_MS;
+use crate::analysis::{emit_json, input, AnalysisError, Budget, Emit};
+
+/// The tools, by name.
+pub const TOOLS: &[&str] = &["perft", "best-move"];
+
+/// Deepest perft asked for: the start already has billions of sequences
+/// six turns deep, beyond any memory's distinct positions.
+pub const MAX_PERFT_DEPTH: u32 = 6;
+
+/// Distinct positions perft keeps at one depth without a caller's
+/// budget: about 120 bytes each, so some 500 MB at most.
+pub const MAX_PERFT_POSITIONS: usize = 4_000_000;
+
+/// Thinking time of `best-move` when the input gives none.
+pub const DEFAULT_ANALYSIS_MS: u64 = 1_000;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PerftInput {
+    depth: u32,
+    #[serde(default)]
+    position: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BestMoveInput {
+    position: String,
+    #[serde(default)]
+    time_ms: Option<u64>,
+}
+
+fn position(tool: &str, text: Option<&str>) -> Result<Position, AnalysisError> {
+    match text {
+        None => Ok(Position::initial()),
+        Some(t) => t
+            .parse()
+            .map_err(|e| AnalysisError::bad(format!("{tool}: position: {e}"))),
+    }
+}
+
+/// Runs tool `tool` on `input` within `budget`.
+pub fn analyze(
+    tool: &str,
+    value: &serde_json::Value,
+    budget: Budget,
+    emit: &mut Emit<'_>,
+) -> Result<(), AnalysisError> {
+    match tool {
+        "perft" => {
+            let PerftInput { depth, position: p } = input(tool, value)?;
+            if depth > MAX_PERFT_DEPTH {
+                return Err(AnalysisError::bad(format!(
+                    "perft: depth is at most {MAX_PERFT_DEPTH}, not {depth}"
+                )));
+            }
+            let start = position(tool, p.as_deref())?;
+            let limit = budget
+                .positions
+                .unwrap_or(MAX_PERFT_POSITIONS)
+                .min(MAX_PERFT_POSITIONS);
+            let result = perft(&start, depth, limit)
+                .map_err(|e| AnalysisError::TooLarge(format!("perft: {e}")))?;
+            emit_json(emit, 0, &result)
+        }
+        "best-move" => {
+            let BestMoveInput {
+                position: p,
+                time_ms,
+            } = input(tool, value)?;
+            let ms = time_ms.unwrap_or(DEFAULT_ANALYSIS_MS);
+            if ms == 0 || ms > MAX_SEARCH_MS {
+                return Err(AnalysisError::bad(format!(
+                    "best-move: time_ms is 1 to {MAX_SEARCH_MS}, not {ms}"
+                )));
+            }
+            let pos = position(tool, Some(&p))?;
+            let deadline = Instant::now() + Duration::from_millis(ms);
+            let found = search(
+                &pos,
+                Limits {
+                    stop: &|| Instant::now() >= deadline,
+                    max_nodes: budget.positions.map(|n| n as u64),
+                    max_depth: MAX_DEPTH,
+                },
+            );
+            let over = pos.end_without_turn().is_some();
+            let best = found.best.filter(|_| !over);
+            emit_json(
+                emit,
+                0,
+                &json!({
+                    "position": pos.to_string(),
+                    "move": best,
+                    "notation": best.map(|m| m.to_string()),
+                    "score": found.score,
+                    "depth": found.depth,
+                    "nodes": found.nodes,
+                    "legal": if over { 0 } else { count_turns(&pos) },
+                }),
+            )
+        }
+        _ => Err(AnalysisError::UnknownTool {
+            game: "mitsudomoe",
+            tool: tool.to_owned(),
+            known: TOOLS.join(", "),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(tool: &str, v: serde_json::Value) -> Result<Vec<serde_json::Value>, AnalysisError> {
+        crate::analysis::collect(analyze, tool, v)
+    }
+
+    #[test]
+    fn perft_answers_in_json() {
+        assert_eq!(
+            run("perft", json!({"depth": 1})),
+            Ok(vec![json!({"depth": 1, "moves": 9, "positions": 9})])
+        );
+        assert_eq!(
+            run(
+                "perft",
+                json!({"depth": 0, "position": Position::initial().to_string()})
+            ),
+            Ok(vec![json!({"depth": 0, "moves": 1, "positions": 1})])
+        );
+    }
+
+    #[test]
+    fn best_move_finds_a_win_in_one() {
+        // Black has two balls on goal (D1, E1) and one on D2 next to E2,
+        // where a black ring waits: stepping there wins at once.
+        let p = ".,.,.,b,b/.,.,.,.,b/.,.,wW,wW,wW/bB,bB,.,.,./bB,b,.,.,. b";
+        let out = run("best-move", json!({"position": p, "time_ms": 200})).unwrap_or_default();
+        let notation = out[0]["notation"].as_str().unwrap_or_default().to_owned();
+        assert!(notation.ends_with("D2-E2"), "{notation}");
+        assert!(out[0]["score"].as_i64().unwrap_or(0) > 900_000);
+    }
+
+    #[test]
+    fn bad_input_is_explained() {
+        assert!(matches!(
+            run("perft", json!({"depth": MAX_PERFT_DEPTH + 1})),
+            Err(AnalysisError::BadInput(_))
+        ));
+        assert!(matches!(
+            run("perft", json!({"depth": 1, "position": "nonsense"})),
+            Err(AnalysisError::BadInput(_))
+        ));
+        assert!(matches!(
+            run(
+                "best-move",
+                json!({"position": Position::initial().to_string(), "time_ms": 0})
+            ),
+            Err(AnalysisError::BadInput(_))
+        ));
+        assert!(matches!(
+            run("best-move", json!({})),
+            Err(AnalysisError::BadInput(_))
+        ));
+        assert!(matches!(
+            run("nope", json!({})),
+            Err(AnalysisError::UnknownTool { .. })
+        ));
+        let mut out = Vec::new();
+        let small = analyze(
+            "perft",
+            &json!({"depth": 3}),
+            Budget::positions(10),
+            &mut |x| {
+                out.push(x);
+                true
+            },
+        );
+        assert!(matches!(small, Err(AnalysisError::TooLarge(_))));
+    }
+}
