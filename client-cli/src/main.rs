@@ -45,6 +45,9 @@ enum Cmd {
     /// Cribbage analysis: `score 5H 5S 5C JD --start 5D`, `discard 5H ...
     /// [--dealer|--pone]`, or JSON on stdin.
     Cribbage(ToolArgs),
+    /// Mitsudomoe analysis, JSON on stdin: `perft` (`{"depth": 3}`),
+    /// `best-move` (`{"position": "...", "time_ms": 1000}`).
+    Mitsudomoe(ToolArgs),
     /// Analysis for any hosted game by name: `parlor analyze GAME TOOL`.
     Analyze {
         /// The game.
@@ -64,13 +67,13 @@ struct ServerArg {
 
 #[derive(Debug, clap::Args)]
 struct PlayArgs {
-    /// The game: nimrod, rummikub or cribbage.
+    /// The game: nimrod, rummikub, cribbage or mitsudomoe.
     game: GameKind,
     #[command(flatten)]
     server: ServerArg,
     /// Bot strategy for the other seats of a new room; `none` waits for
     /// people to join. Default: the game's default bot (optimal for Nimrod,
-    /// greedy for Rummikub, expert for Cribbage).
+    /// greedy for Rummikub, expert for Cribbage, search for Mitsudomoe).
     #[arg(long)]
     vs: Option<String>,
     /// Join this room instead of creating one.
@@ -189,6 +192,7 @@ async fn main() -> ExitCode {
         Cmd::Nimrod(a) => cmd_tool(GameKind::Nimrod, &a),
         Cmd::Rummikub(a) => cmd_tool(GameKind::Rummikub, &a),
         Cmd::Cribbage(a) => cmd_tool(GameKind::Cribbage, &a),
+        Cmd::Mitsudomoe(a) => cmd_tool(GameKind::Mitsudomoe, &a),
         Cmd::Analyze { game, tool } => cmd_tool(game, &tool),
     };
     match res {

@@ -58,8 +58,8 @@ pub struct LastTurn {
 pub struct View {
     /// The position in notation (see [`notation`](super::notation)).
     pub position: String,
-    /// The board, row A first, each row from column 1 to 5.
-    pub board: [[Cell; SIDE as usize]; SIDE as usize],
+    /// The board: 5 rows, row A first, each of 5 cells from column 1 to 5.
+    pub board: Vec<Vec<Cell>>,
     /// Black (seat 0) then White (seat 1).
     pub players: [Player; 2],
     /// The seat to move, `None` once the game is over.
@@ -98,17 +98,14 @@ impl View {
         };
         View {
             position: pos.to_string(),
-            board: std::array::from_fn(|r| {
-                std::array::from_fn(|c| {
-                    Square::at(r as i8, c as i8).map_or(
-                        Cell {
-                            rings: Vec::new(),
-                            ball: None,
-                        },
-                        |sq| cell(board, sq),
-                    )
+            board: (0..SIDE as i8)
+                .map(|r| {
+                    (0..SIDE as i8)
+                        .filter_map(|c| Square::at(r, c))
+                        .map(|sq| cell(board, sq))
+                        .collect()
                 })
-            }),
+                .collect(),
             players: [player(Color::Black), player(Color::White)],
             next: end.is_none().then(|| pos.to_move().seat()),
             last,
