@@ -13,7 +13,7 @@
 use std::ops::ControlFlow::Continue;
 
 use super::eval::evaluate;
-use super::movegen::each_turn;
+use super::movegen::{each_turn, has_turn};
 use super::position::Position;
 use super::turn::Move;
 
@@ -125,6 +125,9 @@ impl Searcher<'_> {
             return Ok(terminal(end.winner == pos.to_move(), ply as i32));
         }
         if depth == 0 {
+            if stuck(pos) {
+                return Ok(-WIN + ply as i32);
+            }
             return Ok(evaluate(pos, pos.to_move()));
         }
         let list = self.children(ply, pos, depth > 1);
@@ -170,13 +173,20 @@ fn terminal(won: bool, ply: i32) -> i32 {
     }
 }
 
+/// Whether the player to move is out of turns, looked for only where it
+/// happens in practice and cheaply: with no ring left in supply (with one,
+/// a ring step always exists, and a ball step nearly always).
+fn stuck(pos: &Position) -> bool {
+    pos.board().supply(pos.to_move()) == 0 && !has_turn(pos)
+}
+
 /// The static score of `child` (reached at `ply`) for `me`, who just
-/// moved: the end-of-turn result if the game ends there, else the
-/// evaluation. (Whether the opponent is left without a turn shows one
-/// ply deeper.)
+/// moved: the end-of-turn result if the game ends there, a win if the
+/// opponent is [`stuck`], else the evaluation.
 fn static_score(child: &Position, me: super::color::Color, ply: i32) -> i32 {
     match child.end_of_turn() {
         Some(end) => terminal(end.winner == me, ply),
+        None if stuck(child) => terminal(true, ply + 1),
         None => evaluate(child, me),
     }
 }
