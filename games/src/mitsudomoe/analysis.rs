@@ -9,7 +9,9 @@
 //!   "score": S, "depth": D, "nodes": N, "legal": L}`: the `search`
 //!   bot's choice, its score for the player to move (±1000000 near a
 //!   decided game), the depth searched, positions visited and the number
-//!   of legal turns.
+//!   of legal turns. With a position budget (over the protocol) the
+//!   search also stops there, and a budget too small to look
+//!   [`MIN_BUDGETED_DEPTH`] turns ahead is reported as too large.
 
 use std::time::{Duration, Instant};
 
@@ -36,6 +38,11 @@ pub const MAX_PERFT_POSITIONS: usize = 4_000_000;
 
 /// Thinking time of `best-move` when the input gives none.
 pub const DEFAULT_ANALYSIS_MS: u64 = 1_000;
+
+/// Turns `best-move` must look ahead within a caller's position budget
+/// (else the budget is reported too small): one turn is only the greedy
+/// bot's view; two see the opponent's best answer.
+pub const MIN_BUDGETED_DEPTH: u32 = 2;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -108,6 +115,14 @@ pub fn analyze(
                 },
             );
             let over = pos.end_without_turn().is_some();
+            if let Some(n) = budget.positions {
+                let cut = found.nodes > n as u64;
+                if cut && found.depth < MIN_BUDGETED_DEPTH && !over {
+                    return Err(AnalysisError::TooLarge(format!(
+                        "best-move: looking {MIN_BUDGETED_DEPTH} turns ahead here takes more than {n} positions"
+                    )));
+                }
+            }
             let best = found.best.filter(|_| !over);
             emit_json(
                 emit,
