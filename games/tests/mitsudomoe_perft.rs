@@ -695,3 +695,23 @@ fn print_frozen_counts() {
     println!("{}", serde_json::to_string_pretty(&doc).unwrap());
     println!("vaults relocating two or more balls in {vaulting} positions");
 }
+
+/// Deeper counts from the start, by the fast generator alone (the simple
+/// one would take hours): `cargo test --release -p parlor-games --test
+/// mitsudomoe_perft -- --ignored --nocapture deeper_counts`.
+#[test]
+#[ignore]
+fn deeper_counts() {
+    for depth in 1..=5 {
+        let t = std::time::Instant::now();
+        match perft(&Position::initial(), depth, LIMIT) {
+            Ok(r) => println!(
+                "depth {depth}: {} sequences, {} distinct positions ({:.2} s)",
+                r.moves,
+                r.positions,
+                t.elapsed().as_secs_f64()
+            ),
+            Err(e) => println!("depth {depth}: {e}"),
+        }
+    }
+}

@@ -33,8 +33,9 @@ pub const TOOLS: &[&str] = &["perft", "best-move"];
 pub const MAX_PERFT_DEPTH: u32 = 6;
 
 /// Distinct positions perft keeps at one depth without a caller's
-/// budget: about 120 bytes each, so some 500 MB at most.
-pub const MAX_PERFT_POSITIONS: usize = 4_000_000;
+/// budget: about 130 bytes each in the table, so about 1 GB at most;
+/// enough for depth 5 from the start (4,435,150).
+pub const MAX_PERFT_POSITIONS: usize = 8_000_000;
 
 /// Thinking time of `best-move` when the input gives none.
 pub const DEFAULT_ANALYSIS_MS: u64 = 1_000;
