@@ -155,7 +155,7 @@ fn each_ball_step<B>(
 
 /// Calls `f` with every legal turn in `pos` and the position after it,
 /// in the module's order, until `f` breaks. Does not look at whether
-/// the game is already over: see [`Position::end`].
+/// the game is already over: see [`Position::end_after_turn`].
 pub fn each_turn<B>(
     pos: &Position,
     mut f: impl FnMut(&Move, &Position) -> ControlFlow<B>,

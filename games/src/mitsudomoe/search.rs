@@ -29,7 +29,7 @@ pub const MAX_DEPTH: u32 = 32;
 
 /// Nodes searched between two calls of `stop`: often enough to stop
 /// within a millisecond or so, rarely enough that asking costs nothing.
-const STOP_EVERY: u64 = 1024;
+pub const STOP_EVERY: u64 = 1024;
 
 /// What a search found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -208,7 +208,8 @@ pub fn search(pos: &Position, limits: Limits<'_>) -> Found {
         depth: 0,
         nodes: 0,
     };
-    if root.is_empty() {
+    // Nothing to choose between: no need to look ahead.
+    if root.len() <= 1 {
         found.nodes = s.nodes;
         return found;
     }
