@@ -26,7 +26,7 @@ use super::board::{Board, BALLS_PER_PLAYER, RINGS_PER_PLAYER};
 use super::color::Color;
 use super::position::Position;
 use super::relocation::{Relocation, Relocations, MAX_JUMPED};
-use super::square::{BadSquare, Square, SIDE};
+use super::square::{BadSquare, Square, ECHOED_CHARS, SIDE};
 use super::turn::{BallStep, Move, RingStep};
 
 /// Why a position or a turn could not be read.
@@ -190,7 +190,11 @@ impl FromStr for Position {
         let to_move = match side {
             "b" => Color::Black,
             "w" => Color::White,
-            other => return Err(NotationError::ToMove(other.chars().take(8).collect())),
+            other => {
+                return Err(NotationError::ToMove(
+                    other.chars().take(ECHOED_CHARS).collect(),
+                ))
+            }
         };
         Ok(Position::new(read_board(board)?, to_move))
     }
@@ -210,7 +214,7 @@ impl fmt::Display for Position {
 fn read_step(token: &str) -> Result<(Square, Square), NotationError> {
     let (a, b) = token
         .split_once('-')
-        .ok_or_else(|| NotationError::Step(token.chars().take(16).collect()))?;
+        .ok_or_else(|| NotationError::Step(token.chars().take(ECHOED_CHARS).collect()))?;
     Ok((a.parse()?, b.parse()?))
 }
 
@@ -241,7 +245,7 @@ impl FromStr for Move {
             let step = t
                 .strip_prefix('x')
                 .or_else(|| t.strip_prefix('X'))
-                .ok_or_else(|| NotationError::Relocation(t.chars().take(16).collect()))?;
+                .ok_or_else(|| NotationError::Relocation(t.chars().take(ECHOED_CHARS).collect()))?;
             let (from, to) = read_step(step)?;
             list.push(Relocation { from, to });
             if list.len() > MAX_JUMPED {

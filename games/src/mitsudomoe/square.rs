@@ -85,6 +85,11 @@ impl fmt::Debug for Square {
     }
 }
 
+/// Characters of unreadable input quoted back in an error: enough to
+/// recognise what was typed, few enough that a huge input still makes a
+/// short message.
+pub const ECHOED_CHARS: usize = 16;
+
 /// Text that is not a square.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0:?} is not a square (A1 to E5: a row letter A-E, then a column 1-5)")]
@@ -94,7 +99,7 @@ impl FromStr for Square {
     type Err = BadSquare;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || BadSquare(s.chars().take(8).collect());
+        let bad = || BadSquare(s.chars().take(ECHOED_CHARS).collect());
         let &[r, c] = s.as_bytes() else {
             return Err(bad());
         };
