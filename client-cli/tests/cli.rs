@@ -34,6 +34,40 @@ fn json_lines(out: &Output) -> Vec<Value> {
 }
 
 #[test]
+fn mitsudomoe_analysis_answers_from_flags_or_stdin() {
+    let out = parlor(&["mitsudomoe", "perft", "--depth", "2"], "");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        json_lines(&out),
+        vec![json!({"depth": 2, "moves": 81, "positions": 81})]
+    );
+    let out = parlor(&["mitsudomoe", "perft"], r#"{"depth": 1}"#);
+    assert_eq!(json_lines(&out)[0]["moves"], json!(9));
+    let start = ".,.,.,bB,bB/.,.,.,.,bB/.,.,.,.,./wW,.,.,.,./wW,wW,.,.,. b";
+    let out = parlor(
+        &[
+            "mitsudomoe",
+            "best-move",
+            "--position",
+            start,
+            "--time",
+            "100",
+        ],
+        "",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(json_lines(&out)[0].get("move").is_some());
+}
+
+#[test]
 fn nimrod_analysis_answers_in_json_from_arguments_or_stdin() {
     let out = parlor(&["nimrod", "best-move", "5", "12"], "");
     assert!(out.status.success());
@@ -60,6 +94,8 @@ fn bad_analysis_input_is_explained_with_a_nonzero_exit() {
         (vec!["nimrod", "no-such-tool", "1"], ""),
         // A game the server does not host is not a command either.
         (vec!["chess", "best-move", "1"], ""),
+        (vec!["mitsudomoe", "perft", "3"], ""),
+        (vec!["mitsudomoe", "perft", "--depth", "x"], ""),
     ] {
         let out = parlor(&args, stdin);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -400,6 +400,7 @@ hosted_games! {
     Nimrod => crate::nimrod::Nimrod, crate::nimrod::analysis,
     Rummikub => crate::rummikub::Rummikub, crate::rummikub::analysis,
     Cribbage => crate::cribbage::Cribbage, crate::cribbage::analysis,
+    Mitsudomoe => crate::mitsudomoe::Mitsudomoe, crate::mitsudomoe::analysis,
 }
 
 impl fmt::Display for GameKind {

@@ -14,6 +14,7 @@ pub mod any;
 pub mod cribbage;
 pub mod deal;
 pub mod game;
+pub mod mitsudomoe;
 pub mod nimrod;
 pub mod rng;
 pub mod rummikub;

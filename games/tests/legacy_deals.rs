@@ -23,10 +23,10 @@ const PLAYOUT_MOVES: usize = 40;
 
 const DATA: &str = "tests/data/legacy_deals.json";
 
-/// (game, seats, seed) frozen.
-fn cases() -> Vec<(GameKind, u8, u64)> {
+/// (game, seats, seed) frozen for each of `games`.
+fn cases(games: &[GameKind]) -> Vec<(GameKind, u8, u64)> {
     let mut out = Vec::new();
-    for &kind in GameKind::ALL {
+    for &kind in games {
         let (min, max) = kind.seat_range();
         for seats in min..=max {
             for seed in [0, 0xdead_beef] {
@@ -73,12 +73,22 @@ fn record(kind: GameKind, seats: u8, seed: u64) -> Value {
 #[test]
 fn legacy_seeds_deal_exactly_as_before() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(DATA);
-    let now: Vec<Value> = cases()
+    let frozen: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let frozen = frozen["cases"].as_array().unwrap();
+    // The games hosted when deals became keyed, in the file's order: only
+    // their matches can be stored with a legacy seed. A game added since
+    // has no legacy deals to keep.
+    let mut games: Vec<GameKind> = Vec::new();
+    for case in frozen {
+        let kind: GameKind = serde_json::from_value(case["game"].clone()).unwrap();
+        if !games.contains(&kind) {
+            games.push(kind);
+        }
+    }
+    let now: Vec<Value> = cases(&games)
         .into_iter()
         .map(|(k, s, seed)| record(k, s, seed))
         .collect();
-    let frozen: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let frozen = frozen["cases"].as_array().unwrap();
     assert_eq!(frozen.len(), now.len());
     for (want, got) in frozen.iter().zip(&now) {
         assert_eq!(

@@ -169,6 +169,29 @@ fn server_fixtures_round_trip_and_cover_every_type() {
 }
 
 #[test]
+fn update_fixtures_hold_views_and_moves_of_their_game() {
+    // The envelope carries a game's view and moves as plain JSON; each
+    // must also be what its game reads, so that the fixtures document
+    // real encodings.
+    let mut checked = 0;
+    for (name, text) in fixtures("server") {
+        let Ok(ServerMsg::Update(u)) = decode_server(&text) else {
+            continue;
+        };
+        u.game
+            .parse_view(&u.view)
+            .unwrap_or_else(|e| panic!("server/{name}: {e}"));
+        for mv in u.legal.iter().flatten() {
+            u.game
+                .parse_move(mv)
+                .unwrap_or_else(|e| panic!("server/{name}: {e}"));
+        }
+        checked += 1;
+    }
+    assert!(checked > 5, "only {checked} update fixtures");
+}
+
+#[test]
 fn client_and_server_types_are_disjoint() {
     // The README check below tells the two sides apart by `type` alone.
     for t in CLIENT_TYPES {

@@ -150,6 +150,23 @@ fn cases() -> Vec<Case> {
             forfeit: Some(Seat(1)),
         },
         Case {
+            name: "mitsudomoe-2",
+            game: GameKind::Mitsudomoe,
+            options: || Value::Null,
+            seats: 2,
+            chance: Chance::Deal {
+                pattern: 6,
+                client_seeds: &[Some("hana"), Some("ivo")],
+            },
+            // Not `search`: it thinks against a clock, so its choices
+            // would differ from one regeneration to the next.
+            bots: &["greedy", "random"],
+            bot_seed: 17,
+            max_steps: 500,
+            timeout_at: None,
+            forfeit: None,
+        },
+        Case {
             name: "cribbage-2-legacy-seed",
             game: GameKind::Cribbage,
             options: || Value::Null,

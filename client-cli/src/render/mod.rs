@@ -6,6 +6,7 @@
 //! raw JSON.
 
 pub mod cribbage;
+pub mod mitsudomoe;
 mod nimrod;
 pub mod rummikub;
 
@@ -29,6 +30,7 @@ pub fn renderer(game: GameKind) -> &'static dyn Renderer {
         GameKind::Nimrod => &nimrod::Nimrod,
         GameKind::Rummikub => &rummikub::Rummikub,
         GameKind::Cribbage => &cribbage::Cribbage,
+        GameKind::Mitsudomoe => &mitsudomoe::Mitsudomoe,
     }
 }
 

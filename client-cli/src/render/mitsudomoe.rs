@@ -1,0 +1,279 @@
+//! Mitsudomoe in the terminal.
+//!
+//! The board shows each square's top piece and stack height: `B1` is a
+//! black ball on a stack of one ring, `w3` a white ring on top of three,
+//! `.` an empty square; Black's goals are in `[ ]`, White's in `< >`.
+//! Turns are typed in the game's notation (`+C3 A4-C3`, `B3-C3 A5-A3
+//! xA4-E5`) or picked by number; `?` lists the legal turns (`? B5`: those
+//! of the ball on B5). A turn the rules refuse is refused here, with
+//! their reason, before it is sent.
+
+use parlor_games::mitsudomoe::{
+    legal_turns, play, Color, EndReason, Move, Position, Square, View, SIDE,
+};
+use parlor_protocol::Update;
+use serde_json::Value;
+
+/// Legal turns listed under the prompt; `?` lists them all.
+const SHOWN_IN_PROMPT: usize = 24;
+
+/// Turns per line in a listing.
+const PER_LINE: usize = 3;
+
+fn view(u: &Update) -> Option<View> {
+    serde_json::from_value(u.view.clone()).ok()
+}
+
+fn seat_of(c: Color) -> u8 {
+    c.seat().0
+}
+
+/// "Black" or "White", to start a sentence.
+fn name(c: Color) -> &'static str {
+    match c {
+        Color::Black => "Black",
+        Color::White => "White",
+    }
+}
+
+/// One square: top piece and height, goal marks around it.
+fn cell(pos: &Position, sq: Square) -> String {
+    let b = pos.board();
+    let h = b.height(sq);
+    let inner = match (b.ball(sq), b.top(sq)) {
+        (Some(ball), _) => format!("{}{h}", ball.letter().to_ascii_uppercase()),
+        (None, Some(top)) => format!("{}{h}", top.letter()),
+        (None, None) => " .".into(),
+    };
+    let inner = format!("{inner:>2}");
+    if Color::Black.goals().contains(sq) {
+        format!("[{inner}]")
+    } else if Color::White.goals().contains(sq) {
+        format!("<{inner}>")
+    } else {
+        format!(" {inner} ")
+    }
+}
+
+/// The board drawn as text.
+pub fn draw(pos: &Position) -> String {
+    let mut s = String::from("     ");
+    for c in 1..=SIDE {
+        s.push_str(&format!("  {c}  "));
+    }
+    let mut s = s.trim_end().to_owned();
+    s.push('\n');
+    for r in 0..SIDE {
+        let mut line = format!("  {}  ", char::from(b'A' + r));
+        for c in 0..SIDE {
+            if let Some(sq) = Square::at(r as i8, c as i8) {
+                line.push_str(&cell(pos, sq));
+                line.push(' ');
+            }
+        }
+        s.push_str(line.trim_end());
+        s.push('\n');
+    }
+    s
+}
+
+fn reason(r: EndReason) -> &'static str {
+    match r {
+        EndReason::AllOnGoal => "all three balls on goal",
+        EndReason::HomeFilled => "the loser ended a turn with all its home squares full",
+        EndReason::NoTurn => "the loser had no legal turn",
+        EndReason::Forfeit => "the loser resigned or ran out of time",
+    }
+}
+
+/// Board, supplies, the last turn and the end.
+pub fn board(u: &Update) -> String {
+    let Some(v) = view(u) else {
+        return format!("{}", u.view);
+    };
+    let Some(pos) = v.read_position() else {
+        return format!("{}", u.view);
+    };
+    let mut s = draw(&pos);
+    s.push_str("  B/W ball (on its ring), b/w top ring, digit = rings stacked; [ ] Black's goals, < > White's\n");
+    let supplies: Vec<String> = v
+        .players
+        .iter()
+        .map(|p| format!("{} (seat {}) {} rings", name(p.color), p.seat.0, p.supply))
+        .collect();
+    s.push_str(&format!("  In supply: {}\n", supplies.join(" · ")));
+    if let Some(last) = &v.last {
+        s.push_str(&format!(
+            "  Last turn, seat {}: {}\n",
+            last.seat.0, last.notation
+        ));
+    }
+    if let Some(end) = v.end {
+        s.push_str(&format!(
+            "  {} (seat {}) wins: {}.\n",
+            name(end.winner),
+            seat_of(end.winner),
+            reason(end.reason)
+        ));
+    } else {
+        s.push_str(&format!(
+            "  {} (seat {}) to move.\n",
+            name(pos.to_move()),
+            seat_of(pos.to_move())
+        ));
+    }
+    s
+}
+
+/// The legal turns numbered as the server numbers them, those matching
+/// `keep`, laid out in columns.
+fn listing(turns: &[Move], keep: impl Fn(&Move) -> bool, most: usize) -> String {
+    let shown: Vec<String> = turns
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| keep(m))
+        .take(most)
+        .map(|(i, m)| format!("{:>4}. {:<24}", i + 1, m.to_string()))
+        .collect();
+    shown
+        .chunks(PER_LINE)
+        .map(|row| row.concat().trim_end().to_owned() + "\n")
+        .collect()
+}
+
+fn position(u: &Update) -> Option<Position> {
+    view(u)?.read_position()
+}
+
+/// What to type, with the first legal turns.
+pub fn prompt(u: &Update) -> String {
+    let turns = position(u).map(|p| legal_turns(&p)).unwrap_or_default();
+    let mut s = String::from(
+        "Your turn: ring step then ball step, e.g. `+C3 A4-C3` (place a ring from supply on C3, \
+         then step A4 to C3) or `B3-C3 A5-A3 xA4-E5` (move a ring, vault, relocate a jumped ball); \
+         or a number.\n",
+    );
+    s.push_str(&listing(&turns, |_| true, SHOWN_IN_PROMPT));
+    if turns.len() > SHOWN_IN_PROMPT {
+        s.push_str(&format!(
+            "  ... {} legal turns in all: `?` lists them, `? B5` those of the ball on B5.\n",
+            turns.len()
+        ));
+    }
+    s
+}
+
+/// Reads a turn (notation or number) or a `?` request; checks the turn
+/// against the rules.
+pub fn parse(u: &Update, line: &str) -> Result<Value, String> {
+    let pos = position(u).ok_or("this update holds no Mitsudomoe position")?;
+    let turns = legal_turns(&pos);
+    let line = line.trim();
+    if let Some(rest) = line.strip_prefix('?') {
+        let rest = rest.trim();
+        let listed = if rest.is_empty() {
+            listing(&turns, |_| true, usize::MAX)
+        } else {
+            let ball: Square = rest.parse().map_err(|e| format!("{e}"))?;
+            listing(&turns, |m| m.ball.from == ball, usize::MAX)
+        };
+        // Not a move: the list is shown as the "reason", then the prompt waits.
+        return Err(if listed.is_empty() {
+            "no legal turn moves that ball".into()
+        } else {
+            listed
+        });
+    }
+    let mv = match line.parse::<usize>() {
+        Ok(n) => *turns
+            .get(n.wrapping_sub(1))
+            .ok_or_else(|| format!("pick a turn from 1 to {}", turns.len()))?,
+        Err(_) => line.parse::<Move>().map_err(|e| e.to_string())?,
+    };
+    let played = play(&pos, &mv).map_err(|e| format!("illegal: {e}"))?;
+    serde_json::to_value(played.turn).map_err(|e| e.to_string())
+}
+
+/// Mitsudomoe's renderer.
+#[derive(Debug)]
+pub struct Mitsudomoe;
+
+impl super::Renderer for Mitsudomoe {
+    fn board(&self, u: &Update) -> String {
+        board(u)
+    }
+
+    fn prompt(&self, u: &Update) -> String {
+        prompt(u)
+    }
+
+    fn parse(&self, u: &Update, line: &str) -> Result<Value, String> {
+        parse(u, line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parlor_games::{Game, GameKind, GameRng, Seat, Viewer};
+    use serde_json::json;
+
+    fn update(g: &parlor_games::mitsudomoe::Mitsudomoe) -> Update {
+        serde_json::from_value(json!({
+            "room": "000000000001",
+            "game": "mitsudomoe",
+            "seq": 0,
+            "status": "playing",
+            "seats": [],
+            "you": 0,
+            "to_act": [0],
+            "view": serde_json::to_value(g.view(Viewer::Seat(Seat(0)))).unwrap_or_default(),
+        }))
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    fn start() -> parlor_games::mitsudomoe::Mitsudomoe {
+        parlor_games::mitsudomoe::Mitsudomoe::setup(
+            &Default::default(),
+            2,
+            &mut GameRng::from_seed(0),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn the_board_marks_pieces_heights_and_goals() {
+        let text = board(&update(&start()));
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "       1    2    3    4    5");
+        assert_eq!(lines[1], "  A    .    .    .  <B1> <B1>");
+        assert_eq!(lines[4], "  D  [W1]   .    .    .    .");
+        assert!(
+            text.contains("Black (seat 0) 5 rings · White (seat 1) 5 rings"),
+            "{text}"
+        );
+        assert!(text.contains("Black (seat 0) to move"), "{text}");
+        assert_eq!(GameKind::Mitsudomoe.name(), "mitsudomoe");
+    }
+
+    #[test]
+    fn turns_are_read_by_notation_or_number_and_checked() {
+        let u = update(&start());
+        let first = parse(&u, "1").unwrap_or_default();
+        assert_eq!(first["ball"], json!({"from": "A4", "to": "A3"}));
+        assert_eq!(
+            parse(&u, "+b4 a5-b4").unwrap_or_default()["ring"],
+            json!({"from": null, "to": "B4"})
+        );
+        let why = parse(&u, "+C3 A4-B3").err().unwrap_or_default();
+        assert!(
+            why.starts_with("illegal: the ball cannot land on B3"),
+            "{why}"
+        );
+        assert!(parse(&u, "10").is_err());
+        assert!(parse(&u, "+Z9 A4-A3").is_err_and(|e| e.contains("Z9")));
+        let list = parse(&u, "? B5").err().unwrap_or_default();
+        assert_eq!(list.matches('.').count(), 3, "{list}");
+        assert!(prompt(&u).contains("+A3 A4-A3"));
+    }
+}

@@ -1,0 +1,379 @@
+//! Mitsudomoe end to end: hosted matches between built-in bots, turns
+//! refused with the rules' reasons, and every viewer seeing the same
+//! view, over the real protocol on loopback.
+
+// Test helpers fail the test by panicking.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+use futures_util::{SinkExt, StreamExt};
+use parlor_games::mitsudomoe::{Move, Position, View};
+use parlor_games::{Outcome, Seat, SeatSet};
+use parlor_protocol::{ClientMsg, ErrorCode, ServerMsg, Update};
+use parlor_tests::{add_bot, create_room, match_log, start_server, Raw, PATIENCE};
+use serde_json::{json, Value};
+use tokio_tungstenite::tungstenite::Message;
+
+fn view(u: &Update) -> View {
+    serde_json::from_value(u.view.clone()).unwrap_or_else(|e| panic!("not a mitsudomoe view: {e}"))
+}
+
+/// A near-finished position, White to move: White's balls crowd the top
+/// left corner and every white ring carries one, so White's turns are
+/// few; Black has D1 and E1 on goal and D2 beside E2, its last goal.
+const ENDGAME: &str = "wW,wW,.,.,./wW,.,.,.,./.,.,.,.,./bB,bB,.,.,./bB,.,.,.,. w";
+
+#[tokio::test]
+async fn bots_finish_hosted_matches() {
+    let server = start_server(None).await;
+    let url = server.url();
+    for (black, white) in [("search:20", "random"), ("greedy", "search:20")] {
+        let mut host = Raw::greeted(&url, "host").await;
+        let room = create_room(&mut host, "mitsudomoe", 2, Value::Null).await;
+        host.send(&ClientMsg::Spectate { room: room.clone() }).await;
+        add_bot(&mut host, &room, 0, black).await;
+        add_bot(&mut host, &room, 1, white).await;
+        let mut last = host.update(&room).await;
+        while last.outcome.is_none() {
+            last = host.update(&room).await;
+            assert!(last.legal.is_none(), "a spectator was sent legal moves");
+            let v = view(&last);
+            assert_eq!(
+                v.position.parse::<Position>().map(|p| p.to_string()).ok(),
+                Some(v.position.clone())
+            );
+        }
+        let v = view(&last);
+        let end = v.end.unwrap_or_else(|| panic!("finished without an end"));
+        assert_eq!(
+            last.outcome,
+            Some(Outcome::Win {
+                winners: SeatSet::single(end.winner.seat())
+            })
+        );
+        if white == "random" {
+            assert_eq!(end.winner.seat(), Seat(0), "search lost to random: {v:?}");
+        }
+        let log = match_log(&mut host, &room).await;
+        let (game, _) =
+            parlor_protocol::replay(&log.header, &log.moves).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(game.outcome(), last.outcome);
+    }
+    server.stop().await.unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Sends `mv` for `seat` at `seq` and returns the error, which must be
+/// `code`, with its message and detail.
+async fn refused(
+    c: &mut Raw,
+    room: &parlor_protocol::RoomId,
+    seat: u8,
+    seq: u64,
+    mv: Value,
+    code: ErrorCode,
+) -> (String, Option<Value>) {
+    c.play(room, seat, seq, mv).await;
+    match c.expect_error(code).await {
+        ServerMsg::Error {
+            message, detail, ..
+        } => (message, detail),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn illegal_turns_are_refused_with_the_rules_reasons() {
+    let server = start_server(None).await;
+    let url = server.url();
+    let mut alice = Raw::greeted(&url, "alice").await;
+    let mut bob = Raw::greeted(&url, "bob").await;
+    let room = alice.create("mitsudomoe", Value::Null, None).await;
+    alice.join(&room, 0).await;
+    bob.join(&room, 1).await;
+    let u = alice.update_at(&room, 0).await;
+    assert_eq!(u.legal.as_ref().map(Vec::len), Some(9));
+    let cases = [
+        // The ball needs a black ring to land on: B3 has none.
+        (
+            json!({"ring": {"from": null, "to": "C3"}, "ball": {"from": "A4", "to": "B3"}}),
+            json!({"reason": "not_on_your_ring", "square": "B3"}),
+        ),
+        // A ring cannot go onto a ball.
+        (
+            json!({"ring": {"to": "A5"}, "ball": {"from": "A4", "to": "A3"}}),
+            json!({"reason": "ring_onto_ball", "square": "A5"}),
+        ),
+        // A vault jumps only consecutive balls.
+        (
+            json!({"ring": {"from": null, "to": "A2"}, "ball": {"from": "A4", "to": "A2"}}),
+            json!({"reason": "vault_gap", "square": "A3"}),
+        ),
+        // Nothing was jumped, so nothing can be relocated.
+        (
+            json!({"ring": {"from": null, "to": "B4"}, "ball": {"from": "A4", "to": "B4"}, "relocate": [{"from": "D1", "to": "C1"}]}),
+            json!({"reason": "not_jumped", "square": "D1"}),
+        ),
+        // White's ball is not Black's to move.
+        (
+            json!({"ring": {"from": null, "to": "C1"}, "ball": {"from": "D1", "to": "C1"}}),
+            json!({"reason": "not_your_ball", "square": "D1"}),
+        ),
+    ];
+    for (mv, detail) in cases {
+        let (message, got) = refused(
+            &mut alice,
+            &room,
+            0,
+            0,
+            mv.clone(),
+            ErrorCode::ActionIllegalMove,
+        )
+        .await;
+        assert_eq!(got, Some(detail), "{mv}");
+        assert!(!message.is_empty());
+    }
+    let (message, _) = refused(
+        &mut alice,
+        &room,
+        0,
+        0,
+        json!({"ring": {"to": "Z9"}, "ball": {"from": "A4", "to": "A3"}}),
+        ErrorCode::ActionBadMove,
+    )
+    .await;
+    assert!(message.contains("Z9"), "{message}");
+    refused(
+        &mut bob,
+        &room,
+        1,
+        0,
+        json!({"ring": {"to": "C1"}, "ball": {"from": "D1", "to": "C1"}}),
+        ErrorCode::ActionNotYourTurn,
+    )
+    .await;
+    // The position is untouched: a legal turn still answers seq 0.
+    alice
+        .play(
+            &room,
+            0,
+            0,
+            json!({"ring": {"to": "B4"}, "ball": {"from": "A5", "to": "B4"}}),
+        )
+        .await;
+    let after = alice.update_at(&room, 1).await;
+    assert_eq!(
+        view(&after).last.map(|l| l.notation),
+        Some("+B4 A5-B4".to_owned())
+    );
+    server.stop().await.unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[tokio::test]
+async fn spectators_and_players_see_the_same_view() {
+    let server = start_server(None).await;
+    let url = server.url();
+    let mut alice = Raw::greeted(&url, "alice").await;
+    let mut bob = Raw::greeted(&url, "bob").await;
+    let mut carol = Raw::greeted(&url, "carol").await;
+    let room = alice
+        .create("mitsudomoe", json!({"position": ENDGAME}), None)
+        .await;
+    carol
+        .send(&ClientMsg::Spectate { room: room.clone() })
+        .await;
+    alice.join(&room, 0).await;
+    // Bob's seat starts the match: his first update is the first position.
+    let mut first = Some(bob.join(&room, 1).await);
+    let mut players = [alice, bob];
+    let mut seen = Vec::new();
+    let mut seq = 0;
+    loop {
+        let a = players[0].read_to(&room, seq, &mut seen).await;
+        let b = match first.take() {
+            Some(u) => u,
+            None => players[1].read_to(&room, seq, &mut seen).await,
+        };
+        let c = carol.read_to(&room, seq, &mut seen).await;
+        assert_eq!((a.seq, b.seq, c.seq), (seq, seq, seq));
+        assert_eq!(a.view, c.view);
+        assert_eq!(b.view, c.view);
+        assert!(c.legal.is_none());
+        if c.outcome.is_some() {
+            assert_eq!(
+                c.outcome,
+                Some(Outcome::Win {
+                    winners: SeatSet::single(Seat(0))
+                })
+            );
+            break;
+        }
+        let to_act = c.to_act.iter().next().unwrap();
+        let (mover, other) = if to_act == Seat(0) {
+            (&a, &b)
+        } else {
+            (&b, &a)
+        };
+        assert!(
+            other.legal.is_none(),
+            "only the seat to act gets legal moves"
+        );
+        let legal = mover
+            .legal
+            .clone()
+            .unwrap_or_else(|| panic!("no legal list"));
+        // Black wins at once when it can; White plays its first turn.
+        let pick = legal
+            .iter()
+            .find(|m| m["ball"] == json!({"from": "D2", "to": "E2"}))
+            .unwrap_or(&legal[0])
+            .clone();
+        serde_json::from_value::<Move>(pick.clone()).unwrap_or_else(|e| panic!("{e}"));
+        players[to_act.index()]
+            .play(&room, to_act.0, seq, pick)
+            .await;
+        seq += 1;
+    }
+    server.stop().await.unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[tokio::test]
+async fn options_are_checked_and_search_budgets_are_bounded() {
+    let server = start_server(None).await;
+    let url = server.url();
+    let mut c = Raw::greeted(&url, "c").await;
+    c.send_json(
+        json!({"type": "create_room", "game": "mitsudomoe", "options": {"position": "nonsense"}}),
+    )
+    .await;
+    let ServerMsg::Error { message, .. } = c.expect_error(ErrorCode::RoomBadOptions).await else {
+        unreachable!()
+    };
+    assert!(message.contains("position"), "{message}");
+    c.send_json(json!({"type": "create_room", "game": "mitsudomoe", "seats": 3}))
+        .await;
+    c.expect_error(ErrorCode::RoomBadOptions).await;
+    let room = c.create("mitsudomoe", Value::Null, None).await;
+    c.send(&ClientMsg::AddBot {
+        room: room.clone(),
+        seat: Some(Seat(1)),
+        strategy: Some("search:999999".into()),
+    })
+    .await;
+    c.expect_error(ErrorCode::RoomUnknownStrategy).await;
+    server.stop().await.unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Prints a short game between two raw clients, frame by frame as sent
+/// and received, for protocol/README.md:
+/// `cargo test -p parlor-tests --test mitsudomoe -- --ignored --nocapture capture_an_example_game`
+#[tokio::test]
+#[ignore]
+async fn capture_an_example_game() {
+    type Ws = tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >;
+    async fn send(who: &str, ws: &mut Ws, text: String) {
+        println!("{who} → {text}");
+        ws.send(Message::Text(text.into())).await.unwrap();
+    }
+    async fn recv(who: &str, ws: &mut Ws) -> Value {
+        loop {
+            match tokio::time::timeout(PATIENCE, ws.next()).await.unwrap() {
+                Some(Ok(Message::Text(t))) => {
+                    println!("{who} ← {}", t.as_str());
+                    return serde_json::from_str(t.as_str()).unwrap();
+                }
+                Some(Ok(_)) => {}
+                other => panic!("{other:?}"),
+            }
+        }
+    }
+    let server = start_server(None).await;
+    let url = server.url();
+    let (mut alice, _) = tokio_tungstenite::connect_async(url.as_str())
+        .await
+        .unwrap();
+    let (mut bob, _) = tokio_tungstenite::connect_async(url.as_str())
+        .await
+        .unwrap();
+    let hello = |name: &str| format!(r#"{{"type":"hello","version":1,"name":"{name}"}}"#);
+    send("alice", &mut alice, hello("alice")).await;
+    recv("alice", &mut alice).await;
+    send("bob", &mut bob, hello("bob")).await;
+    recv("bob", &mut bob).await;
+    send(
+        "alice",
+        &mut alice,
+        format!(
+            r#"{{"type":"create_room","game":"mitsudomoe","options":{{"position":"{ENDGAME}"}}}}"#
+        ),
+    )
+    .await;
+    let room = recv("alice", &mut alice).await["room"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    send(
+        "alice",
+        &mut alice,
+        format!(r#"{{"type":"join","room":"{room}","seat":0}}"#),
+    )
+    .await;
+    recv("alice", &mut alice).await;
+    recv("alice", &mut alice).await;
+    send(
+        "bob",
+        &mut bob,
+        format!(r#"{{"type":"join","room":"{room}","seat":1}}"#),
+    )
+    .await;
+    recv("bob", &mut bob).await;
+    recv("bob", &mut bob).await;
+    recv("alice", &mut alice).await;
+    let play = |seat: u8, seq: u64, mv: &str| {
+        format!(r#"{{"type":"play","room":"{room}","seat":{seat},"seq":{seq},"move":{mv}}}"#)
+    };
+    // Bob forgets that the ball needs a ring of his to land on.
+    send(
+        "bob",
+        &mut bob,
+        play(
+            1,
+            0,
+            r#"{"ring":{"from":null,"to":"A3"},"ball":{"from":"A2","to":"B3"}}"#,
+        ),
+    )
+    .await;
+    recv("bob", &mut bob).await;
+    send(
+        "bob",
+        &mut bob,
+        play(
+            1,
+            0,
+            r#"{"ring":{"from":null,"to":"A3"},"ball":{"from":"A2","to":"A3"},"relocate":[]}"#,
+        ),
+    )
+    .await;
+    recv("bob", &mut bob).await;
+    recv("alice", &mut alice).await;
+    send(
+        "alice",
+        &mut alice,
+        play(
+            0,
+            1,
+            r#"{"ring":{"from":null,"to":"E2"},"ball":{"from":"D2","to":"E2"},"relocate":[]}"#,
+        ),
+    )
+    .await;
+    recv("alice", &mut alice).await;
+    recv("bob", &mut bob).await;
+    send(
+        "bob",
+        &mut bob,
+        format!(r#"{{"type":"get_log","room":"{room}"}}"#),
+    )
+    .await;
+    recv("bob", &mut bob).await;
+    server.stop().await.unwrap_or_else(|e| panic!("{e}"));
+}
