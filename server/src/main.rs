@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use parlor_server::{run, Config, Sync};
+use parlor_server::{run, Config, StoreConfig, Sync};
 use tokio_util::sync::CancellationToken;
 
 /// Parlor's game server: hosts rooms of Nimrod, Rummikub Lite, Cribbage
@@ -95,8 +95,10 @@ async fn main() -> ExitCode {
     });
     let defaults = parlor_server::limits::Limits::default();
     let config = Config {
-        db: Some(args.db),
-        sync: args.sync,
+        store: StoreConfig::Sqlite {
+            db: Some(args.db),
+            sync: args.sync,
+        },
         limits: parlor_server::limits::Limits {
             max_connections: args.max_connections,
             max_rooms: args.max_rooms,

@@ -9,13 +9,20 @@ use std::path::Path;
 use parlor_games::{GameKind, Outcome, Seat, SeatSet};
 use parlor_protocol::{LogEntry, LoggedAction, MatchHeader, RoomId};
 use parlor_server::store::{MatchRecord, Origin, Store, StoreError, StoredSeat};
-use parlor_server::Sync;
+use parlor_server::{StoreConfig, Sync};
 use rusqlite::{params, Connection};
 use serde_json::json;
 use uuid::Uuid;
 
 fn ok<T, E: std::fmt::Debug>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+fn sqlite(path: &Path) -> StoreConfig {
+    StoreConfig::Sqlite {
+        db: Some(path.to_path_buf()),
+        sync: Sync::Normal,
+    }
 }
 
 fn room(id: &str) -> RoomId {
@@ -44,11 +51,10 @@ fn step(seq: u64, seat: u8, take: [u64; 2]) -> LogEntry {
 /// Opens the store, runs `f` on it, then closes it and waits for the
 /// writer to finish (so the file can be reopened).
 async fn with_store<T>(path: &Path, f: impl AsyncFnOnce(&Store) -> T) -> T {
-    let (store, thread) = ok(Store::open(Some(path), Sync::Normal));
+    let (store, task) = ok(Store::open(&sqlite(path)).await);
     let out = f(&store).await;
     drop(store);
-    ok(tokio::task::spawn_blocking(move || thread.join()).await)
-        .unwrap_or_else(|_| panic!("writer panicked"));
+    ok(task.finished().await);
     out
 }
 
@@ -228,12 +234,12 @@ async fn a_layout_1_database_is_migrated_with_every_step() {
     assert_eq!(leftovers, 0, "the old tables are dropped");
 }
 
-#[test]
-fn a_database_from_a_newer_server_is_refused() {
+#[tokio::test]
+async fn a_database_from_a_newer_server_is_refused() {
     let dir = ok(tempfile::tempdir());
     let db = dir.path().join("new.db");
     ok(ok(Connection::open(&db)).pragma_update(None, "user_version", 99));
-    match Store::open(Some(&db), Sync::Normal) {
+    match Store::open(&sqlite(&db)).await {
         Err(StoreError::Corrupt(why)) => assert!(why.contains("layout 99"), "{why}"),
         other => panic!("expected a refusal, got {other:?}"),
     }

@@ -20,8 +20,8 @@ use parlor_protocol::{
 };
 use parlor_server::limits::{Limits, STORE_READERS, STORE_READ_QUEUE};
 use parlor_server::room::RoomCmd;
-use parlor_server::store::{Faults, MatchKey, MatchRecord, Origin, Store, StoreError};
-use parlor_server::Sync;
+use parlor_server::store::{Faults, MatchKey, MatchRecord, Origin, Store, StoreError, StoreTask};
+use parlor_server::{StoreConfig, Sync};
 use serde_json::{json, Value};
 
 /// A safety net for any wait: a store that hangs fails the test instead.
@@ -80,10 +80,9 @@ async fn restored(store: &Store, id: &str) -> Option<Vec<LogEntry>> {
 }
 
 /// Closes the store and waits for its threads.
-async fn close(store: Store, thread: std::thread::JoinHandle<()>) {
+async fn close(store: Store, task: StoreTask) {
     drop(store);
-    ok(tokio::task::spawn_blocking(move || thread.join()).await)
-        .unwrap_or_else(|_| panic!("the writer panicked"));
+    ok(task.finished().await);
 }
 
 /// Waits until `n` reads are held at `faults`' hold.
@@ -105,11 +104,11 @@ async fn a_failed_commit_refuses_the_move_and_the_same_move_is_stored_after() {
     let dir = ok(tempfile::tempdir());
     let db = dir.path().join("parlor.db");
     let faults = Faults::new();
-    let (store, thread) = ok(Store::open_with_faults(
-        Some(&db),
-        Sync::Normal,
-        faults.clone(),
-    ));
+    let config = StoreConfig::Sqlite {
+        db: Some(db),
+        sync: Sync::Normal,
+    };
+    let (store, thread) = ok(Store::open_with_faults(&config, faults.clone()).await);
     let key = new_match(&store, "aaaaaaaaaaaa").await;
     ok(store.append(key, step(0, [1, 0]), None, None).await);
 
@@ -139,7 +138,7 @@ async fn a_failed_commit_refuses_the_move_and_the_same_move_is_stored_after() {
     close(store, thread).await;
 
     // And what is on disk is what was acknowledged, nothing else.
-    let (store, thread) = ok(Store::open(Some(&db), Sync::Normal));
+    let (store, thread) = ok(Store::open(&config).await);
     assert_eq!(
         restored(&store, "aaaaaaaaaaaa").await,
         Some(vec![step(0, [1, 0]), step(1, [0, 3])])
@@ -150,7 +149,8 @@ async fn a_failed_commit_refuses_the_move_and_the_same_move_is_stored_after() {
 #[tokio::test]
 async fn a_failed_append_leaves_no_trace_while_its_neighbours_are_stored() {
     let faults = Faults::new();
-    let (store, thread) = ok(Store::open_with_faults(None, Sync::Normal, faults.clone()));
+    let (store, thread) =
+        ok(Store::open_with_faults(&StoreConfig::default(), faults.clone()).await);
     let ids = ["aaaaaaaaaaaa", "bbbbbbbbbbbb", "cccccccccccc"];
     let mut keys = Vec::new();
     for id in ids {
@@ -196,7 +196,8 @@ async fn a_failed_append_leaves_no_trace_while_its_neighbours_are_stored() {
 #[tokio::test]
 async fn a_room_refuses_a_move_whose_commit_fails_and_keeps_its_state() {
     let faults = Faults::new();
-    let (store, _thread) = ok(Store::open_with_faults(None, Sync::Normal, faults.clone()));
+    let (store, _thread) =
+        ok(Store::open_with_faults(&StoreConfig::default(), faults.clone()).await);
     let lobby = directory_on(store, Limits::default());
     let room = nimrod_room(&lobby, [3, 5], None).await;
     let (mut a, mut b) = (Player::new(&lobby, "a"), Player::new(&lobby, "b"));
@@ -241,7 +242,8 @@ async fn a_room_refuses_a_move_whose_commit_fails_and_keeps_its_state() {
 #[tokio::test]
 async fn reads_held_open_do_not_keep_moves_from_being_acknowledged() {
     let faults = Faults::new();
-    let (store, thread) = ok(Store::open_with_faults(None, Sync::Normal, faults.clone()));
+    let (store, thread) =
+        ok(Store::open_with_faults(&StoreConfig::default(), faults.clone()).await);
     let key = new_match(&store, "aaaaaaaaaaaa").await;
     ok(store.append(key, step(0, [1, 0]), None, None).await);
 
@@ -294,7 +296,8 @@ fn on_one_worker(test: impl AsyncFnOnce() + Send + 'static) {
 fn a_full_read_queue_blocks_neither_the_async_worker_nor_moves() {
     on_one_worker(async || {
         let faults = Faults::new();
-        let (store, thread) = ok(Store::open_with_faults(None, Sync::Normal, faults.clone()));
+        let (store, thread) =
+            ok(Store::open_with_faults(&StoreConfig::default(), faults.clone()).await);
         let key = new_match(&store, "aaaaaaaaaaaa").await;
         let hold = faults.hold_reads();
         // Held by the readers, queued, and waiting for room in the queue.

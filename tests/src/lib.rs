@@ -13,7 +13,7 @@ use parlor_games::Seat;
 use parlor_protocol::{
     decode_server, encode, ClientMsg, ErrorCode, RoomId, ServerMsg, Update, PROTOCOL_VERSION,
 };
-use parlor_server::{Config, Server};
+use parlor_server::{Config, Server, StoreConfig, Sync};
 use serde_json::{json, Value};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
@@ -29,7 +29,10 @@ pub const PATIENCE: Duration = Duration::from_secs(30);
 /// (`None`: a throwaway file).
 pub async fn start_server(db: Option<PathBuf>) -> Server {
     let config = Config {
-        db,
+        store: StoreConfig::Sqlite {
+            db,
+            sync: Sync::Normal,
+        },
         ..Config::default()
     };
     Server::start(([127, 0, 0, 1], 0).into(), config)

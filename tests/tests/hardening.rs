@@ -111,7 +111,10 @@ async fn a_room_that_never_starts_is_closed_also_after_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("parlor.db");
     let with = |unstarted: Duration| Config {
-        db: Some(db.clone()),
+        store: parlor_server::StoreConfig::Sqlite {
+            db: Some(db.clone()),
+            sync: parlor_server::Sync::Normal,
+        },
         limits: Limits {
             unstarted_room_timeout: unstarted,
             ..Limits::default()

@@ -13,14 +13,13 @@ use parlor_server::limits::Limits;
 use parlor_server::outbox::{ConnId, Inbox, Outbox, Outgoing};
 use parlor_server::room::{Member, RoomCmd};
 use parlor_server::store::Store;
-use parlor_server::Sync;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use uuid::Uuid;
 
 /// A directory on a throwaway store.
 pub fn directory(limits: Limits) -> Arc<Directory> {
-    let (store, _thread) = Store::open(None, Sync::Normal).unwrap_or_else(|e| panic!("{e}"));
+    let (store, _task) = Store::throwaway().unwrap_or_else(|e| panic!("{e}"));
     directory_on(store, limits)
 }
 

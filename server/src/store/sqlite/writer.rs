@@ -243,7 +243,7 @@ mod tests {
                 clock: None,
             },
             private: false,
-            origin: super::super::Origin::default(),
+            origin: crate::store::Origin::default(),
         };
         let key = ok(create(&conn, &record));
         (conn, key)
