@@ -3,6 +3,8 @@
 //!
 //! - [`StoreConfig::Sqlite`] (the default, `sqlite`): one file, one writer
 //!   thread, WAL mode; a single node's log.
+//! - [`StoreConfig::Postgres`] (`postgres`, `--cluster URL`): a database
+//!   several nodes can share, reached over the network; a writer task.
 //!
 //! Every backend commits jobs in batches (group commit), each job in a
 //! savepoint of its own so that one job's failure leaves nothing of it
@@ -23,6 +25,8 @@ use tokio::sync::oneshot;
 use uuid::Uuid;
 
 mod faults;
+mod job;
+mod postgres;
 mod rows;
 mod sqlite;
 mod task;
@@ -30,6 +34,9 @@ mod task;
 pub use faults::{Faults, ReadHold};
 pub use task::StoreTask;
 
+pub use postgres::DEFAULT_SCHEMA;
+
+use postgres::PgStore;
 use sqlite::SqliteStore;
 
 /// Why the store failed.
@@ -38,6 +45,12 @@ pub enum StoreError {
     /// SQLite refused.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL refused, or the connection to it broke.
+    #[error("database error: {0}")]
+    Postgres(#[from] tokio_postgres::Error),
+    /// The database could not be reached, or did not answer in time.
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
     /// A stored value did not decode.
     #[error("corrupt record in the database: {0}")]
     Corrupt(String),
@@ -47,6 +60,24 @@ pub enum StoreError {
     /// A fault armed through [`Faults`] (tests only).
     #[error("injected fault: {0}")]
     Injected(&'static str),
+}
+
+impl StoreError {
+    /// Whether the database refused a row because its key is taken: a
+    /// step at a `seq` the match already has, or a room id in use.
+    pub fn is_duplicate(&self) -> bool {
+        match self {
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => matches!(
+                e.extended_code,
+                rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+                    | rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+            ),
+            StoreError::Postgres(e) => {
+                e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION)
+            }
+            _ => false,
+        }
+    }
 }
 
 /// How hard a commit is pushed to disk.
@@ -160,6 +191,14 @@ pub enum StoreConfig {
         /// How hard commits are pushed to disk.
         sync: Sync,
     },
+    /// A PostgreSQL database, which the nodes of a cluster share:
+    /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DB`. The tables go in the
+    /// schema [`DEFAULT_SCHEMA`], or the first of a `search_path` the URL
+    /// sets (`?options=-c%20search_path%3DNAME`), created if missing.
+    Postgres {
+        /// Where the database is.
+        url: String,
+    },
 }
 
 impl Default for StoreConfig {
@@ -178,6 +217,7 @@ impl std::fmt::Display for StoreConfig {
         match self {
             StoreConfig::Sqlite { db: None, .. } => write!(f, "sqlite (throwaway)"),
             StoreConfig::Sqlite { db: Some(p), .. } => write!(f, "sqlite {}", p.display()),
+            StoreConfig::Postgres { url } => write!(f, "{}", postgres::redacted(url)),
         }
     }
 }
@@ -191,6 +231,7 @@ pub struct Store(Backend);
 #[derive(Clone, Debug)]
 enum Backend {
     Sqlite(SqliteStore),
+    Postgres(PgStore),
 }
 
 impl Store {
@@ -211,6 +252,10 @@ impl Store {
                 let (store, thread) = SqliteStore::open(db.as_deref(), *sync, faults)?;
                 Ok((Store(Backend::Sqlite(store)), StoreTask::thread(thread)))
             }
+            StoreConfig::Postgres { url } => {
+                let (store, task) = PgStore::open(url, faults).await?;
+                Ok((Store(Backend::Postgres(store)), task))
+            }
         }
     }
 
@@ -225,6 +270,7 @@ impl Store {
     pub async fn create_match(&self, record: MatchRecord) -> Result<MatchKey, StoreError> {
         match &self.0 {
             Backend::Sqlite(s) => s.create_match(record).await,
+            Backend::Postgres(s) => s.create_match(record).await,
         }
     }
 
@@ -237,6 +283,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         match &self.0 {
             Backend::Sqlite(s) => s.set_seat(key, seat, who).await,
+            Backend::Postgres(s) => s.set_seat(key, seat, who).await,
         }
     }
 
@@ -264,6 +311,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         match &self.0 {
             Backend::Sqlite(s) => s.append_step(key, step, clocks, outcome).await,
+            Backend::Postgres(s) => s.append_step(key, step, clocks, outcome).await,
         }
     }
 
@@ -272,6 +320,7 @@ impl Store {
     pub async fn close_match(&self, key: MatchKey, why: Closed) -> Result<(), StoreError> {
         match &self.0 {
             Backend::Sqlite(s) => s.close_match(key, why).await,
+            Backend::Postgres(s) => s.close_match(key, why).await,
         }
     }
 
@@ -279,6 +328,7 @@ impl Store {
     pub async fn unfinished(&self) -> Result<Vec<StoredMatch>, StoreError> {
         match &self.0 {
             Backend::Sqlite(s) => s.unfinished().await,
+            Backend::Postgres(s) => s.unfinished().await,
         }
     }
 
@@ -287,6 +337,7 @@ impl Store {
     pub async fn log(&self, room: RoomId) -> Result<Option<MatchLog>, StoreError> {
         match &self.0 {
             Backend::Sqlite(s) => s.log(room).await,
+            Backend::Postgres(s) => s.log(room).await,
         }
     }
 }

@@ -16,11 +16,16 @@ pub struct StoreTask(Kind);
 #[derive(Debug)]
 enum Kind {
     Thread(JoinHandle<()>),
+    Task(tokio::task::JoinHandle<()>),
 }
 
 impl StoreTask {
     pub(super) fn thread(handle: JoinHandle<()>) -> StoreTask {
         StoreTask(Kind::Thread(handle))
+    }
+
+    pub(super) fn task(handle: tokio::task::JoinHandle<()>) -> StoreTask {
+        StoreTask(Kind::Task(handle))
     }
 
     /// Waits until the writer has ended; `Err` if it panicked.
@@ -31,6 +36,7 @@ impl StoreTask {
                 .await
                 .map_err(|_| panicked())?
                 .map_err(|_| panicked()),
+            Kind::Task(h) => h.await.map_err(|_| panicked()),
         }
     }
 }

@@ -31,9 +31,9 @@ mod reader;
 mod schema;
 mod writer;
 
+use super::job::WriteJob;
 use connect::Throwaway;
 use reader::ReadJob;
-use writer::WriteJob;
 
 /// A handle on a SQLite store; cheap to clone. The store's threads stop
 /// when the last handle is dropped.
