@@ -17,6 +17,7 @@ pub mod rate;
 pub mod room;
 pub mod shutdown;
 pub mod store;
+pub mod testing;
 
 use std::net::SocketAddr;
 use std::time::Duration;

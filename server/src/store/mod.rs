@@ -46,7 +46,7 @@ pub enum StoreError {
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
     /// PostgreSQL refused, or the connection to it broke.
-    #[error("database error: {0}")]
+    #[error("database error: {}", with_causes(.0))]
     Postgres(#[from] tokio_postgres::Error),
     /// The database could not be reached, or did not answer in time.
     #[error("database unavailable: {0}")]
@@ -78,6 +78,19 @@ impl StoreError {
             _ => false,
         }
     }
+}
+
+/// An error and every cause under it: tokio-postgres keeps what the
+/// database said (the constraint, the lost connection) in the causes.
+pub(crate) fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        out.push_str(": ");
+        out.push_str(&c.to_string());
+        cause = c.source();
+    }
+    out
 }
 
 /// How hard a commit is pushed to disk.

@@ -4,6 +4,10 @@
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used, dead_code)]
 
+pub mod backend;
+pub mod fault_cases;
+pub mod store_cases;
+
 use std::sync::Arc;
 
 use parlor_games::{GameKind, Seat};

@@ -20,7 +20,9 @@ use tokio_postgres::{Client, Error, Row, Statement};
 
 use super::super::job::WriteJob;
 use super::super::rows::{to_json, NewHeader};
-use super::super::{Faults, MatchKey, MatchRecord, Reply, Step, StoreError, StoredSeat};
+use super::super::{
+    with_causes, Faults, MatchKey, MatchRecord, Reply, Step, StoreError, StoredSeat,
+};
 use super::pipeline::in_order;
 use super::statements::Statements;
 
@@ -372,7 +374,10 @@ async fn transaction(
             in_order(sent).await.into_iter().map(Some).collect();
         if !begun {
             if let Some(Some(Err(e))) = answers.first_mut().map(Option::take) {
-                return Err(Broken(format!("cannot start a transaction: {e}")));
+                return Err(Broken(format!(
+                    "cannot start a transaction: {}",
+                    with_causes(&e)
+                )));
             }
             begun = true;
         }
@@ -384,7 +389,10 @@ async fn transaction(
             if let Some(Err(e)) = taken.next() {
                 // The savepoint is missing: whatever ran after this job's
                 // start cannot be undone on its own.
-                return Err(Broken(format!("cannot open a savepoint: {e}")));
+                return Err(Broken(format!(
+                    "cannot open a savepoint: {}",
+                    with_causes(&e)
+                )));
             }
             let mut first_rows = None;
             let mut failure = None;
@@ -422,7 +430,7 @@ async fn transaction(
         conn.client
             .execute(&s.commit, &[])
             .await
-            .map_err(|e| Broken(e.to_string()))?;
+            .map_err(|e| Broken(with_causes(&e)))?;
     }
     Ok(())
 }
@@ -435,7 +443,216 @@ async fn undo(conn: &Conn) -> Result<(), Broken> {
         conn.client.query(&s.release, &[]),
     ];
     for res in in_order(sent).await {
-        res.map_err(|e| Broken(format!("cannot undo a failed job: {e}")))?;
+        res.map_err(|e| Broken(format!("cannot undo a failed job: {}", with_causes(&e))))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    // Test helpers fail the test by panicking.
+    #![allow(clippy::panic)]
+
+    use parlor_games::GameKind;
+    use parlor_protocol::{MatchHeader, RoomId};
+    use serde_json::json;
+    use tokio::sync::oneshot;
+
+    use super::super::connect::Target;
+    use super::super::schema;
+    use super::*;
+    use crate::testing::ScratchSchema;
+
+    fn ok<T, E: std::fmt::Debug>(r: Result<T, E>) -> T {
+        r.unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    /// The writer's connection on a fresh schema holding one match, and
+    /// another connection to look at what was committed.
+    async fn db(scratch: &ScratchSchema) -> (Conn, Client, MatchKey) {
+        let target = ok(Target::parse(&scratch.url()));
+        let mut client = ok(target.connect().await);
+        ok(schema::prepare(&mut client, &target.schema).await);
+        let statements = ok(Statements::prepare(&client).await);
+        let conn = Conn { client, statements };
+        let (reply, answer) = oneshot::channel();
+        let record = MatchRecord {
+            room: RoomId::new("aaaaaaaaaaaa").unwrap_or_else(|| panic!("room id")),
+            header: MatchHeader {
+                game: GameKind::Nimrod,
+                options: json!({"piles": [3, 5]}),
+                seats: 2,
+                seed: Some(1),
+                deal: None,
+                clock: None,
+            },
+            private: false,
+            origin: super::super::super::Origin::default(),
+        };
+        assert!(run(&conn, vec![WriteJob::Create(record, reply)], &Faults::new()).await);
+        let key = ok(ok(answer.await));
+        (conn, ok(target.connect().await), key)
+    }
+
+    type Answered = oneshot::Receiver<Result<(), StoreError>>;
+
+    fn append_job(
+        key: MatchKey,
+        seq: u64,
+        seat: u8,
+        outcome: Option<Outcome>,
+    ) -> (WriteJob, Answered) {
+        let (reply, answer) = oneshot::channel();
+        let step = ok(Step::new(
+            seq,
+            Seat(seat),
+            &json!({ "move": { "take": [seq, seat] } }),
+        ));
+        let job = WriteJob::Append {
+            key,
+            step,
+            clocks: None,
+            outcome,
+            reply,
+        };
+        (job, answer)
+    }
+
+    /// Runs the jobs as one batch; whether the connection is still usable,
+    /// and the jobs' answers in order.
+    async fn batch(
+        conn: &Conn,
+        faults: &Faults,
+        jobs: Vec<(WriteJob, Answered)>,
+    ) -> (bool, Vec<Result<(), StoreError>>) {
+        let (jobs, answers): (Vec<_>, Vec<_>) = jobs.into_iter().unzip();
+        let usable = run(conn, jobs, faults).await;
+        let mut out = Vec::new();
+        for a in answers {
+            out.push(ok(a.await));
+        }
+        (usable, out)
+    }
+
+    /// (seq, seat) of every committed step of `key`, as another connection sees them.
+    async fn stored(other: &Client, key: MatchKey) -> Vec<(i64, i16)> {
+        let rows = ok(other
+            .query(
+                "SELECT seq, seat FROM moves WHERE match_id = $1 ORDER BY seq",
+                &[&key.0],
+            )
+            .await);
+        rows.iter().map(|r| (r.get(0), r.get(1))).collect()
+    }
+
+    async fn finished(other: &Client, key: MatchKey) -> bool {
+        ok(other
+            .query_one("SELECT finished FROM matches WHERE id = $1", &[&key.0])
+            .await)
+        .get(0)
+    }
+
+    #[tokio::test]
+    async fn a_failed_job_leaves_nothing_while_the_rest_of_its_batch_commits() {
+        let Some(scratch) = ScratchSchema::new().await else {
+            return;
+        };
+        let (conn, other, key) = db(&scratch).await;
+        let faults = Faults::new();
+        // The first append fails after both its statements ran (the step
+        // and the outcome that ends the match).
+        faults.fail_next_appends(1);
+        let (usable, answers) = batch(
+            &conn,
+            &faults,
+            vec![
+                append_job(key, 0, 1, Some(Outcome::Draw)),
+                // Only takes its place if the failed one left nothing.
+                append_job(key, 0, 0, None),
+                append_job(key, 1, 1, None),
+                // A duplicate (match, seq): the insert itself is refused,
+                // and the job sent behind it runs again.
+                append_job(key, 1, 0, None),
+                append_job(key, 2, 0, None),
+            ],
+        )
+        .await;
+        assert!(usable);
+        assert!(
+            matches!(answers[0], Err(StoreError::Injected(_))),
+            "{:?}",
+            answers[0]
+        );
+        assert!(answers[1].is_ok(), "{:?}", answers[1]);
+        assert!(answers[2].is_ok(), "{:?}", answers[2]);
+        assert!(
+            answers[3].as_ref().is_err_and(StoreError::is_duplicate),
+            "{:?}",
+            answers[3]
+        );
+        assert!(answers[4].is_ok(), "{:?}", answers[4]);
+        assert_eq!(stored(&other, key).await, vec![(0, 0), (1, 1), (2, 0)]);
+        assert!(
+            !finished(&other, key).await,
+            "the failed append's outcome was undone"
+        );
+        // The connection is out of its transaction: the next batch works.
+        let (usable, answers) = batch(&conn, &faults, vec![append_job(key, 3, 1, None)]).await;
+        assert!(usable && answers[0].is_ok(), "{answers:?}");
+    }
+
+    #[tokio::test]
+    async fn a_failed_commit_answers_every_job_with_an_error_and_keeps_nothing() {
+        let Some(scratch) = ScratchSchema::new().await else {
+            return;
+        };
+        let (conn, other, key) = db(&scratch).await;
+        let faults = Faults::new();
+        faults.fail_next_commits(1);
+        let jobs = || {
+            vec![
+                append_job(key, 0, 0, None),
+                append_job(key, 1, 1, Some(Outcome::Draw)),
+            ]
+        };
+        let (usable, answers) = batch(&conn, &faults, jobs()).await;
+        assert!(
+            usable,
+            "a refused commit is rolled back, the connection kept"
+        );
+        for a in &answers {
+            assert!(
+                matches!(a, Err(StoreError::Corrupt(why)) if why.contains("commit failed")),
+                "{a:?}"
+            );
+        }
+        assert_eq!(stored(&other, key).await, vec![]);
+        assert!(!finished(&other, key).await);
+        // The fault is spent: the same steps now commit.
+        let (_, answers) = batch(&conn, &faults, jobs()).await;
+        assert!(answers.iter().all(Result::is_ok), "{answers:?}");
+        assert_eq!(stored(&other, key).await, vec![(0, 0), (1, 1)]);
+        assert!(finished(&other, key).await);
+    }
+
+    #[tokio::test]
+    async fn a_broken_connection_refuses_the_batch_and_asks_for_a_new_one() {
+        let Some(scratch) = ScratchSchema::new().await else {
+            return;
+        };
+        let (conn, other, key) = db(&scratch).await;
+        let pid: i32 = ok(conn.client.query_one("SELECT pg_backend_pid()", &[]).await).get(0);
+        ok(other
+            .execute("SELECT pg_terminate_backend($1)", &[&pid])
+            .await);
+        let (usable, answers) = batch(
+            &conn,
+            &Faults::new(),
+            vec![append_job(key, 0, 0, None), append_job(key, 1, 1, None)],
+        )
+        .await;
+        assert!(!usable);
+        assert!(answers.iter().all(Result::is_err), "{answers:?}");
+        assert_eq!(stored(&other, key).await, vec![]);
+    }
 }

@@ -13,7 +13,7 @@ use std::str::FromStr;
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio_postgres::{Client, Config, NoTls};
 
-use super::super::StoreError;
+use super::super::{with_causes, StoreError};
 use crate::limits::{PG_CONNECT_TIMEOUT, PG_POOL_SIZE, PG_POOL_WAIT};
 
 /// The schema the store uses when the URL names none.
@@ -34,8 +34,9 @@ pub(super) struct Target {
 impl Target {
     /// Reads `url` (`postgres://USER@HOST[:PORT]/DB[?options=...]`).
     pub(super) fn parse(url: &str) -> Result<Target, StoreError> {
-        let mut config = Config::from_str(url)
-            .map_err(|e| StoreError::Unavailable(format!("bad database URL: {e}")))?;
+        let mut config = Config::from_str(url).map_err(|e| {
+            StoreError::Unavailable(format!("bad database URL: {}", with_causes(&e)))
+        })?;
         let options = config.get_options().unwrap_or_default().to_owned();
         let schema = match search_path(&options) {
             Some(s) => s.to_owned(),

@@ -64,3 +64,88 @@ pub(super) async fn run(
     }
     tracing::debug!(schema = %target.schema, "store closed");
 }
+
+#[cfg(test)]
+mod tests {
+    // Test helpers fail the test by panicking.
+    #![allow(clippy::panic)]
+
+    use parlor_games::{GameKind, Seat};
+    use parlor_protocol::{LogEntry, LoggedAction, MatchHeader, RoomId};
+    use serde_json::json;
+
+    use super::super::super::{MatchRecord, Origin, Store};
+    use crate::testing::ScratchSchema;
+
+    fn ok<T, E: std::fmt::Debug>(r: Result<T, E>) -> T {
+        r.unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    fn step(seq: u64) -> LogEntry {
+        LogEntry {
+            seq,
+            seat: Seat((seq % 2) as u8),
+            action: LoggedAction::Move(json!({ "take": [0, 1] })),
+        }
+    }
+
+    /// Ends every connection the store has open, as a database restart would.
+    async fn kill_connections(scratch: &ScratchSchema) {
+        let (admin, conn) = ok(tokio_postgres::connect(
+            &crate::testing::postgres_url(),
+            tokio_postgres::NoTls,
+        )
+        .await);
+        tokio::spawn(conn);
+        let killed = ok(admin
+            .query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+                &[&scratch.name()],
+            )
+            .await);
+        assert!(!killed.is_empty(), "the store had connections");
+    }
+
+    #[tokio::test]
+    async fn lost_connections_refuse_moves_until_new_ones_are_opened() {
+        let Some(scratch) = ScratchSchema::new().await else {
+            return;
+        };
+        let (store, task) = ok(Store::open(&scratch.config()).await);
+        let room = RoomId::new("aaaaaaaaaaaa").unwrap_or_else(|| panic!("room id"));
+        let key = ok(store
+            .create_match(MatchRecord {
+                room: room.clone(),
+                header: MatchHeader {
+                    game: GameKind::Nimrod,
+                    options: json!({"piles": [30, 30]}),
+                    seats: 2,
+                    seed: Some(7),
+                    deal: None,
+                    clock: None,
+                },
+                private: false,
+                origin: Origin::default(),
+            })
+            .await);
+        ok(store.append(key, step(0), None, None).await);
+        ok(store.log(room.clone()).await);
+        kill_connections(&scratch).await;
+        // A move whose connection broke is refused; the next batch opens a
+        // new connection and the same move is stored.
+        let mut refused = 0;
+        while store.append(key, step(1), None, None).await.is_err() {
+            refused += 1;
+            assert!(refused < 3, "the writer did not reconnect");
+        }
+        let mut log = store.log(room.clone()).await;
+        if log.is_err() {
+            // The pool noticed its connection was gone; the next read gets a new one.
+            log = store.log(room.clone()).await;
+        }
+        let log = ok(log).unwrap_or_else(|| panic!("no log"));
+        assert_eq!(log.moves, vec![step(0), step(1)]);
+        drop(store);
+        ok(task.finished().await);
+    }
+}
