@@ -2,6 +2,8 @@
 //! a scratch schema per test that is dropped at its end, and the one rule
 //! for a service that is not there.
 //!
+//! - `PARLOR_TEST_STORE=postgres`: the servers under test keep their
+//!   matches in PostgreSQL ([`postgres_run`]); SQLite otherwise.
 //! - `PARLOR_TEST_POSTGRES`: the database tests make their schemas in
 //!   (default [`DEFAULT_POSTGRES`]).
 //! - A test whose service is missing prints why and is skipped, except
@@ -31,6 +33,12 @@ const SERVICE_WAIT: Duration = Duration::from_secs(5);
 /// (and reported): its connections are ended first, so it takes
 /// milliseconds unless the database is gone.
 const DROP_WAIT: Duration = Duration::from_secs(20);
+
+/// Whether this run puts the servers under test on PostgreSQL
+/// (`PARLOR_TEST_STORE=postgres`) rather than SQLite.
+pub fn postgres_run() -> bool {
+    std::env::var("PARLOR_TEST_STORE").is_ok_and(|s| s == "postgres")
+}
 
 /// The database tests use: `PARLOR_TEST_POSTGRES`, or [`DEFAULT_POSTGRES`].
 pub fn postgres_url() -> String {

@@ -18,7 +18,7 @@ use parlor_games::Seat;
 use parlor_protocol::{
     decode_server, encode, ClientMsg, ErrorCode, RoomId, ServerMsg, Update, PROTOCOL_VERSION,
 };
-use parlor_server::testing::ScratchSchema;
+use parlor_server::testing::{postgres_run, ScratchSchema};
 use parlor_server::{Config, Server, ServerError, StoreConfig, Sync};
 use serde_json::{json, Value};
 use tempfile::TempDir;
@@ -31,11 +31,6 @@ use uuid::Uuid;
 /// A safety net so that a broken server fails a test instead of hanging
 /// it. Generous: no test depends on anything taking less than this.
 pub const PATIENCE: Duration = Duration::from_secs(30);
-
-/// Whether the servers run on PostgreSQL (`PARLOR_TEST_STORE=postgres`).
-pub fn on_postgres() -> bool {
-    std::env::var("PARLOR_TEST_STORE").is_ok_and(|s| s == "postgres")
-}
 
 /// A store a test keeps across server restarts: a SQLite file in a
 /// temporary directory, or (`PARLOR_TEST_STORE=postgres`) a scratch
@@ -53,7 +48,7 @@ impl TestStore {
     /// for and cannot be used, the Postgres run of the test is skipped and
     /// it runs on SQLite (under `CI=true` it fails instead).
     pub async fn new() -> TestStore {
-        if on_postgres() {
+        if postgres_run() {
             if let Some(s) = ScratchSchema::new().await {
                 return TestStore::Postgres(s);
             }
@@ -446,7 +441,7 @@ pub async fn snapshot(url: &str, room: &RoomId) -> Update {
 /// asks for.
 pub async fn start_server_with(mut config: Config) -> TestServer {
     let mut own = None;
-    if config.store == StoreConfig::default() && on_postgres() {
+    if config.store == StoreConfig::default() && postgres_run() {
         let store = TestStore::new().await;
         config.store = store.config();
         own = Some(store);
