@@ -51,6 +51,9 @@ pub enum StoreError {
     /// The database could not be reached, or did not answer in time.
     #[error("database unavailable: {0}")]
     Unavailable(String),
+    /// The store's settings are unusable (a malformed URL, say).
+    #[error("bad store settings: {0}")]
+    Settings(String),
     /// A stored value did not decode.
     #[error("corrupt record in the database: {0}")]
     Corrupt(String),
@@ -194,7 +197,7 @@ pub struct StoredMatch {
 type Reply<T> = oneshot::Sender<Result<T, StoreError>>;
 
 /// Which database holds the log, and how it is reached.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, PartialEq, Eq)]
 pub enum StoreConfig {
     /// A SQLite file, created if missing.
     Sqlite {
@@ -220,6 +223,23 @@ impl Default for StoreConfig {
         StoreConfig::Sqlite {
             db: None,
             sync: Sync::Normal,
+        }
+    }
+}
+
+impl std::fmt::Debug for StoreConfig {
+    /// As [`std::fmt::Display`]: a URL's password stays out of the logs.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreConfig::Sqlite { db, sync } => f
+                .debug_struct("Sqlite")
+                .field("db", db)
+                .field("sync", sync)
+                .finish(),
+            StoreConfig::Postgres { url } => f
+                .debug_struct("Postgres")
+                .field("url", &postgres::redacted(url))
+                .finish(),
         }
     }
 }

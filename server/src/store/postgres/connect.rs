@@ -34,9 +34,8 @@ pub(super) struct Target {
 impl Target {
     /// Reads `url` (`postgres://USER@HOST[:PORT]/DB[?options=...]`).
     pub(super) fn parse(url: &str) -> Result<Target, StoreError> {
-        let mut config = Config::from_str(url).map_err(|e| {
-            StoreError::Unavailable(format!("bad database URL: {}", with_causes(&e)))
-        })?;
+        let mut config = Config::from_str(url)
+            .map_err(|e| StoreError::Settings(format!("database URL: {}", with_causes(&e))))?;
         let options = config.get_options().unwrap_or_default().to_owned();
         let schema = match search_path(&options) {
             Some(s) => s.to_owned(),
@@ -46,7 +45,7 @@ impl Target {
             }
         };
         if !valid_schema(&schema) {
-            return Err(StoreError::Unavailable(format!(
+            return Err(StoreError::Settings(format!(
                 "schema name {schema:?}: use lower-case letters, digits and _ (at most {MAX_SCHEMA_CHARS}), not starting with a digit"
             )));
         }
@@ -93,7 +92,7 @@ impl Target {
             .recycle_timeout(Some(PG_CONNECT_TIMEOUT))
             .runtime(Runtime::Tokio1)
             .build()
-            .map_err(|e| StoreError::Unavailable(format!("cannot make a connection pool: {e}")))
+            .map_err(|e| StoreError::Settings(format!("cannot make a connection pool: {e}")))
     }
 }
 

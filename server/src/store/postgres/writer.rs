@@ -20,14 +20,25 @@ use super::super::{Faults, StoreError};
 use super::batch::{self, Conn};
 use super::connect::Target;
 use super::statements::Statements;
-use crate::limits::STORE_BATCH;
+use crate::limits::{PG_CONNECT_TIMEOUT, STORE_BATCH};
 
 impl Conn {
-    /// Opens the writer's connection and prepares its statements.
+    /// Opens the writer's connection and prepares its statements, within
+    /// [`PG_CONNECT_TIMEOUT`] in all: a database that accepts connections
+    /// but does not answer must not hold the writer.
     pub(super) async fn open(target: &Target) -> Result<Conn, StoreError> {
-        let client = target.connect().await?;
-        let statements = Statements::prepare(&client).await?;
-        Ok(Conn { client, statements })
+        let opening = async {
+            let client = target.connect().await?;
+            let statements = Statements::prepare(&client).await?;
+            Ok(Conn { client, statements })
+        };
+        tokio::time::timeout(PG_CONNECT_TIMEOUT, opening)
+            .await
+            .map_err(|_| {
+                StoreError::Unavailable(format!(
+                    "no answer from the database within {PG_CONNECT_TIMEOUT:?}"
+                ))
+            })?
     }
 }
 
