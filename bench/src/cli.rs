@@ -47,6 +47,19 @@ pub struct Args {
     /// The `parlor-server` binary (default: next to this one).
     #[arg(long)]
     pub server_bin: Option<PathBuf>,
+    /// An argument for each `parlor-server` the tool starts (repeat for
+    /// several): e.g. `--server-arg=--cluster --server-arg=URL` to run it on
+    /// PostgreSQL, where `{run}` in an argument becomes a name unique to
+    /// each start, so that every repetition gets a fresh schema
+    /// (`?options=-c%20search_path%3Dbench_{run}`). `--db` is passed only
+    /// when `--cluster` is not.
+    #[arg(long, allow_hyphen_values = true)]
+    pub server_arg: Vec<String>,
+    /// Also measure the CPU of every process whose command line contains
+    /// this (e.g. the database's name, for the Postgres backends serving
+    /// the server), reported as `also_cpu_*`.
+    #[arg(long)]
+    pub cpu_also: Option<String>,
     /// Skip the bare-relay baseline.
     #[arg(long)]
     pub no_baseline: bool,

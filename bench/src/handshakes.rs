@@ -71,7 +71,7 @@ pub async fn run(bin: &Path, connections: usize) -> Result<Value, String> {
 /// Starts a server, opens `stuck` silent TCP connections and `helloless`
 /// WebSocket connections to it, sends SIGTERM and times the exit.
 async fn stop_with(bin: &Path, stuck: usize, helloless: usize) -> Result<Value, String> {
-    let server = ServerProcess::parlor(bin)?;
+    let server = ServerProcess::parlor(bin, &[])?;
     let (url, pid) = (server.url.clone(), server.pid);
     let target = loopback_target(&url).ok_or("the server is not on a loopback address")?;
     // One full round trip: the server is past its start-up and accepting.

@@ -97,7 +97,7 @@ const LIST: &str = r#"{"type":"list_rooms"}"#;
 /// One repetition: a fresh server, the background rooms, the player's
 /// calm window, then the hostile clients beside it.
 pub async fn run(args: &Args, bin: &Path, options: &Value) -> Result<Value, String> {
-    let server = ServerProcess::parlor_with(bin, &server_flags(args.background_rooms))?;
+    let server = ServerProcess::parlor(bin, &server_flags(args.background_rooms))?;
     let (url, pid) = (server.url.clone(), server.pid);
     let target = loopback_target(&url).ok_or("the server is not on a loopback address")?;
     let made = create_rooms(&url, args.background_rooms, options).await?;
@@ -118,6 +118,7 @@ pub async fn run(args: &Args, bin: &Path, options: &Value) -> Result<Value, Stri
         warmup: Duration::ZERO,
         measure,
         flooders: 0,
+        cpu_also: None,
     };
     let calm = run_load(&url, Some(pid), &player(CALM_WINDOW)).await;
 

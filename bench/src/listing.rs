@@ -61,7 +61,7 @@ pub fn server_flags(rooms: usize) -> Vec<String> {
 
 /// One repetition: a fresh server, `args.rooms` rooms, the measurements.
 pub async fn run(args: &Args, bin: &Path, options: &Value) -> Result<Value, String> {
-    let server = ServerProcess::parlor_with(bin, &server_flags(args.rooms))?;
+    let server = ServerProcess::parlor(bin, &server_flags(args.rooms))?;
     let (url, pid) = (server.url.clone(), server.pid);
     let rss_base = procfs::rss_bytes(pid);
     let setup = Instant::now();

@@ -116,6 +116,7 @@ async fn bench(args: Args) -> Result<Value, String> {
         warmup: Duration::from_secs(args.warmup_s),
         measure: Duration::from_secs(args.measure_s.max(1)),
         flooders: args.flooders,
+        cpu_also: args.cpu_also.clone(),
     };
     let bin = match &args.server_bin {
         Some(b) => Some(b.clone()),
@@ -204,7 +205,7 @@ async fn one_rep(args: &Args, load: &Load, bin: Option<&std::path::Path>) -> Res
         Some(url) => (None, url.clone(), None),
         None => {
             let bin = bin.ok_or("no parlor-server binary: build it or pass --server-bin")?;
-            let s = ServerProcess::parlor(bin)?;
+            let s = ServerProcess::parlor(bin, &args.server_arg)?;
             let (url, pid) = (s.url.clone(), Some(s.pid));
             (Some(s), url, pid)
         }
@@ -225,6 +226,7 @@ async fn one_rep(args: &Args, load: &Load, bin: Option<&std::path::Path>) -> Res
     let relay_proc = ServerProcess::relay(game_len)?;
     let baseline_load = Load {
         flooders: 0,
+        cpu_also: None,
         ..load.clone()
     };
     let relay = report::run_load(&relay_proc.url, Some(relay_proc.pid), &baseline_load).await;

@@ -2,6 +2,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::{Duration, Instant};
 
 use tempfile::TempDir;
@@ -25,25 +26,26 @@ pub struct ServerProcess {
 }
 
 impl ServerProcess {
-    /// Starts `parlor-server` on 127.0.0.1, port 0, with a fresh database.
-    pub fn parlor(bin: &Path) -> Result<Self, String> {
-        Self::parlor_with(bin, &[])
-    }
-
-    /// Starts `parlor-server` as [`ServerProcess::parlor`] does, with
-    /// `extra` flags (limits raised for a measurement).
-    pub fn parlor_with(bin: &Path, extra: &[String]) -> Result<Self, String> {
+    /// Starts `parlor-server` on 127.0.0.1, port 0, with a fresh SQLite
+    /// database, or with `extra` arguments (`{run}` in them replaced by a
+    /// name unique to this start) that name another store (`--cluster`).
+    pub fn parlor(bin: &Path, extra: &[String]) -> Result<Self, String> {
         let dir = tempfile::tempdir().map_err(|e| format!("temp dir: {e}"))?;
         let port_file = dir.path().join("addr");
         let mut cmd = Command::new(bin);
         cmd.arg("--bind")
             .arg("127.0.0.1:0")
-            .arg("--db")
-            .arg(dir.path().join("bench.db"))
             .arg("--port-file")
             .arg(&port_file)
-            .args(extra)
             .env("RUST_LOG", "warn");
+        if !extra
+            .iter()
+            .any(|a| a == "--cluster" || a.starts_with("--cluster="))
+        {
+            cmd.arg("--db").arg(dir.path().join("bench.db"));
+        }
+        let run = run_name();
+        cmd.args(extra.iter().map(|a| a.replace("{run}", &run)));
         Self::spawn(cmd, dir, port_file)
     }
 
@@ -133,6 +135,17 @@ impl Drop for ServerProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A name for one server start, unique on this machine: lower-case
+/// letters, digits and `_` (usable as a schema name).
+fn run_name() -> String {
+    static STARTS: AtomicU32 = AtomicU32::new(0);
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let n = STARTS.fetch_add(1, Ordering::Relaxed);
+    format!("{}_{secs}_{n}", std::process::id())
 }
 
 /// `parlor-server` next to this binary (both are built into the same

@@ -51,6 +51,39 @@ pub fn cpu_seconds(pid: u32) -> Option<f64> {
     Some((utime + stime) / clk_tck())
 }
 
+/// User plus system CPU seconds used so far by every process whose
+/// command line contains `pattern` (e.g. the Postgres backends of one
+/// database, whose titles name it), with how many there were.
+pub fn cpu_seconds_matching(pattern: &str) -> (f64, usize) {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return (0.0, 0);
+    };
+    let me = std::process::id().to_string();
+    let mut total = 0.0;
+    let mut count = 0;
+    for entry in dir.flatten() {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .filter(|n| *n != me)
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+            continue;
+        };
+        if !String::from_utf8_lossy(&cmdline).contains(pattern) {
+            continue;
+        }
+        if let Some(cpu) = cpu_seconds(pid) {
+            total += cpu;
+            count += 1;
+        }
+    }
+    (total, count)
+}
+
 /// Resident memory of `pid` in bytes (`VmRSS`).
 pub fn rss_bytes(pid: u32) -> Option<u64> {
     vm_rss(&std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?)

@@ -39,6 +39,8 @@ pub struct Load {
     pub measure: Duration,
     /// Flooding connections.
     pub flooders: usize,
+    /// Other processes whose CPU counts (a pattern in their command line).
+    pub cpu_also: Option<String>,
 }
 
 /// Samples a process's resident memory until stopped; keeps the peak.
@@ -112,9 +114,11 @@ pub async fn run_load(url: &str, pid: Option<u32>, load: &Load) -> Value {
     tokio::time::sleep_until(start).await;
     let cpu0 = pid.and_then(procfs::cpu_seconds);
     let me0 = procfs::cpu_seconds(0);
+    let also0 = load.cpu_also.as_deref().map(procfs::cpu_seconds_matching);
     tokio::time::sleep_until(end).await;
     let cpu1 = pid.and_then(procfs::cpu_seconds);
     let me1 = procfs::cpu_seconds(0);
+    let also1 = load.cpu_also.as_deref().map(procfs::cpu_seconds_matching);
     let mut latencies = Vec::new();
     for t in tasks {
         if let Ok(l) = t.await {
@@ -161,6 +165,16 @@ pub async fn run_load(url: &str, pid: Option<u32>, load: &Load) -> Value {
     });
     if load.flooders > 0 {
         report["flood"] = flood_stats.report(load.flooders);
+    }
+    if let (Some((a, _)), Some((b, procs))) = (also0, also1) {
+        let cpu = b - a;
+        report["also_processes"] = json!(procs);
+        report["also_cpu_cores"] = round(cpu / secs);
+        report["also_cpu_us_per_move"] = if moves > 0 {
+            round(cpu * 1e6 / moves as f64)
+        } else {
+            Value::Null
+        };
     }
     report
 }

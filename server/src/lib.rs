@@ -4,7 +4,8 @@
 //! [`connection`] task pair per client decodes requests and writes
 //! replies, the [`directory`] routes commands to rooms and owns their
 //! lifetimes, a [`room`] actor per match owns the game, and the [`store`]
-//! writes every accepted step to SQLite before anyone is told of it.
+//! writes every accepted step to its database (SQLite by default) before
+//! anyone is told of it.
 
 pub mod admission;
 pub mod connection;
@@ -16,9 +17,9 @@ pub mod rate;
 pub mod room;
 pub mod shutdown;
 pub mod store;
+pub mod testing;
 
 use std::net::SocketAddr;
-use std::path::PathBuf;
 use std::time::Duration;
 
 use tokio::net::TcpListener;
@@ -26,19 +27,17 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-pub use store::Sync;
+pub use store::{StoreConfig, Sync};
 
-/// How long shutdown waits for the store thread to finish its last commits.
+/// How long shutdown waits for the store's writer to finish its last commits.
 const STORE_DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Server settings.
 #[derive(Clone, Debug, Default)]
 pub struct Config {
-    /// SQLite file; `None` keeps matches in a throwaway file that vanishes
-    /// with the process (tests, the CLI's private server).
-    pub db: Option<PathBuf>,
-    /// How hard commits are pushed to disk.
-    pub sync: Sync,
+    /// Where matches are stored; by default a throwaway SQLite file that
+    /// vanishes with the process (tests, the CLI's private server).
+    pub store: StoreConfig,
     /// Caps and timeouts (the constants of [`limits`] by default).
     pub limits: limits::Limits,
 }
@@ -62,14 +61,14 @@ pub async fn run(
     config: Config,
     shutdown: CancellationToken,
 ) -> Result<(), ServerError> {
-    let (store, store_thread) = store::Store::open(config.db.as_deref(), config.sync)?;
+    let (store, store_task) = store::Store::open(&config.store).await?;
     let tracker = TaskTracker::new();
     let directory =
         directory::Directory::new(store, tracker.clone(), shutdown.clone(), config.limits);
     let restored = directory.restore().await?;
     tracing::info!(
         addr = %listener.local_addr()?,
-        db = %config.db.as_deref().map_or("(throwaway)".into(), |p| p.display().to_string()),
+        store = %config.store,
         restored,
         "parlor-server listening"
     );
@@ -84,12 +83,10 @@ pub async fn run(
     tracker.close();
     tracker.wait().await;
     drop(directory);
-    let joined = tokio::task::spawn_blocking(move || store_thread.join());
-    if tokio::time::timeout(STORE_DRAIN_TIMEOUT, joined)
-        .await
-        .is_err()
-    {
-        tracing::warn!("the store did not close in time");
+    match tokio::time::timeout(STORE_DRAIN_TIMEOUT, store_task.finished()).await {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => tracing::error!(error = %e, "the store did not close cleanly"),
+        Err(_) => tracing::warn!("the store did not close in time"),
     }
     tracing::info!("parlor-server stopped");
     Ok(())

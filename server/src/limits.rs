@@ -181,8 +181,8 @@ pub const QUICK_ANALYSES: usize = 2;
 /// client can take every heavy place for itself.
 pub const ANALYSES_PER_CONNECTION: usize = 1;
 
-/// Store jobs committed in one SQLite transaction: batching moves from many
-/// rooms into one commit is what makes durable writes cheap under load.
+/// Store jobs committed in one transaction: batching moves from many rooms
+/// into one commit is what makes durable writes cheap under load.
 pub const STORE_BATCH: usize = 512;
 
 /// How long the store's writer lets jobs gather before a commit when they
@@ -298,3 +298,31 @@ pub const STORE_READERS: usize = 2;
 /// blocking thread, never an async worker). Each waiting read holds only
 /// its request; a burst of `get_log`s beyond this is slowed, not refused.
 pub const STORE_READ_QUEUE: usize = 256;
+
+// The Postgres store (`--cluster`; see `store::postgres`).
+
+/// Pooled connections serving the Postgres store's reads (the restore at
+/// start-up, `get_log`); the writer has a connection of its own. Reads are
+/// rare next to moves, and each connection is a server process on the
+/// database's side: a few keep one long read from queueing the others.
+pub const PG_POOL_SIZE: usize = 4;
+
+/// How long a read waits for a pooled connection before it fails with
+/// `server/storage`: far longer than any read takes, so only a stuck or
+/// unreachable database makes a read fail here.
+pub const PG_POOL_WAIT: Duration = Duration::from_secs(10);
+
+/// How long opening a connection to Postgres may take. A database that is
+/// down then refuses moves with `server/storage` within this instead of
+/// holding them; on loopback a refused connection fails at once anyway.
+pub const PG_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How long one batch of writes may take, from `BEGIN` to `COMMIT`. Commits
+/// take milliseconds; a database that stops answering must not hold every
+/// room's moves for ever: past this the batch is answered with errors and
+/// its connection dropped (the next batch opens a new one).
+pub const PG_BATCH_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long one read (its queries and their rows) may take: generous, as
+/// the restore at start-up reads every unfinished match at once.
+pub const PG_READ_TIMEOUT: Duration = Duration::from_secs(60);

@@ -5,12 +5,13 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::Parser;
-use parlor_server::{run, Config, Sync};
+use parlor_server::{run, Config, StoreConfig, Sync};
 use tokio_util::sync::CancellationToken;
 
 /// Parlor's game server: hosts rooms of Nimrod, Rummikub Lite, Cribbage
 /// and more over WebSocket, validating every move and keeping every match
-/// in a SQLite file. Log level: set RUST_LOG (e.g. RUST_LOG=debug).
+/// in a SQLite file (or, with --cluster, in PostgreSQL). Log level: set
+/// RUST_LOG (e.g. RUST_LOG=debug).
 #[derive(Debug, Parser)]
 #[command(name = "parlor-server", version)]
 struct Args {
@@ -26,6 +27,13 @@ struct Args {
     /// process being killed, `full` also survives power loss (slower).
     #[arg(long, value_enum, default_value_t = Sync::Normal)]
     sync: Sync,
+    /// Keep every match in this PostgreSQL database instead of a SQLite
+    /// file: postgres://USER[:PASSWORD]@HOST[:PORT]/DB. The tables go in
+    /// the schema `parlor` (or the first of a search_path set in the URL,
+    /// e.g. ?options=-c%20search_path%3Dname), created if missing.
+    /// Commits are as durable as the database's own settings make them.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["db", "sync"])]
+    cluster: Option<String>,
     /// Write the address actually bound (e.g. `127.0.0.1:41237` after
     /// `--bind 127.0.0.1:0`) to this file once listening. The same address
     /// is also printed on stdout as `parlor-server listening on ws://ADDR`.
@@ -95,8 +103,13 @@ async fn main() -> ExitCode {
     });
     let defaults = parlor_server::limits::Limits::default();
     let config = Config {
-        db: Some(args.db),
-        sync: args.sync,
+        store: match args.cluster {
+            Some(url) => StoreConfig::Postgres { url },
+            None => StoreConfig::Sqlite {
+                db: Some(args.db),
+                sync: args.sync,
+            },
+        },
         limits: parlor_server::limits::Limits {
             max_connections: args.max_connections,
             max_rooms: args.max_rooms,

@@ -1,5 +1,7 @@
 //! Crash durability, run on purpose:
-//! `cargo test -p parlor-server --test crash -- --ignored --nocapture`.
+//! `cargo test -p parlor-server --test crash -- --ignored --nocapture`
+//! (with `PARLOR_TEST_STORE=postgres`, the server keeps its matches in a
+//! scratch Postgres schema: `--cluster`).
 //!
 //! Kills the real `parlor-server` binary with SIGKILL at random moments
 //! while bots play Nimrod (`PARLOR_CRASH_KILLS` times, default 100),
@@ -12,13 +14,15 @@
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::Path;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use parlor_games::{Seat, Viewer};
 use parlor_protocol::{decode_server, ErrorCode, LoggedAction, ServerMsg, Update};
+use parlor_server::testing::{self, ScratchSchema};
 use rand::Rng;
 use serde_json::{json, Value};
 use tokio::net::TcpStream;
@@ -46,12 +50,29 @@ struct RoomRecord {
     finished: bool,
 }
 
-fn start(bin: &Path, db: &Path, dir: &Path) -> (Child, String) {
+/// Where the server keeps its matches, the same across restarts.
+enum Store {
+    /// A SQLite file.
+    File(PathBuf),
+    /// A Postgres schema.
+    Schema(ScratchSchema),
+}
+
+impl Store {
+    fn args(&self) -> [OsString; 2] {
+        match self {
+            Store::File(db) => ["--db".into(), db.into()],
+            Store::Schema(s) => ["--cluster".into(), s.url().into()],
+        }
+    }
+}
+
+fn start(bin: &Path, store: &Store, dir: &Path) -> (Child, String) {
     let port_file = dir.join("addr");
     let _ = std::fs::remove_file(&port_file);
     let child = Command::new(bin)
-        .args(["--bind", "127.0.0.1:0", "--db"])
-        .arg(db)
+        .args(["--bind", "127.0.0.1:0"])
+        .args(store.args())
         .arg("--port-file")
         .arg(&port_file)
         .env("RUST_LOG", "error")
@@ -239,11 +260,18 @@ async fn sigkill_at_random_moments_loses_no_acknowledged_move() {
         .unwrap_or(100);
     let bin = Path::new(env!("CARGO_BIN_EXE_parlor-server"));
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("crash.db");
+    let store = if testing::postgres_run() {
+        let Some(schema) = ScratchSchema::new().await else {
+            return;
+        };
+        Store::Schema(schema)
+    } else {
+        Store::File(dir.path().join("crash.db"))
+    };
     let mut rooms: Vec<RoomRecord> = vec![RoomRecord::default(); ROOMS];
     let mut rng = rand::thread_rng();
     for cycle in 0..=kills {
-        let (mut child, url) = start(bin, &db, dir.path());
+        let (mut child, url) = start(bin, &store, dir.path());
         let tasks: Vec<_> = rooms
             .iter()
             .map(|r| tokio::spawn(drive(url.clone(), r.clone())))

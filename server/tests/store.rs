@@ -1,139 +1,57 @@
-//! The store on disk: matches survive a reopen, and a database written by
-//! an earlier layout is migrated without losing a step.
+//! The store on disk, on SQLite (the cases shared with Postgres are in
+//! `common/store_cases.rs`; `store_pg.rs` runs them there): matches
+//! survive a reopen, a duplicate step is refused, a newer layout is
+//! refused, and a database written by an earlier layout is migrated
+//! without losing a step.
 
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic)]
 
+mod common;
+
 use std::path::Path;
 
-use parlor_games::{GameKind, Outcome, Seat, SeatSet};
-use parlor_protocol::{LogEntry, LoggedAction, MatchHeader, RoomId};
-use parlor_server::store::{MatchRecord, Origin, Store, StoreError, StoredSeat};
-use parlor_server::Sync;
+use common::backend::{close, Backend};
+use common::store_cases::{self as cases, header, room, step};
+use parlor_games::{Outcome, Seat};
+use parlor_server::store::{Store, StoredSeat};
+use parlor_server::{StoreConfig, Sync};
 use rusqlite::{params, Connection};
-use serde_json::json;
 use uuid::Uuid;
 
 fn ok<T, E: std::fmt::Debug>(r: Result<T, E>) -> T {
     r.unwrap_or_else(|e| panic!("{e:?}"))
 }
 
-fn room(id: &str) -> RoomId {
-    RoomId::new(id).unwrap_or_else(|| panic!("bad room id {id}"))
-}
-
-fn header(seed: u64) -> MatchHeader {
-    MatchHeader {
-        game: GameKind::Nimrod,
-        options: json!({"piles": [3, 5]}),
-        seats: 2,
-        seed: Some(seed),
-        deal: None,
-        clock: None,
-    }
-}
-
-fn step(seq: u64, seat: u8, take: [u64; 2]) -> LogEntry {
-    LogEntry {
-        seq,
-        seat: Seat(seat),
-        action: LoggedAction::Move(json!({ "take": take })),
-    }
-}
-
-/// Opens the store, runs `f` on it, then closes it and waits for the
-/// writer to finish (so the file can be reopened).
-async fn with_store<T>(path: &Path, f: impl AsyncFnOnce(&Store) -> T) -> T {
-    let (store, thread) = ok(Store::open(Some(path), Sync::Normal));
-    let out = f(&store).await;
-    drop(store);
-    ok(tokio::task::spawn_blocking(move || thread.join()).await)
-        .unwrap_or_else(|_| panic!("writer panicked"));
-    out
+#[tokio::test]
+async fn matches_seats_and_moves_survive_a_reopen() {
+    let backend = Backend::sqlite();
+    cases::matches_seats_and_moves_survive_a_reopen(&backend).await;
+    let file = backend.sqlite_file().unwrap_or_else(|| panic!("a file"));
+    let page: i64 = ok(ok(Connection::open(file)).query_row("PRAGMA page_size", [], |r| r.get(0)));
+    assert_eq!(page, 2048, "new databases use small pages");
 }
 
 #[tokio::test]
-async fn matches_seats_and_moves_survive_a_reopen() {
-    let dir = ok(tempfile::tempdir());
-    let db = dir.path().join("parlor.db");
-    let token = Uuid::new_v4();
-    let (first, second) = with_store(&db, async |s: &Store| {
-        let record = |id: &str, seed| MatchRecord {
-            room: room(id),
-            header: header(seed),
-            private: false,
-            origin: Origin::default(),
-        };
-        let a = ok(s.create_match(record("aaaaaaaaaaaa", 1)).await);
-        let b = ok(s.create_match(record("bbbbbbbbbbbb", 2)).await);
-        let player = StoredSeat::Player {
-            token,
-            name: "ann".into(),
-            client_seed: None,
-        };
-        ok(s.set_seat(a, Seat(0), Some(player)).await);
-        ok(s.set_seat(
-            a,
-            Seat(1),
-            Some(StoredSeat::Bot {
-                strategy: "optimal".into(),
-            }),
-        )
-        .await);
-        ok(s.append(a, step(0, 0, [1, 0]), None, None).await);
-        ok(s.append(a, step(1, 1, [0, 2]), None, None).await);
-        // b finishes: it is served as a log, not restored.
-        let win = Outcome::Win {
-            winners: SeatSet::single(Seat(1)),
-        };
-        ok(s.append(b, step(0, 0, [3, 5]), None, Some(win)).await);
-        (a, b)
-    })
-    .await;
-    assert_ne!(first, second, "every match gets its own number");
+async fn a_duplicate_step_is_refused_and_changes_nothing() {
+    cases::a_duplicate_step_is_refused_and_changes_nothing(&Backend::sqlite()).await;
+}
 
-    let (unfinished, log) = with_store(&db, async |s: &Store| {
-        (
-            ok(s.unfinished().await),
-            ok(s.log(room("bbbbbbbbbbbb")).await),
-        )
-    })
-    .await;
-    assert_eq!(unfinished.len(), 1);
-    let m = &unfinished[0];
-    assert_eq!(m.key, first);
-    assert_eq!(m.record.room, room("aaaaaaaaaaaa"));
-    assert_eq!(m.record.header, header(1));
-    assert_eq!(m.moves, vec![step(0, 0, [1, 0]), step(1, 1, [0, 2])]);
-    assert_eq!(
-        m.seats,
-        vec![
-            (
-                Seat(0),
-                StoredSeat::Player {
-                    token,
-                    name: "ann".into(),
-                    client_seed: None,
-                }
-            ),
-            (
-                Seat(1),
-                StoredSeat::Bot {
-                    strategy: "optimal".into()
-                }
-            ),
-        ]
-    );
-    let log = log.unwrap_or_else(|| panic!("the finished match has a log"));
-    assert_eq!(log.moves, vec![step(0, 0, [3, 5])]);
-    let page: i64 = ok(ok(Connection::open(&db)).query_row("PRAGMA page_size", [], |r| r.get(0)));
-    assert_eq!(page, 2048, "new databases use small pages");
-    assert_eq!(
-        log.outcome,
-        Some(Outcome::Win {
-            winners: SeatSet::single(Seat(1))
-        })
-    );
+#[tokio::test]
+async fn a_database_from_a_newer_server_is_refused() {
+    cases::a_database_from_a_newer_server_is_refused(&Backend::sqlite()).await;
+}
+
+/// Opens the SQLite store at `path`, runs `f` on it, then closes it.
+async fn with_file<T>(path: &Path, f: impl AsyncFnOnce(&Store) -> T) -> T {
+    let config = StoreConfig::Sqlite {
+        db: Some(path.to_path_buf()),
+        sync: Sync::Normal,
+    };
+    let (store, task) = ok(Store::open(&config).await);
+    let out = f(&store).await;
+    close(store, task).await;
+    out
 }
 
 /// The first layout: seats and moves keyed by the room's id.
@@ -190,7 +108,7 @@ async fn a_layout_1_database_is_migrated_with_every_step() {
             }
         }
     }
-    let (unfinished, log) = with_store(&db, async |s: &Store| {
+    let (unfinished, log) = with_file(&db, async |s: &Store| {
         (
             ok(s.unfinished().await),
             ok(s.log(room("mmmmmmmmmmmm")).await),
@@ -226,15 +144,4 @@ async fn a_layout_1_database_is_migrated_with_every_step() {
         |r| r.get(0),
     ));
     assert_eq!(leftovers, 0, "the old tables are dropped");
-}
-
-#[test]
-fn a_database_from_a_newer_server_is_refused() {
-    let dir = ok(tempfile::tempdir());
-    let db = dir.path().join("new.db");
-    ok(ok(Connection::open(&db)).pragma_update(None, "user_version", 99));
-    match Store::open(Some(&db), Sync::Normal) {
-        Err(StoreError::Corrupt(why)) => assert!(why.contains("layout 99"), "{why}"),
-        other => panic!("expected a refusal, got {other:?}"),
-    }
 }

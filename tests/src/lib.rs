@@ -1,10 +1,15 @@
 //! Harness for Parlor's end-to-end tests: a real server on 127.0.0.1:0 and
 //! raw WebSocket clients that can send anything, well-formed or not.
 //!
+//! The servers keep their matches in SQLite, or with
+//! `PARLOR_TEST_STORE=postgres` in PostgreSQL (`PARLOR_TEST_POSTGRES`), a
+//! fresh schema per server or per [`TestStore`], dropped at the end: the
+//! whole suite runs on either backend unchanged.
+//!
 //! Everything here exists to fail tests, so it panics on the unexpected.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::PathBuf;
+use std::net::SocketAddr;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -13,8 +18,10 @@ use parlor_games::Seat;
 use parlor_protocol::{
     decode_server, encode, ClientMsg, ErrorCode, RoomId, ServerMsg, Update, PROTOCOL_VERSION,
 };
-use parlor_server::{Config, Server};
+use parlor_server::testing::{postgres_run, ScratchSchema};
+use parlor_server::{Config, Server, ServerError, StoreConfig, Sync};
 use serde_json::{json, Value};
+use tempfile::TempDir;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message;
@@ -25,16 +32,75 @@ use uuid::Uuid;
 /// it. Generous: no test depends on anything taking less than this.
 pub const PATIENCE: Duration = Duration::from_secs(30);
 
-/// Starts a server on a free loopback port with the database at `db`
-/// (`None`: a throwaway file).
-pub async fn start_server(db: Option<PathBuf>) -> Server {
+/// A store a test keeps across server restarts: a SQLite file in a
+/// temporary directory, or (`PARLOR_TEST_STORE=postgres`) a scratch
+/// schema. Dropped at the end of the test.
+#[derive(Debug)]
+pub enum TestStore {
+    /// `parlor.db` in the directory.
+    Sqlite(TempDir),
+    /// A schema of its own.
+    Postgres(ScratchSchema),
+}
+
+impl TestStore {
+    /// A fresh store of the kind the run asks for. If PostgreSQL is asked
+    /// for and cannot be used, the Postgres run of the test is skipped and
+    /// it runs on SQLite (under `CI=true` it fails instead).
+    pub async fn new() -> TestStore {
+        if postgres_run() {
+            if let Some(s) = ScratchSchema::new().await {
+                return TestStore::Postgres(s);
+            }
+        }
+        TestStore::Sqlite(tempfile::tempdir().unwrap_or_else(|e| panic!("{e}")))
+    }
+
+    /// Its settings, for [`Config::store`].
+    pub fn config(&self) -> StoreConfig {
+        match self {
+            TestStore::Sqlite(dir) => StoreConfig::Sqlite {
+                db: Some(dir.path().join("parlor.db")),
+                sync: Sync::Normal,
+            },
+            TestStore::Postgres(s) => s.config(),
+        }
+    }
+}
+
+/// A server started by the harness, with the store it made for it (if
+/// any), which is dropped with it.
+#[derive(Debug)]
+pub struct TestServer {
+    server: Server,
+    _store: Option<TestStore>,
+}
+
+impl TestServer {
+    /// Where it listens.
+    pub fn addr(&self) -> SocketAddr {
+        self.server.addr()
+    }
+
+    /// Its WebSocket URL.
+    pub fn url(&self) -> String {
+        self.server.url()
+    }
+
+    /// Shuts down gracefully and waits until it has stopped.
+    pub async fn stop(self) -> Result<(), ServerError> {
+        self.server.stop().await
+    }
+}
+
+/// Starts a server on a free loopback port, on `store` (kept across
+/// restarts) or, with `None`, on a store of its own that it drops.
+pub async fn start_server(store: Option<&TestStore>) -> TestServer {
     let config = Config {
-        db,
+        store: store.map(TestStore::config).unwrap_or_default(),
         ..Config::default()
     };
-    Server::start(([127, 0, 0, 1], 0).into(), config)
-        .await
-        .unwrap_or_else(|e| panic!("server did not start: {e}"))
+    start_server_with(config).await
 }
 
 /// What a raw client received instead of the message it waited for.
@@ -370,11 +436,23 @@ pub async fn snapshot(url: &str, room: &RoomId) -> Update {
 }
 
 /// Starts a server on a free loopback port with `config` (for tests that
-/// need small caps or short timeouts).
-pub async fn start_server_with(config: Config) -> Server {
-    Server::start(([127, 0, 0, 1], 0).into(), config)
+/// need small caps or short timeouts). A config with the default store (a
+/// throwaway SQLite file) gets a store of its own of the kind the run
+/// asks for.
+pub async fn start_server_with(mut config: Config) -> TestServer {
+    let mut own = None;
+    if config.store == StoreConfig::default() && postgres_run() {
+        let store = TestStore::new().await;
+        config.store = store.config();
+        own = Some(store);
+    }
+    let server = Server::start(([127, 0, 0, 1], 0).into(), config)
         .await
-        .unwrap_or_else(|e| panic!("server did not start: {e}"))
+        .unwrap_or_else(|e| panic!("server did not start: {e}"));
+    TestServer {
+        server,
+        _store: own,
+    }
 }
 
 /// A frame read by [`Wire`].

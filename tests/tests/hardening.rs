@@ -12,7 +12,8 @@ use parlor_protocol::{Closed, ErrorCode, RoomId, ServerMsg, MAX_ROOMS_PER_PAGE};
 use parlor_server::limits::Limits;
 use parlor_server::Config;
 use parlor_tests::{
-    match_log, nimrod_pair, play_out_nimrod, start_server_with, Raw, Received, Wire, PATIENCE,
+    match_log, nimrod_pair, play_out_nimrod, start_server_with, Raw, Received, TestStore, Wire,
+    PATIENCE,
 };
 use serde_json::{json, Value};
 use tokio::net::{TcpSocket, TcpStream};
@@ -108,15 +109,13 @@ async fn ten_connections_from_one_address_cannot_hold_more_rooms_than_its_cap() 
 
 #[tokio::test]
 async fn a_room_that_never_starts_is_closed_also_after_a_restart() {
-    let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("parlor.db");
+    let store = TestStore::new().await;
     let with = |unstarted: Duration| Config {
-        db: Some(db.clone()),
+        store: store.config(),
         limits: Limits {
             unstarted_room_timeout: unstarted,
             ..Limits::default()
         },
-        ..Config::default()
     };
     // Made on a server whose rooms may wait long ...
     let server = start_server_with(with(Duration::from_secs(3600))).await;

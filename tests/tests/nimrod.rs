@@ -7,7 +7,8 @@ use parlor_cli::{bot, Client};
 use parlor_games::{GameRng, Outcome, Seat, SeatSet};
 use parlor_protocol::{ClientMsg, ErrorCode, RoomStatus, ServerMsg};
 use parlor_tests::{
-    match_log, nimrod_move, nimrod_pair, nimrod_piles, play_out_nimrod, start_server, Raw, Received,
+    match_log, nimrod_move, nimrod_pair, nimrod_piles, play_out_nimrod, start_server, Raw,
+    Received, TestStore,
 };
 use serde_json::json;
 use tokio_tungstenite::tungstenite::Message;
@@ -260,9 +261,8 @@ async fn a_dropped_player_resumes_and_finishes_and_the_other_is_told() {
 
 #[tokio::test]
 async fn a_restarted_server_brings_the_match_back_with_no_move_lost() {
-    let dir = tempfile::tempdir().unwrap_or_else(|e| panic!("{e}"));
-    let db = dir.path().join("parlor.db");
-    let server = start_server(Some(db.clone())).await;
+    let store = TestStore::new().await;
+    let server = start_server(Some(&store)).await;
     let url = server.url();
     let (mut a, mut b, room, mut u) = nimrod_pair(&url, [40, 70]).await;
     let mut played = Vec::new();
@@ -288,7 +288,7 @@ async fn a_restarted_server_brings_the_match_back_with_no_move_lost() {
         other => panic!("expected a close frame, got {other:?}"),
     }
 
-    let server = start_server(Some(db)).await;
+    let server = start_server(Some(&store)).await;
     let url = server.url();
     let mut players = Vec::new();
     for token in [ta, tb] {

@@ -79,7 +79,7 @@ impl Searcher<'_> {
         if self.limits.max_nodes.is_some_and(|m| self.nodes > m) {
             return Err(Stopped);
         }
-        if self.nodes % STOP_EVERY == 0 && (self.limits.stop)() {
+        if self.nodes.is_multiple_of(STOP_EVERY) && (self.limits.stop)() {
             return Err(Stopped);
         }
         Ok(())

@@ -112,6 +112,17 @@ impl Faults {
         holds.waiting -= 1;
     }
 
+    /// [`Faults::wait_while_reads_held`] for a reader on the async
+    /// runtime: the wait, if any, runs on a blocking thread.
+    pub(super) async fn wait_while_reads_held_async(&self) {
+        if !self.0.holding.load(Ordering::Acquire) {
+            return;
+        }
+        let faults = self.clone();
+        // A wait that panicked (only in a test) has nothing to hold.
+        let _ = tokio::task::spawn_blocking(move || faults.wait_while_reads_held()).await;
+    }
+
     /// The holds' books. A panic while they were locked (only in a test)
     /// leaves them consistent: every update is a single field.
     fn holds(&self) -> MutexGuard<'_, Holds> {

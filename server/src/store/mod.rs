@@ -1,43 +1,43 @@
-//! The durable event log: matches, seats and every accepted step, in SQLite.
+//! The durable event log: matches, seats and every accepted step, in one
+//! of a closed set of backends with the same API.
 //!
-//! One writer thread owns the only connection that writes (`writer`):
-//! it commits jobs in batches and answers each only once committed, so a
-//! move is acknowledged only once it is stored, and a job that fails
-//! leaves nothing behind. Reads run on their own threads and read-only
-//! connections (`reader`), so no client's read delays a commit. WAL mode
-//! with `synchronous=NORMAL`: a commit survives the process being killed
-//! at any moment (what the crash tests check); only an OS crash or power
-//! loss can lose the last commits. `--sync full` trades speed for that.
-//! [`Faults`] makes commits, appends and reads fail or stall on purpose,
-//! for tests.
+//! - [`StoreConfig::Sqlite`] (the default, `sqlite`): one file, one writer
+//!   thread, WAL mode; a single node's log.
+//! - [`StoreConfig::Postgres`] (`postgres`, `--cluster URL`): a database
+//!   several nodes can share, reached over the network; a writer task.
+//!
+//! Every backend commits jobs in batches (group commit), each job in a
+//! savepoint of its own so that one job's failure leaves nothing of it
+//! while its neighbours commit, and answers a job only once its batch is
+//! committed: a move is acknowledged only once it is stored. Reads never
+//! run inside the writer's transaction. [`Faults`] makes commits, appends
+//! and reads fail or stall on purpose, for tests, on every backend.
+//!
+//! `Store` dispatches on an enum, not a trait object: the hot path (one
+//! append per move) costs one match, no allocation and no virtual call.
 
 use std::net::IpAddr;
-use std::path::Path;
-use std::sync::atomic::AtomicBool;
-use std::sync::mpsc as std_mpsc;
-use std::sync::Arc;
-use std::thread::JoinHandle;
+use std::path::PathBuf;
 
 use parlor_games::{Outcome, Seat};
 use parlor_protocol::{Closed, LogEntry, MatchHeader, MatchLog, RoomId};
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
-use crate::limits::STORE_QUEUE;
-
-mod checkpoint;
-mod connect;
 mod faults;
-mod queries;
-mod reader;
-mod schema;
-mod writer;
+mod job;
+mod postgres;
+mod rows;
+mod sqlite;
+mod task;
 
 pub use faults::{Faults, ReadHold};
+pub use task::StoreTask;
 
-use connect::Throwaway;
-use reader::ReadJob;
-use writer::WriteJob;
+pub use postgres::DEFAULT_SCHEMA;
+
+use postgres::PgStore;
+use sqlite::SqliteStore;
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]
@@ -45,6 +45,15 @@ pub enum StoreError {
     /// SQLite refused.
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// PostgreSQL refused, or the connection to it broke.
+    #[error("database error: {}", with_causes(.0))]
+    Postgres(#[from] tokio_postgres::Error),
+    /// The database could not be reached, or did not answer in time.
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
+    /// The store's settings are unusable (a malformed URL, say).
+    #[error("bad store settings: {0}")]
+    Settings(String),
     /// A stored value did not decode.
     #[error("corrupt record in the database: {0}")]
     Corrupt(String),
@@ -54,6 +63,37 @@ pub enum StoreError {
     /// A fault armed through [`Faults`] (tests only).
     #[error("injected fault: {0}")]
     Injected(&'static str),
+}
+
+impl StoreError {
+    /// Whether the database refused a row because its key is taken: a
+    /// step at a `seq` the match already has, or a room id in use.
+    pub fn is_duplicate(&self) -> bool {
+        match self {
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => matches!(
+                e.extended_code,
+                rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+                    | rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE
+            ),
+            StoreError::Postgres(e) => {
+                e.code() == Some(&tokio_postgres::error::SqlState::UNIQUE_VIOLATION)
+            }
+            _ => false,
+        }
+    }
+}
+
+/// An error and every cause under it: tokio-postgres keeps what the
+/// database said (the constraint, the lost connection) in the causes.
+pub(crate) fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut out = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        out.push_str(": ");
+        out.push_str(&c.to_string());
+        cause = c.source();
+    }
+    out
 }
 
 /// How hard a commit is pushed to disk.
@@ -156,114 +196,115 @@ pub struct StoredMatch {
 
 type Reply<T> = oneshot::Sender<Result<T, StoreError>>;
 
-/// A handle on the store; cheap to clone. The store's threads stop when
-/// the last handle is dropped.
-#[derive(Clone, Debug)]
-pub struct Store {
-    writes: std_mpsc::SyncSender<WriteJob>,
-    reads: std_mpsc::SyncSender<ReadJob>,
+/// Which database holds the log, and how it is reached.
+#[derive(Clone, PartialEq, Eq)]
+pub enum StoreConfig {
+    /// A SQLite file, created if missing.
+    Sqlite {
+        /// The file; `None`: a throwaway file that vanishes with the store
+        /// (tests, the CLI's private server).
+        db: Option<PathBuf>,
+        /// How hard commits are pushed to disk.
+        sync: Sync,
+    },
+    /// A PostgreSQL database, which the nodes of a cluster share:
+    /// `postgres://USER[:PASSWORD]@HOST[:PORT]/DB`. The tables go in the
+    /// schema [`DEFAULT_SCHEMA`], or the first of a `search_path` the URL
+    /// sets (`?options=-c%20search_path%3DNAME`), created if missing.
+    Postgres {
+        /// Where the database is.
+        url: String,
+    },
 }
 
-/// The threads that serve the writer, stopped by it when it closes.
-struct Helpers {
-    readers: Vec<JoinHandle<()>>,
-    checkpointer: JoinHandle<()>,
-    /// Dropping it stops the checkpointer.
-    alive: std_mpsc::Sender<()>,
-}
-
-impl Helpers {
-    /// Waits for the readers (they stop once every handle is gone, which
-    /// is also why the writer stopped) and stops the checkpointer, so that
-    /// the writer's connection is the last one open.
-    fn stop(self) {
-        for r in self.readers {
-            if r.join().is_err() {
-                tracing::error!("a store reader panicked");
-            }
-        }
-        drop(self.alive);
-        if self.checkpointer.join().is_err() {
-            tracing::error!("the checkpoint thread panicked");
+impl Default for StoreConfig {
+    /// A throwaway SQLite database.
+    fn default() -> Self {
+        StoreConfig::Sqlite {
+            db: None,
+            sync: Sync::Normal,
         }
     }
 }
 
+impl std::fmt::Debug for StoreConfig {
+    /// As [`std::fmt::Display`]: a URL's password stays out of the logs.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreConfig::Sqlite { db, sync } => f
+                .debug_struct("Sqlite")
+                .field("db", db)
+                .field("sync", sync)
+                .finish(),
+            StoreConfig::Postgres { url } => f
+                .debug_struct("Postgres")
+                .field("url", &postgres::redacted(url))
+                .finish(),
+        }
+    }
+}
+
+impl std::fmt::Display for StoreConfig {
+    /// Where the log is, for the logs.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreConfig::Sqlite { db: None, .. } => write!(f, "sqlite (throwaway)"),
+            StoreConfig::Sqlite { db: Some(p), .. } => write!(f, "sqlite {}", p.display()),
+            StoreConfig::Postgres { url } => write!(f, "{}", postgres::redacted(url)),
+        }
+    }
+}
+
+/// A handle on the store; cheap to clone. The store's writer stops once
+/// the last handle is dropped (see [`StoreTask`]).
+#[derive(Clone, Debug)]
+pub struct Store(Backend);
+
+/// The backends.
+#[derive(Clone, Debug)]
+enum Backend {
+    Sqlite(SqliteStore),
+    Postgres(PgStore),
+}
+
 impl Store {
-    /// Opens (or creates) the database at `path` (`None`: a throwaway
-    /// database, for tests and throwaway servers, in a temporary file that
-    /// vanishes with the store; see `connect`) and starts its threads. The
-    /// handle returned is the writer's: it ends once every `Store` is
-    /// dropped, the last reads are served and the last commits done.
-    pub fn open(path: Option<&Path>, sync: Sync) -> Result<(Store, JoinHandle<()>), StoreError> {
-        Store::open_with_faults(path, sync, Faults::new())
+    /// Opens (or creates) the store `config` names, brings it to the
+    /// current layout and starts its writer.
+    pub async fn open(config: &StoreConfig) -> Result<(Store, StoreTask), StoreError> {
+        Store::open_with_faults(config, Faults::new()).await
     }
 
     /// [`Store::open`] with faults that a test arms through its own clone
     /// of `faults`. A testing hook.
-    pub fn open_with_faults(
-        path: Option<&Path>,
-        sync: Sync,
+    pub async fn open_with_faults(
+        config: &StoreConfig,
         faults: Faults,
-    ) -> Result<(Store, JoinHandle<()>), StoreError> {
-        let (file, throwaway) = match path {
-            Some(p) => (p.to_path_buf(), None),
-            None => {
-                let t = Throwaway::new();
-                (t.path().to_path_buf(), Some(t))
+    ) -> Result<(Store, StoreTask), StoreError> {
+        match config {
+            StoreConfig::Sqlite { db, sync } => {
+                let (store, thread) = SqliteStore::open(db.as_deref(), *sync, faults)?;
+                Ok((Store(Backend::Sqlite(store)), StoreTask::thread(thread)))
             }
-        };
-        // Declared after `throwaway`, so dropped before it if a step below
-        // fails: the file is removed once no connection is left on it.
-        let conn = connect::writer(&file, throwaway.is_none().then_some(sync))?;
-        let (reads, readers) = reader::start(&file, &faults)?;
-        // Raised by the checkpointer, used by the writer (see `checkpoint`).
-        let caught_up = Arc::new(AtomicBool::new(false));
-        let (alive, stopped) = std_mpsc::channel::<()>();
-        let other = connect::checkpointer(&file)?;
-        let flag = Arc::clone(&caught_up);
-        let checkpointer = std::thread::Builder::new()
-            .name("parlor-checkpoint".into())
-            .spawn(move || checkpoint::checkpointer(other, flag, stopped))
-            .map_err(|e| StoreError::Corrupt(format!("cannot start the checkpoint thread: {e}")))?;
-        if let Some(t) = &throwaway {
-            // Every connection is open: the names are no longer needed.
-            t.unlink();
+            StoreConfig::Postgres { url } => {
+                let (store, task) = PgStore::open(url, faults).await?;
+                Ok((Store(Backend::Postgres(store)), task))
+            }
         }
-        let helpers = Helpers {
-            readers,
-            checkpointer,
-            alive,
-        };
-        let (writes, rx) = std_mpsc::sync_channel(STORE_QUEUE);
-        let handle = std::thread::Builder::new()
-            .name("parlor-store".into())
-            .spawn(move || {
-                writer::run(&conn, &rx, &faults, &caught_up);
-                helpers.stop();
-                checkpoint::checkpoint(&conn, "TRUNCATE");
-                drop(conn);
-                drop(throwaway);
-                tracing::debug!(db = %file.display(), "store closed");
-            })
-            .map_err(|e| StoreError::Corrupt(format!("cannot start the store thread: {e}")))?;
-        Ok((Store { writes, reads }, handle))
     }
 
-    /// Queues a job for the writer and waits for its answer.
-    async fn write<T>(&self, job: impl FnOnce(Reply<T>) -> WriteJob) -> Result<T, StoreError> {
-        ask(&self.writes, job).await
-    }
-
-    /// Queues a job for the readers and waits for its answer.
-    async fn read<T>(&self, job: impl FnOnce(Reply<T>) -> ReadJob) -> Result<T, StoreError> {
-        ask(&self.reads, job).await
+    /// A throwaway SQLite store, opened without a runtime (tests, tools).
+    pub fn throwaway() -> Result<(Store, StoreTask), StoreError> {
+        let (store, thread) = SqliteStore::open(None, Sync::Normal, Faults::new())?;
+        Ok((Store(Backend::Sqlite(store)), StoreTask::thread(thread)))
     }
 
     /// Records a new match; returns its number, under which its seats and
     /// moves are filed.
     pub async fn create_match(&self, record: MatchRecord) -> Result<MatchKey, StoreError> {
-        self.write(|r| WriteJob::Create(record, r)).await
+        match &self.0 {
+            Backend::Sqlite(s) => s.create_match(record).await,
+            Backend::Postgres(s) => s.create_match(record).await,
+        }
     }
 
     /// Records who sits in a seat (`None`: nobody).
@@ -273,7 +314,10 @@ impl Store {
         seat: Seat,
         who: Option<StoredSeat>,
     ) -> Result<(), StoreError> {
-        self.write(|r| WriteJob::Seat(key, seat, who, r)).await
+        match &self.0 {
+            Backend::Sqlite(s) => s.set_seat(key, seat, who).await,
+            Backend::Postgres(s) => s.set_seat(key, seat, who).await,
+        }
     }
 
     /// Appends one log entry, with the clocks after it and, if it ended
@@ -298,52 +342,35 @@ impl Store {
         clocks: Option<Vec<u64>>,
         outcome: Option<Outcome>,
     ) -> Result<(), StoreError> {
-        self.write(|reply| WriteJob::Append {
-            key,
-            step,
-            clocks,
-            outcome,
-            reply,
-        })
-        .await
+        match &self.0 {
+            Backend::Sqlite(s) => s.append_step(key, step, clocks, outcome).await,
+            Backend::Postgres(s) => s.append_step(key, step, clocks, outcome).await,
+        }
     }
 
     /// Records that a match closed without an outcome: it is not
     /// restored again, and its log says why it ended.
     pub async fn close_match(&self, key: MatchKey, why: Closed) -> Result<(), StoreError> {
-        self.write(|r| WriteJob::Close(key, why, r)).await
+        match &self.0 {
+            Backend::Sqlite(s) => s.close_match(key, why).await,
+            Backend::Postgres(s) => s.close_match(key, why).await,
+        }
     }
 
     /// Every match not yet finished, with its seats and steps.
     pub async fn unfinished(&self) -> Result<Vec<StoredMatch>, StoreError> {
-        self.read(ReadJob::Unfinished).await
+        match &self.0 {
+            Backend::Sqlite(s) => s.unfinished().await,
+            Backend::Postgres(s) => s.unfinished().await,
+        }
     }
 
-    /// The log of a finished match; `None` if there is no such room.
+    /// The log of a match; `None` if there is no such room.
     /// `Err(Corrupt)` never hides an unfinished match: callers check the outcome.
     pub async fn log(&self, room: RoomId) -> Result<Option<MatchLog>, StoreError> {
-        self.read(|r| ReadJob::Log(room, r)).await
-    }
-}
-
-/// Sends a job on a bounded queue and waits for its answer. When the
-/// queue is full, the job waits on a blocking thread rather than stall
-/// the async worker.
-async fn ask<J: Send + 'static, T>(
-    queue: &std_mpsc::SyncSender<J>,
-    job: impl FnOnce(Reply<T>) -> J,
-) -> Result<T, StoreError> {
-    let (reply, answer) = oneshot::channel();
-    match queue.try_send(job(reply)) {
-        Ok(()) => {}
-        Err(std_mpsc::TrySendError::Full(job)) => {
-            let queue = queue.clone();
-            tokio::task::spawn_blocking(move || queue.send(job))
-                .await
-                .map_err(|_| StoreError::Closed)?
-                .map_err(|_| StoreError::Closed)?;
+        match &self.0 {
+            Backend::Sqlite(s) => s.log(room).await,
+            Backend::Postgres(s) => s.log(room).await,
         }
-        Err(std_mpsc::TrySendError::Disconnected(_)) => return Err(StoreError::Closed),
     }
-    answer.await.map_err(|_| StoreError::Closed)?
 }

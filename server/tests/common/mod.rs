@@ -4,6 +4,10 @@
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used, dead_code)]
 
+pub mod backend;
+pub mod fault_cases;
+pub mod store_cases;
+
 use std::sync::Arc;
 
 use parlor_games::{GameKind, Seat};
@@ -13,14 +17,13 @@ use parlor_server::limits::Limits;
 use parlor_server::outbox::{ConnId, Inbox, Outbox, Outgoing};
 use parlor_server::room::{Member, RoomCmd};
 use parlor_server::store::Store;
-use parlor_server::Sync;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use uuid::Uuid;
 
 /// A directory on a throwaway store.
 pub fn directory(limits: Limits) -> Arc<Directory> {
-    let (store, _thread) = Store::open(None, Sync::Normal).unwrap_or_else(|e| panic!("{e}"));
+    let (store, _task) = Store::throwaway().unwrap_or_else(|e| panic!("{e}"));
     directory_on(store, limits)
 }
 

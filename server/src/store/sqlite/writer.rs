@@ -12,28 +12,13 @@ use std::sync::atomic::AtomicBool;
 use std::sync::mpsc as std_mpsc;
 use std::time::Instant;
 
-use parlor_games::{Outcome, Seat};
-use parlor_protocol::Closed;
 use rusqlite::Connection;
 
+use super::super::job::WriteJob;
 use super::checkpoint::finish_checkpoint;
 use super::queries::{append, close, control, create, set_seat};
-use super::{Faults, MatchKey, MatchRecord, Reply, Step, StoreError, StoredSeat};
+use super::{Faults, MatchKey, Reply, StoreError};
 use crate::limits::{CHECKPOINT_INTERVAL, STORE_BATCH, STORE_GATHER, STORE_GATHER_AFTER};
-
-/// What the writer does.
-pub(super) enum WriteJob {
-    Create(MatchRecord, Reply<MatchKey>),
-    Seat(MatchKey, Seat, Option<StoredSeat>, Reply<()>),
-    Close(MatchKey, Closed, Reply<()>),
-    Append {
-        key: MatchKey,
-        step: Step,
-        clocks: Option<Vec<u64>>,
-        outcome: Option<Outcome>,
-        reply: Reply<()>,
-    },
-}
 
 /// Serves jobs until every sender is gone, checkpointing between batches.
 pub(super) fn run(
@@ -201,13 +186,7 @@ fn isolated<T>(
 
 /// Answers a job that could not run.
 fn refuse(job: WriteJob, why: &str) {
-    let err = || StoreError::Corrupt(why.to_owned());
-    match job {
-        WriteJob::Create(_, r) => drop(r.send(Err(err()))),
-        WriteJob::Seat(_, _, _, r) => drop(r.send(Err(err()))),
-        WriteJob::Close(_, _, r) => drop(r.send(Err(err()))),
-        WriteJob::Append { reply, .. } => drop(reply.send(Err(err()))),
-    }
+    job.refuse(StoreError::Corrupt(why.to_owned()));
 }
 
 #[cfg(test)]
@@ -215,13 +194,14 @@ mod tests {
     // Test helpers fail the test by panicking.
     #![allow(clippy::panic)]
 
-    use parlor_games::GameKind;
+    use parlor_games::{GameKind, Outcome, Seat};
     use parlor_protocol::{MatchHeader, RoomId};
     use rusqlite::params;
     use serde_json::json;
     use tokio::sync::oneshot;
 
     use super::super::schema;
+    use super::super::{MatchRecord, Step};
     use super::*;
 
     fn ok<T, E: std::fmt::Debug>(r: Result<T, E>) -> T {
@@ -243,7 +223,7 @@ mod tests {
                 clock: None,
             },
             private: false,
-            origin: super::super::Origin::default(),
+            origin: crate::store::Origin::default(),
         };
         let key = ok(create(&conn, &record));
         (conn, key)

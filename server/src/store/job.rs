@@ -1,0 +1,34 @@
+//! What a store's writer is asked to do: the jobs every backend's writer
+//! takes from its queue, each with the channel its answer goes back on.
+
+use parlor_games::{Outcome, Seat};
+use parlor_protocol::Closed;
+
+use super::{MatchKey, MatchRecord, Reply, Step, StoreError, StoredSeat};
+
+/// A write, and where its answer goes.
+pub(super) enum WriteJob {
+    Create(MatchRecord, Reply<MatchKey>),
+    Seat(MatchKey, Seat, Option<StoredSeat>, Reply<()>),
+    Close(MatchKey, Closed, Reply<()>),
+    Append {
+        key: MatchKey,
+        step: Step,
+        clocks: Option<Vec<u64>>,
+        outcome: Option<Outcome>,
+        reply: Reply<()>,
+    },
+}
+
+impl WriteJob {
+    /// Answers a job that could not run with `err`. A caller that stopped
+    /// waiting has nothing to be told.
+    pub(super) fn refuse(self, err: StoreError) {
+        match self {
+            WriteJob::Create(_, r) => drop(r.send(Err(err))),
+            WriteJob::Seat(_, _, _, r) => drop(r.send(Err(err))),
+            WriteJob::Close(_, _, r) => drop(r.send(Err(err))),
+            WriteJob::Append { reply, .. } => drop(reply.send(Err(err))),
+        }
+    }
+}

@@ -1,0 +1,125 @@
+//! The Postgres layout, and the migration step that creates or upgrades it.
+//!
+//! Layout 1 mirrors SQLite's layout 3 column for column (matches, seats,
+//! moves; JSON kept as JSON) and adds what cluster mode's ownership needs:
+//! a `nodes` registry (a lease per node, renewed with the database's
+//! clock) and each match's `owner` and `epoch` (the fencing token a
+//! takeover bumps). A single node leaves them empty (`owner` NULL, `epoch`
+//! 1); leases, claims and fenced appends use them.
+//!
+//! Nodes starting together migrate one at a time (an advisory lock held by
+//! the migration's transaction), and an interrupted migration leaves the
+//! old layout as it was.
+
+use tokio_postgres::Client;
+
+use super::super::StoreError;
+
+/// The layout this server writes, kept in `layout.version`.
+pub const LAYOUT: i32 = 1;
+
+/// Layout 1.
+///
+/// - `moves.action` and `clocks` are text, as SQLite keeps them: they are
+///   written once per move and only ever read back whole, so Postgres
+///   need not parse them on the hot path. Match-level JSON (options, clock,
+///   outcome, deal) is `jsonb`, which lobby queries can look into.
+/// - `(match_id, seq)` is the primary key of `moves`: a second step at one
+///   position is refused whoever sends it.
+/// - `matches_live` lists only unfinished matches (what a restore or a
+///   claim reads), by owner, so it stays as small as the live rooms.
+/// - `seats_token` finds a player's seats from their resume token.
+const LAYOUT_1: &str = "
+CREATE TABLE nodes (
+    id text PRIMARY KEY,
+    url text NOT NULL,
+    lease_until timestamptz NOT NULL
+);
+CREATE TABLE matches (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    room text NOT NULL UNIQUE,
+    game text NOT NULL,
+    options jsonb NOT NULL,
+    seats smallint NOT NULL,
+    seed bigint NOT NULL,
+    clock jsonb,
+    private boolean NOT NULL,
+    finished boolean NOT NULL DEFAULT false,
+    outcome jsonb,
+    closed jsonb,
+    deal jsonb,
+    creator uuid,
+    creator_addr text,
+    created_ms bigint,
+    owner text REFERENCES nodes (id),
+    epoch bigint NOT NULL DEFAULT 1
+);
+CREATE INDEX matches_live ON matches (owner, id) WHERE NOT finished;
+CREATE TABLE seats (
+    match_id bigint NOT NULL REFERENCES matches (id),
+    seat smallint NOT NULL,
+    kind text NOT NULL,
+    token uuid,
+    name text,
+    strategy text,
+    client_seed text,
+    PRIMARY KEY (match_id, seat)
+);
+CREATE INDEX seats_token ON seats (token) WHERE token IS NOT NULL;
+CREATE TABLE moves (
+    match_id bigint NOT NULL REFERENCES matches (id),
+    seq bigint NOT NULL,
+    seat smallint NOT NULL,
+    action text NOT NULL,
+    clocks text,
+    PRIMARY KEY (match_id, seq)
+);
+";
+
+/// Each layout's step from the one before, in order: `STEPS[n]` brings
+/// layout `n` to `n + 1` (layout 0: an empty schema).
+const STEPS: &[&str] = &[LAYOUT_1];
+
+/// Brings `schema` to [`LAYOUT`]: creates it and its tables if missing,
+/// runs the steps from its layout, refuses a newer one. `schema` is a
+/// checked name (see `connect`), and the connection's search path.
+pub(super) async fn prepare(client: &mut Client, schema: &str) -> Result<(), StoreError> {
+    let tx = client.transaction().await?;
+    // Serialises nodes migrating the same schema; released with the
+    // transaction.
+    tx.execute(
+        "SELECT pg_advisory_xact_lock(hashtext('parlor layout ' || $1::text))",
+        &[&schema],
+    )
+    .await?;
+    tx.batch_execute(&format!(
+        "CREATE SCHEMA IF NOT EXISTS {schema};
+         CREATE TABLE IF NOT EXISTS layout (version integer NOT NULL);"
+    ))
+    .await?;
+    let version: i32 = match tx.query_opt("SELECT version FROM layout", &[]).await? {
+        Some(row) => row.try_get(0)?,
+        None => {
+            tx.execute("INSERT INTO layout (version) VALUES (0)", &[])
+                .await?;
+            0
+        }
+    };
+    if version > LAYOUT {
+        return Err(StoreError::Corrupt(format!(
+            "the database has layout {version}, newer than this server's {LAYOUT}; use a newer server"
+        )));
+    }
+    let from =
+        usize::try_from(version).map_err(|_| StoreError::Corrupt(format!("layout {version}")))?;
+    for (i, step) in STEPS.iter().enumerate().skip(from) {
+        tracing::info!(schema, layout = i + 1, "migrating the database");
+        tx.batch_execute(step).await?;
+    }
+    if version != LAYOUT {
+        tx.execute("UPDATE layout SET version = $1", &[&LAYOUT])
+            .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}

@@ -1,0 +1,87 @@
+//! The writer's SQL, prepared once per connection: a batch then sends
+//! only bind-and-execute messages, and (being prepared) every statement
+//! can be pipelined behind the others (see `batch`).
+//!
+//! JSON travels as text and is cast in SQL (`$n::text::jsonb`), so the
+//! rows are encoded by the same code as SQLite's (`rows`).
+
+use tokio_postgres::{Client, Error, Statement};
+
+/// Every statement the writer runs.
+#[derive(Debug)]
+pub(super) struct Statements {
+    pub begin: Statement,
+    pub commit: Statement,
+    pub rollback: Statement,
+    pub savepoint: Statement,
+    pub release: Statement,
+    pub rollback_to: Statement,
+    pub create: Statement,
+    pub seat_player: Statement,
+    pub seat_bot: Statement,
+    pub seat_clear: Statement,
+    pub append: Statement,
+    pub finish: Statement,
+    pub close: Statement,
+}
+
+impl Statements {
+    /// Prepares them all on `client`, in one round of pipelined requests.
+    pub(super) async fn prepare(client: &Client) -> Result<Statements, Error> {
+        let (begin, commit, rollback, savepoint, release, rollback_to) = tokio::try_join!(
+            client.prepare("BEGIN"),
+            client.prepare("COMMIT"),
+            client.prepare("ROLLBACK"),
+            client.prepare("SAVEPOINT job"),
+            client.prepare("RELEASE SAVEPOINT job"),
+            client.prepare("ROLLBACK TO SAVEPOINT job"),
+        )?;
+        let (create, seat_player, seat_bot, seat_clear, append, finish, close) = tokio::try_join!(
+            client.prepare(
+                "INSERT INTO matches (room, game, options, seats, seed, clock, private, deal, \
+                 creator, creator_addr, created_ms) \
+                 VALUES ($1, $2, $3::text::jsonb, $4, $5, $6::text::jsonb, $7, $8::text::jsonb, \
+                 $9::text::uuid, $10, $11) RETURNING id"
+            ),
+            client.prepare(
+                "INSERT INTO seats (match_id, seat, kind, token, name, strategy, client_seed) \
+                 VALUES ($1, $2, 'player', $3::text::uuid, $4, NULL, $5) \
+                 ON CONFLICT (match_id, seat) DO UPDATE SET kind = excluded.kind, \
+                 token = excluded.token, name = excluded.name, strategy = excluded.strategy, \
+                 client_seed = excluded.client_seed"
+            ),
+            client.prepare(
+                "INSERT INTO seats (match_id, seat, kind, token, name, strategy, client_seed) \
+                 VALUES ($1, $2, 'bot', NULL, NULL, $3, NULL) \
+                 ON CONFLICT (match_id, seat) DO UPDATE SET kind = excluded.kind, \
+                 token = excluded.token, name = excluded.name, strategy = excluded.strategy, \
+                 client_seed = excluded.client_seed"
+            ),
+            client.prepare("DELETE FROM seats WHERE match_id = $1 AND seat = $2"),
+            client.prepare(
+                "INSERT INTO moves (match_id, seq, seat, action, clocks) VALUES ($1, $2, $3, $4, $5)"
+            ),
+            client.prepare(
+                "UPDATE matches SET finished = true, outcome = $2::text::jsonb WHERE id = $1"
+            ),
+            client.prepare(
+                "UPDATE matches SET finished = true, closed = $2::text::jsonb WHERE id = $1"
+            ),
+        )?;
+        Ok(Statements {
+            begin,
+            commit,
+            rollback,
+            savepoint,
+            release,
+            rollback_to,
+            create,
+            seat_player,
+            seat_bot,
+            seat_clear,
+            append,
+            finish,
+            close,
+        })
+    }
+}

@@ -1,0 +1,162 @@
+//! The writer task: the only connection that writes. Jobs arrive on a
+//! bounded queue; the task takes all that are waiting (up to
+//! [`STORE_BATCH`]), runs them as one transaction (`batch`) and only then
+//! answers each, so a step is acknowledged only once it is committed, and
+//! many rooms share one commit under load.
+//!
+//! Unlike SQLite's writer it does not wait for jobs to gather: a commit is
+//! a round trip to another process, during which the next batch queues up
+//! by itself.
+//!
+//! A connection that broke (the database restarted, a batch timed out) is
+//! dropped, and the next batch opens a new one: while the database is
+//! down every job is answered with an error at once, and writes resume by
+//! themselves when it is back.
+
+use tokio::sync::mpsc;
+
+use super::super::job::WriteJob;
+use super::super::{Faults, StoreError};
+use super::batch::{self, Conn};
+use super::connect::Target;
+use super::statements::Statements;
+use crate::limits::{PG_CONNECT_TIMEOUT, STORE_BATCH};
+
+impl Conn {
+    /// Opens the writer's connection and prepares its statements, within
+    /// [`PG_CONNECT_TIMEOUT`] in all: a database that accepts connections
+    /// but does not answer must not hold the writer.
+    pub(super) async fn open(target: &Target) -> Result<Conn, StoreError> {
+        let opening = async {
+            let client = target.connect().await?;
+            let statements = Statements::prepare(&client).await?;
+            Ok(Conn { client, statements })
+        };
+        tokio::time::timeout(PG_CONNECT_TIMEOUT, opening)
+            .await
+            .map_err(|_| {
+                StoreError::Unavailable(format!(
+                    "no answer from the database within {PG_CONNECT_TIMEOUT:?}"
+                ))
+            })?
+    }
+}
+
+/// Serves jobs until every sender is gone; `conn` is the connection the
+/// store was opened with.
+pub(super) async fn run(
+    target: Target,
+    mut jobs: mpsc::Receiver<WriteJob>,
+    faults: Faults,
+    conn: Conn,
+) {
+    let mut conn = Some(conn);
+    let mut batch = Vec::with_capacity(STORE_BATCH);
+    while jobs.recv_many(&mut batch, STORE_BATCH).await > 0 {
+        let jobs = std::mem::replace(&mut batch, Vec::with_capacity(STORE_BATCH));
+        let open = match conn.take() {
+            Some(c) if !c.client.is_closed() => Ok(c),
+            _ => Conn::open(&target).await,
+        };
+        match open {
+            Ok(c) => {
+                if batch::run(&c, jobs, &faults).await {
+                    conn = Some(c);
+                }
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "the database cannot be reached; refusing writes");
+                let why = e.to_string();
+                for job in jobs {
+                    job.refuse(StoreError::Unavailable(why.clone()));
+                }
+            }
+        }
+    }
+    tracing::debug!(schema = %target.schema, "store closed");
+}
+
+#[cfg(test)]
+mod tests {
+    // Test helpers fail the test by panicking.
+    #![allow(clippy::panic)]
+
+    use parlor_games::{GameKind, Seat};
+    use parlor_protocol::{LogEntry, LoggedAction, MatchHeader, RoomId};
+    use serde_json::json;
+
+    use super::super::super::{MatchRecord, Origin, Store};
+    use crate::testing::ScratchSchema;
+
+    fn ok<T, E: std::fmt::Debug>(r: Result<T, E>) -> T {
+        r.unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    fn step(seq: u64) -> LogEntry {
+        LogEntry {
+            seq,
+            seat: Seat((seq % 2) as u8),
+            action: LoggedAction::Move(json!({ "take": [0, 1] })),
+        }
+    }
+
+    /// Ends every connection the store has open, as a database restart would.
+    async fn kill_connections(scratch: &ScratchSchema) {
+        let (admin, conn) = ok(tokio_postgres::connect(
+            &crate::testing::postgres_url(),
+            tokio_postgres::NoTls,
+        )
+        .await);
+        tokio::spawn(conn);
+        let killed = ok(admin
+            .query(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+                &[&scratch.name()],
+            )
+            .await);
+        assert!(!killed.is_empty(), "the store had connections");
+    }
+
+    #[tokio::test]
+    async fn lost_connections_refuse_moves_until_new_ones_are_opened() {
+        let Some(scratch) = ScratchSchema::new().await else {
+            return;
+        };
+        let (store, task) = ok(Store::open(&scratch.config()).await);
+        let room = RoomId::new("aaaaaaaaaaaa").unwrap_or_else(|| panic!("room id"));
+        let key = ok(store
+            .create_match(MatchRecord {
+                room: room.clone(),
+                header: MatchHeader {
+                    game: GameKind::Nimrod,
+                    options: json!({"piles": [30, 30]}),
+                    seats: 2,
+                    seed: Some(7),
+                    deal: None,
+                    clock: None,
+                },
+                private: false,
+                origin: Origin::default(),
+            })
+            .await);
+        ok(store.append(key, step(0), None, None).await);
+        ok(store.log(room.clone()).await);
+        kill_connections(&scratch).await;
+        // A move whose connection broke is refused; the next batch opens a
+        // new connection and the same move is stored.
+        let mut refused = 0;
+        while store.append(key, step(1), None, None).await.is_err() {
+            refused += 1;
+            assert!(refused < 3, "the writer did not reconnect");
+        }
+        let mut log = store.log(room.clone()).await;
+        if log.is_err() {
+            // The pool noticed its connection was gone; the next read gets a new one.
+            log = store.log(room.clone()).await;
+        }
+        let log = ok(log).unwrap_or_else(|| panic!("no log"));
+        assert_eq!(log.moves, vec![step(0), step(1)]);
+        drop(store);
+        ok(task.finished().await);
+    }
+}

@@ -1,0 +1,199 @@
+//! The SQLite backend: the event log in one file, the default store.
+//!
+//! One writer thread owns the only connection that writes (`writer`):
+//! it commits jobs in batches and answers each only once committed, so a
+//! move is acknowledged only once it is stored, and a job that fails
+//! leaves nothing behind. Reads run on their own threads and read-only
+//! connections (`reader`), so no client's read delays a commit. WAL mode
+//! with `synchronous=NORMAL`: a commit survives the process being killed
+//! at any moment (what the crash tests check); only an OS crash or power
+//! loss can lose the last commits. `--sync full` trades speed for that.
+
+use std::path::Path;
+use std::sync::atomic::AtomicBool;
+use std::sync::mpsc as std_mpsc;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use parlor_games::{Outcome, Seat};
+use parlor_protocol::{Closed, MatchLog, RoomId};
+use tokio::sync::oneshot;
+
+use super::{
+    Faults, MatchKey, MatchRecord, Reply, Step, StoreError, StoredMatch, StoredSeat, Sync,
+};
+use crate::limits::STORE_QUEUE;
+
+mod checkpoint;
+mod connect;
+mod queries;
+mod reader;
+mod schema;
+mod writer;
+
+use super::job::WriteJob;
+use connect::Throwaway;
+use reader::ReadJob;
+
+/// A handle on a SQLite store; cheap to clone. The store's threads stop
+/// when the last handle is dropped.
+#[derive(Clone, Debug)]
+pub(super) struct SqliteStore {
+    writes: std_mpsc::SyncSender<WriteJob>,
+    reads: std_mpsc::SyncSender<ReadJob>,
+}
+
+/// The threads that serve the writer, stopped by it when it closes.
+struct Helpers {
+    readers: Vec<JoinHandle<()>>,
+    checkpointer: JoinHandle<()>,
+    /// Dropping it stops the checkpointer.
+    alive: std_mpsc::Sender<()>,
+}
+
+impl Helpers {
+    /// Waits for the readers (they stop once every handle is gone, which
+    /// is also why the writer stopped) and stops the checkpointer, so that
+    /// the writer's connection is the last one open.
+    fn stop(self) {
+        for r in self.readers {
+            if r.join().is_err() {
+                tracing::error!("a store reader panicked");
+            }
+        }
+        drop(self.alive);
+        if self.checkpointer.join().is_err() {
+            tracing::error!("the checkpoint thread panicked");
+        }
+    }
+}
+
+impl SqliteStore {
+    /// Opens (or creates) the database at `path` (`None`: a throwaway
+    /// database in a temporary file that vanishes with the store; see
+    /// `connect`) and starts its threads. The handle returned is the
+    /// writer's: it ends once every `SqliteStore` is dropped, the last
+    /// reads are served and the last commits done.
+    pub(super) fn open(
+        path: Option<&Path>,
+        sync: Sync,
+        faults: Faults,
+    ) -> Result<(SqliteStore, JoinHandle<()>), StoreError> {
+        let (file, throwaway) = match path {
+            Some(p) => (p.to_path_buf(), None),
+            None => {
+                let t = Throwaway::new();
+                (t.path().to_path_buf(), Some(t))
+            }
+        };
+        // Declared after `throwaway`, so dropped before it if a step below
+        // fails: the file is removed once no connection is left on it.
+        let conn = connect::writer(&file, throwaway.is_none().then_some(sync))?;
+        let (reads, readers) = reader::start(&file, &faults)?;
+        // Raised by the checkpointer, used by the writer (see `checkpoint`).
+        let caught_up = Arc::new(AtomicBool::new(false));
+        let (alive, stopped) = std_mpsc::channel::<()>();
+        let other = connect::checkpointer(&file)?;
+        let flag = Arc::clone(&caught_up);
+        let checkpointer = std::thread::Builder::new()
+            .name("parlor-checkpoint".into())
+            .spawn(move || checkpoint::checkpointer(other, flag, stopped))
+            .map_err(|e| StoreError::Corrupt(format!("cannot start the checkpoint thread: {e}")))?;
+        if let Some(t) = &throwaway {
+            // Every connection is open: the names are no longer needed.
+            t.unlink();
+        }
+        let helpers = Helpers {
+            readers,
+            checkpointer,
+            alive,
+        };
+        let (writes, rx) = std_mpsc::sync_channel(STORE_QUEUE);
+        let handle = std::thread::Builder::new()
+            .name("parlor-store".into())
+            .spawn(move || {
+                writer::run(&conn, &rx, &faults, &caught_up);
+                helpers.stop();
+                checkpoint::checkpoint(&conn, "TRUNCATE");
+                drop(conn);
+                drop(throwaway);
+                tracing::debug!(db = %file.display(), "store closed");
+            })
+            .map_err(|e| StoreError::Corrupt(format!("cannot start the store thread: {e}")))?;
+        Ok((SqliteStore { writes, reads }, handle))
+    }
+
+    /// Queues a job for the writer and waits for its answer.
+    async fn write<T>(&self, job: impl FnOnce(Reply<T>) -> WriteJob) -> Result<T, StoreError> {
+        ask(&self.writes, job).await
+    }
+
+    /// Queues a job for the readers and waits for its answer.
+    async fn read<T>(&self, job: impl FnOnce(Reply<T>) -> ReadJob) -> Result<T, StoreError> {
+        ask(&self.reads, job).await
+    }
+
+    pub(super) async fn create_match(&self, record: MatchRecord) -> Result<MatchKey, StoreError> {
+        self.write(|r| WriteJob::Create(record, r)).await
+    }
+
+    pub(super) async fn set_seat(
+        &self,
+        key: MatchKey,
+        seat: Seat,
+        who: Option<StoredSeat>,
+    ) -> Result<(), StoreError> {
+        self.write(|r| WriteJob::Seat(key, seat, who, r)).await
+    }
+
+    pub(super) async fn append_step(
+        &self,
+        key: MatchKey,
+        step: Step,
+        clocks: Option<Vec<u64>>,
+        outcome: Option<Outcome>,
+    ) -> Result<(), StoreError> {
+        self.write(|reply| WriteJob::Append {
+            key,
+            step,
+            clocks,
+            outcome,
+            reply,
+        })
+        .await
+    }
+
+    pub(super) async fn close_match(&self, key: MatchKey, why: Closed) -> Result<(), StoreError> {
+        self.write(|r| WriteJob::Close(key, why, r)).await
+    }
+
+    pub(super) async fn unfinished(&self) -> Result<Vec<StoredMatch>, StoreError> {
+        self.read(ReadJob::Unfinished).await
+    }
+
+    pub(super) async fn log(&self, room: RoomId) -> Result<Option<MatchLog>, StoreError> {
+        self.read(|r| ReadJob::Log(room, r)).await
+    }
+}
+
+/// Sends a job on a bounded queue and waits for its answer. When the
+/// queue is full, the job waits on a blocking thread rather than stall
+/// the async worker.
+async fn ask<J: Send + 'static, T>(
+    queue: &std_mpsc::SyncSender<J>,
+    job: impl FnOnce(Reply<T>) -> J,
+) -> Result<T, StoreError> {
+    let (reply, answer) = oneshot::channel();
+    match queue.try_send(job(reply)) {
+        Ok(()) => {}
+        Err(std_mpsc::TrySendError::Full(job)) => {
+            let queue = queue.clone();
+            tokio::task::spawn_blocking(move || queue.send(job))
+                .await
+                .map_err(|_| StoreError::Closed)?
+                .map_err(|_| StoreError::Closed)?;
+        }
+        Err(std_mpsc::TrySendError::Disconnected(_)) => return Err(StoreError::Closed),
+    }
+    answer.await.map_err(|_| StoreError::Closed)?
+}

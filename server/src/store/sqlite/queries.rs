@@ -1,0 +1,200 @@
+//! The SQL behind each store job: writes run on the writer's connection
+//! inside its batch's transaction, reads on a reader's connection inside
+//! a read transaction.
+
+use parlor_games::{Outcome, Seat};
+use parlor_protocol::{Closed, MatchLog, RoomId};
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::super::rows::{to_json, HeaderRow, MoveRow, NewHeader, SeatRow, Steps};
+use super::{MatchKey, MatchRecord, Step, StoreError, StoredMatch, StoredSeat};
+
+/// Runs `sql` (BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE) as a cached
+/// statement: compiling them for every batch showed in profiles.
+pub(super) fn control(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
+    conn.prepare_cached(sql)?.execute([]).map(|_| ())
+}
+
+/// Inserts a match; its number is the new row's id.
+pub(super) fn create(conn: &Connection, rec: &MatchRecord) -> Result<MatchKey, StoreError> {
+    let h = NewHeader::encode(rec)?;
+    conn.prepare_cached(
+        "INSERT INTO matches (room, game, options, seats, seed, clock, private, deal, creator, creator_addr, created_ms) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?
+    .execute(params![
+        h.room,
+        h.game,
+        h.options,
+        h.seats,
+        h.seed,
+        h.clock,
+        h.private,
+        h.deal,
+        h.creator,
+        h.creator_addr,
+        h.created_ms,
+    ])?;
+    Ok(MatchKey(conn.last_insert_rowid()))
+}
+
+pub(super) fn set_seat(
+    conn: &Connection,
+    key: MatchKey,
+    seat: Seat,
+    who: Option<&StoredSeat>,
+) -> Result<(), StoreError> {
+    match who {
+        None => {
+            conn.prepare_cached("DELETE FROM seats WHERE match_id = ?1 AND seat = ?2")?
+                .execute(params![key.0, seat.0])?;
+        }
+        Some(StoredSeat::Player {
+            token,
+            name,
+            client_seed,
+        }) => {
+            conn.prepare_cached(
+                "INSERT OR REPLACE INTO seats (match_id, seat, kind, token, name, client_seed) VALUES (?1, ?2, 'player', ?3, ?4, ?5)",
+            )?
+            .execute(params![key.0, seat.0, token.to_string(), name, client_seed])?;
+        }
+        Some(StoredSeat::Bot { strategy }) => {
+            conn.prepare_cached(
+                "INSERT OR REPLACE INTO seats (match_id, seat, kind, strategy) VALUES (?1, ?2, 'bot', ?3)",
+            )?
+            .execute(params![key.0, seat.0, strategy])?;
+        }
+    }
+    Ok(())
+}
+
+pub(super) fn append(
+    conn: &Connection,
+    key: MatchKey,
+    step: &Step,
+    clocks: Option<&[u64]>,
+    outcome: Option<Outcome>,
+) -> Result<(), StoreError> {
+    let clocks = clocks.map(to_json).transpose()?;
+    // Cached statements: moves are the hot path; the SQL is compiled once
+    // per connection, not once per move.
+    conn.prepare_cached(
+        "INSERT INTO moves (match_id, seq, seat, action, clocks) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![
+        key.0,
+        step.seq as i64,
+        step.seat.0,
+        step.action,
+        clocks
+    ])?;
+    if let Some(outcome) = outcome {
+        conn.prepare_cached("UPDATE matches SET finished = 1, outcome = ?2 WHERE id = ?1")?
+            .execute(params![key.0, to_json(&outcome)?])?;
+    }
+    Ok(())
+}
+
+/// Marks a match closed without an outcome.
+pub(super) fn close(conn: &Connection, key: MatchKey, why: Closed) -> Result<(), StoreError> {
+    conn.prepare_cached("UPDATE matches SET finished = 1, closed = ?2 WHERE id = ?1")?
+        .execute(params![key.0, to_json(&why)?])?;
+    Ok(())
+}
+
+const HEADER_COLUMNS: &str = "id, room, game, options, seats, seed, clock, private, outcome, \
+     closed, deal, creator, creator_addr, created_ms";
+
+fn header_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<HeaderRow> {
+    Ok(HeaderRow {
+        id: row.get(0)?,
+        room: row.get(1)?,
+        game: row.get(2)?,
+        options: row.get(3)?,
+        seats: row.get(4)?,
+        seed: row.get(5)?,
+        clock: row.get(6)?,
+        private: row.get(7)?,
+        outcome: row.get(8)?,
+        closed: row.get(9)?,
+        deal: row.get(10)?,
+        creator: row.get(11)?,
+        creator_addr: row.get(12)?,
+        created_ms: row.get(13)?,
+    })
+}
+
+/// A match's steps in order, and the clocks after the last one.
+fn moves(conn: &Connection, key: MatchKey) -> Result<Steps, StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT seq, seat, action, clocks FROM moves WHERE match_id = ?1 ORDER BY seq",
+    )?;
+    let rows = stmt.query_map(params![key.0], |r| {
+        Ok(MoveRow {
+            seq: r.get(0)?,
+            seat: r.get(1)?,
+            action: r.get(2)?,
+            clocks: r.get(3)?,
+        })
+    })?;
+    let mut steps = Steps::default();
+    for row in rows {
+        steps.push(row?)?;
+    }
+    Ok(steps)
+}
+
+fn seats(conn: &Connection, key: MatchKey) -> Result<Vec<(Seat, StoredSeat)>, StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT seat, kind, token, name, strategy, client_seed FROM seats WHERE match_id = ?1 ORDER BY seat",
+    )?;
+    let rows = stmt.query_map(params![key.0], |r| {
+        Ok(SeatRow {
+            seat: r.get(0)?,
+            kind: r.get(1)?,
+            token: r.get(2)?,
+            name: r.get(3)?,
+            strategy: r.get(4)?,
+            client_seed: r.get(5)?,
+        })
+    })?;
+    let mut seats = Vec::new();
+    for r in rows {
+        seats.push(r?.decode()?);
+    }
+    Ok(seats)
+}
+
+/// Every unfinished match, oldest first, with its seats and steps.
+pub(super) fn unfinished(conn: &Connection) -> Result<Vec<StoredMatch>, StoreError> {
+    let mut stmt = conn.prepare(&format!(
+        "SELECT {HEADER_COLUMNS} FROM matches WHERE finished = 0 ORDER BY id"
+    ))?;
+    let headers: Vec<HeaderRow> = stmt
+        .query_map([], header_from_row)?
+        .collect::<Result<_, _>>()?;
+    let mut out = Vec::with_capacity(headers.len());
+    for row in headers {
+        let header = row.decode()?;
+        let seats = seats(conn, header.key)?;
+        let steps = moves(conn, header.key)?;
+        out.push(header.into_match(seats, steps));
+    }
+    Ok(out)
+}
+
+/// A match's header, steps and outcome; `None` if there is no such room.
+pub(super) fn log(conn: &Connection, room: &RoomId) -> Result<Option<MatchLog>, StoreError> {
+    let row = conn
+        .prepare_cached(&format!(
+            "SELECT {HEADER_COLUMNS} FROM matches WHERE room = ?1"
+        ))?
+        .query_row(params![room.as_str()], header_from_row)
+        .optional()?;
+    let Some(row) = row else { return Ok(None) };
+    let header = row.decode()?;
+    let seats = seats(conn, header.key)?;
+    let steps = moves(conn, header.key)?;
+    Ok(Some(header.into_log(&seats, steps)))
+}
