@@ -70,6 +70,8 @@ struct Books {
     ending: OnceLock<Ending>,
     /// Cancelled when the connection is ended: stops its reader and writer.
     stop: CancellationToken,
+    /// The same as `stop`, as a flag cheap enough to read per frame.
+    stopped: AtomicBool,
     /// Cancelled when the connection is to close: stops its reader (its
     /// writer goes on to the close frame queued last).
     closing: CancellationToken,
@@ -106,6 +108,7 @@ impl Outbox {
             ended: AtomicBool::new(false),
             ending: OnceLock::new(),
             stop: CancellationToken::new(),
+            stopped: AtomicBool::new(false),
             closing: CancellationToken::new(),
             drained: Notify::new(),
             waiting: AtomicBool::new(false),
@@ -179,6 +182,7 @@ impl Outbox {
     pub fn end(&self, code: u16, why: ErrorCode) {
         let _ = self.books.ending.set(Ending { code, why });
         self.books.ended.store(true, Ordering::Relaxed);
+        self.books.stopped.store(true, Ordering::Relaxed);
         self.books.stop.cancel();
         self.books.closing.cancel();
     }
@@ -276,6 +280,11 @@ impl Inbox {
     /// Why the connection was ended, if it was.
     pub fn ending(&self) -> Option<Ending> {
         self.books.ending.get().copied()
+    }
+
+    /// Whether the connection was ended (what is queued is to be dropped).
+    pub fn is_ended(&self) -> bool {
+        self.books.stopped.load(Ordering::Relaxed)
     }
 
     /// Bytes queued and not yet written.

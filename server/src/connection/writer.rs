@@ -40,12 +40,13 @@ pub(super) async fn write_loop(mut sink: Sink, mut inbox: Inbox) {
         while let Some(item) = next.take() {
             let sent = match item {
                 Outgoing::Text(t) => {
+                    // A flag, not the token: polling the token takes a
+                    // lock, and this runs for every frame.
+                    if inbox.is_ended() {
+                        break 'batches;
+                    }
                     let len = t.len();
-                    let sent = tokio::select! {
-                        biased;
-                        _ = &mut stopped => break 'batches,
-                        sent = sink.feed(Message::Text(t)) => sent,
-                    };
+                    let sent = sink.feed(Message::Text(t)).await;
                     inbox.written(len);
                     sent
                 }

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 use std::ops::Bound;
+use std::sync::Arc;
 
 use parlor_games::GameKind;
 use parlor_protocol::{RoomId, RoomStatus, RoomSummary, MAX_ROOMS_PER_PAGE};
@@ -40,7 +41,7 @@ impl ListQuery {
 }
 
 /// The page of `listed` that `q` asks for.
-pub(super) fn page(listed: &BTreeMap<RoomId, RoomSummary>, q: &ListQuery) -> Page {
+pub(super) fn page(listed: &BTreeMap<RoomId, Arc<RoomSummary>>, q: &ListQuery) -> Page {
     let start = match &q.after {
         Some(id) => Bound::Excluded(id),
         None => Bound::Unbounded,
@@ -57,7 +58,7 @@ pub(super) fn page(listed: &BTreeMap<RoomId, RoomSummary>, q: &ListQuery) -> Pag
             more = true;
             break;
         }
-        rooms.push(s.clone());
+        rooms.push(RoomSummary::clone(s));
     }
     let next = more
         .then(|| rooms.last().map(|s| s.room.as_str().to_owned()))
@@ -91,7 +92,7 @@ mod tests {
                 RoomStatus::Playing
             };
             let s = summary(i, game, status);
-            listed.insert(s.room.clone(), s);
+            listed.insert(s.room.clone(), Arc::new(s));
         }
         let mut q = ListQuery {
             game: Some(GameKind::Nimrod),
@@ -123,7 +124,7 @@ mod tests {
         let mut listed = BTreeMap::new();
         for i in 0..(MAX_ROOMS_PER_PAGE as usize + 5) {
             let s = summary(i, GameKind::Nimrod, RoomStatus::Waiting);
-            listed.insert(s.room.clone(), s);
+            listed.insert(s.room.clone(), Arc::new(s));
         }
         let q = ListQuery {
             limit: Some(10_000),

@@ -153,7 +153,7 @@ impl Directory {
                 Ok(prepared) => {
                     let entry = Entry {
                         tx: prepared.tx.clone(),
-                        summary: prepared.summary(),
+                        summary: Arc::new(prepared.summary()),
                         private: prepared.private(),
                         creator: origin.creator,
                         creator_addr: origin.addr,
@@ -292,7 +292,7 @@ impl Directory {
         );
         let entry = Entry {
             tx: prepared.tx.clone(),
-            summary: prepared.summary(),
+            summary: Arc::new(prepared.summary()),
             private: req.private,
             creator: req.creator,
             creator_addr,

@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::net::IpAddr;
+use std::sync::Arc;
 
 use parlor_protocol::{RoomId, RoomStatus, RoomSummary};
 use tokio::sync::mpsc;
@@ -13,8 +14,9 @@ use crate::room::RoomCmd;
 pub(super) struct Entry {
     /// Its inbox.
     pub tx: mpsc::Sender<RoomCmd>,
-    /// As the lobby lists it.
-    pub summary: RoomSummary,
+    /// As the lobby lists it (shared with the listing: a room's summary
+    /// changes a few times a game, and copying it twice showed).
+    pub summary: Arc<RoomSummary>,
     /// Not listed.
     pub private: bool,
     /// The creator's token.
@@ -38,7 +40,7 @@ impl Entry {
 pub(super) struct Registry {
     pub by_id: HashMap<RoomId, Entry>,
     /// Public rooms in id order: what `list_rooms` pages through.
-    pub listed: BTreeMap<RoomId, RoomSummary>,
+    pub listed: BTreeMap<RoomId, Arc<RoomSummary>>,
     open_by_creator: HashMap<Uuid, usize>,
     open_by_addr: HashMap<IpAddr, usize>,
     /// Finished rooms in the order they finished, oldest first; ids of
@@ -63,9 +65,13 @@ fn bump<K: std::hash::Hash + Eq + Copy>(map: &mut HashMap<K, usize>, key: Option
 
 impl Registry {
     fn count(&mut self, e: &Entry, up: bool) {
-        if e.unfinished() {
-            bump(&mut self.open_by_creator, e.creator, up);
-            bump(&mut self.open_by_addr, e.creator_addr, up);
+        self.count_open(e.unfinished(), e.creator, e.creator_addr, up);
+    }
+
+    fn count_open(&mut self, open: bool, creator: Option<Uuid>, addr: Option<IpAddr>, up: bool) {
+        if open {
+            bump(&mut self.open_by_creator, creator, up);
+            bump(&mut self.open_by_addr, addr, up);
         }
     }
 
@@ -73,7 +79,7 @@ impl Registry {
         if e.private {
             self.listed.remove(id);
         } else {
-            self.listed.insert(id.clone(), e.summary.clone());
+            self.listed.insert(id.clone(), Arc::clone(&e.summary));
         }
     }
 
@@ -119,20 +125,31 @@ impl Registry {
     }
 
     pub fn set_summary(&mut self, id: &RoomId, summary: RoomSummary, private: bool) {
-        let Some(mut e) = self.by_id.remove(id) else {
+        let Some(e) = self.by_id.get_mut(id) else {
             return;
         };
-        self.count(&e, false);
-        let finishing = e.unfinished() && summary.status == RoomStatus::Finished;
-        e.summary = summary;
+        let was_open = e.unfinished();
+        let (creator, addr) = (e.creator, e.creator_addr);
+        e.summary = Arc::new(summary);
         e.private = private;
-        self.count(&e, true);
-        self.list(id, &e);
-        if finishing {
+        let now_open = e.unfinished();
+        let listed = (!private).then(|| Arc::clone(&e.summary));
+        if was_open != now_open {
+            self.count_open(was_open, creator, addr, false);
+            self.count_open(now_open, creator, addr, true);
+        }
+        match listed {
+            Some(s) => {
+                self.listed.insert(id.clone(), s);
+            }
+            None => {
+                self.listed.remove(id);
+            }
+        }
+        if was_open && !now_open {
             self.finished.push_back(id.clone());
             self.lingering += 1;
         }
-        self.by_id.insert(id.clone(), e);
     }
 
     /// Takes out the oldest lingering finished room, if any.
@@ -173,7 +190,7 @@ mod tests {
         };
         let e = Entry {
             tx,
-            summary,
+            summary: Arc::new(summary),
             private: false,
             creator: Some(creator),
             creator_addr: Some(addr),
@@ -183,7 +200,7 @@ mod tests {
     }
 
     fn finish(rooms: &mut Registry, id: &RoomId) {
-        let mut summary = rooms.by_id[id].summary.clone();
+        let mut summary = (*rooms.by_id[id].summary).clone();
         summary.status = RoomStatus::Finished;
         rooms.set_summary(id, summary, false);
     }
@@ -218,7 +235,7 @@ mod tests {
         assert!(rooms.take_oldest_finished().is_none());
         assert_eq!((rooms.open_by(alice), rooms.open_from(home)), (1, 1));
         // Going private unlists it without touching the counts.
-        let summary = rooms.by_id[&ids[2]].summary.clone();
+        let summary = (*rooms.by_id[&ids[2]].summary).clone();
         rooms.set_summary(&ids[2], summary, true);
         assert!(rooms.listed.is_empty());
         assert_eq!(rooms.open_from(home), 1);
