@@ -36,6 +36,7 @@ pub use task::StoreTask;
 
 pub use postgres::DEFAULT_SCHEMA;
 
+use job::WriteJob;
 use postgres::PgStore;
 use sqlite::SqliteStore;
 
@@ -301,9 +302,15 @@ impl Store {
     /// Records a new match; returns its number, under which its seats and
     /// moves are filed.
     pub async fn create_match(&self, record: MatchRecord) -> Result<MatchKey, StoreError> {
+        self.write(|r| WriteJob::Create(record, r)).await
+    }
+
+    /// Hands a write job to the backend's writer and waits for its answer
+    /// (both backends take the same jobs, built here once).
+    async fn write<T>(&self, job: impl FnOnce(Reply<T>) -> WriteJob) -> Result<T, StoreError> {
         match &self.0 {
-            Backend::Sqlite(s) => s.create_match(record).await,
-            Backend::Postgres(s) => s.create_match(record).await,
+            Backend::Sqlite(s) => s.write(job).await,
+            Backend::Postgres(s) => s.write(job).await,
         }
     }
 
@@ -314,10 +321,7 @@ impl Store {
         seat: Seat,
         who: Option<StoredSeat>,
     ) -> Result<(), StoreError> {
-        match &self.0 {
-            Backend::Sqlite(s) => s.set_seat(key, seat, who).await,
-            Backend::Postgres(s) => s.set_seat(key, seat, who).await,
-        }
+        self.write(|r| WriteJob::Seat(key, seat, who, r)).await
     }
 
     /// Appends one log entry, with the clocks after it and, if it ended
@@ -342,19 +346,20 @@ impl Store {
         clocks: Option<Vec<u64>>,
         outcome: Option<Outcome>,
     ) -> Result<(), StoreError> {
-        match &self.0 {
-            Backend::Sqlite(s) => s.append_step(key, step, clocks, outcome).await,
-            Backend::Postgres(s) => s.append_step(key, step, clocks, outcome).await,
-        }
+        self.write(|reply| WriteJob::Append {
+            key,
+            step,
+            clocks,
+            outcome,
+            reply,
+        })
+        .await
     }
 
     /// Records that a match closed without an outcome: it is not
     /// restored again, and its log says why it ended.
     pub async fn close_match(&self, key: MatchKey, why: Closed) -> Result<(), StoreError> {
-        match &self.0 {
-            Backend::Sqlite(s) => s.close_match(key, why).await,
-            Backend::Postgres(s) => s.close_match(key, why).await,
-        }
+        self.write(|r| WriteJob::Close(key, why, r)).await
     }
 
     /// Every match not yet finished, with its seats and steps.

@@ -11,14 +11,11 @@
 //! replication), not the server's.
 
 use deadpool_postgres::Pool;
-use parlor_games::{Outcome, Seat};
-use parlor_protocol::{Closed, MatchLog, RoomId};
+use parlor_protocol::{MatchLog, RoomId};
 use tokio::sync::{mpsc, oneshot};
 
 use super::job::WriteJob;
-use super::{
-    Faults, MatchKey, MatchRecord, Reply, Step, StoreError, StoreTask, StoredMatch, StoredSeat,
-};
+use super::{Faults, Reply, StoreError, StoreTask, StoredMatch};
 use crate::limits::STORE_QUEUE;
 
 mod batch;
@@ -71,47 +68,16 @@ impl PgStore {
     }
 
     /// Queues a job for the writer and waits for its answer.
-    async fn write<T>(&self, job: impl FnOnce(Reply<T>) -> WriteJob) -> Result<T, StoreError> {
+    pub(super) async fn write<T>(
+        &self,
+        job: impl FnOnce(Reply<T>) -> WriteJob,
+    ) -> Result<T, StoreError> {
         let (reply, answer) = oneshot::channel();
         self.writes
             .send(job(reply))
             .await
             .map_err(|_| StoreError::Closed)?;
         answer.await.map_err(|_| StoreError::Closed)?
-    }
-
-    pub(super) async fn create_match(&self, record: MatchRecord) -> Result<MatchKey, StoreError> {
-        self.write(|r| WriteJob::Create(record, r)).await
-    }
-
-    pub(super) async fn set_seat(
-        &self,
-        key: MatchKey,
-        seat: Seat,
-        who: Option<StoredSeat>,
-    ) -> Result<(), StoreError> {
-        self.write(|r| WriteJob::Seat(key, seat, who, r)).await
-    }
-
-    pub(super) async fn append_step(
-        &self,
-        key: MatchKey,
-        step: Step,
-        clocks: Option<Vec<u64>>,
-        outcome: Option<Outcome>,
-    ) -> Result<(), StoreError> {
-        self.write(|reply| WriteJob::Append {
-            key,
-            step,
-            clocks,
-            outcome,
-            reply,
-        })
-        .await
-    }
-
-    pub(super) async fn close_match(&self, key: MatchKey, why: Closed) -> Result<(), StoreError> {
-        self.write(|r| WriteJob::Close(key, why, r)).await
     }
 
     pub(super) async fn unfinished(&self) -> Result<Vec<StoredMatch>, StoreError> {

@@ -15,8 +15,7 @@ use std::sync::mpsc as std_mpsc;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-use parlor_games::{Outcome, Seat};
-use parlor_protocol::{Closed, MatchLog, RoomId};
+use parlor_protocol::{MatchLog, RoomId};
 use tokio::sync::oneshot;
 
 use super::{
@@ -124,47 +123,16 @@ impl SqliteStore {
     }
 
     /// Queues a job for the writer and waits for its answer.
-    async fn write<T>(&self, job: impl FnOnce(Reply<T>) -> WriteJob) -> Result<T, StoreError> {
+    pub(super) async fn write<T>(
+        &self,
+        job: impl FnOnce(Reply<T>) -> WriteJob,
+    ) -> Result<T, StoreError> {
         ask(&self.writes, job).await
     }
 
     /// Queues a job for the readers and waits for its answer.
     async fn read<T>(&self, job: impl FnOnce(Reply<T>) -> ReadJob) -> Result<T, StoreError> {
         ask(&self.reads, job).await
-    }
-
-    pub(super) async fn create_match(&self, record: MatchRecord) -> Result<MatchKey, StoreError> {
-        self.write(|r| WriteJob::Create(record, r)).await
-    }
-
-    pub(super) async fn set_seat(
-        &self,
-        key: MatchKey,
-        seat: Seat,
-        who: Option<StoredSeat>,
-    ) -> Result<(), StoreError> {
-        self.write(|r| WriteJob::Seat(key, seat, who, r)).await
-    }
-
-    pub(super) async fn append_step(
-        &self,
-        key: MatchKey,
-        step: Step,
-        clocks: Option<Vec<u64>>,
-        outcome: Option<Outcome>,
-    ) -> Result<(), StoreError> {
-        self.write(|reply| WriteJob::Append {
-            key,
-            step,
-            clocks,
-            outcome,
-            reply,
-        })
-        .await
-    }
-
-    pub(super) async fn close_match(&self, key: MatchKey, why: Closed) -> Result<(), StoreError> {
-        self.write(|r| WriteJob::Close(key, why, r)).await
     }
 
     pub(super) async fn unfinished(&self) -> Result<Vec<StoredMatch>, StoreError> {
