@@ -48,6 +48,8 @@ struct RoomRecord {
     /// (seq, seat, view) of every update a player saw.
     seen: Vec<(u64, u8, Value)>,
     finished: bool,
+    /// Why its last cycle's play stopped (a kill, usually).
+    last_error: String,
 }
 
 /// Where the server keeps its matches, the same across restarts.
@@ -145,7 +147,11 @@ async fn hello(url: &str) -> Result<(Ws, Uuid), String> {
 /// afterwards) and plays until the game ends or the connection breaks.
 async fn drive(url: String, mut rec: RoomRecord) -> RoomRecord {
     if !rec.finished {
-        let _ = play(&url, &mut rec).await;
+        // A broken connection (the kill) ends a cycle's play; any other
+        // reason is worth seeing when a room then fails to finish.
+        if let Err(why) = play(&url, &mut rec).await {
+            rec.last_error = why;
+        }
     }
     rec
 }
@@ -294,7 +300,11 @@ async fn sigkill_at_random_moments_loses_no_acknowledged_move() {
             let mut acked = 0;
             let mut views = 0;
             for r in &rooms {
-                assert!(r.finished, "room {} did not finish", r.room);
+                assert!(
+                    r.finished,
+                    "room {} did not finish (its last cycle ended with: {})",
+                    r.room, r.last_error
+                );
                 send(&mut ws, json!({"type": "get_log", "room": r.room}))
                     .await
                     .unwrap();
