@@ -1,13 +1,16 @@
 //! Rooms nobody plays in close after their lifetime, driven by tokio's
 //! paused time: no test here sleeps.
 
+// Test helpers fail the test by panicking.
+#![allow(clippy::panic)]
+
 mod common;
 
 use std::time::Duration;
 
 use common::{directory, nimrod_room, route, seat_all, Player};
-use parlor_protocol::{Closed, RoomStatus};
-use parlor_server::directory::ListQuery;
+use parlor_protocol::{Closed, RoomId, RoomStatus};
+use parlor_server::directory::{Directory, ListQuery};
 use parlor_server::limits::Limits;
 use parlor_server::room::RoomCmd;
 
@@ -17,6 +20,16 @@ fn limits() -> Limits {
         abandoned_room_timeout: Duration::from_secs(300),
         ..Limits::default()
     }
+}
+
+/// Why the store says `room` closed without an outcome.
+async fn closed_in_store(dir: &Directory, room: RoomId) -> Option<Closed> {
+    dir.store()
+        .log(room)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap_or_else(|| panic!("no log"))
+        .closed
 }
 
 #[tokio::test(start_paused = true)]
@@ -48,13 +61,10 @@ async fn a_room_that_never_starts_closes_and_says_why() {
         .await
         .unwrap_or_else(|e| panic!("{e}"));
     assert!(unfinished.iter().all(|m| m.record.room != room));
-    let log = dir
-        .store()
-        .log(room)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-        .unwrap_or_else(|| panic!("no log"));
-    assert_eq!(log.closed, Some(Closed::NeverStarted));
+    assert_eq!(
+        closed_in_store(&dir, room).await,
+        Some(Closed::NeverStarted)
+    );
 }
 
 #[tokio::test(start_paused = true)]
@@ -93,13 +103,7 @@ async fn a_started_room_whose_players_are_all_gone_closes_as_abandoned() {
     assert_eq!(last.closed, Some(Closed::Abandoned));
     assert_eq!(last.status, RoomStatus::Finished);
     assert!(dir.is_empty());
-    let log = dir
-        .store()
-        .log(room)
-        .await
-        .unwrap_or_else(|e| panic!("{e}"))
-        .unwrap_or_else(|| panic!("no log"));
-    assert_eq!(log.closed, Some(Closed::Abandoned));
+    assert_eq!(closed_in_store(&dir, room).await, Some(Closed::Abandoned));
 }
 
 #[tokio::test(start_paused = true)]
