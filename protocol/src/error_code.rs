@@ -54,6 +54,7 @@ error_codes! {
     RoomNotMember = "room/not_member": "This session neither sits nor watches in that room.",
     RoomNotAllowed = "room/not_allowed": "Only the room's creator or a player seated in it may do that.",
     RoomNotFinished = "room/not_finished": "The match log is public only once the match is over.",
+    RoomMoved = "room/moved": "Another server of the cluster hosts the room now; nothing was lost. Send `resume` (a player) or `spectate` (a spectator) again to carry on there.",
     ActionNotStarted = "action/not_started": "The match has not started: seats are still free.",
     ActionGameOver = "action/game_over": "The match is over.",
     ActionNotYourSeat = "action/not_your_seat": "This session does not hold that seat.",

@@ -61,7 +61,13 @@ pub async fn run(
     config: Config,
     shutdown: CancellationToken,
 ) -> Result<(), ServerError> {
-    let (store, store_task) = store::Store::open(&config.store).await?;
+    let mut store_config = config.store.clone();
+    if let StoreConfig::Postgres { node, .. } = &mut store_config {
+        if node.advertise.is_empty() {
+            node.advertise = format!("ws://{}", listener.local_addr()?);
+        }
+    }
+    let (store, store_task) = store::Store::open(&store_config).await?;
     let tracker = TaskTracker::new();
     let directory =
         directory::Directory::new(store, tracker.clone(), shutdown.clone(), config.limits);

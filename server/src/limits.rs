@@ -326,3 +326,30 @@ pub const PG_BATCH_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long one read (its queries and their rows) may take: generous, as
 /// the restore at start-up reads every unfinished match at once.
 pub const PG_READ_TIMEOUT: Duration = Duration::from_secs(60);
+
+// Cluster mode: leases and claims (see `store::postgres::node`).
+
+/// How long a node's rooms stay its own without a renewal of its lease,
+/// unless `--lease-ms` says otherwise: after a node's crash its rooms wait
+/// this long to be claimed, so shorter is a shorter pause; but a node
+/// whose renewals are held up this long (a stalled disk, a network blip)
+/// loses its rooms, so it must be well above such hiccups.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(5);
+
+/// The shortest lease allowed: below this, a renewal's round trip and
+/// the database's own pauses are a real part of the lease.
+pub const MIN_LEASE: Duration = Duration::from_millis(200);
+
+/// Renewals per lease: one that fails still leaves several more before
+/// the lease runs out.
+pub const LEASE_RENEWALS: u32 = 5;
+
+/// A node stops writing `1 / LEASE_MARGIN_PARTS` of a lease before its
+/// own reckoning of the deadline, so that it stops before the database's
+/// clock lets another node claim its rooms.
+pub const LEASE_MARGIN_PARTS: u32 = 5;
+
+/// Most orphaned rooms one node claims in one sweep: a node that comes
+/// back to many orphans rebuilds them in bounded steps, and the others
+/// get their share in between.
+pub const MAX_CLAIM_BATCH: i64 = 64;

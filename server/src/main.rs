@@ -34,6 +34,18 @@ struct Args {
     /// Commits are as durable as the database's own settings make them.
     #[arg(long, value_name = "URL", conflicts_with_all = ["db", "sync"])]
     cluster: Option<String>,
+    /// With --cluster: how long (ms) this node's rooms stay its own
+    /// without a renewal. After a crash, the other nodes claim its rooms
+    /// this long after its last renewal; a node whose renewals stall this
+    /// long gives its rooms up.
+    #[arg(long, value_name = "MS", requires = "cluster",
+          default_value_t = parlor_server::limits::DEFAULT_LEASE.as_millis() as u64)]
+    lease_ms: u64,
+    /// With --cluster: the address clients reach this node at
+    /// (ws://host:port), recorded in the cluster's node table; default
+    /// the address bound.
+    #[arg(long, value_name = "URL", requires = "cluster")]
+    advertise: Option<String>,
     /// Write the address actually bound (e.g. `127.0.0.1:41237` after
     /// `--bind 127.0.0.1:0`) to this file once listening. The same address
     /// is also printed on stdout as `parlor-server listening on ws://ADDR`.
@@ -104,7 +116,13 @@ async fn main() -> ExitCode {
     let defaults = parlor_server::limits::Limits::default();
     let config = Config {
         store: match args.cluster {
-            Some(url) => StoreConfig::Postgres { url },
+            Some(url) => StoreConfig::Postgres {
+                url,
+                node: parlor_server::store::NodeSettings {
+                    lease: std::time::Duration::from_millis(args.lease_ms),
+                    advertise: args.advertise.unwrap_or_else(|| format!("ws://{bound}")),
+                },
+            },
             None => StoreConfig::Sqlite {
                 db: Some(args.db),
                 sync: args.sync,

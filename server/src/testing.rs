@@ -120,7 +120,10 @@ impl ScratchSchema {
 
     /// A store in this schema.
     pub fn config(&self) -> StoreConfig {
-        StoreConfig::Postgres { url: self.url() }
+        StoreConfig::Postgres {
+            url: self.url(),
+            node: crate::store::NodeSettings::default(),
+        }
     }
 }
 

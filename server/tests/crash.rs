@@ -60,11 +60,20 @@ enum Store {
     Schema(ScratchSchema),
 }
 
+/// The lease of a node on Postgres: after a kill, the restarted node
+/// claims the rooms once it has run out (short, to keep the test quick).
+const LEASE_MS: &str = "1000";
+
 impl Store {
-    fn args(&self) -> [OsString; 2] {
+    fn args(&self) -> Vec<OsString> {
         match self {
-            Store::File(db) => ["--db".into(), db.into()],
-            Store::Schema(s) => ["--cluster".into(), s.url().into()],
+            Store::File(db) => vec!["--db".into(), db.into()],
+            Store::Schema(s) => vec![
+                "--cluster".into(),
+                s.url().into(),
+                "--lease-ms".into(),
+                LEASE_MS.into(),
+            ],
         }
     }
 }

@@ -20,7 +20,7 @@ impl Session {
     pub(super) async fn on_msg(&mut self, msg: ClientMsg) {
         match msg {
             ClientMsg::Hello { version, name } => self.hello(version, name),
-            ClientMsg::Resume { token } => self.resume(token),
+            ClientMsg::Resume { token } => self.resume(token).await,
             ClientMsg::ListRooms {
                 game,
                 status,
@@ -194,7 +194,7 @@ impl Session {
         });
     }
 
-    fn resume(&mut self, token: Uuid) {
+    async fn resume(&mut self, token: Uuid) {
         let directory = Arc::clone(&self.shared.directory);
         if token != self.token && !directory.seats_of(self.token).is_empty() {
             // Switching tokens would strand the seats taken under this one.
@@ -204,7 +204,7 @@ impl Session {
             ));
             return;
         }
-        let seats = directory.seats_of(token);
+        let seats = directory.seats_for_resume(token).await;
         if seats.is_empty() {
             self.out.send(&ServerMsg::error(
                 ErrorCode::SessionUnknownToken,

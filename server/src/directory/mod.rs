@@ -34,7 +34,7 @@ use crate::outbox::{ConnId, Outbox};
 use crate::room::{
     spawn_restored, spawn_room, unix_ms, Lifetimes, RoomCmd, RoomEvent, RoomHost, RoomInit,
 };
-use crate::store::{MatchRecord, Origin, Store, StoreError};
+use crate::store::{MatchRecord, Origin, Store, StoreError, StoredMatch};
 use registry::{Entry, Registry};
 
 /// A refusal: its code and message.
@@ -140,15 +140,33 @@ impl Directory {
         &self.store
     }
 
-    /// Brings back every unfinished match from the store.
+    /// Brings back the unfinished matches this node is to host: on
+    /// SQLite every one; in a shared store (cluster mode) its share of the
+    /// orphans, after which it keeps claiming orphans as other nodes stop
+    /// or die ([`Directory::keep_claiming`], on the tracker).
     pub async fn restore(&self) -> Result<usize, StoreError> {
+        if self.store.is_shared() {
+            let claimed = self.store.claim().await?;
+            let hosted = self.host_all(claimed);
+            if let Some(me) = self.me.upgrade() {
+                self.tracker.spawn(me.keep_claiming());
+            }
+            return Ok(hosted);
+        }
+        let unfinished = self.store.unfinished().await?;
+        Ok(self.host_all(unfinished))
+    }
+
+    /// Rebuilds and starts each stored match; how many run.
+    fn host_all(&self, matches: Vec<StoredMatch>) -> usize {
         let Some(host) = self.host() else {
-            return Ok(0);
+            return 0;
         };
-        let mut restored = 0;
-        for m in self.store.unfinished().await? {
+        let mut hosted = 0;
+        for m in matches {
             let id = m.record.room.clone();
             let origin = m.record.origin;
+            let epoch = m.key.epoch();
             match spawn_restored(&host, m) {
                 Ok(prepared) => {
                     let entry = Entry {
@@ -158,21 +176,83 @@ impl Directory {
                         creator: origin.creator,
                         creator_addr: origin.addr,
                         seated: Vec::new(),
+                        epoch,
                     };
                     self.register(&id, entry, &prepared.seated());
                     prepared.start();
-                    restored += 1;
+                    hosted += 1;
                 }
                 Err(e) => {
                     tracing::error!(room = %id, error = %e, "cannot restore a match; it stays in the store")
                 }
             }
         }
-        Ok(restored)
+        hosted
+    }
+
+    /// Cluster mode: claims orphaned rooms as they appear (a node that
+    /// stopped or died), and gives up every room at once when this node
+    /// loses its lease (they are claimed again at a higher epoch, by the
+    /// others or by this node under its new id). Runs until shutdown.
+    async fn keep_claiming(self: Arc<Self>) {
+        let Some((mut generations, every)) = self.store.ownership() else {
+            return;
+        };
+        generations.mark_unchanged();
+        loop {
+            tokio::select! {
+                _ = self.shutdown.cancelled() => return,
+                changed = generations.changed() => {
+                    if changed.is_err() {
+                        return;
+                    }
+                    self.relinquish_all();
+                }
+                _ = tokio::time::sleep(every) => {}
+            }
+            match self.store.claim().await {
+                Ok(claimed) if !claimed.is_empty() => {
+                    // Rooms given up in the meantime go first, so that a
+                    // room taken back does not meet its old actor.
+                    if generations.has_changed().unwrap_or(false) {
+                        generations.mark_unchanged();
+                        self.relinquish_all();
+                    }
+                    self.host_all(claimed);
+                }
+                Ok(_) => {}
+                Err(e) => tracing::warn!(error = %e, "cannot claim orphaned rooms"),
+            }
+        }
+    }
+
+    /// Gives up every room this node hosts: each tells its members the
+    /// room moved and stops.
+    fn relinquish_all(&self) {
+        let entries: Vec<(RoomId, Entry)> = {
+            let mut rooms = lock(&self.rooms);
+            let ids: Vec<RoomId> = rooms.by_id.keys().cloned().collect();
+            ids.into_iter()
+                .filter_map(|id| rooms.remove(&id).map(|e| (id, e)))
+                .collect()
+        };
+        tracing::warn!(
+            rooms = entries.len(),
+            "giving up every room: this node lost its lease"
+        );
+        for (id, entry) in entries {
+            // A full inbox: the actor still stops once it is drained, the
+            // registry's sender being gone, and its writes are fenced.
+            let _ = entry.tx.try_send(RoomCmd::Relinquish);
+            self.unindex_room(&id, entry);
+        }
     }
 
     fn register(&self, id: &RoomId, entry: Entry, seated: &[(Uuid, Seat)]) {
-        lock(&self.rooms).insert(id.clone(), entry);
+        let replaced = lock(&self.rooms).insert(id.clone(), entry);
+        if let Some(old) = replaced {
+            let _ = old.tx.try_send(RoomCmd::Relinquish);
+        }
         for (token, seat) in seated {
             self.index_seat(*token, id, *seat);
         }
@@ -297,6 +377,7 @@ impl Directory {
             creator: req.creator,
             creator_addr,
             seated: Vec::new(),
+            epoch: key.epoch(),
         };
         self.register(&room, entry, &[]);
         prepared.start();
@@ -403,6 +484,40 @@ impl Directory {
             .unwrap_or_default()
     }
 
+    /// The seats `token` holds here, for a player resuming. In cluster
+    /// mode, the rooms of the token's that nobody hosts any more (their
+    /// node stopped or died) are claimed first; while one is not hosted
+    /// here, this waits for it to become claimable, at most a lease (a
+    /// node that died holds its rooms until its lease runs out).
+    pub async fn seats_for_resume(&self, token: Uuid) -> Vec<SeatRef> {
+        let Some((_, every)) = self.store.ownership() else {
+            return self.seats_of(token);
+        };
+        let give_up = tokio::time::Instant::now() + self.store.lease().unwrap_or_default() + every;
+        loop {
+            match self.store.claim_for(token).await {
+                Ok((claimed, rooms)) => {
+                    self.host_all(claimed);
+                    let seats = self.seats_of(token);
+                    // One seat a room per token: every room is here (a
+                    // room this node claimed is hosted a moment after).
+                    let all_here = i64::try_from(seats.len()).unwrap_or(i64::MAX) >= rooms;
+                    if all_here || tokio::time::Instant::now() >= give_up {
+                        return seats;
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot look for a resuming player's rooms");
+                    return self.seats_of(token);
+                }
+            }
+            tokio::select! {
+                _ = self.shutdown.cancelled() => return self.seats_of(token),
+                _ = tokio::time::sleep(every) => {}
+            }
+        }
+    }
+
     /// Registers a connection speaking for `token`.
     pub fn connect(&self, out: &Outbox, token: Uuid) {
         lock(&self.conns).insert(out.id(), out.clone());
@@ -463,8 +578,16 @@ impl RoomHost for Directory {
             }
             RoomEvent::Seated { room, token, seat } => self.index_seat(token, &room, seat),
             RoomEvent::Unseated { room, token } => self.unindex_seat(token, &room),
-            RoomEvent::Stopped { room } => {
-                let entry = lock(&self.rooms).remove(&room);
+            RoomEvent::Stopped { room, epoch } => {
+                let entry = {
+                    let mut rooms = lock(&self.rooms);
+                    // A room taken back runs at a higher epoch: keep it.
+                    if rooms.by_id.get(&room).is_some_and(|e| e.epoch == epoch) {
+                        rooms.remove(&room)
+                    } else {
+                        None
+                    }
+                };
                 if let Some(entry) = entry {
                     self.unindex_room(&room, entry);
                 }

@@ -25,6 +25,8 @@ pub(super) struct Entry {
     pub creator_addr: Option<IpAddr>,
     /// Tokens indexed as seated here, to unindex when the room goes.
     pub seated: Vec<Uuid>,
+    /// The epoch its actor holds it at (see `RoomEvent::Stopped`).
+    pub epoch: i64,
 }
 
 impl Entry {
@@ -83,9 +85,9 @@ impl Registry {
         }
     }
 
-    pub fn insert(&mut self, id: RoomId, entry: Entry) {
-        // A replaced entry is accounted as removed.
-        self.remove(&id);
+    /// Adds a room; returns the entry it replaced (accounted as removed).
+    pub fn insert(&mut self, id: RoomId, entry: Entry) -> Option<Entry> {
+        let replaced = self.remove(&id);
         self.count(&entry, true);
         self.list(&id, &entry);
         if !entry.unfinished() {
@@ -93,6 +95,7 @@ impl Registry {
             self.lingering += 1;
         }
         self.by_id.insert(id, entry);
+        replaced
     }
 
     pub fn remove(&mut self, id: &RoomId) -> Option<Entry> {
@@ -195,6 +198,7 @@ mod tests {
             creator: Some(creator),
             creator_addr: Some(addr),
             seated: Vec::new(),
+            epoch: 1,
         };
         (id, e)
     }

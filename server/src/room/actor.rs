@@ -41,6 +41,11 @@ pub(super) struct Room {
     pub gone_since: Option<Instant>,
     /// Set once the room closed without an outcome.
     pub closed: Option<Closed>,
+    /// Set once another node took the room over: the actor stops.
+    pub moved: bool,
+    /// A step's commit was not confirmed and the log could not be read
+    /// since: the room reads it before its next step (see `moved`).
+    pub unsettled: bool,
 }
 
 impl Room {
@@ -80,10 +85,17 @@ impl Room {
                     None => break,
                 },
             }
+            if self.moved {
+                break;
+            }
             self.run_bots().await;
+            if self.moved {
+                break;
+            }
         }
         self.host.report(RoomEvent::Stopped {
             room: self.id.clone(),
+            epoch: self.key.epoch(),
         });
     }
 
@@ -104,6 +116,7 @@ impl Room {
             RoomCmd::Leave { who } => self.leave(who).await,
             RoomCmd::Resume { who } => self.resume(who),
             RoomCmd::Detach { token, conn } => self.detach(token, conn),
+            RoomCmd::Relinquish => self.give_up(),
         }
         self.track_presence(Instant::now());
     }

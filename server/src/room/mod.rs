@@ -12,6 +12,7 @@ mod actor;
 mod broadcast;
 mod clock;
 mod expiry;
+mod moved;
 mod moves;
 mod seating;
 mod setup;
@@ -98,6 +99,9 @@ pub enum RoomCmd {
         /// The connection that closed.
         conn: ConnId,
     },
+    /// This node no longer owns the room (cluster mode: it lost its
+    /// lease): tell everyone in it where they stand, and stop.
+    Relinquish,
 }
 
 /// What a room tells its host.
@@ -132,6 +136,10 @@ pub enum RoomEvent {
     Stopped {
         /// The room.
         room: RoomId,
+        /// The epoch the actor held it at: a room given up and taken back
+        /// by the same node runs at a higher one, and must not be
+        /// forgotten when the old actor stops.
+        epoch: i64,
     },
 }
 

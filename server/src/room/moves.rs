@@ -1,7 +1,7 @@
 //! Steps of the match: moves played, bots thinking, clocks running out.
 
 use parlor_games::{AnyMove, IllegalMove, Seat, SeatSet, Viewer};
-use parlor_protocol::{ErrorCode, LoggedAction, RoomStatus, ServerMsg};
+use parlor_protocol::{ErrorCode, LogEntry, LoggedAction, RoomStatus, ServerMsg};
 use serde_json::Value;
 use tokio::time::Instant;
 
@@ -23,6 +23,11 @@ enum Step {
 enum Refusal {
     Illegal(IllegalMove),
     Storage(StoreError),
+    /// The log held a step this room had not applied: the position moved
+    /// on (everyone has been told), so the step answers an old one.
+    Stale,
+    /// Another node hosts the room now (everyone has been told).
+    Moved,
 }
 
 impl Room {
@@ -116,6 +121,16 @@ impl Room {
                 ErrorCode::ServerStorage,
                 format!("the move could not be stored, so it was not played: {e}"),
             ),
+            Err(Refusal::Stale) => self.error(
+                &who,
+                ErrorCode::ActionStaleSeq,
+                format!(
+                    "the move answers seq {seq}, but the position is at seq {}",
+                    self.seq
+                ),
+            ),
+            // Everyone, the mover included, was told `room/moved`.
+            Err(Refusal::Moved) => {}
         }
     }
 
@@ -131,6 +146,14 @@ impl Room {
     /// room's state and tells everyone: a step the store refuses leaves
     /// the room exactly as it was.
     async fn commit(&mut self, seat: Seat, step: Step) -> Result<(), Refusal> {
+        match self.settle_if_unsure().await {
+            Ok(false) => {}
+            Ok(true) => return Err(Refusal::Stale),
+            Err(e) => {
+                self.store_failed = true;
+                return Err(Refusal::Storage(e));
+            }
+        }
         let now = Instant::now();
         let mut game = self.game.clone();
         let mut rng = self.rng.clone();
@@ -159,8 +182,8 @@ impl Room {
             c.sync(due, now);
         }
         let outcome = game.outcome();
+        // Written straight from the typed move: no JSON tree per move.
         let stored = async {
-            // Written straight from the typed move: no JSON tree per move.
             let step = StoreStep::new(self.seq, seat, &action)?;
             let clocks = clocks.as_ref().map(|c| c.snapshot(now));
             self.store()
@@ -168,9 +191,16 @@ impl Room {
                 .await
         };
         if let Err(e) = stored.await {
-            tracing::error!(room = %self.id, error = %e, "cannot store a move");
-            self.store_failed = true;
-            return Err(Refusal::Storage(e));
+            // The step as the log would hold it, to know it if it is there.
+            let ours = serde_json::to_value(&action)
+                .and_then(serde_json::from_value::<LoggedAction>)
+                .ok()
+                .map(|action| LogEntry {
+                    seq: self.seq,
+                    seat,
+                    action,
+                });
+            return self.not_stored(e, ours, clocks).await;
         }
         self.store_failed = false;
         self.game = game;
@@ -183,6 +213,47 @@ impl Room {
         }
         self.broadcast();
         Ok(())
+    }
+
+    /// After the store refused `step` with `e`: whether it went through
+    /// after all (the log is read when it may have), or why not.
+    async fn not_stored(
+        &mut self,
+        e: StoreError,
+        ours: Option<LogEntry>,
+        clocks: Option<super::Clocks>,
+    ) -> Result<(), Refusal> {
+        if let StoreError::Fenced(_) = e {
+            self.give_up();
+            return Err(Refusal::Moved);
+        }
+        if e.may_be_stored() {
+            let at = self.seq;
+            match self.settle().await {
+                Ok(Some(entry)) => {
+                    let went_through = ours.as_ref() == Some(&entry);
+                    if went_through && self.seq == at + 1 {
+                        // Charged as it was meant to be.
+                        self.clocks = clocks;
+                    }
+                    self.store_failed = false;
+                    self.announce();
+                    return if went_through {
+                        Ok(())
+                    } else {
+                        Err(Refusal::Stale)
+                    };
+                }
+                Ok(None) => {}
+                Err(read) => {
+                    tracing::warn!(room = %self.id, error = %read, "cannot read the log after an unconfirmed commit");
+                    self.unsettled = true;
+                }
+            }
+        }
+        tracing::error!(room = %self.id, error = %e, "cannot store a move");
+        self.store_failed = true;
+        Err(Refusal::Storage(e))
     }
 
     pub(super) async fn run_bots(&mut self) {
@@ -224,7 +295,8 @@ impl Room {
                     tracing::warn!(room = %self.id, %seat, error = %e, "a bot played an illegal move and forfeits");
                     let _ = self.commit(seat, Step::Forfeit).await;
                 }
-                Err(Refusal::Storage(_)) => return,
+                Err(Refusal::Storage(_) | Refusal::Moved) => return,
+                Err(Refusal::Stale) => {}
             }
             tokio::task::yield_now().await;
         }

@@ -115,6 +115,8 @@ pub fn spawn_room(
         start_by: Instant::now() + host.lifetimes().unstarted,
         gone_since: None,
         closed: None,
+        moved: false,
+        unsettled: false,
     };
     Prepared::new(room)
 }
@@ -160,8 +162,8 @@ pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<P
     let room = Room {
         id: record.room.clone(),
         key,
-        // The creator is not stored: after a restart, seated players seat bots.
-        creator: None,
+        // Stored since layout 3 (older matches: seated players seat bots).
+        creator: record.origin.creator,
         clocks: record
             .header
             .clock
@@ -183,6 +185,8 @@ pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<P
         start_by: now + unstarted_left(host, record.origin.created_ms),
         gone_since: Some(now),
         closed: None,
+        moved: false,
+        unsettled: false,
     };
     Ok(Prepared::new(room))
 }

@@ -34,7 +34,7 @@ mod task;
 pub use faults::{Faults, ReadHold};
 pub use task::StoreTask;
 
-pub use postgres::DEFAULT_SCHEMA;
+pub use postgres::{NodeSettings, DEFAULT_SCHEMA};
 
 use job::WriteJob;
 use postgres::PgStore;
@@ -61,6 +61,14 @@ pub enum StoreError {
     /// The writer thread is gone (shutting down).
     #[error("the store is closed")]
     Closed,
+    /// This node no longer owns the match: another node took it over (a
+    /// higher epoch), or this node's lease ran out. Nothing was written.
+    #[error("this server no longer hosts the room: {0}")]
+    Fenced(String),
+    /// The database was asked to commit but its answer never came: the
+    /// write may or may not be stored (read the log to know).
+    #[error("the database did not confirm the commit: {0}")]
+    Unconfirmed(String),
     /// A fault armed through [`Faults`] (tests only).
     #[error("injected fault: {0}")]
     Injected(&'static str),
@@ -81,6 +89,14 @@ impl StoreError {
             }
             _ => false,
         }
+    }
+
+    /// Whether the write may be stored after all: its commit was never
+    /// confirmed, or the step's position is already taken (an earlier
+    /// unconfirmed commit of it went through). The room reads its log
+    /// to know.
+    pub fn may_be_stored(&self) -> bool {
+        matches!(self, StoreError::Unconfirmed(_)) || self.is_duplicate()
     }
 }
 
@@ -149,11 +165,34 @@ impl Step {
     }
 }
 
-/// A match's number in the store: what its seats and moves are filed
-/// under. Numbers grow with every match, which keeps a live match's rows
-/// together at the end of the tables (see `schema`).
+/// A match's number in the store, what its seats and moves are filed
+/// under, and the epoch its writer holds it at. Numbers grow with every
+/// match, which keeps a live match's rows together at the end of the
+/// tables (see `schema`). The epoch is a shared store's fencing token:
+/// each node that takes a room over bumps it, and a write made at an older
+/// epoch is refused ([`StoreError::Fenced`]); SQLite's is always 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct MatchKey(i64);
+pub struct MatchKey {
+    id: i64,
+    epoch: i64,
+}
+
+impl MatchKey {
+    /// A match first held at epoch 1 (its creation).
+    pub(crate) fn new(id: i64) -> MatchKey {
+        MatchKey { id, epoch: 1 }
+    }
+
+    /// A match held at `epoch`.
+    pub(crate) fn at(id: i64, epoch: i64) -> MatchKey {
+        MatchKey { id, epoch }
+    }
+
+    /// The epoch this key writes at.
+    pub fn epoch(&self) -> i64 {
+        self.epoch
+    }
+}
 
 /// A match's header as stored.
 #[derive(Clone, Debug, PartialEq)]
@@ -215,6 +254,8 @@ pub enum StoreConfig {
     Postgres {
         /// Where the database is.
         url: String,
+        /// This node's lease and address.
+        node: NodeSettings,
     },
 }
 
@@ -237,9 +278,10 @@ impl std::fmt::Debug for StoreConfig {
                 .field("db", db)
                 .field("sync", sync)
                 .finish(),
-            StoreConfig::Postgres { url } => f
+            StoreConfig::Postgres { url, node } => f
                 .debug_struct("Postgres")
                 .field("url", &postgres::redacted(url))
+                .field("node", node)
                 .finish(),
         }
     }
@@ -251,7 +293,7 @@ impl std::fmt::Display for StoreConfig {
         match self {
             StoreConfig::Sqlite { db: None, .. } => write!(f, "sqlite (throwaway)"),
             StoreConfig::Sqlite { db: Some(p), .. } => write!(f, "sqlite {}", p.display()),
-            StoreConfig::Postgres { url } => write!(f, "{}", postgres::redacted(url)),
+            StoreConfig::Postgres { url, .. } => write!(f, "{}", postgres::redacted(url)),
         }
     }
 }
@@ -286,8 +328,8 @@ impl Store {
                 let (store, thread) = SqliteStore::open(db.as_deref(), *sync, faults)?;
                 Ok((Store(Backend::Sqlite(store)), StoreTask::thread(thread)))
             }
-            StoreConfig::Postgres { url } => {
-                let (store, task) = PgStore::open(url, faults).await?;
+            StoreConfig::Postgres { url, node } => {
+                let (store, task) = PgStore::open(url, node, faults).await?;
                 Ok((Store(Backend::Postgres(store)), task))
             }
         }
@@ -360,6 +402,61 @@ impl Store {
     /// restored again, and its log says why it ended.
     pub async fn close_match(&self, key: MatchKey, why: Closed) -> Result<(), StoreError> {
         self.write(|r| WriteJob::Close(key, why, r)).await
+    }
+
+    /// Whether other nodes may share this store (PostgreSQL): then a
+    /// node hosts only the rooms it owns, and takes over orphans by
+    /// [`Store::claim`], rather than restoring every unfinished match.
+    pub fn is_shared(&self) -> bool {
+        matches!(self.0, Backend::Postgres(_))
+    }
+
+    /// This node's id in a shared store (it changes when the node loses
+    /// its lease); `None` for SQLite.
+    pub fn node_id(&self) -> Option<std::sync::Arc<str>> {
+        match &self.0 {
+            Backend::Sqlite(_) => None,
+            Backend::Postgres(s) => Some(s.node_id()),
+        }
+    }
+
+    /// In a shared store: a receiver whose value grows each time this
+    /// node lost its lease (and so every room it hosted), and how often
+    /// to [`Store::claim`]. `None` for SQLite.
+    pub fn ownership(&self) -> Option<(tokio::sync::watch::Receiver<u64>, std::time::Duration)> {
+        match &self.0 {
+            Backend::Sqlite(_) => None,
+            Backend::Postgres(s) => Some((s.generations(), s.claim_every())),
+        }
+    }
+
+    /// Takes over this node's share of the orphaned rooms (unfinished,
+    /// whose owner stopped or lost its lease) at a bumped epoch, and reads
+    /// each back whole. SQLite has no other node: nothing to claim.
+    pub async fn claim(&self) -> Result<Vec<StoredMatch>, StoreError> {
+        match &self.0 {
+            Backend::Sqlite(_) => Ok(Vec::new()),
+            Backend::Postgres(s) => s.claim().await,
+        }
+    }
+
+    /// A shared store's lease; `None` for SQLite.
+    pub fn lease(&self) -> Option<std::time::Duration> {
+        match &self.0 {
+            Backend::Sqlite(_) => None,
+            Backend::Postgres(s) => Some(s.lease()),
+        }
+    }
+
+    /// Takes over every orphaned room in which `token` holds a seat (a
+    /// player resuming here), and reads each back whole; with how many
+    /// unfinished rooms the token holds a seat in, wherever they are
+    /// hosted. SQLite: nothing to claim.
+    pub async fn claim_for(&self, token: Uuid) -> Result<(Vec<StoredMatch>, i64), StoreError> {
+        match &self.0 {
+            Backend::Sqlite(_) => Ok((Vec::new(), 0)),
+            Backend::Postgres(s) => s.claim_for(token).await,
+        }
     }
 
     /// Every match not yet finished, with its seats and steps.

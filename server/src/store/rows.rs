@@ -77,6 +77,8 @@ impl NewHeader<'_> {
 /// A `matches` row as read.
 pub(super) struct HeaderRow {
     pub id: i64,
+    /// The epoch the match is held at (SQLite's: 1).
+    pub epoch: i64,
     pub room: String,
     pub game: String,
     pub options: String,
@@ -135,7 +137,7 @@ impl HeaderRow {
             created_ms: row.created_ms.map(|ms| ms as u64),
         };
         Ok(Header {
-            key: MatchKey(row.id),
+            key: MatchKey::at(row.id, row.epoch),
             record: MatchRecord {
                 room,
                 header,

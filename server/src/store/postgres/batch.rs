@@ -23,6 +23,7 @@ use super::super::rows::{to_json, NewHeader};
 use super::super::{
     with_causes, Faults, MatchKey, MatchRecord, Reply, Step, StoreError, StoredSeat,
 };
+use super::node::Node;
 use super::pipeline::in_order;
 use super::statements::Statements;
 
@@ -86,7 +87,7 @@ impl Answer {
                     let row = rows
                         .first()
                         .ok_or_else(|| StoreError::Corrupt("a new match has no id".into()))?;
-                    Ok(MatchKey(row.try_get(0)?))
+                    Ok(MatchKey::new(row.try_get(0)?))
                 });
                 drop(r.send(key));
             }
@@ -94,11 +95,13 @@ impl Answer {
     }
 }
 
-/// A job's statement parameters, encoded.
+/// A job's statement parameters, encoded. `epoch` is the epoch the
+/// writing room holds its match at (the guard's token).
 enum Params<'a> {
     Create(NewHeader<'a>, i16),
     Player {
         key: i64,
+        epoch: i64,
         seat: i16,
         token: String,
         name: &'a str,
@@ -106,19 +109,23 @@ enum Params<'a> {
     },
     Bot {
         key: i64,
+        epoch: i64,
         seat: i16,
         strategy: &'a str,
     },
     Clear {
         key: i64,
+        epoch: i64,
         seat: i16,
     },
     Close {
         key: i64,
+        epoch: i64,
         why: String,
     },
     Append {
         key: i64,
+        epoch: i64,
         seq: i64,
         seat: i16,
         action: &'a str,
@@ -133,6 +140,8 @@ type Param<'a> = &'a (dyn ToSql + Sync);
 struct Call<'a> {
     statement: &'a Statement,
     params: Vec<Param<'a>>,
+    /// Writes only while the match is this node's (one row back if so).
+    guarded: bool,
 }
 
 impl<'a> Call<'a> {
@@ -140,6 +149,7 @@ impl<'a> Call<'a> {
         Call {
             statement,
             params: Vec::new(),
+            guarded: false,
         }
     }
 }
@@ -151,7 +161,8 @@ impl<'a> Params<'a> {
                 Params::Create(NewHeader::encode(rec)?, i16::from(rec.header.seats))
             }
             Payload::Seat(key, seat, None) => Params::Clear {
-                key: key.0,
+                key: key.id,
+                epoch: key.epoch,
                 seat: i16::from(seat.0),
             },
             Payload::Seat(
@@ -163,19 +174,22 @@ impl<'a> Params<'a> {
                     client_seed,
                 }),
             ) => Params::Player {
-                key: key.0,
+                key: key.id,
+                epoch: key.epoch,
                 seat: i16::from(seat.0),
                 token: token.to_string(),
                 name,
                 client_seed: client_seed.as_deref(),
             },
             Payload::Seat(key, seat, Some(StoredSeat::Bot { strategy })) => Params::Bot {
-                key: key.0,
+                key: key.id,
+                epoch: key.epoch,
                 seat: i16::from(seat.0),
                 strategy,
             },
             Payload::Close(key, why) => Params::Close {
-                key: key.0,
+                key: key.id,
+                epoch: key.epoch,
                 why: to_json(why)?,
             },
             Payload::Append {
@@ -184,7 +198,8 @@ impl<'a> Params<'a> {
                 clocks,
                 outcome,
             } => Params::Append {
-                key: key.0,
+                key: key.id,
+                epoch: key.epoch,
                 seq: step.seq as i64,
                 seat: i16::from(step.seat.0),
                 action: &step.action,
@@ -198,13 +213,17 @@ impl<'a> Params<'a> {
         matches!(self, Params::Append { .. })
     }
 
-    /// The job's statements, in order.
-    fn calls(&'a self, s: &'a Statements, out: &mut Vec<Call<'a>>) {
-        let call = |statement, params| Call { statement, params };
+    /// The job's statements, in order; `owner` is this node's id.
+    fn calls(&'a self, s: &'a Statements, owner: &'a String, out: &mut Vec<Call<'a>>) {
+        let guarded = |statement, params| Call {
+            statement,
+            params,
+            guarded: true,
+        };
         match self {
-            Params::Create(h, seats) => out.push(call(
-                &s.create,
-                vec![
+            Params::Create(h, seats) => out.push(Call {
+                statement: &s.create,
+                params: vec![
                     &h.room,
                     &h.game,
                     &h.options,
@@ -216,36 +235,51 @@ impl<'a> Params<'a> {
                     &h.creator,
                     &h.creator_addr,
                     &h.created_ms,
+                    owner,
                 ],
-            )),
+                guarded: false,
+            }),
             Params::Player {
                 key,
+                epoch,
                 seat,
                 token,
                 name,
                 client_seed,
-            } => out.push(call(
+            } => out.push(guarded(
                 &s.seat_player,
-                vec![key, seat, token, name, client_seed],
+                vec![key, seat, token, name, client_seed, owner, epoch],
             )),
             Params::Bot {
                 key,
+                epoch,
                 seat,
                 strategy,
-            } => out.push(call(&s.seat_bot, vec![key, seat, strategy])),
-            Params::Clear { key, seat } => out.push(call(&s.seat_clear, vec![key, seat])),
-            Params::Close { key, why } => out.push(call(&s.close, vec![key, why])),
+            } => out.push(guarded(
+                &s.seat_bot,
+                vec![key, seat, strategy, owner, epoch],
+            )),
+            Params::Clear { key, epoch, seat } => {
+                out.push(guarded(&s.seat_clear, vec![key, seat, owner, epoch]))
+            }
+            Params::Close { key, epoch, why } => {
+                out.push(guarded(&s.close, vec![key, why, owner, epoch]))
+            }
             Params::Append {
                 key,
+                epoch,
                 seq,
                 seat,
                 action,
                 clocks,
                 outcome,
             } => {
-                out.push(call(&s.append, vec![key, seq, seat, action, clocks]));
+                out.push(guarded(
+                    &s.append,
+                    vec![key, seq, seat, action, clocks, owner, epoch],
+                ));
                 if let Some(outcome) = outcome {
-                    out.push(call(&s.finish, vec![key, outcome]));
+                    out.push(guarded(&s.finish, vec![key, outcome, owner, epoch]));
                 }
             }
         }
@@ -263,41 +297,65 @@ struct Span {
     injected: bool,
 }
 
-/// Why the batch cannot commit.
-struct Broken(String);
+/// Why the batch did not commit.
+enum Broken {
+    /// It surely did not: nothing of it is stored.
+    Refused(String),
+    /// `COMMIT` was sent but not answered: it may have committed.
+    Unconfirmed(String),
+}
+
+/// The batch surely did not commit.
+fn refused(why: String) -> Broken {
+    Broken::Refused(why)
+}
 
 /// Runs `jobs` as one transaction and answers each once it committed (or
 /// not). Returns false if the connection can no longer be trusted (it
 /// broke, or the transaction could not be ended), so the writer opens a
 /// new one.
-pub(super) async fn run(conn: &Conn, jobs: Vec<WriteJob>, faults: &Faults) -> bool {
+pub(super) async fn run(conn: &Conn, jobs: Vec<WriteJob>, faults: &Faults, node: &Node) -> bool {
+    if !node.lease_held() {
+        // Its rooms may be another node's by now (or soon): write nothing
+        // until a renewal confirms the lease.
+        for job in jobs {
+            job.refuse(StoreError::Unavailable(
+                "this server's lease on its rooms is not confirmed; try again shortly".into(),
+            ));
+        }
+        return true;
+    }
+    let owner = node.id().to_string();
     let (payloads, answers): (Vec<Payload>, Vec<Answer>) = jobs.into_iter().map(split).collect();
     let mut results: Vec<Option<Result<Vec<Row>, StoreError>>> =
         payloads.iter().map(|_| None).collect();
     let ran = tokio::time::timeout(
         crate::limits::PG_BATCH_TIMEOUT,
-        transaction(conn, &payloads, faults, &mut results),
+        transaction(conn, &payloads, faults, &owner, &mut results),
     )
     .await;
     let (commit, usable) = match ran {
         Ok(Ok(())) => (Ok(()), true),
-        Ok(Err(Broken(why))) => {
+        Ok(Err(why @ Broken::Refused(_))) => {
             // Nothing of the batch may stay half-applied for the next one.
             let rolled_back = rollback(conn).await;
             (Err(why), rolled_back)
         }
+        Ok(Err(why)) => (Err(why), false),
+        // It may have timed out waiting for `COMMIT`'s answer.
         Err(_) => (
-            Err(format!(
+            Err(Broken::Unconfirmed(format!(
                 "no answer from the database within {:?}",
                 crate::limits::PG_BATCH_TIMEOUT
-            )),
+            ))),
             false,
         ),
     };
     for (answer, res) in answers.into_iter().zip(results) {
         let res = match &commit {
             Ok(()) => res.unwrap_or_else(|| Err(StoreError::Corrupt("a job was not run".into()))),
-            Err(why) => Err(StoreError::Corrupt(format!("commit failed: {why}"))),
+            Err(Broken::Refused(why)) => Err(StoreError::Corrupt(format!("commit failed: {why}"))),
+            Err(Broken::Unconfirmed(why)) => Err(StoreError::Unconfirmed(why.clone())),
         };
         answer.send(res);
     }
@@ -320,6 +378,7 @@ async fn transaction(
     conn: &Conn,
     payloads: &[Payload],
     faults: &Faults,
+    owner: &String,
     results: &mut [Option<Result<Vec<Row>, StoreError>>],
 ) -> Result<(), Broken> {
     let s = &conn.statements;
@@ -352,7 +411,7 @@ async fn transaction(
                 .get_or_insert_with(|| p.is_append() && faults.check_append().is_err());
             let start = calls.len();
             calls.push(Call::bare(&s.savepoint));
-            p.calls(s, &mut calls);
+            p.calls(s, owner, &mut calls);
             if !injected {
                 calls.push(Call::bare(&s.release));
             }
@@ -374,7 +433,7 @@ async fn transaction(
             in_order(sent).await.into_iter().map(Some).collect();
         if !begun {
             if let Some(Some(Err(e))) = answers.first_mut().map(Option::take) {
-                return Err(Broken(format!(
+                return Err(refused(format!(
                     "cannot start a transaction: {}",
                     with_causes(&e)
                 )));
@@ -385,20 +444,26 @@ async fn transaction(
         for span in spans {
             let mut taken = answers[span.start..span.start + span.len]
                 .iter_mut()
-                .map(|a| a.take().unwrap_or_else(|| Ok(Vec::new())));
-            if let Some(Err(e)) = taken.next() {
+                .zip(&calls[span.start..])
+                .map(|(a, call)| (a.take().unwrap_or_else(|| Ok(Vec::new())), call.guarded));
+            if let Some((Err(e), _)) = taken.next() {
                 // The savepoint is missing: whatever ran after this job's
                 // start cannot be undone on its own.
-                return Err(Broken(format!(
+                return Err(refused(format!(
                     "cannot open a savepoint: {}",
                     with_causes(&e)
                 )));
             }
             let mut first_rows = None;
             let mut failure = None;
-            for res in taken {
+            let mut fenced = false;
+            for (res, guarded) in taken {
                 match res {
                     Ok(rows) => {
+                        // A guarded write that found the match no longer
+                        // this node's wrote nothing, nor did the rest of
+                        // its job (the same guard, under the same lock).
+                        fenced |= guarded && rows.is_empty();
                         first_rows.get_or_insert(rows);
                     }
                     Err(e) => {
@@ -408,6 +473,11 @@ async fn transaction(
                 }
             }
             match (failure, span.injected) {
+                (None, false) if fenced => {
+                    results[span.job] = Some(Err(StoreError::Fenced(
+                        "another server has taken the room over".into(),
+                    )))
+                }
                 (None, false) => results[span.job] = Some(Ok(first_rows.unwrap_or_default())),
                 (None, true) => {
                     undo(conn).await?;
@@ -424,13 +494,18 @@ async fn transaction(
         }
     }
     if faults.commit_fails() {
-        return Err(Broken("injected fault".into()));
+        return Err(refused("injected fault".into()));
     }
     if begun {
-        conn.client
-            .execute(&s.commit, &[])
-            .await
-            .map_err(|e| Broken(with_causes(&e)))?;
+        conn.client.execute(&s.commit, &[]).await.map_err(|e| {
+            // The database answered with a refusal: nothing committed.
+            // Without an answer (the connection broke) it may have.
+            if e.code().is_some() {
+                refused(with_causes(&e))
+            } else {
+                Broken::Unconfirmed(with_causes(&e))
+            }
+        })?;
     }
     Ok(())
 }
@@ -443,7 +518,7 @@ async fn undo(conn: &Conn) -> Result<(), Broken> {
         conn.client.query(&s.release, &[]),
     ];
     for res in in_order(sent).await {
-        res.map_err(|e| Broken(format!("cannot undo a failed job: {}", with_causes(&e))))?;
+        res.map_err(|e| refused(format!("cannot undo a failed job: {}", with_causes(&e))))?;
     }
     Ok(())
 }
@@ -467,14 +542,31 @@ mod tests {
         r.unwrap_or_else(|e| panic!("{e:?}"))
     }
 
+    /// The writer's connection and its node.
+    struct Db {
+        conn: Conn,
+        node: Node,
+    }
+
+    impl std::ops::Deref for Db {
+        type Target = Conn;
+        fn deref(&self) -> &Conn {
+            &self.conn
+        }
+    }
+
     /// The writer's connection on a fresh schema holding one match, and
     /// another connection to look at what was committed.
-    async fn db(scratch: &ScratchSchema) -> (Conn, Client, MatchKey) {
+    async fn db(scratch: &ScratchSchema) -> (Db, Client, MatchKey) {
         let target = ok(Target::parse(&scratch.url()));
         let mut client = ok(target.connect().await);
         ok(schema::prepare(&mut client, &target.schema).await);
         let statements = ok(Statements::prepare(&client).await);
-        let conn = Conn { client, statements };
+        let node = ok(Node::register(&client, super::super::NodeSettings::default()).await);
+        let conn = Db {
+            conn: Conn { client, statements },
+            node,
+        };
         let (reply, answer) = oneshot::channel();
         let record = MatchRecord {
             room: RoomId::new("aaaaaaaaaaaa").unwrap_or_else(|| panic!("room id")),
@@ -489,7 +581,15 @@ mod tests {
             private: false,
             origin: super::super::super::Origin::default(),
         };
-        assert!(run(&conn, vec![WriteJob::Create(record, reply)], &Faults::new()).await);
+        assert!(
+            run(
+                &conn,
+                vec![WriteJob::Create(record, reply)],
+                &Faults::new(),
+                &conn.node
+            )
+            .await
+        );
         let key = ok(ok(answer.await));
         (conn, ok(target.connect().await), key)
     }
@@ -521,12 +621,12 @@ mod tests {
     /// Runs the jobs as one batch; whether the connection is still usable,
     /// and the jobs' answers in order.
     async fn batch(
-        conn: &Conn,
+        conn: &Db,
         faults: &Faults,
         jobs: Vec<(WriteJob, Answered)>,
     ) -> (bool, Vec<Result<(), StoreError>>) {
         let (jobs, answers): (Vec<_>, Vec<_>) = jobs.into_iter().unzip();
-        let usable = run(conn, jobs, faults).await;
+        let usable = run(conn, jobs, faults, &conn.node).await;
         let mut out = Vec::new();
         for a in answers {
             out.push(ok(a.await));
@@ -539,7 +639,7 @@ mod tests {
         let rows = ok(other
             .query(
                 "SELECT seq, seat FROM moves WHERE match_id = $1 ORDER BY seq",
-                &[&key.0],
+                &[&key.id],
             )
             .await);
         rows.iter().map(|r| (r.get(0), r.get(1))).collect()
@@ -547,7 +647,7 @@ mod tests {
 
     async fn finished(other: &Client, key: MatchKey) -> bool {
         ok(other
-            .query_one("SELECT finished FROM matches WHERE id = $1", &[&key.0])
+            .query_one("SELECT finished FROM matches WHERE id = $1", &[&key.id])
             .await)
         .get(0)
     }

@@ -10,16 +10,21 @@
 //! durable a commit is, is the database's setting (`synchronous_commit`,
 //! replication), not the server's.
 
+use std::sync::Arc;
+
 use deadpool_postgres::Pool;
 use parlor_protocol::{MatchLog, RoomId};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio_util::sync::CancellationToken;
 
 use super::job::WriteJob;
 use super::{Faults, Reply, StoreError, StoreTask, StoredMatch};
 use crate::limits::STORE_QUEUE;
 
 mod batch;
+mod claim;
 mod connect;
+mod node;
 mod pipeline;
 mod reader;
 mod schema;
@@ -28,9 +33,11 @@ mod writer;
 
 pub(crate) use connect::redacted;
 pub use connect::DEFAULT_SCHEMA;
+pub use node::NodeSettings;
 
 use batch::Conn;
 use connect::Target;
+use node::Node;
 
 /// A handle on a Postgres store; cheap to clone. The writer task ends
 /// once the last handle is dropped and the jobs queued before are
@@ -40,31 +47,144 @@ pub(super) struct PgStore {
     writes: mpsc::Sender<WriteJob>,
     pool: Pool,
     faults: Faults,
+    node: Arc<Node>,
+    /// Matches claimed but not yet read back (the read failed): read on
+    /// the next claim, so that no claimed room is left unhosted.
+    unread: Arc<std::sync::Mutex<Vec<i64>>>,
 }
 
 impl PgStore {
     /// Connects to the database at `url`, brings its schema to the
-    /// current layout and starts the writer task.
+    /// current layout, registers this node with a fresh lease, and starts
+    /// the writer task and the task that renews the lease.
     pub(super) async fn open(
         url: &str,
+        settings: &NodeSettings,
         faults: Faults,
     ) -> Result<(PgStore, StoreTask), StoreError> {
+        settings.check()?;
         let target = Target::parse(url)?;
         let mut client = target.connect().await?;
         schema::prepare(&mut client, &target.schema).await?;
         let statements = statements::Statements::prepare(&client).await?;
+        let lease_client = target.connect().await?;
+        let node = Arc::new(Node::register(&lease_client, settings.clone()).await?);
         let pool = target.pool()?;
         let (writes, jobs) = mpsc::channel(STORE_QUEUE);
         let conn = Conn { client, statements };
-        let task = tokio::spawn(writer::run(target, jobs, faults.clone(), conn));
+        let lease = CancellationToken::new();
+        tokio::spawn(node::keep_lease(
+            Arc::clone(&node),
+            target.clone(),
+            Some(lease_client),
+            lease.clone(),
+        ));
+        let task = tokio::spawn(writer::run(
+            target,
+            jobs,
+            faults.clone(),
+            conn,
+            Arc::clone(&node),
+            lease,
+        ));
+        tracing::info!(node = %node.id(), lease = ?settings.lease, "joined the cluster");
         Ok((
             PgStore {
                 writes,
                 pool,
                 faults,
+                node,
+                unread: Arc::default(),
             },
             StoreTask::task(task),
         ))
+    }
+
+    /// This node's id now (it changes when the node loses its lease).
+    pub(super) fn node_id(&self) -> Arc<str> {
+        self.node.id()
+    }
+
+    /// Sees the node's generation grow each time it lost its lease, and
+    /// with it every room it held.
+    pub(super) fn generations(&self) -> watch::Receiver<u64> {
+        self.node.generations()
+    }
+
+    /// This node's lease.
+    pub(super) fn lease(&self) -> std::time::Duration {
+        self.node.settings().lease
+    }
+
+    /// How often to look for orphaned rooms: as often as the lease is
+    /// renewed, so that a dead node's rooms wait little past its lease.
+    pub(super) fn claim_every(&self) -> std::time::Duration {
+        self.node.settings().renew_every()
+    }
+
+    /// Claims this node's share of the orphaned rooms, at a bumped epoch,
+    /// and reads each back whole, to be rebuilt.
+    pub(super) async fn claim(&self) -> Result<Vec<StoredMatch>, StoreError> {
+        self.claiming(None).await.map(|(m, _)| m)
+    }
+
+    /// Claims every orphaned room in which `token` holds a seat, and
+    /// reads each back whole; with how many unfinished rooms the token
+    /// holds a seat in, whoever hosts them.
+    pub(super) async fn claim_for(
+        &self,
+        token: uuid::Uuid,
+    ) -> Result<(Vec<StoredMatch>, i64), StoreError> {
+        self.claiming(Some(token.to_string())).await
+    }
+
+    async fn claiming(&self, token: Option<String>) -> Result<(Vec<StoredMatch>, i64), StoreError> {
+        if !self.node.lease_held() {
+            return Ok((Vec::new(), 0));
+        }
+        let me = self.node.id();
+        let claiming = async {
+            let mut client = self.pool.get().await.map_err(reader::pool_error)?;
+            let tx = client.transaction().await?;
+            let (taken, total) = match &token {
+                None => {
+                    let share = claim::share(&*tx).await?;
+                    (claim::take(&*tx, &me, share).await?, 0)
+                }
+                Some(token) => (
+                    claim::take_for(&*tx, &me, token).await?,
+                    claim::unfinished_for(&*tx, token).await?,
+                ),
+            };
+            tx.commit().await?;
+            Ok::<_, StoreError>((taken, total))
+        };
+        let (taken, total) = tokio::time::timeout(crate::limits::PG_BATCH_TIMEOUT, claiming)
+            .await
+            .map_err(|_| StoreError::Unavailable("claiming rooms took too long".into()))??;
+        let ids: Vec<i64> = {
+            let mut unread = self
+                .unread
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            unread.extend(taken.iter().map(|(id, _)| *id));
+            unread.clone()
+        };
+        if ids.is_empty() {
+            return Ok((Vec::new(), total));
+        }
+        if !taken.is_empty() {
+            tracing::info!(node = %me, rooms = taken.len(), "claimed orphaned rooms");
+        }
+        let read = reader::snapshot(&self.pool, &self.faults, async |tx| {
+            reader::by_id(tx, &ids).await
+        })
+        .await?;
+        self.unread
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .retain(|id| !ids.contains(id));
+        Ok((read, total))
     }
 
     /// Queues a job for the writer and waits for its answer.

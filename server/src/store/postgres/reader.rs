@@ -16,7 +16,7 @@ use super::super::{Faults, StoreError, StoredMatch, StoredSeat};
 use crate::limits::PG_READ_TIMEOUT;
 
 const HEADER_COLUMNS: &str = "id, room, game, options::text, seats, seed, clock::text, private, \
-     outcome::text, closed::text, deal::text, creator::text, creator_addr, created_ms";
+     outcome::text, closed::text, deal::text, creator::text, creator_addr, created_ms, epoch";
 
 /// Runs `read` in a read-only snapshot on a pooled connection.
 pub(super) async fn snapshot<T>(
@@ -51,7 +51,7 @@ pub(super) async fn snapshot<T>(
         })?
 }
 
-fn pool_error(e: PoolError) -> StoreError {
+pub(super) fn pool_error(e: PoolError) -> StoreError {
     match e {
         PoolError::Backend(e) => StoreError::Postgres(e),
         other => StoreError::Unavailable(format!("no database connection: {other}")),
@@ -78,6 +78,7 @@ fn header_row(row: &Row) -> Result<HeaderRow, StoreError> {
         creator: row.try_get(11)?,
         creator_addr: row.try_get(12)?,
         created_ms: row.try_get(13)?,
+        epoch: row.try_get(14)?,
     })
 }
 
@@ -116,28 +117,47 @@ const MOVE_COLUMNS: &str = "v.match_id, v.seq, v.seat, v.action, v.clocks";
 /// Every unfinished match, oldest first, with its seats and steps: three
 /// queries in all, however many matches there are.
 pub(super) async fn unfinished(tx: &Transaction<'_>) -> Result<Vec<StoredMatch>, StoreError> {
+    matches(tx, "NOT m.finished", &[]).await
+}
+
+/// The matches numbered `ids` (those that exist), oldest first, with
+/// their seats and steps.
+pub(super) async fn by_id(
+    tx: &Transaction<'_>,
+    ids: &[i64],
+) -> Result<Vec<StoredMatch>, StoreError> {
+    matches(tx, "m.id = ANY($1)", &[&ids]).await
+}
+
+/// The matches `m` for which `filter` holds (with `params`), oldest
+/// first, with their seats and steps: three queries in all.
+async fn matches(
+    tx: &Transaction<'_>,
+    filter: &str,
+    params: &[&(dyn ToSql + Sync)],
+) -> Result<Vec<StoredMatch>, StoreError> {
     let headers = tx
         .query(
-            &format!("SELECT {HEADER_COLUMNS} FROM matches WHERE NOT finished ORDER BY id"),
-            &[],
+            &format!("SELECT {HEADER_COLUMNS} FROM matches m WHERE {filter} ORDER BY id"),
+            params,
         )
         .await?;
     let seat_rows = tx
         .query(
             &format!(
                 "SELECT {SEAT_COLUMNS} FROM seats s JOIN matches m ON m.id = s.match_id \
-                 WHERE NOT m.finished ORDER BY s.match_id, s.seat"
+                 WHERE {filter} ORDER BY s.match_id, s.seat"
             ),
-            &[],
+            params,
         )
         .await?;
     let move_rows = tx
         .query(
             &format!(
                 "SELECT {MOVE_COLUMNS} FROM moves v JOIN matches m ON m.id = v.match_id \
-                 WHERE NOT m.finished ORDER BY v.match_id, v.seq"
+                 WHERE {filter} ORDER BY v.match_id, v.seq"
             ),
-            &[],
+            params,
         )
         .await?;
     let mut seats: HashMap<i64, Vec<(Seat, StoredSeat)>> = HashMap::new();
@@ -153,7 +173,7 @@ pub(super) async fn unfinished(tx: &Transaction<'_>) -> Result<Vec<StoredMatch>,
     let mut out = Vec::with_capacity(headers.len());
     for row in &headers {
         let header = header_row(row)?.decode()?;
-        let id = header.key.0;
+        let id = header.key.id;
         out.push(header.into_match(
             seats.remove(&id).unwrap_or_default(),
             steps.remove(&id).unwrap_or_default(),
@@ -182,7 +202,7 @@ pub(super) async fn log(
         format!("SELECT {MOVE_COLUMNS} FROM moves v WHERE v.match_id = $1 ORDER BY v.seq");
     let (seat_query, move_query) =
         tokio::try_join!(tx.prepare_cached(&seat_sql), tx.prepare_cached(&move_sql))?;
-    let key: [&(dyn ToSql + Sync); 1] = [&header.key.0];
+    let key: [&(dyn ToSql + Sync); 1] = [&header.key.id];
     let (seat_rows, move_rows) =
         tokio::try_join!(tx.query(&seat_query, &key), tx.query(&move_query, &key),)?;
     let mut seats = Vec::with_capacity(seat_rows.len());

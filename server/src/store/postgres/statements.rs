@@ -36,36 +36,55 @@ impl Statements {
             client.prepare("RELEASE SAVEPOINT job"),
             client.prepare("ROLLBACK TO SAVEPOINT job"),
         )?;
+        // Every write to an existing match is guarded: it happens only if
+        // the match is still this node's at the writer's epoch ($owner,
+        // $epoch, the last two parameters), and returns one row if so, none
+        // if the match was taken over (see `claim`). The guard's row lock
+        // (`FOR SHARE`) waits for a claim in progress and re-reads the row.
         let (create, seat_player, seat_bot, seat_clear, append, finish, close) = tokio::try_join!(
             client.prepare(
                 "INSERT INTO matches (room, game, options, seats, seed, clock, private, deal, \
-                 creator, creator_addr, created_ms) \
+                 creator, creator_addr, created_ms, owner) \
                  VALUES ($1, $2, $3::text::jsonb, $4, $5, $6::text::jsonb, $7, $8::text::jsonb, \
-                 $9::text::uuid, $10, $11) RETURNING id"
+                 $9::text::uuid, $10, $11, $12) RETURNING id"
             ),
             client.prepare(
-                "INSERT INTO seats (match_id, seat, kind, token, name, strategy, client_seed) \
-                 VALUES ($1, $2, 'player', $3::text::uuid, $4, NULL, $5) \
+                "WITH ok AS (SELECT id FROM matches WHERE id = $1 AND owner = $6 AND epoch = $7 \
+                 FOR SHARE) \
+                 INSERT INTO seats (match_id, seat, kind, token, name, strategy, client_seed) \
+                 SELECT id, $2, 'player', $3::text::uuid, $4, NULL, $5 FROM ok \
                  ON CONFLICT (match_id, seat) DO UPDATE SET kind = excluded.kind, \
                  token = excluded.token, name = excluded.name, strategy = excluded.strategy, \
-                 client_seed = excluded.client_seed"
+                 client_seed = excluded.client_seed RETURNING match_id"
             ),
             client.prepare(
-                "INSERT INTO seats (match_id, seat, kind, token, name, strategy, client_seed) \
-                 VALUES ($1, $2, 'bot', NULL, NULL, $3, NULL) \
+                "WITH ok AS (SELECT id FROM matches WHERE id = $1 AND owner = $4 AND epoch = $5 \
+                 FOR SHARE) \
+                 INSERT INTO seats (match_id, seat, kind, token, name, strategy, client_seed) \
+                 SELECT id, $2, 'bot', NULL, NULL, $3, NULL FROM ok \
                  ON CONFLICT (match_id, seat) DO UPDATE SET kind = excluded.kind, \
                  token = excluded.token, name = excluded.name, strategy = excluded.strategy, \
-                 client_seed = excluded.client_seed"
-            ),
-            client.prepare("DELETE FROM seats WHERE match_id = $1 AND seat = $2"),
-            client.prepare(
-                "INSERT INTO moves (match_id, seq, seat, action, clocks) VALUES ($1, $2, $3, $4, $5)"
+                 client_seed = excluded.client_seed RETURNING match_id"
             ),
             client.prepare(
-                "UPDATE matches SET finished = true, outcome = $2::text::jsonb WHERE id = $1"
+                "WITH ok AS (SELECT id FROM matches WHERE id = $1 AND owner = $3 AND epoch = $4 \
+                 FOR SHARE), \
+                 gone AS (DELETE FROM seats WHERE match_id IN (SELECT id FROM ok) AND seat = $2) \
+                 SELECT id FROM ok"
             ),
             client.prepare(
-                "UPDATE matches SET finished = true, closed = $2::text::jsonb WHERE id = $1"
+                "WITH ok AS (SELECT id FROM matches WHERE id = $1 AND owner = $6 AND epoch = $7 \
+                 FOR SHARE) \
+                 INSERT INTO moves (match_id, seq, seat, action, clocks) \
+                 SELECT id, $2, $3, $4, $5 FROM ok RETURNING match_id"
+            ),
+            client.prepare(
+                "UPDATE matches SET finished = true, outcome = $2::text::jsonb \
+                 WHERE id = $1 AND owner = $3 AND epoch = $4 RETURNING id"
+            ),
+            client.prepare(
+                "UPDATE matches SET finished = true, closed = $2::text::jsonb \
+                 WHERE id = $1 AND owner = $3 AND epoch = $4 RETURNING id"
             ),
         )?;
         Ok(Statements {

@@ -15,10 +15,16 @@
 
 use tokio::sync::mpsc;
 
+use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+
 use super::super::job::WriteJob;
 use super::super::{Faults, StoreError};
 use super::batch::{self, Conn};
+use super::claim;
 use super::connect::Target;
+use super::node::Node;
 use super::statements::Statements;
 use crate::limits::{PG_CONNECT_TIMEOUT, STORE_BATCH};
 
@@ -43,12 +49,16 @@ impl Conn {
 }
 
 /// Serves jobs until every sender is gone; `conn` is the connection the
-/// store was opened with.
+/// store was opened with. Then, the server stopping cleanly (its rooms
+/// have stopped), hands the node's rooms over and ends its lease (and the
+/// task renewing it, through `lease`).
 pub(super) async fn run(
     target: Target,
     mut jobs: mpsc::Receiver<WriteJob>,
     faults: Faults,
     conn: Conn,
+    node: Arc<Node>,
+    lease: CancellationToken,
 ) {
     let mut conn = Some(conn);
     let mut batch = Vec::with_capacity(STORE_BATCH);
@@ -60,7 +70,7 @@ pub(super) async fn run(
         };
         match open {
             Ok(c) => {
-                if batch::run(&c, jobs, &faults).await {
+                if batch::run(&c, jobs, &faults, &node).await {
                     conn = Some(c);
                 }
             }
@@ -72,6 +82,25 @@ pub(super) async fn run(
                 }
             }
         }
+    }
+    lease.cancel();
+    let handing_over = async {
+        let c = match conn.take() {
+            Some(c) if !c.client.is_closed() => c,
+            _ => Conn::open(&target).await?,
+        };
+        let released = claim::release(&c.client, &node.id()).await?;
+        node.retire(&c.client).await?;
+        Ok::<u64, StoreError>(released)
+    };
+    match tokio::time::timeout(PG_CONNECT_TIMEOUT, handing_over).await {
+        Ok(Ok(released)) => tracing::info!(node = %node.id(), released, "rooms handed over"),
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, "cannot hand the rooms over; they are claimed once the lease runs out")
+        }
+        Err(_) => tracing::warn!(
+            "handing the rooms over took too long; they are claimed once the lease runs out"
+        ),
     }
     tracing::debug!(schema = %target.schema, "store closed");
 }

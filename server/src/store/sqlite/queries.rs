@@ -35,7 +35,7 @@ pub(super) fn create(conn: &Connection, rec: &MatchRecord) -> Result<MatchKey, S
         h.creator_addr,
         h.created_ms,
     ])?;
-    Ok(MatchKey(conn.last_insert_rowid()))
+    Ok(MatchKey::new(conn.last_insert_rowid()))
 }
 
 pub(super) fn set_seat(
@@ -47,7 +47,7 @@ pub(super) fn set_seat(
     match who {
         None => {
             conn.prepare_cached("DELETE FROM seats WHERE match_id = ?1 AND seat = ?2")?
-                .execute(params![key.0, seat.0])?;
+                .execute(params![key.id, seat.0])?;
         }
         Some(StoredSeat::Player {
             token,
@@ -57,13 +57,13 @@ pub(super) fn set_seat(
             conn.prepare_cached(
                 "INSERT OR REPLACE INTO seats (match_id, seat, kind, token, name, client_seed) VALUES (?1, ?2, 'player', ?3, ?4, ?5)",
             )?
-            .execute(params![key.0, seat.0, token.to_string(), name, client_seed])?;
+            .execute(params![key.id, seat.0, token.to_string(), name, client_seed])?;
         }
         Some(StoredSeat::Bot { strategy }) => {
             conn.prepare_cached(
                 "INSERT OR REPLACE INTO seats (match_id, seat, kind, strategy) VALUES (?1, ?2, 'bot', ?3)",
             )?
-            .execute(params![key.0, seat.0, strategy])?;
+            .execute(params![key.id, seat.0, strategy])?;
         }
     }
     Ok(())
@@ -83,7 +83,7 @@ pub(super) fn append(
         "INSERT INTO moves (match_id, seq, seat, action, clocks) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
     .execute(params![
-        key.0,
+        key.id,
         step.seq as i64,
         step.seat.0,
         step.action,
@@ -91,7 +91,7 @@ pub(super) fn append(
     ])?;
     if let Some(outcome) = outcome {
         conn.prepare_cached("UPDATE matches SET finished = 1, outcome = ?2 WHERE id = ?1")?
-            .execute(params![key.0, to_json(&outcome)?])?;
+            .execute(params![key.id, to_json(&outcome)?])?;
     }
     Ok(())
 }
@@ -99,7 +99,7 @@ pub(super) fn append(
 /// Marks a match closed without an outcome.
 pub(super) fn close(conn: &Connection, key: MatchKey, why: Closed) -> Result<(), StoreError> {
     conn.prepare_cached("UPDATE matches SET finished = 1, closed = ?2 WHERE id = ?1")?
-        .execute(params![key.0, to_json(&why)?])?;
+        .execute(params![key.id, to_json(&why)?])?;
     Ok(())
 }
 
@@ -108,6 +108,7 @@ const HEADER_COLUMNS: &str = "id, room, game, options, seats, seed, clock, priva
 
 fn header_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<HeaderRow> {
     Ok(HeaderRow {
+        epoch: 1,
         id: row.get(0)?,
         room: row.get(1)?,
         game: row.get(2)?,
@@ -130,7 +131,7 @@ fn moves(conn: &Connection, key: MatchKey) -> Result<Steps, StoreError> {
     let mut stmt = conn.prepare_cached(
         "SELECT seq, seat, action, clocks FROM moves WHERE match_id = ?1 ORDER BY seq",
     )?;
-    let rows = stmt.query_map(params![key.0], |r| {
+    let rows = stmt.query_map(params![key.id], |r| {
         Ok(MoveRow {
             seq: r.get(0)?,
             seat: r.get(1)?,
@@ -149,7 +150,7 @@ fn seats(conn: &Connection, key: MatchKey) -> Result<Vec<(Seat, StoredSeat)>, St
     let mut stmt = conn.prepare_cached(
         "SELECT seat, kind, token, name, strategy, client_seed FROM seats WHERE match_id = ?1 ORDER BY seat",
     )?;
-    let rows = stmt.query_map(params![key.0], |r| {
+    let rows = stmt.query_map(params![key.id], |r| {
         Ok(SeatRow {
             seat: r.get(0)?,
             kind: r.get(1)?,

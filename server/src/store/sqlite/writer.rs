@@ -269,14 +269,14 @@ mod tests {
     fn stored(conn: &Connection, key: MatchKey) -> Vec<(i64, u8)> {
         let mut stmt =
             ok(conn.prepare("SELECT seq, seat FROM moves WHERE match_id = ?1 ORDER BY seq"));
-        let rows = ok(stmt.query_map(params![key.0], |r| Ok((r.get(0)?, r.get(1)?))));
+        let rows = ok(stmt.query_map(params![key.id], |r| Ok((r.get(0)?, r.get(1)?))));
         rows.map(ok).collect()
     }
 
     fn finished(conn: &Connection, key: MatchKey) -> bool {
         ok(conn.query_row(
             "SELECT finished FROM matches WHERE id = ?1",
-            params![key.0],
+            params![key.id],
             |r| r.get(0),
         ))
     }
