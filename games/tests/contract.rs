@@ -432,10 +432,14 @@ fn rule_options_name_hosted_games_and_set_up() {
             .find(|k| k.name() == *name)
             .unwrap_or_else(|| panic!("{name} is not a hosted game"));
         let options: Value = serde_json::from_str(text).unwrap();
-        assert_ne!(kind.parse_config(&options).unwrap(), kind.parse_config(&Value::Null).unwrap());
+        assert_ne!(
+            kind.parse_config(&options).unwrap(),
+            kind.parse_config(&Value::Null).unwrap()
+        );
         let (min, max) = kind.seat_range();
         for seats in min..=max {
-            kind.setup(&options, seats, &mut GameRng::from_seed(1)).unwrap();
+            kind.setup(&options, seats, &mut GameRng::from_seed(1))
+                .unwrap();
         }
     }
 }

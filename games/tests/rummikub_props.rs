@@ -312,7 +312,10 @@ fn bots_finish_games_against_each_other() {
     for seed in 0..6 {
         let mut rng = GameRng::from_seed(seed);
         let seats = 2 + (seed % 3) as u8;
-        let cfg = parlor_games::rummikub::Config { rack_size: 6, ..Default::default() };
+        let cfg = parlor_games::rummikub::Config {
+            rack_size: 6,
+            ..Default::default()
+        };
         let mut g = Rummikub::setup(&cfg, seats, &mut rng).unwrap_or_else(|e| panic!("{e}"));
         // A small budget keeps the debug build quick; the logic is the same.
         let mut bots: Vec<Box<dyn Strategy<Rummikub>>> = vec![

@@ -273,7 +273,10 @@ fn every_game_has_updates_for_a_seat_a_spectator_and_an_ending_and_a_refusal() {
         }
     }
     for game in parlor_games::GameKind::ALL {
-        assert!(seat_turn.contains(game), "no update of {game} for a seat to act");
+        assert!(
+            seat_turn.contains(game),
+            "no update of {game} for a seat to act"
+        );
         assert!(spectator.contains(game), "no spectator's update of {game}");
         assert!(ended.contains(game), "no finished update of {game}");
         assert!(refused.contains(game), "no illegal_move fixture for {game}");
@@ -452,7 +455,10 @@ fn readme_game_sections_show_real_views_moves_and_options() {
         }
     }
     for g in parlor_games::GameKind::ALL {
-        assert!(checked.contains(g), "the section of {g} shows no bare view or move");
+        assert!(
+            checked.contains(g),
+            "the section of {g} shows no bare view or move"
+        );
     }
 }
 

@@ -46,7 +46,10 @@ mod tests {
     #[test]
     fn the_option_reads_and_writes_its_two_names_only() {
         for (rule, name) in [(EmptyBag::End, "end"), (EmptyBag::Pass, "pass")] {
-            assert_eq!(serde_json::to_value(rule).ok(), Some(serde_json::json!(name)));
+            assert_eq!(
+                serde_json::to_value(rule).ok(),
+                Some(serde_json::json!(name))
+            );
             assert_eq!(
                 serde_json::from_value::<EmptyBag>(serde_json::json!(name)).ok(),
                 Some(rule)

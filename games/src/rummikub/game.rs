@@ -308,9 +308,7 @@ impl Rummikub {
                     .into_iter()
                     .next()
                 {
-                    Some(example) if example != Move::Pass => {
-                        Err(Illegal::CannotPass { example })
-                    }
+                    Some(example) if example != Move::Pass => Err(Illegal::CannotPass { example }),
                     _ => Ok(Change::Pass),
                 }
             }
@@ -673,7 +671,10 @@ mod tests {
         assert_eq!(g.outcome(), None, "the empty bag no longer ends the game");
         assert_eq!(g.legal_moves(Seat(0)), vec![Move::Pass]);
         assert_eq!(g.timeout_move(Seat(0)), Some(Move::Pass));
-        assert_eq!(g.play(Seat(0), &Move::Draw, &mut rng), Err(Illegal::BagEmpty));
+        assert_eq!(
+            g.play(Seat(0), &Move::Draw, &mut rng),
+            Err(Illegal::BagEmpty)
+        );
         g.play(Seat(0), &Move::Pass, &mut rng)
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(g.view(Viewer::Spectator).passes, 1);
@@ -747,7 +748,10 @@ mod tests {
         );
         assert_eq!(g.view(Viewer::Spectator).totals, Some(vec![10, 5, 16]));
         assert_eq!(g.view(Viewer::Spectator).next, None);
-        assert_eq!(g.play(Seat(0), &Move::Pass, &mut rng), Err(Illegal::GameOver));
+        assert_eq!(
+            g.play(Seat(0), &Move::Pass, &mut rng),
+            Err(Illegal::GameOver)
+        );
     }
 
     #[test]
@@ -778,7 +782,10 @@ mod tests {
             })
         );
         let even = play_out(
-            passing(vec![vec![b(6, Blue)], vec![b(2, Red), b(4, Yellow)]], vec![]),
+            passing(
+                vec![vec![b(6, Blue)], vec![b(2, Red), b(4, Yellow)]],
+                vec![],
+            ),
             &mut rng,
         );
         assert_eq!(even.outcome(), Some(Outcome::Draw));
@@ -797,14 +804,17 @@ mod tests {
             serde_json::to_value(pass).unwrap_or_default(),
             serde_json::json!({"rack_size": 7, "empty_bag": "pass"})
         );
-        assert!(serde_json::from_value::<Config>(serde_json::json!({"empty_bag": "draw"})).is_err());
+        assert!(
+            serde_json::from_value::<Config>(serde_json::json!({"empty_bag": "draw"})).is_err()
+        );
         let view = serde_json::to_value(game().view(Viewer::Spectator)).unwrap_or_default();
         let keys: Vec<&str> = view
             .as_object()
             .map(|o| o.keys().map(String::as_str).collect())
             .unwrap_or_default();
         assert_eq!(keys, ["bag", "last", "next", "rack", "rack_sizes", "table"]);
-        let g = Rummikub::setup(&pass, 2, &mut GameRng::from_seed(3)).unwrap_or_else(|e| panic!("{e}"));
+        let g =
+            Rummikub::setup(&pass, 2, &mut GameRng::from_seed(3)).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(g.empty_bag(), EmptyBag::Pass);
         assert_eq!(
             serde_json::to_value(g.view(Viewer::Spectator)).unwrap_or_default()["empty_bag"],
@@ -853,7 +863,10 @@ mod tests {
                 let dealt = rack_size as usize * usize::from(seats);
                 let fine = rack_size >= 1 && dealt < HOSTED_SET_SIZE;
                 let got = Rummikub::setup(
-                    &Config { rack_size, ..Default::default() },
+                    &Config {
+                        rack_size,
+                        ..Default::default()
+                    },
                     seats,
                     &mut GameRng::from_key([1; 32]),
                 );
@@ -875,7 +888,10 @@ mod tests {
                 if fine {
                     for k in 0..8u8 {
                         let g = Rummikub::setup(
-                            &Config { rack_size, ..Default::default() },
+                            &Config {
+                                rack_size,
+                                ..Default::default()
+                            },
                             seats,
                             &mut GameRng::from_key([k; 32]),
                         )
@@ -906,8 +922,24 @@ mod tests {
         let g = Rummikub::setup(&Config::default(), 3, &mut rng).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(g.view(Viewer::Spectator).rack_sizes, vec![7, 7, 7]);
         assert_eq!(g.view(Viewer::Spectator).bag, 52 - 21);
-        assert!(Rummikub::setup(&Config { rack_size: 14, ..Default::default() }, 4, &mut rng).is_err());
-        assert!(Rummikub::setup(&Config { rack_size: 0, ..Default::default() }, 2, &mut rng).is_err());
+        assert!(Rummikub::setup(
+            &Config {
+                rack_size: 14,
+                ..Default::default()
+            },
+            4,
+            &mut rng
+        )
+        .is_err());
+        assert!(Rummikub::setup(
+            &Config {
+                rack_size: 0,
+                ..Default::default()
+            },
+            2,
+            &mut rng
+        )
+        .is_err());
         assert!(Rummikub::setup(&Config::default(), 5, &mut rng).is_err());
         assert!(serde_json::from_str::<Config>(r#"{"rack_size": 5, "jokers": 2}"#).is_err());
         assert_eq!(

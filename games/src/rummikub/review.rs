@@ -74,7 +74,9 @@ mod tests {
         };
         let refused = replay_input(&pass, 2, GameRng::from_seed(4), &[]);
         assert!(
-            refused.as_ref().is_err_and(|e| e.contains("empty_bag \"pass\"")),
+            refused
+                .as_ref()
+                .is_err_and(|e| e.contains("empty_bag \"pass\"")),
             "{refused:?}"
         );
         assert!(replay_input(&Config::default(), 2, GameRng::from_seed(4), &[]).is_ok());
