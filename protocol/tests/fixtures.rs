@@ -258,7 +258,10 @@ fn every_game_has_updates_for_a_seat_a_spectator_and_an_ending_and_a_refusal() {
                     ended.insert(u.game);
                 }
             }
-            ServerMsg::Error { code, .. } if code == ErrorCode::ActionIllegalMove => {
+            ServerMsg::Error {
+                code: ErrorCode::ActionIllegalMove,
+                ..
+            } => {
                 // Refusals carry no game; the file name says which.
                 if let Some(game) = parlor_games::GameKind::ALL
                     .iter()
