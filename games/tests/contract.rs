@@ -39,13 +39,26 @@ const MAX_PLAYOUT_MOVES: usize = 5_000;
 /// of refusal over a playout, few enough to keep the debug build quick.
 const PROBES_PER_POSITION: usize = 3;
 
-/// Every hosted game with every seat count it supports.
-fn tables() -> Vec<(GameKind, u8)> {
+/// Options besides the defaults that change how a game is played, by
+/// game name: each is played at every seat count too. (Options that only
+/// change sizes, such as Rummikub's rack or Nimrod's piles, change no
+/// rule, and the defaults stand for them.)
+const RULE_OPTIONS: &[(&str, &str)] = &[("rummikub", r#"{"empty_bag": "pass"}"#)];
+
+/// Every hosted game with every seat count it supports, with its default
+/// options (`null`) and each of its [`RULE_OPTIONS`].
+fn tables() -> Vec<(GameKind, u8, Value)> {
     GameKind::ALL
         .iter()
         .flat_map(|&k| {
             let (min, max) = k.seat_range();
-            (min..=max).map(move |s| (k, s))
+            let options = std::iter::once(Value::Null).chain(
+                RULE_OPTIONS
+                    .iter()
+                    .filter(move |(name, _)| *name == k.name())
+                    .map(|(_, text)| serde_json::from_str(text).unwrap()),
+            );
+            options.flat_map(move |o| (min..=max).map(move |s| (k, s, o.clone())))
         })
         .collect()
 }
@@ -251,13 +264,14 @@ fn probe(
 fn playout(
     kind: GameKind,
     seats: u8,
+    options: &Value,
     key: [u8; 32],
     choice_seed: u64,
     moves: usize,
 ) -> Result<(), TestCaseError> {
     let mut r = ChaCha8Rng::seed_from_u64(choice_seed);
     let mut rng = GameRng::from_key(key);
-    let mut g = kind.setup(&Value::Null, seats, &mut rng).unwrap();
+    let mut g = kind.setup(options, seats, &mut rng).unwrap();
     let mut history: Vec<(Seat, AnyMove)> = Vec::new();
     let mut seen = Vec::new();
     loop {
@@ -328,7 +342,7 @@ fn playout(
     }
     // The same key and moves give the same match, view for view.
     let mut rng = GameRng::from_key(key);
-    let mut again = kind.setup(&Value::Null, seats, &mut rng).unwrap();
+    let mut again = kind.setup(options, seats, &mut rng).unwrap();
     prop_assert_eq!(&snapshot(&again).views, &seen[0]);
     for (i, (seat, mv)) in history.iter().enumerate() {
         again.play(*seat, mv, &mut rng).unwrap();
@@ -353,7 +367,9 @@ fn every_table(key: [u8; 32], choice_seed: u64, moves: usize) -> Result<(), Test
     let results: Vec<Result<(), TestCaseError>> = std::thread::scope(|s| {
         let runs: Vec<_> = tables()
             .into_iter()
-            .map(|(kind, seats)| s.spawn(move || playout(kind, seats, key, choice_seed, moves)))
+            .map(|(kind, seats, options)| {
+                s.spawn(move || playout(kind, seats, &options, key, choice_seed, moves))
+            })
             .collect();
         runs.into_iter()
             .map(|r| {
@@ -405,5 +421,25 @@ fn the_mutator_reaches_every_value_and_changes_the_move() {
         r#"{"take":[3,5]}"#,
     ] {
         assert!(seen.contains(reached), "{reached} never made: {seen:?}");
+    }
+}
+
+#[test]
+fn rule_options_name_hosted_games_and_set_up() {
+    for (name, text) in RULE_OPTIONS {
+        let kind = GameKind::ALL
+            .iter()
+            .find(|k| k.name() == *name)
+            .unwrap_or_else(|| panic!("{name} is not a hosted game"));
+        let options: Value = serde_json::from_str(text).unwrap();
+        assert_ne!(
+            kind.parse_config(&options).unwrap(),
+            kind.parse_config(&Value::Null).unwrap()
+        );
+        let (min, max) = kind.seat_range();
+        for seats in min..=max {
+            kind.setup(&options, seats, &mut GameRng::from_seed(1))
+                .unwrap();
+        }
     }
 }

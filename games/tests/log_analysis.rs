@@ -20,8 +20,15 @@ const RACK: u32 = 5;
 fn deal_with_a_crow() -> ([u8; 32], Row) {
     for k in 0..=u8::MAX {
         let key = [k; 32];
-        let g =
-            Rummikub::setup(&Config { rack_size: RACK }, 2, &mut GameRng::from_key(key)).unwrap();
+        let g = Rummikub::setup(
+            &Config {
+                rack_size: RACK,
+                ..Default::default()
+            },
+            2,
+            &mut GameRng::from_key(key),
+        )
+        .unwrap();
         let crow = g.legal_moves(Seat(0)).into_iter().find_map(|m| match m {
             Move::PlayRow(row @ Row::Crow(_)) => Some(row),
             _ => None,
@@ -43,7 +50,15 @@ fn short_game(
     turns: usize,
 ) -> (Vec<(Seat, Option<AnyMove>)>, Vec<Action>) {
     let mut rng = GameRng::from_key(key);
-    let mut g = Rummikub::setup(&Config { rack_size: RACK }, 2, &mut rng).unwrap();
+    let mut g = Rummikub::setup(
+        &Config {
+            rack_size: RACK,
+            ..Default::default()
+        },
+        2,
+        &mut rng,
+    )
+    .unwrap();
     let mut reversed = crow.blocks().to_vec();
     reversed.reverse();
     let mut steps = Vec::new();
@@ -64,6 +79,7 @@ fn short_game(
                 row: row.clone(),
             },
             Move::Draw => Action::Draw(drew.unwrap()),
+            Move::Pass => panic!("no passing under the default rules"),
         });
         steps.push((seat, Some(AnyMove::Rummikub(mv))));
     }
@@ -85,8 +101,15 @@ fn run_tool(tool: &str, input: &Value) -> Vec<Value> {
 fn a_finished_two_seat_match_becomes_the_replay_tools_input() {
     let (key, crow) = deal_with_a_crow();
     let (mut steps, actions) = short_game(key, &crow, 12);
-    let dealt =
-        Rummikub::setup(&Config { rack_size: RACK }, 2, &mut GameRng::from_key(key)).unwrap();
+    let dealt = Rummikub::setup(
+        &Config {
+            rack_size: RACK,
+            ..Default::default()
+        },
+        2,
+        &mut GameRng::from_key(key),
+    )
+    .unwrap();
     // A forfeit ends the seed's game: nothing after it is reviewed.
     steps.push((Seat(1), None));
     steps.push((Seat(0), steps[1].1.clone()));

@@ -130,7 +130,7 @@ proptest! {
     #[test]
     fn random_games_end_with_a_valid_table_and_views_hide_what_they_must(seed: u64, seats in 2u8..=4, rack in 1u32..=13) {
         let mut rng = GameRng::from_seed(seed);
-        let cfg = parlor_games::rummikub::Config { rack_size: rack.min(51 / u32::from(seats)) };
+        let cfg = parlor_games::rummikub::Config { rack_size: rack.min(51 / u32::from(seats)), ..Default::default() };
         let mut g = Rummikub::setup(&cfg, seats, &mut rng).unwrap_or_else(|e| panic!("{e}"));
         let mut bot = Rummikub::strategy("random").unwrap_or_else(|| panic!("no random bot"));
         // Each turn lays at least one block or draws one, and no block is
@@ -153,6 +153,62 @@ proptest! {
 }
 
 proptest! {
+    /// With `empty_bag: "pass"`, random and greedy games always end: every
+    /// turn but a pass lays a block or draws one (at most 52 + 52 such
+    /// turns), and at most one pass per seat comes between two of them
+    /// before the game ends. The winners are the seat that emptied its
+    /// rack, or else the seats with the lowest rack total.
+    #[test]
+    fn random_games_with_passing_always_end(seed: u64, seats in 2u8..=4, rack in 1u32..=12, greedy: bool) {
+        let mut rng = GameRng::from_seed(seed);
+        let cfg = parlor_games::rummikub::Config {
+            rack_size: rack.min(51 / u32::from(seats)),
+            empty_bag: parlor_games::rummikub::EmptyBag::Pass,
+        };
+        let mut g = Rummikub::setup(&cfg, seats, &mut rng).unwrap_or_else(|e| panic!("{e}"));
+        let mut bot = Rummikub::strategy(if greedy { "greedy" } else { "random" })
+            .unwrap_or_else(|| panic!("no bot"));
+        let bound = (104 + 1) * usize::from(seats);
+        let mut passes = 0;
+        for _ in 0..=bound {
+            let Some(seat) = g.to_act().iter().next() else { break };
+            let view = g.view(Viewer::Seat(seat));
+            let mv = bot.choose(seat, &view, &mut rng).unwrap_or_else(|| panic!("no move at {view:?}"));
+            prop_assert!(g.legal_moves(seat).contains(&mv));
+            if mv == Move::Pass {
+                prop_assert_eq!(view.bag, 0);
+                passes += 1;
+            }
+            g.play(seat, &mv, &mut rng).unwrap_or_else(|e| panic!("{e}"));
+        }
+        prop_assert!(g.outcome().is_some(), "game did not end");
+        let totals = g.view(Viewer::Spectator).totals;
+        let emptied: Vec<Seat> = (0..seats).map(Seat).filter(|s| g.rack(*s).is_empty()).collect();
+        match (g.outcome(), &totals) {
+            (Some(Outcome::Win { winners }), None) => {
+                prop_assert_eq!(winners.iter().collect::<Vec<_>>(), emptied);
+            }
+            (outcome, Some(totals)) => {
+                prop_assert!(emptied.is_empty());
+                prop_assert!(passes >= usize::from(seats));
+                let low = totals.iter().copied().min().unwrap_or(0);
+                let lowest: Vec<Seat> = (0..seats).map(Seat).filter(|s| totals[s.index()] == low).collect();
+                for s in (0..seats).map(Seat) {
+                    let sum: i64 = g.rack(s).iter().map(|b| b.number).sum();
+                    prop_assert_eq!(totals[s.index()], sum);
+                }
+                if lowest.len() == usize::from(seats) {
+                    prop_assert_eq!(outcome, Some(Outcome::Draw));
+                } else {
+                    prop_assert_eq!(outcome, Some(Outcome::Win { winners: lowest.into_iter().collect() }));
+                }
+            }
+            (other, None) => prop_assert!(false, "{:?} without totals or an empty rack", other),
+        }
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     /// A crow's blocks may come in any order, as a new row or as the row a
@@ -161,7 +217,7 @@ proptest! {
     #[test]
     fn a_crow_in_any_order_is_the_same_move(key: [u8; 32], seats in 2u8..=4, rack in 7u32..=12, turns in 0usize..30, order: u64) {
         let mut rng = GameRng::from_key(key);
-        let cfg = parlor_games::rummikub::Config { rack_size: rack };
+        let cfg = parlor_games::rummikub::Config { rack_size: rack, ..Default::default() };
         let mut g = Rummikub::setup(&cfg, seats, &mut rng).unwrap_or_else(|e| panic!("{e}"));
         let mut shuffler = ChaCha8Rng::seed_from_u64(order);
         for turn in 0..turns {
@@ -256,7 +312,10 @@ fn bots_finish_games_against_each_other() {
     for seed in 0..6 {
         let mut rng = GameRng::from_seed(seed);
         let seats = 2 + (seed % 3) as u8;
-        let cfg = parlor_games::rummikub::Config { rack_size: 6 };
+        let cfg = parlor_games::rummikub::Config {
+            rack_size: 6,
+            ..Default::default()
+        };
         let mut g = Rummikub::setup(&cfg, seats, &mut rng).unwrap_or_else(|e| panic!("{e}"));
         // A small budget keeps the debug build quick; the logic is the same.
         let mut bots: Vec<Box<dyn Strategy<Rummikub>>> = vec![
@@ -318,6 +377,9 @@ fn the_predictor_sees_the_trap_that_greedy_walks_into() {
         bag: 1,
         next: Some(Seat(0)),
         last: None,
+        empty_bag: Default::default(),
+        passes: 0,
+        totals: None,
     };
     let mut rng = GameRng::from_seed(1);
     // Greedy lays 1-2-3 red at once, and a seat 1 holding 4 red wins on it.

@@ -191,6 +191,101 @@ fn update_fixtures_hold_views_and_moves_of_their_game() {
     assert!(checked > 5, "only {checked} update fixtures");
 }
 
+/// The game a `play` fixture's move belongs to: the word after `play_` in
+/// its file name when that names a game, else Nimrod (the first fixtures
+/// predate the other games and carry no game in their names).
+fn play_fixture_game(name: &str) -> parlor_games::GameKind {
+    parlor_games::GameKind::ALL
+        .iter()
+        .copied()
+        .find(|g| name.starts_with(&format!("play_{}", g.name())))
+        .unwrap_or(parlor_games::GameKind::Nimrod)
+}
+
+#[test]
+fn client_fixtures_hold_options_and_moves_of_their_game() {
+    // A `create_room` fixture must be options its game accepts, seat
+    // count included (the game's own setup validates them), and a `play`
+    // fixture's move one its game reads; every game has both.
+    let mut created = BTreeSet::new();
+    let mut played = BTreeSet::new();
+    for (name, text) in fixtures("client") {
+        match decode_client(&text).unwrap_or_else(|e| panic!("client/{name}: {e}")) {
+            ClientMsg::CreateRoom {
+                game,
+                seats,
+                options,
+                ..
+            } => {
+                let seats = seats.unwrap_or(game.seat_range().0);
+                game.parse_config(&options)
+                    .unwrap_or_else(|e| panic!("client/{name}: {e}"));
+                game.setup(&options, seats, &mut parlor_games::GameRng::from_seed(0))
+                    .unwrap_or_else(|e| panic!("client/{name}: {e}"));
+                created.insert(game);
+            }
+            ClientMsg::Play { mv, .. } => {
+                let game = play_fixture_game(&name);
+                game.parse_move(&mv)
+                    .unwrap_or_else(|e| panic!("client/{name}: {e}"));
+                played.insert(game);
+            }
+            _ => {}
+        }
+    }
+    for game in parlor_games::GameKind::ALL {
+        assert!(created.contains(game), "no create_room fixture for {game}");
+        assert!(played.contains(game), "no play fixture for {game}");
+    }
+}
+
+#[test]
+fn every_game_has_updates_for_a_seat_a_spectator_and_an_ending_and_a_refusal() {
+    let mut seat_turn = BTreeSet::new();
+    let mut spectator = BTreeSet::new();
+    let mut ended = BTreeSet::new();
+    let mut refused = BTreeSet::new();
+    for (name, text) in fixtures("server") {
+        match decode_server(&text).unwrap_or_else(|e| panic!("server/{name}: {e}")) {
+            ServerMsg::Update(u) => {
+                if u.you.is_some() && u.legal.is_some() {
+                    seat_turn.insert(u.game);
+                }
+                if u.you.is_none() {
+                    spectator.insert(u.game);
+                }
+                if u.outcome.is_some() {
+                    ended.insert(u.game);
+                }
+            }
+            ServerMsg::Error {
+                code: ErrorCode::ActionIllegalMove,
+                ..
+            } => {
+                // Refusals carry no game; the file name says which.
+                if let Some(game) = parlor_games::GameKind::ALL
+                    .iter()
+                    .find(|g| name.contains(&format!("_{}", g.name())))
+                {
+                    refused.insert(*game);
+                } else {
+                    refused.insert(parlor_games::GameKind::Nimrod);
+                }
+            }
+            _ => {}
+        }
+    }
+    for game in parlor_games::GameKind::ALL {
+        assert!(
+            seat_turn.contains(game),
+            "no update of {game} for a seat to act"
+        );
+        assert!(spectator.contains(game), "no spectator's update of {game}");
+        assert!(ended.contains(game), "no finished update of {game}");
+        assert!(refused.contains(game), "no illegal_move fixture for {game}");
+    }
+}
+
 #[test]
 fn client_and_server_types_are_disjoint() {
     // The README check below tells the two sides apart by `type` alone.
@@ -298,6 +393,76 @@ fn readme_examples_are_valid_messages() {
         }
     }
     assert!(checked > 40, "only {checked} examples found in README.md");
+}
+
+/// Whether `v` is one of `game`'s own encodings: a view, a move, a list
+/// of moves, or options (read and validated by the game's setup).
+fn is_game_encoding(game: parlor_games::GameKind, v: &Value) -> bool {
+    if game.parse_view(v).is_ok() || game.parse_move(v).is_ok() {
+        return true;
+    }
+    if let Some(list) = v.as_array() {
+        if !list.is_empty() && list.iter().all(|m| game.parse_move(m).is_ok()) {
+            return true;
+        }
+    }
+    let (min, max) = game.seat_range();
+    v.is_object()
+        && game.parse_config(v).is_ok()
+        && (min..=max).any(|seats| {
+            game.setup(v, seats, &mut parlor_games::GameRng::from_seed(0))
+                .is_ok()
+        })
+}
+
+/// A game's own section (`## N. Rummikub`) shows views, moves and options
+/// as bare JSON; each must be what that game reads, so that a bot written
+/// from the document speaks the real encodings.
+#[test]
+fn readme_game_sections_show_real_views_moves_and_options() {
+    let doc = readme();
+    let mut game: Option<parlor_games::GameKind> = None;
+    let mut block: Option<(usize, String)> = None;
+    let mut checked = BTreeSet::new();
+    for (i, line) in doc.lines().enumerate() {
+        if let Some(title) = line.strip_prefix("## ") {
+            let name = title
+                .split_whitespace()
+                .nth(1)
+                .unwrap_or_default()
+                .to_lowercase();
+            game = parlor_games::GameKind::ALL
+                .iter()
+                .copied()
+                .find(|g| g.name() == name);
+            continue;
+        }
+        match &mut block {
+            None if line.trim() == "```json" => block = Some((i + 1, String::new())),
+            None => {}
+            Some((start, text)) if line.trim() == "```" => {
+                let v = json_of(&format!("README.md block at line {start}"), text);
+                if let (Some(g), None) = (game, v.get("type")) {
+                    assert!(
+                        is_game_encoding(g, &v),
+                        "README.md block at line {start} is not a {g} view, move, list of moves or options"
+                    );
+                    checked.insert(g);
+                }
+                block = None;
+            }
+            Some((_, text)) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+    }
+    for g in parlor_games::GameKind::ALL {
+        assert!(
+            checked.contains(g),
+            "the section of {g} shows no bare view or move"
+        );
+    }
 }
 
 /// The bots are named once, in the games; the document lists them by

@@ -55,6 +55,7 @@ fn row(r: &Row) -> String {
 pub fn describe(m: &Move) -> String {
     match m {
         Move::Draw => "draw a block".into(),
+        Move::Pass => "pass (the bag is empty)".into(),
         Move::PlayRow(r) => format!("lay {}", blocks(r.blocks())),
         Move::PlayBlock { block: b, row: r } => {
             format!("add {} to make {}", block(*b), blocks(r.blocks()))

@@ -152,8 +152,9 @@ impl<'de> Deserialize<'de> for Action {
 }
 
 /// A move in a hosted game. On the wire `{"playrow": row}`,
-/// `{"playblock": {"block": b, "row": row}}` or `"draw"`: unlike the seed's
-/// action, a draw names no block, since the player cannot know it.
+/// `{"playblock": {"block": b, "row": row}}`, `"draw"` or `"pass"`: unlike
+/// the seed's action, a draw names no block, since the player cannot know
+/// it. `"pass"` exists only in rooms with the option `empty_bag: "pass"`.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub enum Move {
@@ -171,10 +172,16 @@ pub enum Move {
     /// Take the next block of the bag.
     #[serde(rename = "draw")]
     Draw,
+    /// Do nothing: the bag is empty and nothing can be laid (only with
+    /// the room option `empty_bag: "pass"`; the seed has no such action).
+    #[serde(rename = "pass")]
+    Pass,
 }
 
 impl Move {
     /// The seed's action for this move; `drawn` is the block a draw takes.
+    /// `None` for a draw without its block, and for a pass, which the
+    /// seed's game does not have.
     pub fn to_action(&self, drawn: Option<Block>) -> Option<Action> {
         Some(match self {
             Move::PlayRow(r) => Action::PlayRow(r.clone()),
@@ -183,6 +190,7 @@ impl Move {
                 row: row.clone(),
             },
             Move::Draw => Action::Draw(drawn?),
+            Move::Pass => return None,
         })
     }
 
@@ -206,6 +214,7 @@ impl fmt::Display for Move {
             Move::PlayRow(r) => write!(f, "playrow {r}"),
             Move::PlayBlock { block, row } => write!(f, "playblock {block} making {row}"),
             Move::Draw => f.write_str("draw"),
+            Move::Pass => f.write_str("pass"),
         }
     }
 }
@@ -265,6 +274,12 @@ mod tests {
     #[test]
     fn hosted_moves_draw_without_a_block() {
         assert_eq!(serde_json::to_value(Move::Draw).ok(), Some(json!("draw")));
+        assert_eq!(serde_json::to_value(Move::Pass).ok(), Some(json!("pass")));
+        assert_eq!(
+            serde_json::from_value::<Move>(json!("pass")).ok(),
+            Some(Move::Pass)
+        );
+        assert_eq!(Move::Pass.to_action(None), None);
         let mv: Move = serde_json::from_value(json!({"playblock": {
             "block": {"number": 4, "color": "red"},
             "row": {"nrow": []}

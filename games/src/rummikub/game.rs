@@ -4,9 +4,10 @@ use serde::{Deserialize, Serialize};
 
 use super::action::Move;
 use super::block::{Block, HOSTED_SET_SIZE};
+use super::empty_bag::EmptyBag;
 use super::review::{replay_input, REVIEW_TOOL};
 use super::row::Row;
-use super::rules::{check, legal_moves, plays, Change, Illegal};
+use super::rules::{check, hosted_moves, plays, Change, Illegal};
 use super::strategy::{Greedy, Predictor, RandomMove};
 use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 use crate::rng::GameRng;
@@ -62,12 +63,17 @@ pub struct Config {
     /// Blocks dealt to each seat: at least 1, and all racks together must
     /// leave a block in the bag (see [`max_rack_size`]).
     pub rack_size: u32,
+    /// What happens when a player must draw from an empty bag. Left out
+    /// when it is the default, so that stored options keep their form.
+    #[serde(skip_serializing_if = "EmptyBag::is_end")]
+    pub empty_bag: EmptyBag,
 }
 
 impl Default for Config {
     fn default() -> Self {
         Config {
             rack_size: DEFAULT_RACK_SIZE,
+            empty_bag: EmptyBag::End,
         }
     }
 }
@@ -101,6 +107,21 @@ pub struct View {
     pub next: Option<Seat>,
     /// The move that led here.
     pub last: Option<LastMove>,
+    /// The room's `empty_bag` rule; left out for the default, `"end"`.
+    #[serde(default, skip_serializing_if = "EmptyBag::is_end")]
+    pub empty_bag: EmptyBag,
+    /// How many players in a row have passed; left out when none has.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub passes: u8,
+    /// Each seat's rack total (the sum of its blocks' numbers), by seat:
+    /// only once a game with `empty_bag: "pass"` has ended with every
+    /// player passing, when the totals decide it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub totals: Option<Vec<i64>>,
+}
+
+fn is_zero(n: &u8) -> bool {
+    *n == 0
 }
 
 /// A Rummikub Lite match.
@@ -110,6 +131,13 @@ pub struct View {
 /// every other seat loses; the game is drawn for all when the seat to move
 /// has no play and the bag is empty. Both are checked before each turn, so
 /// a game never waits on a seat that could only "draw" from nothing.
+///
+/// With [`EmptyBag::Pass`] the empty bag does not end the game: the seat
+/// to move that has no play passes instead, and when every seat has passed
+/// in a row (nobody can lay anything any more) the game ends by rack
+/// totals, the sum of the numbers left on each rack. The seats with the
+/// lowest total win together; if every seat has the same total the game
+/// is drawn.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rummikub {
     racks: Vec<Vec<Block>>,
@@ -120,16 +148,33 @@ pub struct Rummikub {
     next: Seat,
     last: Option<LastMove>,
     outcome: Option<Outcome>,
+    /// The room's rule for the empty bag.
+    rule: EmptyBag,
+    /// Seats that have passed in a row since the last other move.
+    passes: u8,
+    /// The rack totals, once they have decided the game.
+    totals: Option<Vec<i64>>,
 }
 
 impl Rummikub {
     /// A match from explicit racks (by seat), table and bag (drawn from the
-    /// front), seat 0 to move. For tests and analysis; hosted matches come
-    /// from [`Game::setup`].
+    /// front), seat 0 to move, under the specification's rule for the
+    /// empty bag. For tests and analysis; hosted matches come from
+    /// [`Game::setup`].
     pub fn from_parts(
         racks: Vec<Vec<Block>>,
         table: Vec<Row>,
         bag: Vec<Block>,
+    ) -> Result<Rummikub, SetupError> {
+        Rummikub::from_parts_with(racks, table, bag, EmptyBag::End)
+    }
+
+    /// [`Rummikub::from_parts`] with the `empty_bag` rule `rule`.
+    pub fn from_parts_with(
+        racks: Vec<Vec<Block>>,
+        table: Vec<Row>,
+        bag: Vec<Block>,
+        rule: EmptyBag,
     ) -> Result<Rummikub, SetupError> {
         let seats = u8::try_from(racks.len()).unwrap_or(u8::MAX);
         let (min, max) = Self::SEATS;
@@ -172,6 +217,9 @@ impl Rummikub {
             next: Seat(0),
             last: None,
             outcome: None,
+            rule,
+            passes: 0,
+            totals: None,
         };
         g.settle();
         Ok(g)
@@ -192,7 +240,14 @@ impl Rummikub {
         self.bag.iter().rev().copied().collect()
     }
 
-    /// Ends the game if the seat to move has won already or is stuck.
+    /// The room's rule for the empty bag.
+    pub fn empty_bag(&self) -> EmptyBag {
+        self.rule
+    }
+
+    /// Ends the game if the seat to move has won already or is stuck (with
+    /// [`EmptyBag::End`]), or if every seat has passed in a row (with
+    /// [`EmptyBag::Pass`]).
     fn settle(&mut self) {
         if self.outcome.is_some() {
             return;
@@ -203,10 +258,40 @@ impl Rummikub {
             });
             return;
         }
-        let rack = self.rack(self.next);
-        if self.bag.is_empty() && plays(rack, &self.table).is_empty() {
-            self.outcome = Some(Outcome::Draw);
+        match self.rule {
+            EmptyBag::End => {
+                let rack = self.rack(self.next);
+                if self.bag.is_empty() && plays(rack, &self.table).is_empty() {
+                    self.outcome = Some(Outcome::Draw);
+                }
+            }
+            EmptyBag::Pass => {
+                if usize::from(self.passes) >= self.racks.len() {
+                    self.end_by_totals();
+                }
+            }
         }
+    }
+
+    /// Ends the game by rack totals: the lowest total wins, shared by every
+    /// seat that has it; a draw when all seats have it.
+    fn end_by_totals(&mut self) {
+        let totals: Vec<i64> = self
+            .racks
+            .iter()
+            .map(|r| r.iter().map(|b| b.number).sum())
+            .collect();
+        let low = totals.iter().copied().min().unwrap_or(0);
+        let winners: SeatSet = (0..self.seats())
+            .map(Seat)
+            .filter(|s| totals.get(s.index()) == Some(&low))
+            .collect();
+        self.outcome = Some(if winners.len() == self.racks.len() {
+            Outcome::Draw
+        } else {
+            Outcome::Win { winners }
+        });
+        self.totals = Some(totals);
     }
 
     fn checked(&self, seat: Seat, mv: &Move) -> Result<Change, Illegal> {
@@ -216,7 +301,25 @@ impl Rummikub {
         if seat != self.next {
             return Err(Illegal::NotYourTurn { seat });
         }
-        check(self.rack(seat), &self.table, mv)
+        let rack = self.rack(seat);
+        match (mv, self.rule) {
+            (Move::Pass, EmptyBag::Pass) => {
+                match hosted_moves(rack, &self.table, self.bag.len(), self.rule)
+                    .into_iter()
+                    .next()
+                {
+                    Some(example) if example != Move::Pass => Err(Illegal::CannotPass { example }),
+                    _ => Ok(Change::Pass),
+                }
+            }
+            (Move::Draw, EmptyBag::Pass) if self.bag.is_empty() => {
+                match plays(rack, &self.table).into_iter().next() {
+                    Some(example) => Err(Illegal::MustPlay { example }),
+                    None => Err(Illegal::BagEmpty),
+                }
+            }
+            _ => check(rack, &self.table, mv),
+        }
     }
 }
 
@@ -258,6 +361,8 @@ impl Game for Rummikub {
         if size == 0 || size > max {
             return Err(SetupError::Config(rack_size_refusal(cfg.rack_size, seats)));
         }
+        // No rack is empty at the deal and a block stays in the bag, so no
+        // rule for the empty bag can end the game before the first move.
         let mut blocks = Block::hosted_set();
         rng.shuffle(&mut blocks);
         let racks: Vec<Vec<Block>> = blocks
@@ -266,7 +371,7 @@ impl Game for Rummikub {
             .map(<[Block]>::to_vec)
             .collect();
         let bag = blocks[size * usize::from(seats)..].to_vec();
-        Rummikub::from_parts(racks, Vec::new(), bag)
+        Rummikub::from_parts_with(racks, Vec::new(), bag, cfg.empty_bag)
     }
 
     fn seats(&self) -> u8 {
@@ -284,7 +389,7 @@ impl Game for Rummikub {
         if self.outcome.is_some() || seat != self.next {
             return Vec::new();
         }
-        legal_moves(self.rack(seat), &self.table)
+        hosted_moves(self.rack(seat), &self.table, self.bag.len(), self.rule)
     }
 
     /// Rows as the table holds them: a crow sorted (the order of its
@@ -307,6 +412,10 @@ impl Game for Rummikub {
         if let Some(rack) = racks.get_mut(seat.index()) {
             change.apply(mv, rack, table, drawn);
         }
+        self.passes = match change {
+            Change::Pass => self.passes.saturating_add(1),
+            _ => 0,
+        };
         self.last = Some(LastMove {
             seat,
             mv: shown(&change, mv),
@@ -336,6 +445,9 @@ impl Game for Rummikub {
                 drew: l.drew.filter(|_| own == Some(l.seat)),
                 ..l.clone()
             }),
+            empty_bag: self.rule,
+            passes: self.passes,
+            totals: self.totals.clone(),
         }
     }
 
@@ -352,8 +464,11 @@ impl Game for Rummikub {
     }
 
     fn timeout_move(&self, seat: Seat) -> Option<Move> {
-        let moves = self.legal_moves(seat);
-        (moves == [Move::Draw]).then_some(Move::Draw)
+        // A forced draw or pass is played; any real choice forfeits.
+        match self.legal_moves(seat).as_slice() {
+            [only @ (Move::Draw | Move::Pass)] => Some(only.clone()),
+            _ => None,
+        }
     }
 
     fn forfeit(&mut self, seat: Seat) {
@@ -537,6 +652,176 @@ mod tests {
         );
     }
 
+    /// Two or more seats in a room that passes, with these racks, this
+    /// table and an empty bag, seat 0 to move.
+    fn passing(racks: Vec<Vec<Block>>, table: Vec<Row>) -> Rummikub {
+        Rummikub::from_parts_with(racks, table, vec![], EmptyBag::Pass)
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn with_pass_a_stuck_player_before_an_empty_bag_passes_and_only_then() {
+        let mut rng = GameRng::from_seed(0);
+        let run = Row::Nrow(vec![b(5, Red), b(6, Red), b(7, Red)]);
+        // Seat 0 is stuck; seat 1 can add its red 8.
+        let mut g = passing(
+            vec![vec![b(1, Blue), b(9, Black)], vec![b(8, Red), b(2, Yellow)]],
+            vec![run.clone()],
+        );
+        assert_eq!(g.outcome(), None, "the empty bag no longer ends the game");
+        assert_eq!(g.legal_moves(Seat(0)), vec![Move::Pass]);
+        assert_eq!(g.timeout_move(Seat(0)), Some(Move::Pass));
+        assert_eq!(
+            g.play(Seat(0), &Move::Draw, &mut rng),
+            Err(Illegal::BagEmpty)
+        );
+        g.play(Seat(0), &Move::Pass, &mut rng)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(g.view(Viewer::Spectator).passes, 1);
+        assert_eq!(
+            g.view(Viewer::Spectator).last.map(|l| l.mv),
+            Some(Move::Pass)
+        );
+        // Seat 1 can play, so it may not pass.
+        let add = Move::PlayBlock {
+            block: b(8, Red),
+            row: Row::Nrow(vec![b(5, Red), b(6, Red), b(7, Red), b(8, Red)]),
+        };
+        assert_eq!(
+            g.play(Seat(1), &Move::Pass, &mut rng),
+            Err(Illegal::CannotPass {
+                example: add.clone()
+            })
+        );
+        assert_eq!(g.legal_moves(Seat(1)), vec![add.clone()]);
+        assert_eq!(g.timeout_move(Seat(1)), None);
+        g.play(Seat(1), &add, &mut rng)
+            .unwrap_or_else(|e| panic!("{e}"));
+        // A move other than a pass breaks the run of passes.
+        assert_eq!(g.view(Viewer::Spectator).passes, 0);
+        assert_eq!(g.outcome(), None);
+        // With the bag still full, a stuck player draws, not passes.
+        let mut full = Rummikub::from_parts_with(
+            vec![vec![b(1, Blue)], vec![b(2, Blue)]],
+            vec![],
+            vec![b(3, Blue)],
+            EmptyBag::Pass,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(full.legal_moves(Seat(0)), vec![Move::Draw]);
+        assert_eq!(
+            full.play(Seat(0), &Move::Pass, &mut rng),
+            Err(Illegal::CannotPass {
+                example: Move::Draw
+            })
+        );
+        // The default rule has no passing at all.
+        let mut game = game();
+        assert_eq!(
+            game.play(Seat(0), &Move::Pass, &mut rng),
+            Err(Illegal::NoPassing)
+        );
+    }
+
+    #[test]
+    fn with_pass_the_game_ends_when_every_seat_has_passed_and_the_lowest_total_wins() {
+        let mut rng = GameRng::from_seed(0);
+        let mut g = passing(
+            vec![
+                vec![b(1, Blue), b(9, Black)],  // 10
+                vec![b(3, Red), b(2, Yellow)],  // 5
+                vec![b(12, Red), b(4, Yellow)], // 16
+            ],
+            vec![],
+        );
+        for seat in 0..3u8 {
+            assert_eq!(g.outcome(), None, "ended before seat {seat} passed");
+            assert_eq!(g.view(Viewer::Spectator).totals, None);
+            g.play(Seat(seat), &Move::Pass, &mut rng)
+                .unwrap_or_else(|e| panic!("{e}"));
+        }
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome::Win {
+                winners: SeatSet::single(Seat(1))
+            })
+        );
+        assert_eq!(g.view(Viewer::Spectator).totals, Some(vec![10, 5, 16]));
+        assert_eq!(g.view(Viewer::Spectator).next, None);
+        assert_eq!(
+            g.play(Seat(0), &Move::Pass, &mut rng),
+            Err(Illegal::GameOver)
+        );
+    }
+
+    #[test]
+    fn with_pass_seats_tied_on_the_lowest_total_win_together_and_a_full_tie_is_a_draw() {
+        let mut rng = GameRng::from_seed(0);
+        let play_out = |mut g: Rummikub, rng: &mut GameRng| {
+            while let Some(seat) = g.to_act().iter().next() {
+                g.play(seat, &Move::Pass, rng)
+                    .unwrap_or_else(|e| panic!("{e}"));
+            }
+            g
+        };
+        let shared = play_out(
+            passing(
+                vec![
+                    vec![b(7, Blue)],              // 7
+                    vec![b(3, Red), b(4, Yellow)], // 7
+                    vec![b(9, Red)],               // 9
+                ],
+                vec![],
+            ),
+            &mut rng,
+        );
+        assert_eq!(
+            shared.outcome(),
+            Some(Outcome::Win {
+                winners: [Seat(0), Seat(1)].into_iter().collect()
+            })
+        );
+        let even = play_out(
+            passing(
+                vec![vec![b(6, Blue)], vec![b(2, Red), b(4, Yellow)]],
+                vec![],
+            ),
+            &mut rng,
+        );
+        assert_eq!(even.outcome(), Some(Outcome::Draw));
+        assert_eq!(even.view(Viewer::Seat(Seat(0))).totals, Some(vec![6, 6]));
+    }
+
+    #[test]
+    fn the_option_leaves_stored_options_and_default_views_as_they_were() {
+        let default = serde_json::to_value(Config::default()).unwrap_or_default();
+        assert_eq!(default, serde_json::json!({"rack_size": 7}));
+        let pass: Config = serde_json::from_value(serde_json::json!({"empty_bag": "pass"}))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(pass.empty_bag, EmptyBag::Pass);
+        assert_eq!(pass.rack_size, DEFAULT_RACK_SIZE);
+        assert_eq!(
+            serde_json::to_value(pass).unwrap_or_default(),
+            serde_json::json!({"rack_size": 7, "empty_bag": "pass"})
+        );
+        assert!(
+            serde_json::from_value::<Config>(serde_json::json!({"empty_bag": "draw"})).is_err()
+        );
+        let view = serde_json::to_value(game().view(Viewer::Spectator)).unwrap_or_default();
+        let keys: Vec<&str> = view
+            .as_object()
+            .map(|o| o.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        assert_eq!(keys, ["bag", "last", "next", "rack", "rack_sizes", "table"]);
+        let g =
+            Rummikub::setup(&pass, 2, &mut GameRng::from_seed(3)).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(g.empty_bag(), EmptyBag::Pass);
+        assert_eq!(
+            serde_json::to_value(g.view(Viewer::Spectator)).unwrap_or_default()["empty_bag"],
+            serde_json::json!("pass")
+        );
+    }
+
     #[test]
     fn a_legacy_seed_deals_the_rack_it_always_dealt() {
         // Seat 0's rack for `GameRng::from_seed(0)`, default options, two
@@ -578,7 +863,10 @@ mod tests {
                 let dealt = rack_size as usize * usize::from(seats);
                 let fine = rack_size >= 1 && dealt < HOSTED_SET_SIZE;
                 let got = Rummikub::setup(
-                    &Config { rack_size },
+                    &Config {
+                        rack_size,
+                        ..Default::default()
+                    },
                     seats,
                     &mut GameRng::from_key([1; 32]),
                 );
@@ -600,7 +888,10 @@ mod tests {
                 if fine {
                     for k in 0..8u8 {
                         let g = Rummikub::setup(
-                            &Config { rack_size },
+                            &Config {
+                                rack_size,
+                                ..Default::default()
+                            },
                             seats,
                             &mut GameRng::from_key([k; 32]),
                         )
@@ -631,8 +922,24 @@ mod tests {
         let g = Rummikub::setup(&Config::default(), 3, &mut rng).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(g.view(Viewer::Spectator).rack_sizes, vec![7, 7, 7]);
         assert_eq!(g.view(Viewer::Spectator).bag, 52 - 21);
-        assert!(Rummikub::setup(&Config { rack_size: 14 }, 4, &mut rng).is_err());
-        assert!(Rummikub::setup(&Config { rack_size: 0 }, 2, &mut rng).is_err());
+        assert!(Rummikub::setup(
+            &Config {
+                rack_size: 14,
+                ..Default::default()
+            },
+            4,
+            &mut rng
+        )
+        .is_err());
+        assert!(Rummikub::setup(
+            &Config {
+                rack_size: 0,
+                ..Default::default()
+            },
+            2,
+            &mut rng
+        )
+        .is_err());
         assert!(Rummikub::setup(&Config::default(), 5, &mut rng).is_err());
         assert!(serde_json::from_str::<Config>(r#"{"rack_size": 5, "jokers": 2}"#).is_err());
         assert_eq!(

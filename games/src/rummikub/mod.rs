@@ -8,7 +8,11 @@
 //! in a crow, which is then re-sorted), or, only when neither is possible,
 //! draw the bag's first block. Before each turn: a player whose supply is
 //! empty has won (both empty: a draw); a player who must draw from an empty
-//! bag ends the game in a draw, even if the other could still play.
+//! bag ends the game in a draw, even if the other could still play. That is
+//! the specification's rule and the default; the room option
+//! `empty_bag: "pass"` ([`EmptyBag`]) plays on as the real game does: a
+//! stuck player before an empty bag passes, and when every player has
+//! passed in a row the lowest rack total wins.
 //!
 //! The pieces, one concept per file:
 //! - [`Block`], [`Row`], [`valid_table`] (every broken rule, for people);
@@ -47,6 +51,7 @@
 mod action;
 pub mod analysis;
 mod block;
+mod empty_bag;
 mod engine;
 mod game;
 mod outcomes;
@@ -60,6 +65,7 @@ mod table;
 
 pub use action::{Action, Move};
 pub use block::{Block, Color, HOSTED_NUMBERS, HOSTED_SET_SIZE};
+pub use empty_bag::EmptyBag;
 pub use game::{max_rack_size, Config, LastMove, Rummikub, View, DEFAULT_RACK_SIZE};
 pub use outcomes::{all_outcomes, outcomes, Solution};
 pub use position::{Player, Position, PositionError, MAX_BLOCKS};
@@ -68,6 +74,6 @@ pub use predict::{
     Prediction, MEMO_CAP, PARALLEL_THRESHOLD, WORKERS,
 };
 pub use row::{Row, RowKind, MIN_ROW};
-pub use rules::{check, legal_moves, plays, Change, Illegal, NEW_ROW};
+pub use rules::{check, hosted_moves, legal_moves, plays, Change, Illegal, NEW_ROW};
 pub use strategy::{Greedy, Predictor, RandomMove, PREDICTOR_BUDGET, PREDICTOR_SAMPLES};
 pub use table::{is_valid_table, valid_table, Problem, Rule};

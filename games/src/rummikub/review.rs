@@ -30,6 +30,13 @@ pub fn replay_input(
     if seats != 2 {
         return Err("predictions are for two-player Rummikub matches".into());
     }
+    if !cfg.empty_bag.is_end() {
+        return Err(format!(
+            "predictions count by the specification's ending (the game is drawn when a player \
+             must draw from an empty bag), but this match was played with empty_bag \"{}\"",
+            cfg.empty_bag
+        ));
+    }
     let mut game = Rummikub::setup(cfg, seats, &mut rng)
         .map_err(|e| format!("the match cannot be set up: {e}"))?;
     let (p1, p2, bag) = (
@@ -52,4 +59,26 @@ pub fn replay_input(
         actions.push(action);
     }
     Ok(json!({ "p1": p1, "p2": p2, "bag": bag, "actions": actions }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::empty_bag::EmptyBag;
+    use super::*;
+
+    #[test]
+    fn a_match_that_passes_is_not_predicted_by_the_specifications_ending() {
+        let pass = Config {
+            empty_bag: EmptyBag::Pass,
+            ..Config::default()
+        };
+        let refused = replay_input(&pass, 2, GameRng::from_seed(4), &[]);
+        assert!(
+            refused
+                .as_ref()
+                .is_err_and(|e| e.contains("empty_bag \"pass\"")),
+            "{refused:?}"
+        );
+        assert!(replay_input(&Config::default(), 2, GameRng::from_seed(4), &[]).is_ok());
+    }
 }

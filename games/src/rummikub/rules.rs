@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use super::action::Move;
 use super::block::Block;
+use super::empty_bag::EmptyBag;
 use super::row::Row;
 use super::table::{valid_table, Problem};
 use crate::game::Seat;
@@ -83,6 +84,19 @@ pub fn legal_moves(rack: &[Block], table: &[Row]) -> Vec<Move> {
     }
 }
 
+/// Every legal move in a hosted room with `bag` blocks left and the
+/// `empty_bag` rule `rule`: the plays; else `pass` when the bag is empty
+/// and the room passes; else `draw`. (With [`EmptyBag::End`] a stuck
+/// player before an empty bag has ended the game, so no one is asked.)
+pub fn hosted_moves(rack: &[Block], table: &[Row], bag: usize, rule: EmptyBag) -> Vec<Move> {
+    let p = plays(rack, table);
+    match (p.is_empty(), bag, rule) {
+        (false, _, _) => p,
+        (true, 0, EmptyBag::Pass) => vec![Move::Pass],
+        (true, _, _) => vec![Move::Draw],
+    }
+}
+
 /// What an accepted move does to the table.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
@@ -97,6 +111,8 @@ pub enum Change {
     },
     /// Draw a block.
     Draw,
+    /// Nothing: the player passes (rooms with `empty_bag: "pass"`).
+    Pass,
 }
 
 impl Change {
@@ -112,7 +128,7 @@ impl Change {
         let laid: &[Block] = match mv {
             Move::PlayRow(r) => r.blocks(),
             Move::PlayBlock { block, .. } => std::slice::from_ref(block),
-            Move::Draw => &[],
+            Move::Draw | Move::Pass => &[],
         };
         rack.retain(|b| !laid.contains(b));
         match self {
@@ -128,6 +144,7 @@ impl Change {
                     rack.sort();
                 }
             }
+            Change::Pass => {}
         }
     }
 }
@@ -184,6 +201,19 @@ pub enum Illegal {
         /// One play that is open.
         example: Move,
     },
+    /// A pass in a room without the option `empty_bag: "pass"`.
+    #[error("there is no passing in this room: when a player must draw from an empty bag the game ends drawn (the room option empty_bag \"pass\" allows passing)")]
+    NoPassing,
+    /// A pass while a move is open: one may pass only when the bag is
+    /// empty and nothing can be laid.
+    #[error("you may pass only when the bag is empty and you cannot play, and you can: {example}")]
+    CannotPass {
+        /// One move that is open.
+        example: Move,
+    },
+    /// A draw from the empty bag, in a room where the stuck player passes.
+    #[error("the bag is empty: you cannot draw, so pass")]
+    BagEmpty,
 }
 
 fn messages(problems: &[Problem]) -> String {
@@ -236,6 +266,9 @@ pub fn check(rack: &[Block], table: &[Row], mv: &Move) -> Result<Change, Illegal
             Some(example) => Err(Illegal::MustPlay { example }),
             None => Ok(Change::Draw),
         },
+        // The seed's rule book has no pass; a room that allows one checks
+        // it before asking here (see `Rummikub`).
+        Move::Pass => Err(Illegal::NoPassing),
     }
 }
 

@@ -9,7 +9,7 @@ use super::block::Block;
 use super::game::{Rummikub, View};
 use super::position::{Player, Position};
 use super::predict::predict_actions;
-use super::rules::legal_moves;
+use super::rules::hosted_moves;
 use crate::game::Seat;
 use crate::rng::GameRng;
 use crate::strategy::Strategy;
@@ -20,7 +20,7 @@ fn my_moves(seat: Seat, view: &View) -> Option<Vec<Move>> {
         return None;
     }
     let rack = view.rack.as_ref()?;
-    Some(legal_moves(rack, &view.table))
+    Some(hosted_moves(rack, &view.table, view.bag, view.empty_bag))
 }
 
 /// A uniformly random legal move.
@@ -47,7 +47,7 @@ fn greedy_key(mv: &Move) -> (u8, i64) {
     match mv {
         Move::PlayRow(row) => (0, -row.blocks().iter().map(|b| b.number).max().unwrap_or(0)),
         Move::PlayBlock { block, .. } => (1, -block.number),
-        Move::Draw => (2, 0),
+        Move::Draw | Move::Pass => (2, 0),
     }
 }
 

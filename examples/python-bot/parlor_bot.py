@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""A Parlor bot in Python, written from protocol/README.md alone.
+
+It creates a room, seats the server's built-in bots in every seat but
+the first, takes seat 0 itself and plays the match to its end. It builds
+every move from its view, with the encodings the protocol document gives
+for each game; the `legal` list in an update is used only to check the
+bot itself: a move it builds that `legal` does not hold counts as a
+mismatch, and so does any refusal of its moves. The exit status is 0
+only when the match finished with an outcome and nothing went wrong.
+
+    python3 parlor_bot.py ws://127.0.0.1:7878 --game rummikub --seats 3
+"""
+
+import argparse
+import asyncio
+import itertools
+import json
+import math
+import secrets
+import sys
+
+import websockets
+
+# --- Nimrod (section 18) ------------------------------------------------
+
+
+def nimrod_lose(a, b):
+    """Whether the player to move from piles a <= b loses against perfect
+    play: a = floor((b - a) * phi), in integers so that large piles stay
+    exact (floor(k * phi) = (k + isqrt(5 k^2)) // 2)."""
+    k = b - a
+    return a == (k + math.isqrt(5 * k * k)) // 2
+
+
+def nimrod_move(view):
+    a, b = view["piles"]  # always lesser first
+    moves = [(x, 0) for x in range(1, a + 1)]
+    moves += [(0, y) for y in range(1, b + 1)]
+    moves += [(x, x) for x in range(1, a + 1)]
+    for x, y in moves:
+        if nimrod_lose(*sorted((a - x, b - y))):
+            return {"take": [x, y]}
+    # No move reaches a lose position: take one rod from the greater pile.
+    return {"take": [0, 1]}
+
+
+# --- Rummikub (section 23) ----------------------------------------------
+
+COLOR_ORDER = {"black": 0, "blue": 1, "red": 2, "yellow": 3}
+
+
+def block_key(b):
+    return (b["number"], COLOR_ORDER[b["color"]])
+
+
+def crow(blocks):
+    """A crow as the table keeps it: sorted by colour name."""
+    return {"crow": sorted(blocks, key=lambda b: COLOR_ORDER[b["color"]])}
+
+
+def rummikub_plays(rack, table):
+    """Every playrow and playblock open to `rack` at `table`."""
+    held = {(b["number"], b["color"]) for b in rack}
+    plays = []
+    by_number = {}
+    for b in rack:
+        by_number.setdefault(b["number"], []).append(b)
+    for same in by_number.values():
+        for three in itertools.combinations(same, 3):
+            plays.append({"playrow": crow(list(three))})
+    for b in rack:
+        n, c = b["number"], b["color"]
+        if (n + 1, c) in held and (n + 2, c) in held:
+            run = [{"number": n + i, "color": c} for i in range(3)]
+            plays.append({"playrow": {"nrow": run}})
+    for row in table:
+        if "crow" in row:
+            blocks = row["crow"]
+            number = blocks[0]["number"]
+            colors = {x["color"] for x in blocks}
+            if len(blocks) < 4:
+                for b in by_number.get(number, []):
+                    if b["color"] not in colors:
+                        plays.append({"playblock": {"block": b, "row": crow(blocks + [b])}})
+        else:
+            blocks = row["nrow"]
+            first, last = blocks[0], blocks[-1]
+            for b in rack:
+                if b["color"] != first["color"]:
+                    continue
+                # `row` is the whole row after the block is added.
+                if b["number"] == first["number"] - 1:
+                    plays.append({"playblock": {"block": b, "row": {"nrow": [b] + blocks}}})
+                if b["number"] == last["number"] + 1:
+                    plays.append({"playblock": {"block": b, "row": {"nrow": blocks + [b]}}})
+    return plays
+
+
+def rummikub_move(view):
+    plays = rummikub_plays(view["rack"], view["table"])
+    if not plays:
+        if view["bag"] == 0 and view.get("empty_bag") == "pass":
+            return "pass"
+        return "draw"
+
+    def value(m):  # rows before single blocks, high numbers first
+        if "playrow" in m:
+            row = m["playrow"]
+            return (1, max(b["number"] for b in next(iter(row.values()))))
+        return (0, m["playblock"]["block"]["number"])
+
+    return max(plays, key=value)
+
+
+# --- Cribbage (section 24) ----------------------------------------------
+
+RANKS = {"ace": 1, "jack": 11, "queen": 12, "king": 13}
+SUITS = {"clubs": 0, "diamonds": 1, "hearts": 2, "spades": 3}
+
+
+def rank(card):
+    r = card["rank"]
+    return RANKS.get(r, r) if isinstance(r, str) else r
+
+
+def value(card):
+    return min(rank(card), 10)
+
+
+def card_key(card):
+    return (rank(card), SUITS[card["suit"]])
+
+
+def run_points(ranks):
+    """Runs among `ranks` as the show counts them: every longest run,
+    each distinct way of making it."""
+    counts = {r: ranks.count(r) for r in set(ranks)}
+    total, r = 0, 1
+    while r <= 13:
+        length, ways = 0, 1
+        while counts.get(r + length):
+            ways *= counts[r + length]
+            length += 1
+        if length >= 3:
+            total += length * ways
+        r += max(length, 1)
+    return total
+
+
+def hand_points(cards):
+    """Fifteens, pairs, runs and a four-card flush of `cards` (no start
+    card: what the bot keeps for sure)."""
+    pts = 0
+    for k in range(2, len(cards) + 1):
+        for combo in itertools.combinations(cards, k):
+            if sum(value(c) for c in combo) == 15:
+                pts += 2
+    for a, b in itertools.combinations(cards, 2):
+        if rank(a) == rank(b):
+            pts += 2
+    pts += run_points([rank(c) for c in cards])
+    if len({c["suit"] for c in cards}) == 1 and len(cards) == 4:
+        pts += 4
+    return pts
+
+
+def discard_move(view):
+    hand = view["hand"]
+    n = view["discard_count"]
+    mine = view["dealer"] == view["you"] or (
+        view["partnerships"] and view["dealer"] % 2 == view["you"] % 2
+    )
+    best = None
+    for throw in itertools.combinations(hand, n):
+        keep = [c for c in hand if c not in throw]
+        score = hand_points(keep)
+        # Throw points into your own crib, never into the opponent's.
+        crib = hand_points(list(throw)) if n == 2 else 0
+        score += crib if mine else -crib
+        score -= sum(value(c) for c in keep) / 100  # low cards peg well
+        if best is None or score > best[0]:
+            best = (score, sorted(throw, key=card_key))
+    return {"discard": best[1]}
+
+
+def lay_points(series, card, count):
+    """What laying `card` scores at once in the play."""
+    new = count + value(card)
+    pts = 2 if new in (15, 31) else 0
+    ranks = [rank(x["card"]) for x in series] + [rank(card)]
+    same = 1
+    while same < len(ranks) and ranks[-1 - same] == ranks[-1]:
+        same += 1
+    pts += same * (same - 1)
+    for length in range(len(ranks), 2, -1):
+        tail = sorted(ranks[-length:])
+        if all(tail[i + 1] == tail[i] + 1 for i in range(length - 1)):
+            pts += length
+            break
+    return pts
+
+
+def play_move(view):
+    fits = [c for c in view["hand"] if view["count"] + value(c) <= 31]
+    if not fits:
+        return None  # never asked: a go is automatic
+    best = max(fits, key=lambda c: (lay_points(view["series"], c, view["count"]),
+                                    view["count"] + value(c) != 5 and view["count"] + value(c) != 21,
+                                    value(c)))
+    return {"play": best}
+
+
+def cribbage_move(view):
+    if view["phase"] == "discard":
+        return discard_move(view)
+    if view["phase"] == "play":
+        return play_move(view)
+    return None
+
+
+MOVERS = {"nimrod": nimrod_move, "rummikub": rummikub_move, "cribbage": cribbage_move}
+DEFAULT_OPPONENT = {"nimrod": "optimal", "rummikub": "greedy", "cribbage": "expert"}
+
+
+def canonical(move):
+    """A move as JSON text with sorted keys, to compare with `legal`."""
+    return json.dumps(move, sort_keys=True)
+
+
+# --- The protocol -------------------------------------------------------
+
+
+async def play(url, game, seats, options, opponent, verbose):
+    report = {"game": game, "seats": seats, "moves": 0, "checked": 0,
+              "mismatches": 0, "refusals": 0, "outcome": None}
+    async with websockets.connect(url) as ws:
+        async def send(msg):
+            await ws.send(json.dumps(msg))
+
+        async def reply(want):
+            """The next message of type `want`; an error instead fails."""
+            while True:
+                msg = json.loads(await ws.recv())
+                if msg["type"] == want:
+                    return msg
+                if msg["type"] == "error":
+                    raise RuntimeError(f'{msg["code"]}: {msg["message"]}')
+
+        await send({"type": "hello", "version": 1, "name": "python-bot"})
+        await reply("welcome")
+        create = {"type": "create_room", "game": game, "seats": seats}
+        if options is not None:
+            create["options"] = options
+        await send(create)
+        room = (await reply("room_created"))["room"]
+        for seat in range(1, seats):
+            await send({"type": "add_bot", "room": room, "seat": seat, "strategy": opponent})
+            await reply("bot_added")
+        await send({"type": "join", "room": room, "seat": 0,
+                    "client_seed": secrets.token_hex(8)})
+        await reply("joined")
+        mover = MOVERS[game]
+        answered = None
+        while True:
+            msg = json.loads(await ws.recv())
+            kind = msg["type"]
+            if kind == "error":
+                code = msg["code"]
+                if code in ("action/stale_seq", "action/not_your_turn"):
+                    continue  # crossed another step; the next update asks again
+                report["refusals"] += 1
+                print(f"refused: {code}: {msg['message']}", file=sys.stderr)
+                if code in ("action/illegal_move", "action/bad_move"):
+                    answered = None  # the position is unchanged: it will be asked again below
+                    continue
+                raise RuntimeError(f"{code}: {msg['message']}")
+            if kind != "update" or msg["room"] != room:
+                continue
+            if msg["status"] == "finished":
+                report["outcome"] = msg.get("outcome")
+                report["closed"] = msg.get("closed")
+                report["you"] = msg.get("you")
+                return report
+            if msg.get("you") not in msg["to_act"] or msg["seq"] == answered:
+                continue
+            move = mover(msg["view"])
+            legal = msg.get("legal")
+            if legal is not None:
+                report["checked"] += 1
+                if move is None or canonical(move) not in {canonical(m) for m in legal}:
+                    report["mismatches"] += 1
+                    print(f"mismatch at seq {msg['seq']}: built {json.dumps(move)}, "
+                          f"legal holds {len(legal)} moves", file=sys.stderr)
+                    if move is None:
+                        move = legal[0]
+            if move is None:
+                raise RuntimeError(f"no move built at seq {msg['seq']}")
+            if verbose:
+                print(f"seq {msg['seq']}: {json.dumps(move)}", file=sys.stderr)
+            answered = msg["seq"]
+            report["moves"] += 1
+            await send({"type": "play", "room": room, "seat": msg["you"],
+                        "seq": msg["seq"], "move": move})
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("server", help="the server's URL, e.g. ws://127.0.0.1:7878")
+    p.add_argument("--game", choices=sorted(MOVERS), default="nimrod")
+    p.add_argument("--seats", type=int, default=2)
+    p.add_argument("--options", type=json.loads, default=None,
+                   help='the room options as JSON, e.g. \'{"target": 61}\'')
+    p.add_argument("--opponent", default=None,
+                   help="the built-in bots' strategy (default: the game's default bot)")
+    p.add_argument("--timeout", type=float, default=600, help="seconds before giving up")
+    p.add_argument("--verbose", action="store_true", help="print every move sent")
+    args = p.parse_args()
+    opponent = args.opponent or DEFAULT_OPPONENT[args.game]
+    try:
+        report = asyncio.run(asyncio.wait_for(
+            play(args.server, args.game, args.seats, args.options, opponent, args.verbose),
+            args.timeout))
+    except (RuntimeError, OSError, asyncio.TimeoutError, websockets.WebSocketException) as e:
+        print(json.dumps({"game": args.game, "seats": args.seats, "error": str(e) or type(e).__name__}))
+        return 1
+    print(json.dumps(report))
+    ok = report["outcome"] is not None and report["mismatches"] == 0 and report["refusals"] == 0
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
