@@ -1,0 +1,20 @@
+//! Plain HTTP on the game port: the web client's files, beside the
+//! WebSocket upgrade on the same listener.
+//!
+//! The listener reads each connection's request head first
+//! ([`head::read_head`]). An upgrade to WebSocket goes on to the
+//! protocol's handshake with the bytes already read put back in front
+//! ([`transport`]); any other request is answered here from a closed set
+//! of [`Route`]s and the connection is closed.
+
+mod assets;
+mod head;
+mod response;
+mod route;
+mod transport;
+
+pub use assets::{Asset, ContentType, ASSETS};
+pub use head::{read_head, Head, HeadError, HEAD_TIMEOUT, MAX_HEADERS, MAX_HEAD_BYTES};
+pub use response::{answer, refuse_head};
+pub use route::{route, Method, Route};
+pub use transport::{rewind, Transport};

@@ -1,0 +1,102 @@
+//! Writing an answer to a plain HTTP request.
+
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::time::timeout;
+
+use super::head::HeadError;
+use super::route::{Method, Route};
+
+/// How long an answered connection may take to read the answer and
+/// close: the page's largest file is tens of KiB, which a LAN or even a
+/// slow phone link carries in well under this, and a client that does
+/// not read must not hold its connection slot longer.
+pub const ANSWER_LINGER: Duration = Duration::from_secs(10);
+
+/// Where the page may load anything from, and what it may not do: only
+/// this server, no inline scripts or styles, no plugins, no framing.
+/// `connect-src 'self'` covers the WebSocket to the same host and port.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
+     style-src 'self'; img-src 'self'; connect-src 'self'; \
+     base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// Answers `route` to a `method` request on `stream`, then closes it.
+pub async fn answer(stream: TcpStream, method: Method, route: Route) {
+    let (status, body, content_type, cache, extra): (_, &[u8], _, _, _) = match route {
+        Route::Asset(asset) => (
+            "200 OK",
+            asset.body,
+            asset.content_type.mime(),
+            // The files change with the server binary; a browser must
+            // ask again after an upgrade rather than run a stale client.
+            "no-cache",
+            "",
+        ),
+        Route::NotFound => (
+            "404 Not Found",
+            b"not found\n",
+            "text/plain; charset=utf-8",
+            "no-store",
+            "",
+        ),
+        Route::MethodNotAllowed => (
+            "405 Method Not Allowed",
+            b"method not allowed\n",
+            "text/plain; charset=utf-8",
+            "no-store",
+            "Allow: GET, HEAD\r\n",
+        ),
+    };
+    let body = if method == Method::Head {
+        &[][..]
+    } else {
+        body
+    };
+    let length = match route {
+        Route::Asset(asset) => asset.body.len(),
+        _ => body.len(),
+    };
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {length}\r\n\
+         Cache-Control: {cache}\r\nContent-Security-Policy: {CONTENT_SECURITY_POLICY}\r\n\
+         X-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\n{extra}\
+         Connection: close\r\n\r\n"
+    );
+    send(stream, head.as_bytes(), body).await;
+}
+
+/// Answers a request whose head could not be read, where the client is
+/// still there to hear why, then closes the connection.
+pub async fn refuse_head(stream: TcpStream, why: HeadError) {
+    let status = match why {
+        HeadError::TooLarge => "431 Request Header Fields Too Large",
+        HeadError::Malformed => "400 Bad Request",
+        HeadError::Timeout => "408 Request Timeout",
+        HeadError::Gone => return,
+    };
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\n\
+         Content-Length: 0\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n"
+    );
+    send(stream, head.as_bytes(), &[]).await;
+}
+
+/// Writes `head` and `body`, then closes, reading whatever the client
+/// still sends for a moment: closing a socket with unread data resets it,
+/// and the client might lose the answer.
+async fn send(mut stream: TcpStream, head: &[u8], body: &[u8]) {
+    let _ = timeout(ANSWER_LINGER, async {
+        // One write: the head and a small body leave in one segment.
+        let mut all = Vec::with_capacity(head.len() + body.len());
+        all.extend_from_slice(head);
+        all.extend_from_slice(body);
+        stream.write_all(&all).await?;
+        stream.shutdown().await?;
+        let mut sink = [0u8; 1024];
+        while stream.read(&mut sink).await? > 0 {}
+        Ok::<(), std::io::Error>(())
+    })
+    .await;
+}
