@@ -1,0 +1,1 @@
+export function render(el, u) { el.textContent = JSON.stringify(u.view); }
