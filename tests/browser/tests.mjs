@@ -8,6 +8,31 @@ async function statusIs(page, pattern) {
   await page.waitForFunction(p => new RegExp(p).test(document.querySelector('#status')?.textContent || ''), pattern.source);
 }
 
+/** Waits for our turn (or the end); true when it is our turn. */
+async function ourTurn(page) {
+  await page.waitForFunction(() => {
+    const st = document.querySelector('#status');
+    return st && (st.dataset.turn === 'yes' || st.dataset.status === 'finished');
+  });
+  return (await page.getAttribute('#status', 'data-turn')) === 'yes';
+}
+
+/** Runs `act` and waits until the room has moved past the current seq. */
+async function andWait(page, act) {
+  const seq = Number(await page.getAttribute('#status', 'data-seq'));
+  await act();
+  await page.waitForFunction(s => Number(document.querySelector('#status').dataset.seq) > s, seq);
+}
+
+/** Whether three Rummikub blocks make a row (same as the rules say). */
+function isRow(blocks) {
+  const colours = new Set(blocks.map(b => b.color));
+  if (blocks.every(b => b.number === blocks[0].number)) return colours.size === blocks.length;
+  if (colours.size !== 1) return false;
+  const ns = blocks.map(b => b.number).sort((a, b) => a - b);
+  return ns.every((n, i) => i === 0 || n === ns[i - 1] + 1);
+}
+
 export const TESTS = {
   async nimrod_full_game_lost_to_the_optimal_bot({ page, url, shot }) {
     await page.goto(url);
@@ -39,5 +64,79 @@ export const TESTS = {
     const result = await page.textContent('#status');
     assert.match(result, /You lost/);
     await shot('nimrod-lost');
+  },
+
+  async rummikub_moves_and_a_refused_row({ page, url, shot }) {
+    await page.goto(url);
+    await page.waitForSelector('#conn[data-up="yes"]');
+    await page.click('#quick-rummikub');
+    assert.ok(await ourTurn(page));
+    // Blocks show their colour's letter as well as the colour.
+    const letters = await page.$$eval('#rack .block .c', els => els.map(e => e.textContent));
+    assert.ok(letters.length >= 7 && letters.every(l => /^[RBYK]$/.test(l)), letters.join());
+    // Pick three rack blocks that make no row, lay them, and read why not.
+    const rack = await page.$$eval('#rack .block', els => els.map(e => {
+      const [n, c] = e.getAttribute('aria-label').split(' ');
+      return { number: Number(n), color: c };
+    }));
+    let bad = null;
+    for (let i = 0; i < rack.length && !bad; i++)
+      for (let j = i + 1; j < rack.length && !bad; j++)
+        for (let k = j + 1; k < rack.length && !bad; k++)
+          if (!isRow([rack[i], rack[j], rack[k]])) bad = [i, j, k];
+    assert.ok(bad, 'some three blocks make no row');
+    for (const i of bad) await page.click(`#rack .block[data-i="${i}"]`);
+    await page.click('#lay-row');
+    await page.waitForSelector('#refusal:not(:empty)');
+    const why = await page.textContent('#refusal');
+    assert.ok(why.length > 10, why);
+    assert.doesNotMatch(why, /action\//, 'the refusal is in words, not a code');
+    await shot('rummikub-refused');
+    // Then play several moves from the legal list.
+    let moves = 0;
+    while (moves < 4 && await ourTurn(page)) {
+      const legal = await page.$$('#legal button');
+      assert.ok(legal.length > 0);
+      await andWait(page, () => legal[0].click());
+      moves++;
+    }
+    assert.equal(await page.textContent('#refusal'), '', 'an accepted move clears the refusal');
+    await shot('rummikub-playing');
+  },
+
+  async cribbage_moves_and_a_refused_throw({ page, url, shot }) {
+    await page.goto(url);
+    await page.waitForSelector('#conn[data-up="yes"]');
+    await page.click('#quick-cribbage');
+    assert.ok(await ourTurn(page));
+    const suits = await page.$$eval('#hand .card', els => els.map(e => e.textContent));
+    assert.equal(suits.length, 6);
+    assert.ok(suits.every(t => /[♣♦♥♠]$/.test(t)), suits.join());
+    // One card is not a throw: the server says so, and the page shows it.
+    await page.click('#hand .card[data-i="0"]');
+    await page.click('#throw');
+    await page.waitForSelector('#refusal:not(:empty)');
+    const why = await page.textContent('#refusal');
+    assert.match(why, /2|two/i, why);
+    await shot('cribbage-refused');
+    await andWait(page, async () => {
+      await page.click('#hand .card[data-i="1"]');
+      await page.click('#throw');
+    });
+    let moves = 1;
+    while (moves < 6 && await ourTurn(page)) {
+      if (await page.$('#throw')) {
+        await page.click('#hand .card[data-i="0"]');
+        await page.click('#hand .card[data-i="1"]');
+        await andWait(page, () => page.click('#throw'));
+      } else {
+        await andWait(page, () => page.click('#hand .card.playable'));
+      }
+      moves++;
+    }
+    assert.ok(moves >= 4, `played ${moves} moves`);
+    const scores = await page.$$eval('#scores .score strong', els => els.map(e => Number(e.textContent)));
+    assert.equal(scores.length, 2);
+    await shot('cribbage-playing');
   },
 };
