@@ -139,4 +139,59 @@ export const TESTS = {
     assert.equal(scores.length, 2);
     await shot('cribbage-playing');
   },
+
+  async spectate_a_bot_game_and_see_it_progress({ page, url, shot }) {
+    await page.goto(url);
+    await page.waitForSelector('#conn[data-up="yes"]');
+    // Mitsudomoe's search bot thinks before each turn, so the match
+    // lasts long enough to watch.
+    await page.click('#watch-bots-mitsudomoe');
+    await page.waitForSelector('#status[data-seq]');
+    assert.match(page.url(), /\/watch$/);
+    const first = Number(await page.getAttribute('#status', 'data-seq'));
+    await page.waitForFunction(s => Number(document.querySelector('#status').dataset.seq) >= s + 2, first);
+    const later = Number(await page.getAttribute('#status', 'data-seq'));
+    assert.ok(later >= first + 2, `${first} -> ${later}`);
+    // A spectator has no hand to play from.
+    assert.equal(await page.$('#turn'), null);
+    assert.equal((await page.$$('.seat.me')).length, 0);
+    await shot('spectating-mitsudomoe');
+    // The room list shows it with a watcher.
+    await page.click('a[href="#/"]');
+    await page.selectOption('#filter-game', 'mitsudomoe');
+    await page.waitForSelector('#room-list li.room[data-game="mitsudomoe"]');
+  },
+
+  async replay_plot_shows_the_servers_win_chances({ page, url, shot }) {
+    await page.goto(url);
+    await page.waitForSelector('#conn[data-up="yes"]');
+    await page.click('#watch-bots-rummikub');
+    await page.waitForSelector('#status[data-status="finished"]');
+    const room = page.url().match(/room\/([0-9a-f]+)/)[1];
+    await page.click('#open-replay');
+    await page.waitForSelector('#plot svg.plot circle');
+    await shot('replay-rummikub');
+    const plotted = await page.$$eval('#plot circle.dot', els => els.map(e => [Number(e.dataset.x), Number(e.dataset.y)]));
+    // Ask the server ourselves, on a connection of our own.
+    const server = await page.evaluate(room => new Promise((resolve, reject) => {
+      const ws = new WebSocket(`ws://${location.host}/`);
+      ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', version: 1 }));
+      ws.onmessage = e => {
+        const m = JSON.parse(e.data);
+        if (m.type === 'welcome') ws.send(JSON.stringify({ type: 'get_log', room, predict: true }));
+        if (m.type === 'analysis') { ws.close(); resolve(m.results.map(r => [r.ply, r.win_fraction])); }
+        if (m.type === 'error') reject(new Error(m.message));
+      };
+    }), room);
+    assert.ok(server.length > 3);
+    assert.deepEqual(plotted, server);
+    // The slider steps through the match; the text follows the plot.
+    const k = Math.floor(server.length / 2);
+    await page.$eval('#step', (el, k) => { el.value = k; el.dispatchEvent(new Event('input')); }, k);
+    const text = await page.textContent('#win-chance');
+    assert.ok(text.includes(`${(server[k][1] * 100).toFixed(1)}%`), text);
+    const steps = await page.$$('#replay-status');
+    assert.equal(steps.length, 1);
+    await shot('replay-rummikub-step');
+  },
 };

@@ -28,7 +28,7 @@ export function describe(move) {
 function sideName(u, seat) {
   if (seat === u.you) return 'you';
   const s = u.seats[seat];
-  return s.kind === 'player' ? s.name : `seat ${seat}`;
+  return s.kind === 'player' ? s.name : `bot (seat ${seat})`;
 }
 
 function show(u, shown) {
@@ -83,7 +83,7 @@ export function render(el, u, ctx) {
         id: 'throw', class: 'primary', disabled: st.selected.length === 0,
         onclick: () => ctx.play({ discard: st.selected.map(i => v.hand[i]) }),
       }, 'Throw to the crib') : null) : null,
-    v.previous ? h('details', { class: 'previous' },
+    v.previous ? h('details', { class: 'previous', open: discarding },
       h('summary', {}, `Last hand's show (hand ${v.previous.number}, start ${key(v.previous.start)})`),
       show(u, v.previous.shown)) : null);
 }

@@ -21,6 +21,8 @@ export const GAMES = {
   },
   mitsudomoe: {
     title: 'Mitsudomoe', seats: [2, 2], bots: ['search', 'greedy', 'random'], module: mitsudomoe,
+    // Bots watched by people think half a second a turn, so the match can be followed.
+    watchBot: 'search:500',
     blurb: 'Lay or move a ring, then step or vault a ball; bring all three balls to the far corner.',
   },
 };

@@ -17,7 +17,12 @@ async function startRoom(app, { game, seats, options, clock, private: priv, oppo
   if (priv) msg.private = true;
   const { room } = await conn.ask(msg, m => m.type === 'room_created');
   const first = watch ? 0 : 1;
-  if (!watch) {
+  if (watch) {
+    // Watch from before the start: a spectator who arrives while bots
+    // are mid-match is only sent the room's state when they pause.
+    await conn.ask({ type: 'spectate', room }, m => m.type === 'spectating' && m.room === room);
+    app.watching.add(room);
+  } else {
     await conn.ask({ type: 'join', room, seat: 0, client_seed: clientSeed() },
       m => m.type === 'joined' && m.room === room);
   }
@@ -182,7 +187,7 @@ export function showLobby(app) {
     }, `Play against a bot`),
     h('button', {
       id: `watch-bots-${k}`,
-      onclick: () => startRoom(app, { game: k, seats: g.seats[0], opponents: Array(g.seats[0]).fill(g.bots[0]), watch: true })
+      onclick: () => startRoom(app, { game: k, seats: g.seats[0], opponents: Array(g.seats[0]).fill(g.watchBot || g.bots[0]), watch: true })
         .catch(e => say(e.message)),
     }, 'Watch bots play')));
 

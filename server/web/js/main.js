@@ -12,13 +12,17 @@ const app = {
   seats: new Map(),
   /** room id -> {update, at}: the latest update and when it arrived. */
   latest: new Map(),
+  /** Rooms this connection watches. */
+  watching: new Set(),
   main: document.getElementById('app'),
   /** Called when the screen is left, to drop its listeners and timers. */
   leaveScreen: null,
 };
 
 app.conn.on('joined', m => app.seats.set(m.room, m.seat));
-app.conn.on('left', m => app.seats.delete(m.room));
+app.conn.on('left', m => { app.seats.delete(m.room); app.watching.delete(m.room); });
+app.conn.on('spectating', m => app.watching.add(m.room));
+app.conn.on('status', m => { if (!m.up) app.watching.clear(); });
 app.conn.on('update', m => app.latest.set(m.room, { update: m, at: performance.now() }));
 app.conn.on('presence', m => {
   const seen = app.latest.get(m.room);

@@ -18,7 +18,7 @@ function resultText(u) {
   const o = u.outcome;
   if (!o) return '';
   if (o.result === 'draw') return 'Drawn.';
-  const names = o.winners.map(w => (w === u.you ? 'you' : seatName(u.seats[w])));
+  const names = o.winners.map(w => (w === u.you ? 'you' : `seat ${w} (${seatName(u.seats[w])})`));
   if (u.you !== undefined) return o.winners.includes(u.you) ? `You won${names.length > 1 ? ` (with ${names.filter(n => n !== 'you').join(', ')})` : ''}!` : `You lost: ${names.join(' and ')} won.`;
   return `${names.join(' and ')} won.`;
 }
@@ -127,11 +127,11 @@ export function showRoom(app, room, watchOnly) {
   last = app.latest.get(room) || null;
   if (last) render();
   else status.textContent = 'Loading the room…';
-  if (watchOnly || (!app.seats.has(room) && conn.ready)) conn.send({ type: 'spectate', room });
+  if (!app.watching.has(room) && (watchOnly || (!app.seats.has(room) && conn.ready))) conn.send({ type: 'spectate', room });
 
   return () => {
     offs.forEach(off => off());
     clearInterval(timer);
-    if (!app.seats.has(room)) conn.send({ type: 'leave', room });
+    if (app.watching.has(room)) { app.watching.delete(room); conn.send({ type: 'leave', room }); }
   };
 }
