@@ -59,6 +59,14 @@ export const TESTS = {
       await page.keyboard.press('Enter');
       moves++;
       await page.waitForFunction(s => Number(document.querySelector('#status').dataset.seq) > s, seq);
+      if (moves === 1) {
+        // A reload keeps the seat: the page resumes with the stored token.
+        const room = page.url();
+        await page.reload();
+        await page.waitForSelector('#status[data-seq]');
+        assert.equal(page.url(), room);
+        assert.equal(await page.textContent('.seat.me .who'), 'anonymous');
+      }
     }
     assert.ok(moves >= 1);
     const result = await page.textContent('#status');
@@ -138,6 +146,11 @@ export const TESTS = {
     const scores = await page.$$eval('#scores .score strong', els => els.map(e => Number(e.textContent)));
     assert.equal(scores.length, 2);
     await shot('cribbage-playing');
+    // Readable on a small phone: nothing wider than 360 px.
+    await page.setViewportSize({ width: 360, height: 740 });
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= 360, `page is ${wide} px wide`);
+    await shot('cribbage-360px', { fullPage: true });
   },
 
   async spectate_a_bot_game_and_see_it_progress({ page, url, shot }) {

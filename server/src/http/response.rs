@@ -73,8 +73,9 @@ pub async fn refuse_head(stream: TcpStream, why: HeadError) {
     let status = match why {
         HeadError::TooLarge => "431 Request Header Fields Too Large",
         HeadError::Malformed => "400 Bad Request",
-        HeadError::Timeout => "408 Request Timeout",
-        HeadError::Gone => return,
+        // A client that sent nothing in time, or went away, gets nothing:
+        // a silent connection is simply closed, as before a handshake.
+        HeadError::Timeout | HeadError::Gone => return,
     };
     let head = format!(
         "HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\n\
