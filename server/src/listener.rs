@@ -109,7 +109,7 @@ pub async fn accept_loop(
         tracker.spawn(async move {
             let ws = tokio::select! {
                 _ = stop.cancelled() => None,
-                ws = open(stream, hello_by) => ws,
+                ws = open(stream, hello_by, &shared) => ws,
             };
             if let Some(ws) = ws {
                 serve(ws, peer.ip(), hello_by, shared).await;
@@ -127,6 +127,7 @@ pub async fn accept_loop(
 async fn open(
     mut stream: TcpStream,
     deadline: Instant,
+    shared: &Shared,
 ) -> Option<tokio_tungstenite::WebSocketStream<Transport>> {
     let head_by = deadline.min(Instant::now() + http::HEAD_TIMEOUT);
     let head = match http::read_head(&mut stream, head_by).await {
@@ -141,7 +142,7 @@ async fn open(
         let method = Method::parse(&head.method);
         let route = http::route(method, &head.target);
         tracing::debug!(method = %head.method, target = %head.target, ?route, "HTTP request");
-        http::answer(stream, method, route).await;
+        http::answer(stream, method, route, &shared.directory).await;
         return None;
     }
     let _ = stream.set_nodelay(true);

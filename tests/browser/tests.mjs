@@ -207,4 +207,32 @@ export const TESTS = {
     assert.equal(steps.length, 1);
     await shot('replay-rummikub-step');
   },
+
+  async cribbage_replay_shows_the_score_race({ page, url, shot }) {
+    await page.goto(url);
+    await page.waitForSelector('#conn[data-up="yes"]');
+    await page.click('#watch-bots-cribbage');
+    await page.waitForSelector('#status[data-status="finished"]');
+    // The final scores as the room showed them to a spectator.
+    const final = await page.$$eval('#scores .score strong', els => els.map(e => Number(e.textContent)));
+    assert.equal(final.length, 2);
+    assert.ok(Math.max(...final) >= 121, final.join());
+    await page.click('#open-replay');
+    await page.waitForSelector('#plot svg.plot circle');
+    const points = await page.$$eval('#plot circle.dot', els => els.map(e => [Number(e.dataset.series), Number(e.dataset.x), Number(e.dataset.y)]));
+    const steps = Number(await page.getAttribute('#step', 'max'));
+    for (const side of [0, 1]) {
+      const race = points.filter(p => p[0] === side).sort((a, b) => a[1] - b[1]);
+      assert.equal(race.length, steps + 1, 'a point per position');
+      assert.equal(race[0][2], 0, 'everyone starts at 0');
+      assert.equal(race[race.length - 1][2], final[side], 'the race ends at the final score');
+      assert.ok(race.every((p, i) => i === 0 || p[2] >= race[i - 1][2]), 'scores never go down');
+    }
+    // Stepping back shows an earlier position, drawn like the live board.
+    await page.focus('#step');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowLeft');
+    assert.equal(Number(await page.inputValue('#step')), steps - 5);
+    await page.waitForSelector('#position #scores');
+    await shot('replay-cribbage');
+  },
 };

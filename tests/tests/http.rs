@@ -5,8 +5,8 @@
 use std::net::SocketAddr;
 
 use parlor_server::http::{ContentType, ASSETS, MAX_HEAD_BYTES};
-use parlor_tests::{start_server, Raw, PATIENCE};
-use serde_json::json;
+use parlor_tests::{nimrod_pair, play_out_nimrod, start_server, Raw, PATIENCE};
+use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -175,4 +175,29 @@ async fn a_silent_connection_is_dropped_and_shutdown_is_not_held_up_by_one() {
         .unwrap()
         .unwrap_or(0);
     assert_eq!(n, 0);
+}
+
+#[tokio::test]
+async fn a_finished_match_replays_as_the_positions_it_went_through() {
+    let server = start_server(None).await;
+    let addr = server.addr();
+    let (a, b, room, first) = nimrod_pair(&server.url(), [3, 5]).await;
+    // While the match is on, its deal is secret: no replay yet.
+    let early = get(addr, &format!("/api/replay/{room}")).await;
+    assert_eq!(early.status, 409);
+    let mut players = [a, b];
+    let last = play_out_nimrod(&mut players, &room, first).await;
+    assert!(last.outcome.is_some());
+    let got = get(addr, &format!("/api/replay/{room}")).await;
+    assert_eq!(got.status, 200);
+    assert_eq!(got.header("content-type"), Some("application/json"));
+    let body: Value = serde_json::from_slice(&got.body).unwrap();
+    let views = body["views"].as_array().unwrap();
+    // One view before the first step and one after each.
+    assert_eq!(views.len() as u64, last.seq + 1);
+    assert_eq!(views[0]["piles"], json!([3, 5]));
+    assert_eq!(views.last().unwrap()["piles"], json!([0, 0]));
+    assert_eq!(body["truncated"], json!(false));
+    assert_eq!(get(addr, "/api/replay/000000000000").await.status, 404);
+    server.stop().await.unwrap();
 }

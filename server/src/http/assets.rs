@@ -13,6 +13,8 @@ pub enum ContentType {
     JavaScript,
     /// A drawing.
     Svg,
+    /// Data for the page (a replay's positions).
+    Json,
 }
 
 impl ContentType {
@@ -23,6 +25,7 @@ impl ContentType {
             ContentType::Css => "text/css; charset=utf-8",
             ContentType::JavaScript => "text/javascript; charset=utf-8",
             ContentType::Svg => "image/svg+xml",
+            ContentType::Json => "application/json",
         }
     }
 }

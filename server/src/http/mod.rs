@@ -5,10 +5,12 @@
 //! ([`head::read_head`]). An upgrade to WebSocket goes on to the
 //! protocol's handshake with the bytes already read put back in front
 //! ([`transport`]); any other request is answered here from a closed set
-//! of [`Route`]s and the connection is closed.
+//! of [`Route`]s (the client's files, and a finished match's positions
+//! for its replay screen) and the connection is closed.
 
 mod assets;
 mod head;
+mod replay;
 mod response;
 mod route;
 mod transport;
@@ -16,5 +18,6 @@ mod transport;
 pub use assets::{Asset, ContentType, ASSETS};
 pub use head::{read_head, Head, HeadError, HEAD_TIMEOUT, MAX_HEADERS, MAX_HEAD_BYTES};
 pub use response::{answer, refuse_head};
-pub use route::{route, Method, Route};
+pub use replay::MAX_REPLAY_STEPS;
+pub use route::{route, Method, Route, REPLAY_PREFIX};
 pub use transport::{rewind, Transport};

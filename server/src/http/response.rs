@@ -1,13 +1,17 @@
 //! Writing an answer to a plain HTTP request.
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio::time::timeout;
 
+use super::assets::ContentType;
 use super::head::HeadError;
+use super::replay::{self, NoReplay};
 use super::route::{Method, Route};
+use crate::directory::Directory;
 
 /// How long an answered connection may take to read the answer and
 /// close: the page's largest file is tens of KiB, which a LAN or even a
@@ -22,48 +26,80 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
      style-src 'self'; img-src 'self'; connect-src 'self'; \
      base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+/// An answer to send.
+struct Reply {
+    status: &'static str,
+    content_type: &'static str,
+    cache: &'static str,
+    /// Extra header lines, each ending in CRLF.
+    extra: &'static str,
+    body: Cow<'static, [u8]>,
+}
+
+impl Reply {
+    fn text(status: &'static str, text: &'static str) -> Reply {
+        Reply {
+            status,
+            content_type: "text/plain; charset=utf-8",
+            cache: "no-store",
+            extra: "",
+            body: Cow::Borrowed(text.as_bytes()),
+        }
+    }
+}
+
 /// Answers `route` to a `method` request on `stream`, then closes it.
-pub async fn answer(stream: TcpStream, method: Method, route: Route) {
-    let (status, body, content_type, cache, extra): (_, &[u8], _, _, _) = match route {
-        Route::Asset(asset) => (
-            "200 OK",
-            asset.body,
-            asset.content_type.mime(),
+pub async fn answer(stream: TcpStream, method: Method, route: Route, directory: &Directory) {
+    let reply = match route {
+        Route::Asset(asset) => Reply {
+            status: "200 OK",
+            content_type: asset.content_type.mime(),
             // The files change with the server binary; a browser must
             // ask again after an upgrade rather than run a stale client.
-            "no-cache",
-            "",
-        ),
-        Route::NotFound => (
-            "404 Not Found",
-            b"not found\n",
-            "text/plain; charset=utf-8",
-            "no-store",
-            "",
-        ),
-        Route::MethodNotAllowed => (
-            "405 Method Not Allowed",
-            b"method not allowed\n",
-            "text/plain; charset=utf-8",
-            "no-store",
-            "Allow: GET, HEAD\r\n",
-        ),
+            cache: "no-cache",
+            extra: "",
+            body: Cow::Borrowed(asset.body),
+        },
+        Route::Replay(room) => match replay::positions(directory, room).await {
+            Ok(json) => Reply {
+                status: "200 OK",
+                content_type: ContentType::Json.mime(),
+                // A finished match never changes.
+                cache: "max-age=3600",
+                extra: "",
+                body: Cow::Owned(json),
+            },
+            Err(NoReplay::NotFound) => Reply::text("404 Not Found", "no such room\n"),
+            Err(NoReplay::NotFinished) => Reply::text(
+                "409 Conflict",
+                "the match is still on: its replay is public once it is over\n",
+            ),
+            Err(NoReplay::Failed(why)) => {
+                tracing::warn!(%why, "replay failed");
+                Reply::text("500 Internal Server Error", "the match could not be replayed\n")
+            }
+        },
+        Route::NotFound => Reply::text("404 Not Found", "not found\n"),
+        Route::MethodNotAllowed => Reply {
+            extra: "Allow: GET, HEAD\r\n",
+            ..Reply::text("405 Method Not Allowed", "method not allowed\n")
+        },
     };
-    let body = if method == Method::Head {
-        &[][..]
-    } else {
-        body
-    };
-    let length = match route {
-        Route::Asset(asset) => asset.body.len(),
-        _ => body.len(),
-    };
+    let Reply {
+        status,
+        content_type,
+        cache,
+        extra,
+        body,
+    } = reply;
+    let length = body.len();
     let head = format!(
         "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {length}\r\n\
          Cache-Control: {cache}\r\nContent-Security-Policy: {CONTENT_SECURITY_POLICY}\r\n\
          X-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\n{extra}\
          Connection: close\r\n\r\n"
     );
+    let body = if method == Method::Head { &[][..] } else { &body[..] };
     send(stream, head.as_bytes(), body).await;
 }
 

@@ -1,6 +1,11 @@
 //! Which answer a plain HTTP request gets.
 
+use parlor_protocol::RoomId;
+
 use super::assets::{Asset, ASSETS};
+
+/// Where a finished match's positions are served: `/api/replay/ROOM`.
+pub const REPLAY_PREFIX: &str = "/api/replay/";
 
 /// The request methods the routes tell apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,10 +33,12 @@ impl Method {
 /// check, metrics) is a new variant here, matched in [`route`] and
 /// answered in `response::answer`; the compiler then points at every
 /// place that must know of it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Route {
     /// One of the web client's embedded files.
     Asset(&'static Asset),
+    /// A finished match's positions, for the replay screen.
+    Replay(RoomId),
     /// No such path.
     NotFound,
     /// The path exists but not for this method.
@@ -43,12 +50,15 @@ pub enum Route {
 pub fn route(method: Method, target: &str) -> Route {
     let path = target.split(['?', '#']).next().unwrap_or_default();
     let path = if path == "/" { "/index.html" } else { path };
-    let Some(asset) = ASSETS.iter().find(|a| a.path == path) else {
-        return Route::NotFound;
+    let found = if let Some(id) = path.strip_prefix(REPLAY_PREFIX) {
+        RoomId::new(id).map(Route::Replay)
+    } else {
+        ASSETS.iter().find(|a| a.path == path).map(Route::Asset)
     };
-    match method {
-        Method::Get | Method::Head => Route::Asset(asset),
-        Method::Other => Route::MethodNotAllowed,
+    match (found, method) {
+        (None, _) => Route::NotFound,
+        (Some(route), Method::Get | Method::Head) => route,
+        (Some(_), Method::Other) => Route::MethodNotAllowed,
     }
 }
 
@@ -63,6 +73,12 @@ mod tests {
         };
         assert_eq!(page.path, "/index.html");
         assert_eq!(route(Method::Head, "/"), Route::Asset(page));
+        assert_eq!(
+            route(Method::Get, "/api/replay/3c32571558e3"),
+            Route::Replay(RoomId::new("3c32571558e3").unwrap_or_else(|| panic!()))
+        );
+        assert_eq!(route(Method::Get, "/api/replay/a%20b"), Route::NotFound);
+        assert_eq!(route(Method::Get, "/api/replay/"), Route::NotFound);
     }
 
     #[test]

@@ -61,7 +61,7 @@ export function render(el, u, ctx) {
   put(el,
     h('div', { class: 'scoreboard', id: 'scores' }, teams.map((team, t) => h('span', { class: 'score', dataset: { side: t } },
       `${team.map(s => sideName(u, s)).join(' & ')}: `, h('strong', {}, v.scores[t]), ` / ${v.target}`))),
-    h('p', { class: 'hint' }, `Hand ${v.hand_number} · dealer ${sideName(u, v.dealer)} (${crib}) · ${discarding ? 'throwing to the crib' : v.phase}`),
+    h('p', { class: 'hint' }, `Hand ${v.hand_number} · ${crib} · ${discarding ? 'throwing to the crib' : v.phase}`),
     h('div', { class: 'row' },
       h('span', {}, 'Start card: '), v.start ? card(v.start) : h('span', { class: 'card back', 'aria-label': 'not cut yet' }),
       v.phase === 'play' ? h('span', { class: 'count', id: 'count' }, ` Count: ${v.count}`) : null),
