@@ -233,6 +233,7 @@ export const TESTS = {
     for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowLeft');
     assert.equal(Number(await page.inputValue('#step')), steps - 5);
     await page.waitForSelector('#position #scores');
+    await page.evaluate(() => window.scrollTo(0, 0));
     await shot('replay-cribbage');
   },
 };

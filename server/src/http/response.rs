@@ -76,7 +76,10 @@ pub async fn answer(stream: TcpStream, method: Method, route: Route, directory: 
             ),
             Err(NoReplay::Failed(why)) => {
                 tracing::warn!(%why, "replay failed");
-                Reply::text("500 Internal Server Error", "the match could not be replayed\n")
+                Reply::text(
+                    "500 Internal Server Error",
+                    "the match could not be replayed\n",
+                )
             }
         },
         Route::NotFound => Reply::text("404 Not Found", "not found\n"),
@@ -99,7 +102,11 @@ pub async fn answer(stream: TcpStream, method: Method, route: Route, directory: 
          X-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\n{extra}\
          Connection: close\r\n\r\n"
     );
-    let body = if method == Method::Head { &[][..] } else { &body[..] };
+    let body = if method == Method::Head {
+        &[][..]
+    } else {
+        &body[..]
+    };
     send(stream, head.as_bytes(), body).await;
 }
 

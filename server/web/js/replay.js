@@ -38,7 +38,8 @@ function winChancePlot(predict, k) {
 function scoreRacePlot(views, names, k) {
   const target = views[0].target;
   const sides = views[0].scores.length;
-  const ticks = [0, 30, 60, 90, 120].filter(t => t <= target).concat(target % 30 ? [target] : []);
+  // Every 30 points, and the target (without a tick crowding it).
+  const ticks = [0, 30, 60, 90, 120].filter(t => t < target - 10).concat([target]);
   return [
     h('h3', {}, 'The score race'),
     linePlot({
