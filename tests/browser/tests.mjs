@@ -236,4 +236,42 @@ export const TESTS = {
     await page.evaluate(() => window.scrollTo(0, 0));
     await shot('replay-cribbage');
   },
+
+  async mitsudomoe_turns_typed_and_chosen({ page, url, shot }) {
+    await page.goto(url);
+    await page.waitForSelector('#conn[data-up="yes"]');
+    await page.click('#quick-mitsudomoe');
+    assert.ok(await ourTurn(page));
+    // A turn that is notation but not legal: the server says why.
+    await page.fill('#turn', '+C3 C3-C4');
+    await page.press('#turn', 'Enter');
+    await page.waitForSelector('#refusal:not(:empty)');
+    assert.ok((await page.textContent('#refusal')).length > 10);
+    // A legal turn typed in notation, taken from the legal list's labels.
+    const first = await page.textContent('#legal button');
+    await andWait(page, async () => {
+      await page.fill('#turn', first);
+      await page.press('#turn', 'Enter');
+    });
+    assert.equal(await page.textContent('#refusal'), '');
+    assert.ok(await ourTurn(page));
+    await andWait(page, () => page.click('#legal button'));
+    await shot('mitsudomoe-playing');
+  },
+
+  async a_clock_counts_down_on_our_turn({ page, url }) {
+    await page.goto(url);
+    await page.waitForSelector('#conn[data-up="yes"]');
+    await page.selectOption('#create-game', 'nimrod');
+    await page.fill('#create-clock', '60');
+    await page.click('#create-submit');
+    assert.ok(await ourTurn(page));
+    const clock = '.seat.me .clock.running';
+    const before = await page.textContent(clock);
+    assert.match(before, /^[01]:\d\d$/);
+    await page.waitForFunction(([sel, t]) => document.querySelector(sel)?.textContent !== t, [clock, before]);
+    const after = await page.textContent(clock);
+    const secs = t => Number(t.split(':')[0]) * 60 + Number(t.split(':')[1]);
+    assert.ok(secs(after) < secs(before), `${before} -> ${after}`);
+  },
 };

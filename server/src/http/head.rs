@@ -16,11 +16,13 @@ pub const MAX_HEAD_BYTES: usize = 8 * 1024;
 /// Most header lines in a head: a browser sends about 15.
 pub const MAX_HEADERS: usize = 64;
 
-/// Time a client has to send its whole request head after connecting.
-/// A browser sends it at once; a client that trickles it in keeps a
-/// connection slot, so it is cut off well before the protocol's own
-/// handshake-and-hello deadline.
-pub const HEAD_TIMEOUT: Duration = Duration::from_secs(5);
+/// Most time a client has to send its whole request head after
+/// connecting (a browser sends it at once). The head is read before it
+/// is known to be a WebSocket upgrade, so this is no shorter than the
+/// protocol's promised handshake time (`HELLO_TIMEOUT`, 10 s; the tighter
+/// of the two applies); a client trickling its head in is dropped then,
+/// as a stalled handshake always was.
+pub const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Bytes read from the socket per call while waiting for the head.
 const READ_CHUNK: usize = 2048;

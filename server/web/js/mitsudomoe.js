@@ -57,6 +57,13 @@ function board(v) {
     cells, labels);
 }
 
+const END_REASON = {
+  all_on_goal: 'all three balls reached their goals',
+  home_filled: 'the loser ended a turn with a ball on each of its own home squares (the anti-stalling rule)',
+  no_turn: 'the loser had no legal turn',
+  forfeit: 'the loser resigned or ran out of time',
+};
+
 export function render(el, u, ctx) {
   const v = u.view;
   const st = ctx.state;
@@ -81,6 +88,7 @@ export function render(el, u, ctx) {
     h('p', { class: 'hint' }, players),
     board(v),
     v.last ? h('p', { class: 'last-move' }, `Last turn: seat ${v.last.seat} ${v.last.notation}`) : null,
+    v.end ? h('p', { class: 'end', id: 'end-reason' }, `${v.end.winner === 'black' ? 'Black' : 'White'} won: ${END_REASON[v.end.reason] || v.end.reason}.`) : null,
     ctx.myTurn ? h('form', { class: 'row', onsubmit: submit },
       h('label', { for: 'turn' }, 'Your turn: '), input, h('button', { class: 'primary' }, 'Play'),
       st.note ? h('span', { class: 'refusal' }, st.note) : null) : null,
