@@ -10,6 +10,7 @@
 pub mod admission;
 pub mod connection;
 pub mod directory;
+pub mod http;
 pub mod limits;
 pub mod listener;
 pub mod outbox;

@@ -13,6 +13,7 @@ use tokio_util::task::TaskTracker;
 use crate::admission::{Admission, Turned};
 use crate::connection::{serve, ws_config, Analyses, Shared};
 use crate::directory::Directory;
+use crate::http::{self, Method, Transport};
 use crate::limits::{Limits, LISTEN_BACKLOG, MAX_TURN_AWAYS, TURN_AWAY_LINGER};
 
 /// Pause after a failed `accept` (e.g. out of file descriptors) so that the
@@ -108,7 +109,7 @@ pub async fn accept_loop(
         tracker.spawn(async move {
             let ws = tokio::select! {
                 _ = stop.cancelled() => None,
-                ws = handshake(stream, hello_by) => ws,
+                ws = open(stream, hello_by, &shared) => ws,
             };
             if let Some(ws) = ws {
                 serve(ws, peer.ip(), hello_by, shared).await;
@@ -118,13 +119,42 @@ pub async fn accept_loop(
     }
 }
 
+/// Reads the request head and answers it: a WebSocket upgrade goes on
+/// to the handshake (the connection then serves the protocol), and any
+/// other request is a plain HTTP one, answered and closed here. The head
+/// must come within [`http::HEAD_TIMEOUT`], and the handshake by
+/// `deadline`.
+async fn open(
+    mut stream: TcpStream,
+    deadline: Instant,
+    shared: &Shared,
+) -> Option<tokio_tungstenite::WebSocketStream<Transport>> {
+    let head_by = deadline.min(Instant::now() + http::HEAD_TIMEOUT);
+    let head = match http::read_head(&mut stream, head_by).await {
+        Ok(head) => head,
+        Err(why) => {
+            tracing::debug!(?why, "no request head");
+            http::refuse_head(stream, why).await;
+            return None;
+        }
+    };
+    if !head.upgrade {
+        let method = Method::parse(&head.method);
+        let route = http::route(method, &head.target);
+        tracing::debug!(method = %head.method, target = %head.target, ?route, "HTTP request");
+        http::answer(stream, method, route, &shared.directory).await;
+        return None;
+    }
+    let _ = stream.set_nodelay(true);
+    handshake(http::rewind(stream, head.bytes), deadline).await
+}
+
 /// The WebSocket opening handshake, which must finish by `deadline`: a
 /// client that opens a TCP connection and sends nothing is dropped.
 async fn handshake(
-    stream: TcpStream,
+    stream: Transport,
     deadline: Instant,
-) -> Option<tokio_tungstenite::WebSocketStream<TcpStream>> {
-    let _ = stream.set_nodelay(true);
+) -> Option<tokio_tungstenite::WebSocketStream<Transport>> {
     match timeout_at(
         deadline,
         tokio_tungstenite::accept_async_with_config(stream, Some(ws_config())),

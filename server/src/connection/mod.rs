@@ -13,7 +13,6 @@ use std::sync::Arc;
 
 use futures_util::StreamExt;
 use parlor_protocol::RoomId;
-use tokio::net::TcpStream;
 use tokio::time::Instant;
 use tokio_tungstenite::WebSocketStream;
 use tokio_util::sync::CancellationToken;
@@ -23,6 +22,7 @@ pub use analysis::Analyses;
 
 use crate::admission::Admission;
 use crate::directory::Directory;
+use crate::http::Transport;
 use crate::limits::Limits;
 use crate::outbox::{ConnId, Outbox};
 use crate::rate::RateLimiter;
@@ -62,7 +62,7 @@ struct Session {
 /// `hello_by` is when `hello` must have arrived (counted from the accept,
 /// so the handshake's time counts against it).
 pub async fn serve(
-    ws: WebSocketStream<TcpStream>,
+    ws: WebSocketStream<Transport>,
     peer: IpAddr,
     hello_by: Instant,
     shared: Arc<Shared>,

@@ -3,19 +3,19 @@
 use futures_util::stream::SplitStream;
 use futures_util::StreamExt;
 use parlor_protocol::{decode_client, ClientMsg, ErrorCode, ServerMsg};
-use tokio::net::TcpStream;
 use tokio::time::{interval_at, sleep_until, Instant};
 use tokio_tungstenite::tungstenite::error::{CapacityError, Error as WsError};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
 
 use super::Session;
+use crate::http::Transport;
 use crate::limits::REPLY_HEADROOM;
 use crate::outbox::Outgoing;
 use crate::rate::Verdict;
 
 /// The socket's receiving half.
-type Source = SplitStream<WebSocketStream<TcpStream>>;
+type Source = SplitStream<WebSocketStream<Transport>>;
 
 /// Whether to keep reading.
 pub(super) enum Flow {

@@ -2,16 +2,16 @@
 
 use futures_util::stream::SplitSink;
 use futures_util::SinkExt;
-use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
 
+use crate::http::Transport;
 use crate::outbox::{Inbox, Outgoing};
 
 /// The socket's sending half.
-pub(super) type Sink = SplitSink<WebSocketStream<TcpStream>, Message>;
+pub(super) type Sink = SplitSink<WebSocketStream<Transport>, Message>;
 
 fn close_frame(code: u16, reason: &str) -> Message {
     Message::Close(Some(CloseFrame {

@@ -1,0 +1,68 @@
+//! A finished match as the positions it went through, for the web
+//! client's replay: the protocol's `get_log` gives the steps, but only
+//! the server can deal the cards again (the browser would need the deal's
+//! hashing and stream cipher), so it rebuilds a spectator's view of every
+//! position here.
+
+use parlor_games::{AnyView, GameKind, Viewer};
+use parlor_protocol::{replay, step, RoomId};
+use serde::Serialize;
+
+use crate::directory::Directory;
+
+/// Most steps a replay shows. The longest real matches (four-player
+/// Cribbage to 121) take a few hundred steps; this bounds the answer
+/// (a view is a few KiB) and the work of one request.
+pub const MAX_REPLAY_STEPS: usize = 2_000;
+
+/// The answer's body.
+#[derive(Debug, Serialize)]
+struct Positions {
+    room: RoomId,
+    game: GameKind,
+    seats: u8,
+    /// What a spectator saw before the first step and after each.
+    views: Vec<AnyView>,
+    /// Whether steps beyond [`MAX_REPLAY_STEPS`] were left out.
+    truncated: bool,
+}
+
+/// Why there is no replay.
+#[derive(Debug)]
+pub enum NoReplay {
+    /// No room has that id.
+    NotFound,
+    /// The match is still on: its deal is secret until it ends.
+    NotFinished,
+    /// The store failed, or the log does not replay.
+    Failed(String),
+}
+
+/// The positions of `room`'s finished match, as JSON.
+pub async fn positions(directory: &Directory, room: RoomId) -> Result<Vec<u8>, NoReplay> {
+    let log = match directory.store().log(room.clone()).await {
+        Ok(Some(log)) => log,
+        Ok(None) => return Err(NoReplay::NotFound),
+        Err(e) => return Err(NoReplay::Failed(e.to_string())),
+    };
+    if log.outcome.is_none() && log.closed.is_none() {
+        return Err(NoReplay::NotFinished);
+    }
+    let (mut game, mut rng) =
+        replay(&log.header, &[]).map_err(|e| NoReplay::Failed(e.to_string()))?;
+    let shown = log.moves.len().min(MAX_REPLAY_STEPS);
+    let mut views = Vec::with_capacity(shown + 1);
+    views.push(game.view(Viewer::Spectator));
+    for entry in &log.moves[..shown] {
+        step(&mut game, &mut rng, entry).map_err(|e| NoReplay::Failed(e.to_string()))?;
+        views.push(game.view(Viewer::Spectator));
+    }
+    let body = Positions {
+        room,
+        game: log.header.game,
+        seats: log.header.seats,
+        views,
+        truncated: shown < log.moves.len(),
+    };
+    serde_json::to_vec(&body).map_err(|e| NoReplay::Failed(e.to_string()))
+}

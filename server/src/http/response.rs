@@ -1,0 +1,146 @@
+//! Writing an answer to a plain HTTP request.
+
+use std::borrow::Cow;
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+use tokio::time::timeout;
+
+use super::assets::ContentType;
+use super::head::HeadError;
+use super::replay::{self, NoReplay};
+use super::route::{Method, Route};
+use crate::directory::Directory;
+
+/// How long an answered connection may take to read the answer and
+/// close: the page's largest file is tens of KiB, which a LAN or even a
+/// slow phone link carries in well under this, and a client that does
+/// not read must not hold its connection slot longer.
+pub const ANSWER_LINGER: Duration = Duration::from_secs(10);
+
+/// Where the page may load anything from, and what it may not do: only
+/// this server, no inline scripts or styles, no plugins, no framing.
+/// `connect-src 'self'` covers the WebSocket to the same host and port.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
+     style-src 'self'; img-src 'self'; connect-src 'self'; \
+     base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// An answer to send.
+struct Reply {
+    status: &'static str,
+    content_type: &'static str,
+    cache: &'static str,
+    /// Extra header lines, each ending in CRLF.
+    extra: &'static str,
+    body: Cow<'static, [u8]>,
+}
+
+impl Reply {
+    fn text(status: &'static str, text: &'static str) -> Reply {
+        Reply {
+            status,
+            content_type: "text/plain; charset=utf-8",
+            cache: "no-store",
+            extra: "",
+            body: Cow::Borrowed(text.as_bytes()),
+        }
+    }
+}
+
+/// Answers `route` to a `method` request on `stream`, then closes it.
+pub async fn answer(stream: TcpStream, method: Method, route: Route, directory: &Directory) {
+    let reply = match route {
+        Route::Asset(asset) => Reply {
+            status: "200 OK",
+            content_type: asset.content_type.mime(),
+            // The files change with the server binary; a browser must
+            // ask again after an upgrade rather than run a stale client.
+            cache: "no-cache",
+            extra: "",
+            body: Cow::Borrowed(asset.body),
+        },
+        Route::Replay(room) => match replay::positions(directory, room).await {
+            Ok(json) => Reply {
+                status: "200 OK",
+                content_type: ContentType::Json.mime(),
+                // A finished match never changes.
+                cache: "max-age=3600",
+                extra: "",
+                body: Cow::Owned(json),
+            },
+            Err(NoReplay::NotFound) => Reply::text("404 Not Found", "no such room\n"),
+            Err(NoReplay::NotFinished) => Reply::text(
+                "409 Conflict",
+                "the match is still on: its replay is public once it is over\n",
+            ),
+            Err(NoReplay::Failed(why)) => {
+                tracing::warn!(%why, "replay failed");
+                Reply::text(
+                    "500 Internal Server Error",
+                    "the match could not be replayed\n",
+                )
+            }
+        },
+        Route::NotFound => Reply::text("404 Not Found", "not found\n"),
+        Route::MethodNotAllowed => Reply {
+            extra: "Allow: GET, HEAD\r\n",
+            ..Reply::text("405 Method Not Allowed", "method not allowed\n")
+        },
+    };
+    let Reply {
+        status,
+        content_type,
+        cache,
+        extra,
+        body,
+    } = reply;
+    let length = body.len();
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {length}\r\n\
+         Cache-Control: {cache}\r\nContent-Security-Policy: {CONTENT_SECURITY_POLICY}\r\n\
+         X-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\n{extra}\
+         Connection: close\r\n\r\n"
+    );
+    let body = if method == Method::Head {
+        &[][..]
+    } else {
+        &body[..]
+    };
+    send(stream, head.as_bytes(), body).await;
+}
+
+/// Answers a request whose head could not be read, where the client is
+/// still there to hear why, then closes the connection.
+pub async fn refuse_head(stream: TcpStream, why: HeadError) {
+    let status = match why {
+        HeadError::TooLarge => "431 Request Header Fields Too Large",
+        HeadError::Malformed => "400 Bad Request",
+        // A client that sent nothing in time, or went away, gets nothing:
+        // a silent connection is simply closed, as before a handshake.
+        HeadError::Timeout | HeadError::Gone => return,
+    };
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\n\
+         Content-Length: 0\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n"
+    );
+    send(stream, head.as_bytes(), &[]).await;
+}
+
+/// Writes `head` and `body`, then closes, reading whatever the client
+/// still sends for a moment: closing a socket with unread data resets it,
+/// and the client might lose the answer.
+async fn send(mut stream: TcpStream, head: &[u8], body: &[u8]) {
+    let _ = timeout(ANSWER_LINGER, async {
+        // One write: the head and a small body leave in one segment.
+        let mut all = Vec::with_capacity(head.len() + body.len());
+        all.extend_from_slice(head);
+        all.extend_from_slice(body);
+        stream.write_all(&all).await?;
+        stream.shutdown().await?;
+        let mut sink = [0u8; 1024];
+        while stream.read(&mut sink).await? > 0 {}
+        Ok::<(), std::io::Error>(())
+    })
+    .await;
+}

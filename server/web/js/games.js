@@ -1,0 +1,40 @@
+// What the lobby and the room need to know about each game: names, seat
+// counts, bots, options, and the module that draws it.
+
+import * as nimrod from './nimrod.js';
+import * as rummikub from './rummikub.js';
+import * as cribbage from './cribbage.js';
+import * as mitsudomoe from './mitsudomoe.js';
+
+export const GAMES = {
+  nimrod: {
+    title: 'Nimrod', seats: [2, 2], bots: ['optimal', 'simple', 'random'], module: nimrod,
+    blurb: 'Two piles of rods: take from one pile, or the same from both. Whoever takes the last rod wins.',
+  },
+  rummikub: {
+    title: 'Rummikub Lite', seats: [2, 4], bots: ['greedy', 'predictor', 'random'], module: rummikub,
+    blurb: 'Lay rows of three blocks, add blocks to rows, or draw. First to empty the rack wins.',
+  },
+  cribbage: {
+    title: 'Cribbage', seats: [2, 4], bots: ['expert', 'seed', 'random'], module: cribbage,
+    blurb: 'Throw two to the crib, peg to 31, score the show. First to 121 (or 61) wins.',
+  },
+  mitsudomoe: {
+    title: 'Mitsudomoe', seats: [2, 2], bots: ['search', 'greedy', 'random'], module: mitsudomoe,
+    // Bots watched by people think half a second a turn, so the match can be followed.
+    watchBot: 'search:500',
+    blurb: 'Lay or move a ring, then step or vault a ball; bring all three balls to the far corner.',
+  },
+};
+
+export function gameInfo(name) {
+  return GAMES[name] || { title: name, seats: [2, 2], bots: [], module: null, blurb: '' };
+}
+
+/** The name to show for a seat entry. */
+export function seatName(entry) {
+  if (!entry) return '?';
+  if (entry.kind === 'player') return entry.name;
+  if (entry.kind === 'bot') return `bot (${entry.strategy})`;
+  return 'empty';
+}

@@ -1,0 +1,137 @@
+// One room, played or watched: seats and clocks, the game's board, the
+// refusal of the last move (in the server's words), and the result.
+
+import { h, put } from './dom.js';
+import { clientSeed } from './net.js';
+import { gameInfo, seatName } from './games.js';
+
+/** How often running clocks are redrawn. */
+const CLOCK_TICK_MS = 200;
+
+function clockText(ms) {
+  const t = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`;
+}
+
+function resultText(u) {
+  if (u.closed) return u.closed === 'abandoned' ? 'The room closed: everyone left.' : 'The room closed before the match started.';
+  const o = u.outcome;
+  if (!o) return '';
+  if (o.result === 'draw') return 'Drawn.';
+  const names = o.winners.map(w => (w === u.you ? 'you' : `seat ${w} (${seatName(u.seats[w])})`));
+  if (u.you !== undefined) return o.winners.includes(u.you) ? `You won${names.length > 1 ? ` (with ${names.filter(n => n !== 'you').join(', ')})` : ''}!` : `You lost: ${names.join(' and ')} won.`;
+  return `${names.join(' and ')} won.`;
+}
+
+export function showRoom(app, room, watchOnly) {
+  const conn = app.conn;
+  const state = { sentSeq: null, ui: {} };
+  const title = h('h2', {});
+  const status = h('p', { class: 'status-line', id: 'status', 'aria-live': 'polite' });
+  const seatsBox = h('ul', { class: 'seats', id: 'seats' });
+  const board = h('div', { class: 'board', id: 'board' });
+  const refusal = h('p', { class: 'refusal', id: 'refusal', role: 'alert' });
+  const tools = h('div', { class: 'tools' });
+  let last = null;
+
+  const leave = async () => {
+    const u = last && last.update;
+    if (u && u.you !== undefined && u.status === 'playing' && !confirm('Leaving now resigns the match. Resign?')) return;
+    try { await conn.ask({ type: 'leave', room }, m => m.type === 'left' && m.room === room); } catch { /* not a member */ }
+    app.seats.delete(room);
+    location.hash = '#/';
+  };
+
+  const play = move => {
+    const u = last.update;
+    refusal.textContent = '';
+    state.sentSeq = u.seq;
+    conn.send({ type: 'play', room, seat: u.you, seq: u.seq, move });
+  };
+
+  const drawClocks = () => {
+    if (!last) return;
+    const u = last.update;
+    for (const li of seatsBox.querySelectorAll('[data-clock]')) {
+      const seat = Number(li.dataset.clock);
+      const running = u.status === 'playing' && u.to_act.includes(seat);
+      const ms = u.clocks[seat] - (running ? performance.now() - last.at : 0);
+      li.textContent = clockText(ms);
+      li.classList.toggle('low', running && ms < 10000);
+      li.classList.toggle('running', running);
+    }
+  };
+
+  const render = () => {
+    const u = last.update;
+    const g = gameInfo(u.game);
+    title.textContent = `${g.title} · room ${room}`;
+    const mine = u.you !== undefined;
+    const myTurn = mine && u.status === 'playing' && u.to_act.includes(u.you);
+    let line;
+    if (u.status === 'finished') line = resultText(u);
+    else if (u.status === 'waiting') line = `Waiting for players: ${u.seats.filter(s => s.kind === 'empty').length} seat(s) free. Share this page's address to invite someone.`;
+    else if (myTurn) line = 'Your turn.';
+    else line = `${u.to_act.map(s => seatName(u.seats[s])).join(' and ')} to move.`;
+    status.textContent = line;
+    status.dataset.turn = myTurn ? 'yes' : 'no';
+    status.dataset.status = u.status;
+    status.dataset.seq = u.seq;
+    put(seatsBox, u.seats.map(s => h('li', {
+      class: `seat${u.to_act.includes(s.seat) ? ' to-act' : ''}${s.seat === u.you ? ' me' : ''}`,
+    },
+    h('span', { class: 'seat-no' }, `Seat ${s.seat}`), ' ',
+    h('span', { class: 'who' }, seatName(s)), s.seat === u.you ? ' (you)' : '',
+    s.kind === 'player' && !s.connected ? h('span', { class: 'away' }, ' away') : null,
+    u.clocks ? h('span', { class: 'clock', dataset: { clock: s.seat } }) : null)));
+    drawClocks();
+    if (g.module) {
+      g.module.render(board, u, {
+        play, myTurn, state: state.ui,
+        rerender: render,
+      });
+    } else {
+      put(board, h('pre', {}, JSON.stringify(u.view, null, 1)));
+    }
+    put(tools,
+      u.status === 'finished' && !u.closed ? h('a', { class: 'button', href: `#/replay/${room}`, id: 'open-replay' }, 'Replay') : null,
+      !mine && u.status === 'waiting' && u.seats.some(s => s.kind === 'empty')
+        ? h('button', { onclick: () => conn.send({ type: 'join', room, client_seed: clientSeed() }) }, 'Take a seat') : null,
+      h('button', { onclick: leave, id: 'leave' }, mine && u.status === 'playing' ? 'Resign' : 'Leave'),
+      h('a', { class: 'button', href: '#/' }, 'Lobby'));
+  };
+
+  const offs = [
+    conn.on('update', m => {
+      if (m.room !== room) return;
+      if (!last || m.seq !== last.update.seq) refusal.textContent = '';
+      last = app.latest.get(room);
+      render();
+    }),
+    conn.on('error', m => {
+      if (m.room !== room) return;
+      // A move that crossed another step is asked again by the next update.
+      if (m.code === 'action/stale_seq') return;
+      refusal.textContent = m.message;
+      refusal.dataset.code = m.code;
+    }),
+    conn.on('status', m => {
+      // After a reconnection the seats come back through resume; a
+      // watcher must ask again.
+      if (m.up && !app.seats.has(room)) conn.send({ type: 'spectate', room });
+    }),
+  ];
+  const timer = setInterval(drawClocks, CLOCK_TICK_MS);
+
+  put(app.main, h('section', { class: 'room-screen' }, title, status, seatsBox, refusal, board, tools));
+  last = app.latest.get(room) || null;
+  if (last) render();
+  else status.textContent = 'Loading the room…';
+  if (!app.watching.has(room) && (watchOnly || (!app.seats.has(room) && conn.ready))) conn.send({ type: 'spectate', room });
+
+  return () => {
+    offs.forEach(off => off());
+    clearInterval(timer);
+    if (app.watching.has(room)) { app.watching.delete(room); conn.send({ type: 'leave', room }); }
+  };
+}

@@ -1,0 +1,277 @@
+// The browser tests. Each gets a fresh browser context (its own local
+// storage, so its own resume token) and a page.
+
+import assert from 'node:assert/strict';
+
+/** Waits until the room screen shows an update at `seq` or later. */
+async function statusIs(page, pattern) {
+  await page.waitForFunction(p => new RegExp(p).test(document.querySelector('#status')?.textContent || ''), pattern.source);
+}
+
+/** Waits for our turn (or the end); true when it is our turn. */
+async function ourTurn(page) {
+  await page.waitForFunction(() => {
+    const st = document.querySelector('#status');
+    return st && (st.dataset.turn === 'yes' || st.dataset.status === 'finished');
+  });
+  return (await page.getAttribute('#status', 'data-turn')) === 'yes';
+}
+
+/** Runs `act` and waits until the room has moved past the current seq. */
+async function andWait(page, act) {
+  const seq = Number(await page.getAttribute('#status', 'data-seq'));
+  await act();
+  await page.waitForFunction(s => Number(document.querySelector('#status').dataset.seq) > s, seq);
+}
+
+/** Whether three Rummikub blocks make a row (same as the rules say). */
+function isRow(blocks) {
+  const colours = new Set(blocks.map(b => b.color));
+  if (blocks.every(b => b.number === blocks[0].number)) return colours.size === blocks.length;
+  if (colours.size !== 1) return false;
+  const ns = blocks.map(b => b.number).sort((a, b) => a - b);
+  return ns.every((n, i) => i === 0 || n === ns[i - 1] + 1);
+}
+
+export const TESTS = {
+  async nimrod_full_game_lost_to_the_optimal_bot({ page, url, shot }) {
+    await page.goto(url);
+    await page.waitForSelector('#conn[data-up="yes"]');
+    await shot('lobby');
+    // Piles [3, 5] are a lose position for the player to move: against
+    // the optimal bot every line loses.
+    await page.selectOption('#create-game', 'nimrod');
+    await page.fill('input[name=pile_a]', '3');
+    await page.fill('input[name=pile_b]', '5');
+    await page.selectOption('select.opp', 'optimal');
+    await page.click('#create-submit');
+    await statusIs(page, /Your turn/);
+    await shot('nimrod-your-turn');
+    let moves = 0;
+    while ((await page.getAttribute('#status', 'data-status')) !== 'finished') {
+      await statusIs(page, /Your turn|lost|won/);
+      if ((await page.getAttribute('#status', 'data-turn')) !== 'yes') continue;
+      const seq = Number(await page.getAttribute('#status', 'data-seq'));
+      const legal = await page.$$('button.move.legal');
+      assert.ok(legal.length > 0, 'legal moves are highlighted on our turn');
+      // Keyboard play: focus the first legal move and press Enter.
+      await legal[0].focus();
+      await page.keyboard.press('Enter');
+      moves++;
+      await page.waitForFunction(s => Number(document.querySelector('#status').dataset.seq) > s, seq);
+      if (moves === 1) {
+        // A reload keeps the seat: the page resumes with the stored token.
+        const room = page.url();
+        await page.reload();
+        await page.waitForSelector('#status[data-seq]');
+        assert.equal(page.url(), room);
+        assert.equal(await page.textContent('.seat.me .who'), 'anonymous');
+      }
+    }
+    assert.ok(moves >= 1);
+    const result = await page.textContent('#status');
+    assert.match(result, /You lost/);
+    await shot('nimrod-lost');
+  },
+
+  async rummikub_moves_and_a_refused_row({ page, url, shot }) {
+    await page.goto(url);
+    await page.waitForSelector('#conn[data-up="yes"]');
+    await page.click('#quick-rummikub');
+    assert.ok(await ourTurn(page));
+    // Blocks show their colour's letter as well as the colour.
+    const letters = await page.$$eval('#rack .block .c', els => els.map(e => e.textContent));
+    assert.ok(letters.length >= 7 && letters.every(l => /^[RBYK]$/.test(l)), letters.join());
+    // Pick three rack blocks that make no row, lay them, and read why not.
+    const rack = await page.$$eval('#rack .block', els => els.map(e => {
+      const [n, c] = e.getAttribute('aria-label').split(' ');
+      return { number: Number(n), color: c };
+    }));
+    let bad = null;
+    for (let i = 0; i < rack.length && !bad; i++)
+      for (let j = i + 1; j < rack.length && !bad; j++)
+        for (let k = j + 1; k < rack.length && !bad; k++)
+          if (!isRow([rack[i], rack[j], rack[k]])) bad = [i, j, k];
+    assert.ok(bad, 'some three blocks make no row');
+    for (const i of bad) await page.click(`#rack .block[data-i="${i}"]`);
+    await page.click('#lay-row');
+    await page.waitForSelector('#refusal:not(:empty)');
+    const why = await page.textContent('#refusal');
+    assert.ok(why.length > 10, why);
+    assert.doesNotMatch(why, /action\//, 'the refusal is in words, not a code');
+    await shot('rummikub-refused');
+    // Then play several moves from the legal list.
+    let moves = 0;
+    while (moves < 4 && await ourTurn(page)) {
+      const legal = await page.$$('#legal button');
+      assert.ok(legal.length > 0);
+      await andWait(page, () => legal[0].click());
+      moves++;
+    }
+    assert.equal(await page.textContent('#refusal'), '', 'an accepted move clears the refusal');
+    await shot('rummikub-playing');
+  },
+
+  async cribbage_moves_and_a_refused_throw({ page, url, shot }) {
+    await page.goto(url);
+    await page.waitForSelector('#conn[data-up="yes"]');
+    await page.click('#quick-cribbage');
+    assert.ok(await ourTurn(page));
+    const suits = await page.$$eval('#hand .card', els => els.map(e => e.textContent));
+    assert.equal(suits.length, 6);
+    assert.ok(suits.every(t => /[♣♦♥♠]$/.test(t)), suits.join());
+    // One card is not a throw: the server says so, and the page shows it.
+    await page.click('#hand .card[data-i="0"]');
+    await page.click('#throw');
+    await page.waitForSelector('#refusal:not(:empty)');
+    const why = await page.textContent('#refusal');
+    assert.match(why, /2|two/i, why);
+    await shot('cribbage-refused');
+    await andWait(page, async () => {
+      await page.click('#hand .card[data-i="1"]');
+      await page.click('#throw');
+    });
+    let moves = 1;
+    while (moves < 6 && await ourTurn(page)) {
+      if (await page.$('#throw')) {
+        await page.click('#hand .card[data-i="0"]');
+        await page.click('#hand .card[data-i="1"]');
+        await andWait(page, () => page.click('#throw'));
+      } else {
+        await andWait(page, () => page.click('#hand .card.playable'));
+      }
+      moves++;
+    }
+    assert.ok(moves >= 4, `played ${moves} moves`);
+    const scores = await page.$$eval('#scores .score strong', els => els.map(e => Number(e.textContent)));
+    assert.equal(scores.length, 2);
+    await shot('cribbage-playing');
+    // Readable on a small phone: nothing wider than 360 px.
+    await page.setViewportSize({ width: 360, height: 740 });
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= 360, `page is ${wide} px wide`);
+    await shot('cribbage-360px', { fullPage: true });
+  },
+
+  async spectate_a_bot_game_and_see_it_progress({ page, url, shot }) {
+    await page.goto(url);
+    await page.waitForSelector('#conn[data-up="yes"]');
+    // Mitsudomoe's search bot thinks before each turn, so the match
+    // lasts long enough to watch.
+    await page.click('#watch-bots-mitsudomoe');
+    await page.waitForSelector('#status[data-seq]');
+    assert.match(page.url(), /\/watch$/);
+    const first = Number(await page.getAttribute('#status', 'data-seq'));
+    await page.waitForFunction(s => Number(document.querySelector('#status').dataset.seq) >= s + 2, first);
+    const later = Number(await page.getAttribute('#status', 'data-seq'));
+    assert.ok(later >= first + 2, `${first} -> ${later}`);
+    // A spectator has no hand to play from.
+    assert.equal(await page.$('#turn'), null);
+    assert.equal((await page.$$('.seat.me')).length, 0);
+    await shot('spectating-mitsudomoe');
+    // The room list shows it with a watcher.
+    await page.click('a[href="#/"]');
+    await page.selectOption('#filter-game', 'mitsudomoe');
+    await page.waitForSelector('#room-list li.room[data-game="mitsudomoe"]');
+  },
+
+  async replay_plot_shows_the_servers_win_chances({ page, url, shot }) {
+    await page.goto(url);
+    await page.waitForSelector('#conn[data-up="yes"]');
+    await page.click('#watch-bots-rummikub');
+    await page.waitForSelector('#status[data-status="finished"]');
+    const room = page.url().match(/room\/([0-9a-f]+)/)[1];
+    await page.click('#open-replay');
+    await page.waitForSelector('#plot svg.plot circle');
+    await shot('replay-rummikub');
+    const plotted = await page.$$eval('#plot circle.dot', els => els.map(e => [Number(e.dataset.x), Number(e.dataset.y)]));
+    // Ask the server ourselves, on a connection of our own.
+    const server = await page.evaluate(room => new Promise((resolve, reject) => {
+      const ws = new WebSocket(`ws://${location.host}/`);
+      ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', version: 1 }));
+      ws.onmessage = e => {
+        const m = JSON.parse(e.data);
+        if (m.type === 'welcome') ws.send(JSON.stringify({ type: 'get_log', room, predict: true }));
+        if (m.type === 'analysis') { ws.close(); resolve(m.results.map(r => [r.ply, r.win_fraction])); }
+        if (m.type === 'error') reject(new Error(m.message));
+      };
+    }), room);
+    assert.ok(server.length > 3);
+    assert.deepEqual(plotted, server);
+    // The slider steps through the match; the text follows the plot.
+    const k = Math.floor(server.length / 2);
+    await page.$eval('#step', (el, k) => { el.value = k; el.dispatchEvent(new Event('input')); }, k);
+    const text = await page.textContent('#win-chance');
+    assert.ok(text.includes(`${(server[k][1] * 100).toFixed(1)}%`), text);
+    const steps = await page.$$('#replay-status');
+    assert.equal(steps.length, 1);
+    await shot('replay-rummikub-step');
+  },
+
+  async cribbage_replay_shows_the_score_race({ page, url, shot }) {
+    await page.goto(url);
+    await page.waitForSelector('#conn[data-up="yes"]');
+    await page.click('#watch-bots-cribbage');
+    await page.waitForSelector('#status[data-status="finished"]');
+    // The final scores as the room showed them to a spectator.
+    const final = await page.$$eval('#scores .score strong', els => els.map(e => Number(e.textContent)));
+    assert.equal(final.length, 2);
+    assert.ok(Math.max(...final) >= 121, final.join());
+    await page.click('#open-replay');
+    await page.waitForSelector('#plot svg.plot circle');
+    const points = await page.$$eval('#plot circle.dot', els => els.map(e => [Number(e.dataset.series), Number(e.dataset.x), Number(e.dataset.y)]));
+    const steps = Number(await page.getAttribute('#step', 'max'));
+    for (const side of [0, 1]) {
+      const race = points.filter(p => p[0] === side).sort((a, b) => a[1] - b[1]);
+      assert.equal(race.length, steps + 1, 'a point per position');
+      assert.equal(race[0][2], 0, 'everyone starts at 0');
+      assert.equal(race[race.length - 1][2], final[side], 'the race ends at the final score');
+      assert.ok(race.every((p, i) => i === 0 || p[2] >= race[i - 1][2]), 'scores never go down');
+    }
+    // Stepping back shows an earlier position, drawn like the live board.
+    await page.focus('#step');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowLeft');
+    assert.equal(Number(await page.inputValue('#step')), steps - 5);
+    await page.waitForSelector('#position #scores');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await shot('replay-cribbage');
+  },
+
+  async mitsudomoe_turns_typed_and_chosen({ page, url, shot }) {
+    await page.goto(url);
+    await page.waitForSelector('#conn[data-up="yes"]');
+    await page.click('#quick-mitsudomoe');
+    assert.ok(await ourTurn(page));
+    // A turn that is notation but not legal: the server says why.
+    await page.fill('#turn', '+C3 C3-C4');
+    await page.press('#turn', 'Enter');
+    await page.waitForSelector('#refusal:not(:empty)');
+    assert.ok((await page.textContent('#refusal')).length > 10);
+    // A legal turn typed in notation, taken from the legal list's labels.
+    const first = await page.textContent('#legal button');
+    await andWait(page, async () => {
+      await page.fill('#turn', first);
+      await page.press('#turn', 'Enter');
+    });
+    assert.equal(await page.textContent('#refusal'), '');
+    assert.ok(await ourTurn(page));
+    await andWait(page, () => page.click('#legal button'));
+    await shot('mitsudomoe-playing');
+  },
+
+  async a_clock_counts_down_on_our_turn({ page, url }) {
+    await page.goto(url);
+    await page.waitForSelector('#conn[data-up="yes"]');
+    await page.selectOption('#create-game', 'nimrod');
+    await page.fill('#create-clock', '60');
+    await page.click('#create-submit');
+    assert.ok(await ourTurn(page));
+    const clock = '.seat.me .clock.running';
+    const before = await page.textContent(clock);
+    assert.match(before, /^[01]:\d\d$/);
+    await page.waitForFunction(([sel, t]) => document.querySelector(sel)?.textContent !== t, [clock, before]);
+    const after = await page.textContent(clock);
+    const secs = t => Number(t.split(':')[0]) * 60 + Number(t.split(':')[1]);
+    assert.ok(secs(after) < secs(before), `${before} -> ${after}`);
+  },
+};
