@@ -377,3 +377,33 @@ async fn capture_an_example_game() {
     recv("bob", &mut bob).await;
     server.stop().await.unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// Someone who starts watching while bots are in the middle of a match
+/// sees each move as it is played, not only the end (the room handles
+/// the commands that came in between two bot moves).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_spectator_joining_a_bots_match_midway_sees_it_progress() {
+    let server = start_server(None).await;
+    let mut host = Raw::greeted(&server.url(), "host").await;
+    let room = create_room(&mut host, "mitsudomoe", 2, serde_json::json!({})).await;
+    let mut watcher = Raw::greeted(&server.url(), "watcher").await;
+    add_bot(&mut host, &room, 0, "search:100").await;
+    add_bot(&mut host, &room, 1, "search:100").await;
+    watcher
+        .send_json(serde_json::json!({"type": "spectate", "room": room}))
+        .await;
+    let mut seqs = Vec::new();
+    loop {
+        let u = watcher.update(&room).await;
+        seqs.push(u.seq);
+        if u.outcome.is_some() {
+            break;
+        }
+    }
+    assert!(
+        seqs.len() >= 3,
+        "the spectator saw only {seqs:?} of a match of {} moves",
+        seqs.last().copied().unwrap_or(0)
+    );
+    assert!(seqs.windows(2).all(|w| w[0] <= w[1]), "{seqs:?}");
+}

@@ -143,7 +143,7 @@ impl Directory {
     /// Brings back the unfinished matches this node is to host: on
     /// SQLite every one; in a shared store (cluster mode) its share of the
     /// orphans, after which it keeps claiming orphans as other nodes stop
-    /// or die ([`Directory::keep_claiming`], on the tracker).
+    /// or die (on the tracker, until shutdown).
     pub async fn restore(&self) -> Result<usize, StoreError> {
         if self.store.is_shared() {
             let claimed = self.store.claim().await?;

@@ -51,7 +51,7 @@ pub(super) struct Room {
 impl Room {
     pub(super) async fn run(mut self, mut inbox: mpsc::Receiver<RoomCmd>) {
         self.sync_clocks(Instant::now());
-        self.run_bots().await;
+        self.run_bots(&mut inbox).await;
         let shutdown = self.host.shutdown();
         // Made once, not per command (each made future registers a waiter).
         let mut shutting_down = std::pin::pin!(shutdown.cancelled());
@@ -88,7 +88,7 @@ impl Room {
             if self.moved {
                 break;
             }
-            self.run_bots().await;
+            self.run_bots(&mut inbox).await;
             if self.moved {
                 break;
             }
@@ -99,7 +99,7 @@ impl Room {
         });
     }
 
-    async fn handle(&mut self, cmd: RoomCmd) {
+    pub(super) async fn handle(&mut self, cmd: RoomCmd) {
         match cmd {
             RoomCmd::Join {
                 who,

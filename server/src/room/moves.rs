@@ -5,8 +5,10 @@ use parlor_protocol::{ErrorCode, LogEntry, LoggedAction, RoomStatus, ServerMsg};
 use serde_json::Value;
 use tokio::time::Instant;
 
+use tokio::sync::mpsc;
+
 use super::actor::Room;
-use super::Member;
+use super::{Member, RoomCmd};
 use crate::limits::FINISHED_ROOM_LINGER;
 use crate::store::{Step as StoreStep, StoreError};
 
@@ -256,8 +258,11 @@ impl Room {
         Err(Refusal::Storage(e))
     }
 
-    pub(super) async fn run_bots(&mut self) {
-        while self.status() == RoomStatus::Playing && !self.store_failed {
+    /// Plays the bots' turns until a person is to act. Between two bot
+    /// moves the commands that came in are handled, so that people who
+    /// watch or join a bots' match hear of every move as it is played.
+    pub(super) async fn run_bots(&mut self, inbox: &mut mpsc::Receiver<RoomCmd>) {
+        while self.status() == RoomStatus::Playing && !self.store_failed && !self.moved {
             let to_act = self.game.to_act();
             let Some(seat) = to_act
                 .iter()
@@ -297,6 +302,13 @@ impl Room {
                 }
                 Err(Refusal::Storage(_) | Refusal::Moved) => return,
                 Err(Refusal::Stale) => {}
+            }
+            // As many as were waiting, no more: bots still move on.
+            for _ in 0..inbox.len() {
+                match inbox.try_recv() {
+                    Ok(cmd) => self.handle(cmd).await,
+                    Err(_) => break,
+                }
             }
             tokio::task::yield_now().await;
         }
