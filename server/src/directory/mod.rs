@@ -167,6 +167,15 @@ impl Directory {
             let id = m.record.room.clone();
             let origin = m.record.origin;
             let epoch = m.key.epoch();
+            // Hosted already at this epoch (or a later one): one actor a room.
+            if lock(&self.rooms)
+                .by_id
+                .get(&id)
+                .is_some_and(|e| e.epoch >= epoch)
+            {
+                tracing::warn!(room = %id, epoch, "a room read back twice is hosted once");
+                continue;
+            }
             match spawn_restored(&host, m) {
                 Ok(prepared) => {
                     let entry = Entry {

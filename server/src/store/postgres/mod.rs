@@ -162,13 +162,15 @@ impl PgStore {
         let (taken, total) = tokio::time::timeout(crate::limits::PG_BATCH_TIMEOUT, claiming)
             .await
             .map_err(|_| StoreError::Unavailable("claiming rooms took too long".into()))??;
+        // Taken out of `unread` here: a sweep and a resume claiming at
+        // once must never both read back (and host) the same room.
         let ids: Vec<i64> = {
             let mut unread = self
                 .unread
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             unread.extend(taken.iter().map(|(id, _)| *id));
-            unread.clone()
+            std::mem::take(&mut *unread)
         };
         if ids.is_empty() {
             return Ok((Vec::new(), total));
@@ -179,12 +181,18 @@ impl PgStore {
         let read = reader::snapshot(&self.pool, &self.faults, async |tx| {
             reader::by_id(tx, &ids).await
         })
-        .await?;
-        self.unread
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .retain(|id| !ids.contains(id));
-        Ok((read, total))
+        .await;
+        match read {
+            Ok(read) => Ok((read, total)),
+            Err(e) => {
+                // Read on the next claim.
+                self.unread
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .extend(ids);
+                Err(e)
+            }
+        }
     }
 
     /// Queues a job for the writer and waits for its answer.
