@@ -68,6 +68,7 @@ error_codes! {
     ServerFull = "server/full": "The server has as many connections as it allows (new connections get HTTP 503 before the handshake).",
     ServerReplyTooLarge = "server/reply_too_large": "The answer would be larger than the server sends in one frame; ask for less.",
     ServerBusy = "server/busy": "The room or the server is overloaded; try again.",
+    ServerUnreachable = "server/unreachable": "The cluster's node hosting the room cannot be reached now (its bus is down, or the room is between nodes); nothing was done. Try again shortly; a connection closed with code 1012 and this reason should reconnect and `resume`.",
     ServerShuttingDown = "server/shutting_down": "The server is shutting down; reconnect and resume later.",
     ServerStorage = "server/storage": "The move could not be stored, so it was not accepted.",
     ServerInternal = "server/internal": "Something went wrong on the server.",

@@ -8,6 +8,7 @@
 //! anyone is told of it.
 
 pub mod admission;
+pub mod bus;
 pub mod connection;
 pub mod directory;
 pub mod http;
@@ -41,6 +42,11 @@ pub struct Config {
     pub store: StoreConfig,
     /// Caps and timeouts (the constants of [`limits`] by default).
     pub limits: limits::Limits,
+    /// Cluster mode: the Redis bus (`redis://HOST:PORT`) over which nodes
+    /// forward commands and frames, so that any node serves any room.
+    /// Needs a shared store; without it, a client must reach the node that
+    /// hosts its room.
+    pub bus: Option<String>,
 }
 
 /// Why the server could not run.
@@ -52,6 +58,9 @@ pub enum ServerError {
     /// The address could not be bound.
     #[error("cannot listen: {0}")]
     Io(#[from] std::io::Error),
+    /// The bus could not be reached, or was asked for without a shared store.
+    #[error("cannot join the bus: {0}")]
+    Bus(String),
 }
 
 /// Runs the server on `listener` until `shutdown` is cancelled: restores
@@ -69,9 +78,27 @@ pub async fn run(
         }
     }
     let (store, store_task) = store::Store::open(&store_config).await?;
+    let bus = match (&config.bus, store.cluster()) {
+        (None, _) => None,
+        (Some(_), None) => {
+            return Err(ServerError::Bus(
+                "a bus needs a shared store (--cluster)".into(),
+            ))
+        }
+        (Some(url), Some(cluster)) => Some(
+            bus::Bus::connect(url, cluster.name())
+                .await
+                .map_err(|e| ServerError::Bus(e.to_string()))?,
+        ),
+    };
     let tracker = TaskTracker::new();
-    let directory =
-        directory::Directory::new(store, tracker.clone(), shutdown.clone(), config.limits);
+    let directory = directory::Directory::with_bus(
+        store,
+        tracker.clone(),
+        shutdown.clone(),
+        config.limits,
+        bus.clone(),
+    );
     let restored = directory.restore().await?;
     tracing::info!(
         addr = %listener.local_addr()?,
@@ -90,6 +117,10 @@ pub async fn run(
     tracker.close();
     tracker.wait().await;
     drop(directory);
+    if let Some(bus) = bus {
+        // A Redis that is gone must not hold the stop up.
+        let _ = tokio::time::timeout(limits::BUS_COMMAND_TIMEOUT, bus.close()).await;
+    }
     match tokio::time::timeout(STORE_DRAIN_TIMEOUT, store_task.finished()).await {
         Ok(Ok(())) => {}
         Ok(Err(e)) => tracing::error!(error = %e, "the store did not close cleanly"),

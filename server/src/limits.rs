@@ -353,3 +353,33 @@ pub const LEASE_MARGIN_PARTS: u32 = 5;
 /// back to many orphans rebuilds them in bounded steps, and the others
 /// get their share in between.
 pub const MAX_CLAIM_BATCH: i64 = 64;
+
+// Cluster mode: the bus (see `bus` and `directory::cluster`).
+
+/// Bus messages a node may have received and not yet handled before the
+/// oldest are dropped (the Redis client's broadcast queue): drops are
+/// healed by `seq` and `resume`, but each is a client left waiting, so
+/// this is far above a node's messages per scheduler turn.
+pub const BUS_INBOX: usize = 65_536;
+
+/// How long one publish may wait for Redis (connecting or reconnecting
+/// included): past this the command is answered `server/unreachable`
+/// rather than left to hang while the bus is down.
+pub const BUS_COMMAND_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// Delay between attempts to reach a lost Redis: short, since every
+/// forwarded game is paused meanwhile.
+pub const BUS_RECONNECT_DELAY: Duration = Duration::from_millis(200);
+
+/// How often a command for a room that nobody on the bus hosts, though a
+/// live node owns it, is tried again (the owner is subscribing, or is
+/// dying and its lease not yet out).
+pub const BUS_RETRY_EVERY: Duration = Duration::from_millis(50);
+
+/// Commands for one room waiting while its node is looked for: a client
+/// that keeps sending meanwhile is refused `server/busy` beyond this.
+pub const BUS_PENDING_PER_ROOM: usize = 64;
+
+/// Frames sent to a gateway in one bus message at most: batches stay
+/// well under Redis's and the gateway's comfortable message size.
+pub const BUS_BATCH_FRAMES: usize = 256;

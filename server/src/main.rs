@@ -41,6 +41,14 @@ struct Args {
     #[arg(long, value_name = "MS", requires = "cluster",
           default_value_t = parlor_server::limits::DEFAULT_LEASE.as_millis() as u64)]
     lease_ms: u64,
+    /// With --cluster: the Redis bus the nodes talk over
+    /// (redis://HOST:PORT). With it, any node serves any room (commands
+    /// and frames are forwarded to and from the room's node) and lists
+    /// every room of the cluster; without it, a player must reach the node
+    /// hosting their room. Redis keeps nothing: losing it pauses forwarded
+    /// play and loses no move.
+    #[arg(long, value_name = "URL", requires = "cluster")]
+    bus: Option<String>,
     /// With --cluster: the address clients reach this node at
     /// (ws://host:port), recorded in the cluster's node table; default
     /// the address bound.
@@ -142,6 +150,7 @@ async fn main() -> ExitCode {
                 }),
             ..defaults
         },
+        bus: args.bus,
     };
     match run(listener, config, shutdown).await {
         Ok(()) => ExitCode::SUCCESS,

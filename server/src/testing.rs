@@ -25,6 +25,9 @@ use crate::StoreConfig;
 /// Where tests find PostgreSQL when `PARLOR_TEST_POSTGRES` is not set.
 pub const DEFAULT_POSTGRES: &str = "postgres://postgres@127.0.0.1:5432/test";
 
+/// Where tests find Redis when `PARLOR_TEST_REDIS` is not set.
+pub const DEFAULT_REDIS: &str = "redis://127.0.0.1:6379";
+
 /// How long a test waits for PostgreSQL to accept a connection before it
 /// counts as missing (it is on loopback: it answers at once or not at all).
 const SERVICE_WAIT: Duration = Duration::from_secs(5);
@@ -43,6 +46,29 @@ pub fn postgres_run() -> bool {
 /// The database tests use: `PARLOR_TEST_POSTGRES`, or [`DEFAULT_POSTGRES`].
 pub fn postgres_url() -> String {
     std::env::var("PARLOR_TEST_POSTGRES").unwrap_or_else(|_| DEFAULT_POSTGRES.to_owned())
+}
+
+/// The Redis tests use as the bus: `PARLOR_TEST_REDIS`, or
+/// [`DEFAULT_REDIS`].
+pub fn redis_url() -> String {
+    std::env::var("PARLOR_TEST_REDIS").unwrap_or_else(|_| DEFAULT_REDIS.to_owned())
+}
+
+/// The bus for a cluster test: [`redis_url`] if Redis answers there;
+/// `None` (after [`missing_service`]) if not.
+pub async fn redis_bus() -> Option<String> {
+    let url = redis_url();
+    let why =
+        match tokio::time::timeout(SERVICE_WAIT, crate::bus::Bus::connect(&url, "probe")).await {
+            Ok(Ok(bus)) => {
+                bus.close().await;
+                return Some(url);
+            }
+            Ok(Err(e)) => e.to_string(),
+            Err(_) => format!("no answer within {SERVICE_WAIT:?}"),
+        };
+    missing_service("Redis", &format!("{url}: {why}"));
+    None
 }
 
 /// Whether this is a CI run (`CI=true`), where a missing service fails.

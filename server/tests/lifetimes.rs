@@ -52,7 +52,8 @@ async fn a_room_that_never_starts_closes_and_says_why() {
     // Gone from memory, the listing and the seat index (the actor reports
     // its end in the same step as that last update) ...
     assert!(dir.is_empty());
-    assert!(dir.list(&ListQuery::default()).rooms.is_empty());
+    let listed = dir.list(&ListQuery::default()).await;
+    assert!(listed.is_ok_and(|page| page.rooms.is_empty()));
     assert!(dir.seats_of(a.member.token).is_empty());
     // ... and from the store's unfinished matches: it does not come back.
     let unfinished = dir

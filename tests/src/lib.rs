@@ -4,7 +4,9 @@
 //! The servers keep their matches in SQLite, or with
 //! `PARLOR_TEST_STORE=postgres` in PostgreSQL (`PARLOR_TEST_POSTGRES`), a
 //! fresh schema per server or per [`TestStore`], dropped at the end: the
-//! whole suite runs on either backend unchanged.
+//! whole suite runs on either backend unchanged. On PostgreSQL each server
+//! is a cluster node with its bus (`PARLOR_TEST_REDIS`), so the suite also
+//! covers the cluster's lobby and resume.
 //!
 //! Everything here exists to fail tests, so it panics on the unexpected.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
@@ -18,7 +20,7 @@ use parlor_games::Seat;
 use parlor_protocol::{
     decode_server, encode, ClientMsg, ErrorCode, RoomId, ServerMsg, Update, PROTOCOL_VERSION,
 };
-use parlor_server::testing::{postgres_run, ScratchSchema};
+use parlor_server::testing::{postgres_run, redis_bus, ScratchSchema};
 use parlor_server::{Config, Server, ServerError, StoreConfig, Sync};
 use serde_json::{json, Value};
 use tempfile::TempDir;
@@ -445,6 +447,13 @@ pub async fn start_server_with(mut config: Config) -> TestServer {
         let store = TestStore::new().await;
         config.store = store.config();
         own = Some(store);
+    }
+    // On PostgreSQL the server runs as a cluster node, with its bus.
+    if postgres_run()
+        && config.bus.is_none()
+        && matches!(config.store, StoreConfig::Postgres { .. })
+    {
+        config.bus = redis_bus().await;
     }
     let server = Server::start(([127, 0, 0, 1], 0).into(), config)
         .await

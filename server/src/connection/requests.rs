@@ -26,7 +26,7 @@ impl Session {
                 status,
                 cursor,
                 limit,
-            } => self.list_rooms(game, status, cursor, limit),
+            } => self.list_rooms(game, status, cursor, limit).await,
             ClientMsg::CreateRoom {
                 game,
                 seats,
@@ -162,7 +162,7 @@ impl Session {
         });
     }
 
-    fn list_rooms(
+    async fn list_rooms(
         &mut self,
         game: Option<GameKind>,
         status: Option<parlor_protocol::RoomStatus>,
@@ -182,15 +182,21 @@ impl Session {
                 }
             },
         };
-        let page = self.shared.directory.list(&ListQuery {
-            game,
-            status,
-            after,
-            limit,
-        });
-        self.out.send(&ServerMsg::Rooms {
-            rooms: page.rooms,
-            next: page.next,
+        let directory = Arc::clone(&self.shared.directory);
+        let page = directory
+            .list(&ListQuery {
+                game,
+                status,
+                after,
+                limit,
+            })
+            .await;
+        self.out.send(&match page {
+            Ok(page) => ServerMsg::Rooms {
+                rooms: page.rooms,
+                next: page.next,
+            },
+            Err((code, message)) => ServerMsg::error(code, message),
         });
     }
 

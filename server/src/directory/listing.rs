@@ -30,11 +30,11 @@ pub struct Page {
 }
 
 impl ListQuery {
-    fn wants(&self, s: &RoomSummary) -> bool {
+    pub(super) fn wants(&self, s: &RoomSummary) -> bool {
         self.game.is_none_or(|g| g == s.game) && self.status.is_none_or(|st| st == s.status)
     }
 
-    fn page_size(&self) -> usize {
+    pub(super) fn page_size(&self) -> usize {
         let limit = self.limit.unwrap_or(MAX_ROOMS_PER_PAGE);
         limit.clamp(1, MAX_ROOMS_PER_PAGE) as usize
     }

@@ -10,6 +10,7 @@
 //! (rooms nobody plays in close themselves after [`Lifetimes`]). A
 //! cluster's directory is a second implementation of this interface.
 
+mod cluster;
 mod listing;
 mod registry;
 
@@ -29,6 +30,7 @@ use uuid::Uuid;
 pub use listing::{ListQuery, Page};
 
 use crate::admission::address_key;
+use crate::bus::Bus;
 use crate::limits::{Limits, MAX_CLOCK_MS, MAX_LINGERING_ROOMS, MAX_OPEN_ROOMS_PER_CREATOR};
 use crate::outbox::{ConnId, Outbox};
 use crate::room::{
@@ -98,6 +100,8 @@ pub struct Directory {
     tracker: TaskTracker,
     shutdown: CancellationToken,
     limits: Limits,
+    /// Cluster mode with a bus: forwarding, stand-ins and the shared lobby.
+    cluster: Option<cluster::Cluster>,
 }
 
 impl std::fmt::Debug for Directory {
@@ -118,7 +122,28 @@ impl Directory {
         shutdown: CancellationToken,
         limits: Limits,
     ) -> Arc<Self> {
-        Arc::new_cyclic(|me| Directory {
+        Self::with_bus(store, tracker, shutdown, limits, None)
+    }
+
+    /// [`Directory::new`], in cluster mode on `bus` when given (the store
+    /// must then be shared): rooms hosted elsewhere are reached over the
+    /// bus, and the lobby is the database's.
+    pub fn with_bus(
+        store: Store,
+        tracker: TaskTracker,
+        shutdown: CancellationToken,
+        limits: Limits,
+        bus: Option<Bus>,
+    ) -> Arc<Self> {
+        let (cluster, queues) = match bus.filter(|_| store.is_shared()) {
+            Some(bus) => {
+                let (c, q) = cluster::Cluster::new(bus);
+                (Some(c), Some(q))
+            }
+            None => (None, None),
+        };
+        let stop = shutdown.clone();
+        let dir = Arc::new_cyclic(|me| Directory {
             me: me.clone(),
             rooms: Mutex::new(Registry::default()),
             seats: Mutex::new(HashMap::new()),
@@ -128,7 +153,12 @@ impl Directory {
             tracker,
             shutdown,
             limits,
-        })
+            cluster,
+        });
+        if let Some(queues) = queues {
+            cluster::Cluster::start(&dir, queues, stop);
+        }
+        dir
     }
 
     fn host(&self) -> Option<Arc<dyn RoomHost>> {
@@ -171,11 +201,12 @@ impl Directory {
             if lock(&self.rooms)
                 .by_id
                 .get(&id)
-                .is_some_and(|e| e.epoch >= epoch)
+                .is_some_and(|e| e.key.epoch() >= epoch)
             {
                 tracing::warn!(room = %id, epoch, "a room read back twice is hosted once");
                 continue;
             }
+            let key = m.key;
             match spawn_restored(&host, m) {
                 Ok(prepared) => {
                     let entry = Entry {
@@ -185,7 +216,7 @@ impl Directory {
                         creator: origin.creator,
                         creator_addr: origin.addr,
                         seated: Vec::new(),
-                        epoch,
+                        key,
                     };
                     self.register(&id, entry, &prepared.seated());
                     prepared.start();
@@ -258,6 +289,12 @@ impl Directory {
     }
 
     fn register(&self, id: &RoomId, entry: Entry, seated: &[(Uuid, Seat)]) {
+        if let Some(cluster) = &self.cluster {
+            cluster.host(id);
+            if !entry.private {
+                self.list_in_cluster(cluster, id, entry.key, &entry.summary);
+            }
+        }
         let replaced = lock(&self.rooms).insert(id.clone(), entry);
         if let Some(old) = replaced {
             let _ = old.tx.try_send(RoomCmd::Relinquish);
@@ -386,7 +423,7 @@ impl Directory {
             creator: req.creator,
             creator_addr,
             seated: Vec::new(),
-            epoch: key.epoch(),
+            key,
         };
         self.register(&room, entry, &[]);
         prepared.start();
@@ -416,6 +453,9 @@ impl Directory {
     /// actor stops once the registry's sender is gone and no request is in
     /// flight (requests find no room from now on).
     fn unindex_room(&self, id: &RoomId, entry: Entry) {
+        if let Some(cluster) = &self.cluster {
+            cluster.unhost(id);
+        }
         let mut seats = lock(&self.seats);
         for token in entry.seated {
             if let Some(rooms) = seats.get_mut(&token) {
@@ -427,8 +467,22 @@ impl Directory {
         }
     }
 
-    /// Sends `cmd` to room `room`.
+    /// Sends `cmd` to room `room`: to its actor if it is hosted here, else
+    /// (cluster mode) over the bus to the node that hosts it.
     pub fn route(&self, room: &RoomId, cmd: RoomCmd) -> Result<(), Unrouted> {
+        match (&self.cluster, self.hosts(room)) {
+            (Some(cluster), false) => cluster.forward(room, cmd),
+            _ => self.route_local(room, cmd),
+        }
+    }
+
+    /// Whether this node hosts `room`.
+    fn hosts(&self, room: &RoomId) -> bool {
+        lock(&self.rooms).by_id.contains_key(room)
+    }
+
+    /// Sends `cmd` to room `room`'s actor, here.
+    fn route_local(&self, room: &RoomId, cmd: RoomCmd) -> Result<(), Unrouted> {
         let tx = lock(&self.rooms)
             .by_id
             .get(room)
@@ -440,9 +494,39 @@ impl Directory {
         })
     }
 
-    /// One page of the public rooms.
-    pub fn list(&self, q: &ListQuery) -> Page {
-        listing::page(&lock(&self.rooms).listed, q)
+    /// One page of the public rooms: this node's, or in cluster mode
+    /// (with a bus) the cluster's, from the database.
+    pub async fn list(&self, q: &ListQuery) -> Result<Page, Refused> {
+        match (&self.cluster, self.store.cluster()) {
+            (Some(_), Some(store)) => cluster::list_cluster(self, store, q).await.map_err(|e| {
+                (
+                    ErrorCode::ServerStorage,
+                    format!("the rooms could not be listed: {e}"),
+                )
+            }),
+            _ => Ok(listing::page(&lock(&self.rooms).listed, q)),
+        }
+    }
+
+    /// Queues a room's listing for the cluster's lobby.
+    fn list_in_cluster(
+        &self,
+        cluster: &cluster::Cluster,
+        room: &RoomId,
+        key: crate::store::MatchKey,
+        summary: &parlor_protocol::RoomSummary,
+    ) {
+        match serde_json::to_string(summary) {
+            Ok(summary) => cluster.listing(
+                room,
+                crate::store::Listing {
+                    key,
+                    summary,
+                    at_ms: i64::try_from(unix_ms()).unwrap_or(i64::MAX),
+                },
+            ),
+            Err(e) => tracing::error!(room = %room, error = %e, "a room's listing did not encode"),
+        }
     }
 
     /// How many rooms are open.
@@ -503,6 +587,9 @@ impl Directory {
             return self.seats_of(token);
         };
         let give_up = tokio::time::Instant::now() + self.store.lease().unwrap_or_default() + every;
+        if self.cluster.is_some() {
+            return self.seats_in_cluster(token, give_up, every).await;
+        }
         loop {
             match self.store.claim_for(token).await {
                 Ok((claimed, rooms)) => {
@@ -527,6 +614,56 @@ impl Directory {
         }
     }
 
+    /// The seats `token` holds anywhere in the cluster (with a bus, a
+    /// player resumes on any node): orphans among their rooms are claimed
+    /// here first, and rooms whose node just died are waited for, at most
+    /// until `give_up`.
+    async fn seats_in_cluster(
+        &self,
+        token: Uuid,
+        give_up: tokio::time::Instant,
+        every: std::time::Duration,
+    ) -> Vec<SeatRef> {
+        let Some(store) = self.store.cluster() else {
+            return self.seats_of(token);
+        };
+        loop {
+            match self.store.claim_for(token).await {
+                Ok((claimed, _)) => {
+                    self.host_all(claimed);
+                }
+                Err(e) => tracing::warn!(error = %e, "cannot claim a resuming player's rooms"),
+            }
+            match store.held_seats(token).await {
+                Ok(held) => {
+                    let settled = held.iter().all(|h| h.hosted || self.hosts(&h.room));
+                    if settled || tokio::time::Instant::now() >= give_up {
+                        // Finished rooms lingering here keep their seats too.
+                        let mut seats = self.seats_of(token);
+                        for h in held {
+                            if !seats.iter().any(|s| s.room == h.room) {
+                                seats.push(SeatRef {
+                                    room: h.room,
+                                    seat: h.seat,
+                                });
+                            }
+                        }
+                        seats.sort_by(|a, b| a.room.cmp(&b.room));
+                        return seats;
+                    }
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot look for a resuming player's rooms");
+                    return self.seats_of(token);
+                }
+            }
+            tokio::select! {
+                _ = self.shutdown.cancelled() => return self.seats_of(token),
+                _ = tokio::time::sleep(every) => {}
+            }
+        }
+    }
+
     /// Registers a connection speaking for `token`.
     pub fn connect(&self, out: &Outbox, token: Uuid) {
         lock(&self.conns).insert(out.id(), out.clone());
@@ -536,6 +673,10 @@ impl Directory {
     /// Makes `conn` the connection speaking for `token`; returns the one
     /// that spoke for it before, if it is another.
     pub fn take_over(&self, token: Uuid, conn: ConnId) -> Option<Outbox> {
+        if let Some(cluster) = &self.cluster {
+            // A connection on another node that spoke for it closes too.
+            cluster.taken_over(token, conn);
+        }
         let old = lock(&self.owners).insert(token, conn)?;
         if old == conn {
             return None;
@@ -553,6 +694,9 @@ impl Directory {
 
     /// Forgets a closed connection.
     pub fn disconnect(&self, conn: ConnId, token: Uuid) {
+        if let Some(cluster) = &self.cluster {
+            cluster.closed(conn);
+        }
         lock(&self.conns).remove(&conn);
         self.release(token, conn);
     }
@@ -581,6 +725,12 @@ impl RoomHost for Directory {
                 summary,
                 private,
             } => {
+                if let Some(cluster) = &self.cluster {
+                    let key = lock(&self.rooms).by_id.get(&room).map(|e| e.key);
+                    if let (Some(key), false) = (key, private) {
+                        self.list_in_cluster(cluster, &room, key, &summary);
+                    }
+                }
                 lock(&self.rooms).set_summary(&room, summary, private);
                 // Beyond the lingering cap, the oldest finished room closes.
                 self.make_way(|rooms| rooms.lingering > MAX_LINGERING_ROOMS);
@@ -591,7 +741,11 @@ impl RoomHost for Directory {
                 let entry = {
                     let mut rooms = lock(&self.rooms);
                     // A room taken back runs at a higher epoch: keep it.
-                    if rooms.by_id.get(&room).is_some_and(|e| e.epoch == epoch) {
+                    if rooms
+                        .by_id
+                        .get(&room)
+                        .is_some_and(|e| e.key.epoch() == epoch)
+                    {
                         rooms.remove(&room)
                     } else {
                         None

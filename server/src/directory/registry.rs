@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 use uuid::Uuid;
 
 use crate::room::RoomCmd;
+use crate::store::MatchKey;
 
 /// One hosted room.
 pub(super) struct Entry {
@@ -25,8 +26,9 @@ pub(super) struct Entry {
     pub creator_addr: Option<IpAddr>,
     /// Tokens indexed as seated here, to unindex when the room goes.
     pub seated: Vec<Uuid>,
-    /// The epoch its actor holds it at (see `RoomEvent::Stopped`).
-    pub epoch: i64,
+    /// Its match, at the epoch its actor holds it (see
+    /// `RoomEvent::Stopped`).
+    pub key: MatchKey,
 }
 
 impl Entry {
@@ -198,7 +200,7 @@ mod tests {
             creator: Some(creator),
             creator_addr: Some(addr),
             seated: Vec::new(),
-            epoch: 1,
+            key: MatchKey::new(1),
         };
         (id, e)
     }

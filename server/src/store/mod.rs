@@ -24,6 +24,7 @@ use parlor_protocol::{Closed, LogEntry, MatchHeader, MatchLog, RoomId};
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
+mod cluster;
 mod faults;
 mod job;
 mod postgres;
@@ -34,7 +35,8 @@ mod task;
 pub use faults::{Faults, ReadHold};
 pub use task::StoreTask;
 
-pub use postgres::{NodeSettings, DEFAULT_SCHEMA};
+pub use cluster::ClusterStore;
+pub use postgres::{HeldSeat, Listing, LobbyQuery, NodeSettings, Whereabouts, DEFAULT_SCHEMA};
 
 use job::WriteJob;
 use postgres::PgStore;
@@ -409,6 +411,14 @@ impl Store {
     /// [`Store::claim`], rather than restoring every unfinished match.
     pub fn is_shared(&self) -> bool {
         matches!(self.0, Backend::Postgres(_))
+    }
+
+    /// What only a shared store (cluster mode) answers; `None` for SQLite.
+    pub fn cluster(&self) -> Option<ClusterStore<'_>> {
+        match &self.0 {
+            Backend::Sqlite(_) => None,
+            Backend::Postgres(s) => Some(ClusterStore(s)),
+        }
     }
 
     /// This node's id in a shared store (it changes when the node loses

@@ -68,6 +68,16 @@ pub(super) async fn take_for(
     .await
 }
 
+/// [`take`] for room `room`, if it is an orphan (a command for it found
+/// nobody hosting it).
+pub(super) async fn take_room(
+    client: &impl GenericClient,
+    me: &str,
+    room: &str,
+) -> Result<Vec<(i64, i64)>, StoreError> {
+    taking(client, "AND m.room = $3", &[&me, &1_i64, &room]).await
+}
+
 /// How many unfinished matches `token` holds a seat in, whoever owns them.
 pub(super) async fn unfinished_for(
     client: &impl GenericClient,

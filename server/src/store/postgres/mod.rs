@@ -24,20 +24,35 @@ use crate::limits::STORE_QUEUE;
 mod batch;
 mod claim;
 mod connect;
+mod lobby;
 mod node;
 mod pipeline;
 mod reader;
+mod routing;
 mod schema;
 mod statements;
 mod writer;
 
 pub(crate) use connect::redacted;
 pub use connect::DEFAULT_SCHEMA;
+pub use lobby::{Listing, LobbyQuery};
 pub use node::NodeSettings;
+pub use routing::{HeldSeat, Whereabouts};
 
 use batch::Conn;
 use connect::Target;
 use node::Node;
+
+/// Which orphans a claim takes.
+#[derive(Debug)]
+enum Claim {
+    /// This node's share of them all (a sweep).
+    Share,
+    /// Those in which a resuming player holds a seat.
+    Token(String),
+    /// The one room a command was for.
+    Room(String),
+}
 
 /// A handle on a Postgres store; cheap to clone. The writer task ends
 /// once the last handle is dropped and the jobs queued before are
@@ -51,6 +66,8 @@ pub(super) struct PgStore {
     /// Matches claimed but not yet read back (the read failed): read on
     /// the next claim, so that no claimed room is left unhosted.
     unread: Arc<std::sync::Mutex<Vec<i64>>>,
+    /// The schema the tables live in.
+    schema: Arc<str>,
 }
 
 impl PgStore {
@@ -70,6 +87,7 @@ impl PgStore {
         let lease_client = target.connect().await?;
         let node = Arc::new(Node::register(&lease_client, settings.clone()).await?);
         let pool = target.pool()?;
+        let schema: Arc<str> = Arc::from(target.schema.as_str());
         let (writes, jobs) = mpsc::channel(STORE_QUEUE);
         let conn = Conn { client, statements };
         let lease = CancellationToken::new();
@@ -95,6 +113,7 @@ impl PgStore {
                 faults,
                 node,
                 unread: Arc::default(),
+                schema,
             },
             StoreTask::task(task),
         ))
@@ -125,7 +144,14 @@ impl PgStore {
     /// Claims this node's share of the orphaned rooms, at a bumped epoch,
     /// and reads each back whole, to be rebuilt.
     pub(super) async fn claim(&self) -> Result<Vec<StoredMatch>, StoreError> {
-        self.claiming(None).await.map(|(m, _)| m)
+        self.claiming(Claim::Share).await.map(|(m, _)| m)
+    }
+
+    /// Claims room `room` if it is an orphan, and reads it back whole.
+    pub(super) async fn claim_room(&self, room: &RoomId) -> Result<Vec<StoredMatch>, StoreError> {
+        self.claiming(Claim::Room(room.as_str().to_owned()))
+            .await
+            .map(|(m, _)| m)
     }
 
     /// Claims every orphaned room in which `token` holds a seat, and
@@ -135,10 +161,10 @@ impl PgStore {
         &self,
         token: uuid::Uuid,
     ) -> Result<(Vec<StoredMatch>, i64), StoreError> {
-        self.claiming(Some(token.to_string())).await
+        self.claiming(Claim::Token(token.to_string())).await
     }
 
-    async fn claiming(&self, token: Option<String>) -> Result<(Vec<StoredMatch>, i64), StoreError> {
+    async fn claiming(&self, which: Claim) -> Result<(Vec<StoredMatch>, i64), StoreError> {
         if !self.node.lease_held() {
             return Ok((Vec::new(), 0));
         }
@@ -146,15 +172,16 @@ impl PgStore {
         let claiming = async {
             let mut client = self.pool.get().await.map_err(reader::pool_error)?;
             let tx = client.transaction().await?;
-            let (taken, total) = match &token {
-                None => {
+            let (taken, total) = match &which {
+                Claim::Share => {
                     let share = claim::share(&*tx).await?;
                     (claim::take(&*tx, &me, share).await?, 0)
                 }
-                Some(token) => (
+                Claim::Token(token) => (
                     claim::take_for(&*tx, &me, token).await?,
                     claim::unfinished_for(&*tx, token).await?,
                 ),
+                Claim::Room(room) => (claim::take_room(&*tx, &me, room).await?, 0),
             };
             tx.commit().await?;
             Ok::<_, StoreError>((taken, total))
@@ -206,6 +233,44 @@ impl PgStore {
             .await
             .map_err(|_| StoreError::Closed)?;
         answer.await.map_err(|_| StoreError::Closed)?
+    }
+
+    /// Where `room` is, for a node that does not host it.
+    pub(super) async fn whereabouts(&self, room: &RoomId) -> Result<Whereabouts, StoreError> {
+        reader::snapshot(&self.pool, &self.faults, async |tx| {
+            routing::whereabouts(&**tx, room.as_str()).await
+        })
+        .await
+    }
+
+    /// The seats `token` holds in unfinished matches, wherever they are.
+    pub(super) async fn held_seats(&self, token: uuid::Uuid) -> Result<Vec<HeldSeat>, StoreError> {
+        let token = token.to_string();
+        reader::snapshot(&self.pool, &self.faults, async |tx| {
+            routing::seats_of(&**tx, &token).await
+        })
+        .await
+    }
+
+    /// Publishes room listings this node owns (fenced ones are skipped).
+    pub(super) async fn publish_listings(&self, rows: &[Listing]) -> Result<u64, StoreError> {
+        lobby::publish(&self.pool, &self.node.id(), rows).await
+    }
+
+    /// One page of the cluster's public rooms.
+    pub(super) async fn lobby(
+        &self,
+        q: &LobbyQuery<'_>,
+    ) -> Result<Vec<parlor_protocol::RoomSummary>, StoreError> {
+        reader::snapshot(&self.pool, &self.faults, async |tx| {
+            lobby::page(&**tx, q).await
+        })
+        .await
+    }
+
+    /// The schema the tables live in: the cluster's name on the bus.
+    pub(super) fn schema(&self) -> &str {
+        &self.schema
     }
 
     pub(super) async fn unfinished(&self) -> Result<Vec<StoredMatch>, StoreError> {

@@ -16,7 +16,7 @@ use tokio_postgres::Client;
 use super::super::StoreError;
 
 /// The layout this server writes, kept in `layout.version`.
-pub const LAYOUT: i32 = 1;
+pub const LAYOUT: i32 = 2;
 
 /// Layout 1.
 ///
@@ -76,9 +76,19 @@ CREATE TABLE moves (
 );
 ";
 
+/// Layout 2: the lobby beside the log. Each match's owner keeps its
+/// summary as listed (`summary`, JSON) and when it last changed
+/// (`listed_ms`), so that every node lists every room from the database,
+/// which outlives any node. `matches_listed` keeps the listing's scan (by
+/// room id, public rooms only) off the moves.
+const LAYOUT_2: &str = "
+ALTER TABLE matches ADD COLUMN summary jsonb, ADD COLUMN listed_ms bigint;
+CREATE INDEX matches_listed ON matches (room) WHERE summary IS NOT NULL AND NOT private;
+";
+
 /// Each layout's step from the one before, in order: `STEPS[n]` brings
 /// layout `n` to `n + 1` (layout 0: an empty schema).
-const STEPS: &[&str] = &[LAYOUT_1];
+const STEPS: &[&str] = &[LAYOUT_1, LAYOUT_2];
 
 /// Brings `schema` to [`LAYOUT`]: creates it and its tables if missing,
 /// runs the steps from its layout, refuses a newer one. `schema` is a

@@ -1,0 +1,187 @@
+//! The bus between a cluster's nodes: Redis pub/sub, and nothing durable.
+//!
+//! Three kinds of channel, all under the cluster's name (its schema), so
+//! that two clusters or two test runs sharing a Redis never hear each
+//! other:
+//! - `ROOM`: one per hosted room, which only its owner subscribes to.
+//!   A gateway publishes commands there without asking who the owner is;
+//!   a publish that reaches nobody means nobody hosts the room now.
+//! - `GATEWAY`: one per process, on which owners send frames for the
+//!   connections the process holds.
+//! - `ALL`: the cluster's shared channel (sessions taken over, or gone).
+//!
+//! Losing Redis loses no move: every step is in PostgreSQL before anyone
+//! hears of it, and clients heal gaps with `seq` and `resume`.
+
+mod envelope;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use fred::clients::{Client, SubscriberClient};
+use fred::interfaces::{ClientLike, EventInterface, PubsubInterface};
+use fred::prelude::{Builder, Config, ReconnectPolicy};
+use fred::types::Message;
+use parlor_protocol::RoomId;
+use tokio::sync::broadcast;
+
+pub use envelope::{Envelope, WireCmd, WireFrame, WireMember};
+
+use crate::limits::{BUS_COMMAND_TIMEOUT, BUS_INBOX, BUS_RECONNECT_DELAY};
+
+/// Messages this process published on the bus, and the frames in them
+/// (for `/metrics` and the load test's publishes per move).
+static PUBLISHED: AtomicU64 = AtomicU64::new(0);
+static FRAMES: AtomicU64 = AtomicU64::new(0);
+
+/// Counts `messages` published on the bus, carrying `frames` frames or
+/// commands.
+pub fn published(messages: u64, frames: usize) {
+    PUBLISHED.fetch_add(messages, Ordering::Relaxed);
+    FRAMES.fetch_add(u64::try_from(frames).unwrap_or(u64::MAX), Ordering::Relaxed);
+}
+
+/// Messages published on the bus so far by this process, and the frames
+/// or commands they carried.
+pub fn publish_counts() -> (u64, u64) {
+    (
+        PUBLISHED.load(Ordering::Relaxed),
+        FRAMES.load(Ordering::Relaxed),
+    )
+}
+
+/// Why the bus failed.
+#[derive(Debug, thiserror::Error)]
+pub enum BusError {
+    /// Redis refused, timed out or is unreachable.
+    #[error("bus error: {0}")]
+    Redis(#[from] fred::error::Error),
+    /// A message could not be encoded.
+    #[error("bus message: {0}")]
+    Encode(#[from] serde_json::Error),
+}
+
+/// A node's connection to the bus: one client to publish, one to listen.
+#[derive(Clone)]
+pub struct Bus {
+    publisher: Client,
+    subscriber: SubscriberClient,
+    /// This process's name on the bus (its gateway channel).
+    me: Arc<str>,
+    /// The cluster's name: every channel's prefix.
+    prefix: Arc<str>,
+}
+
+impl std::fmt::Debug for Bus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Bus")
+            .field("me", &self.me)
+            .field("prefix", &self.prefix)
+            .finish()
+    }
+}
+
+impl Bus {
+    /// Connects to Redis at `url` (`redis://HOST:PORT`) for the cluster
+    /// named `cluster`, and listens on this process's channel and the
+    /// cluster's. Subscriptions are renewed by the client after Redis
+    /// comes back.
+    pub async fn connect(url: &str, cluster: &str) -> Result<Bus, BusError> {
+        let config = Config::from_url(url)?;
+        let mut builder = Builder::from_config(config);
+        builder
+            .with_performance_config(|p| {
+                p.default_command_timeout = BUS_COMMAND_TIMEOUT;
+                p.broadcast_channel_capacity = BUS_INBOX;
+            })
+            .with_connection_config(|c| {
+                c.connection_timeout = BUS_COMMAND_TIMEOUT;
+            })
+            .set_policy(ReconnectPolicy::new_constant(
+                0,
+                u32::try_from(BUS_RECONNECT_DELAY.as_millis()).unwrap_or(u32::MAX),
+            ));
+        let publisher = builder.build()?;
+        let subscriber = builder.build_subscriber_client()?;
+        publisher.init().await?;
+        subscriber.init().await?;
+        let _resubscribing = subscriber.manage_subscriptions();
+        let me: Arc<str> = Arc::from(uuid::Uuid::new_v4().simple().to_string());
+        let bus = Bus {
+            publisher,
+            subscriber,
+            me,
+            prefix: Arc::from(format!("parlor:{cluster}")),
+        };
+        bus.subscriber
+            .subscribe(vec![bus.gateway_channel(&bus.me), bus.all_channel()])
+            .await?;
+        tracing::info!(gateway = %bus.me, url, "joined the bus");
+        Ok(bus)
+    }
+
+    /// This process's name on the bus.
+    pub fn me(&self) -> &Arc<str> {
+        &self.me
+    }
+
+    /// Room `room`'s channel.
+    pub fn room_channel(&self, room: &RoomId) -> String {
+        format!("{}:room:{room}", self.prefix)
+    }
+
+    /// Gateway `gw`'s channel.
+    pub fn gateway_channel(&self, gw: &str) -> String {
+        format!("{}:gw:{gw}", self.prefix)
+    }
+
+    /// The cluster's shared channel.
+    pub fn all_channel(&self) -> String {
+        format!("{}:all", self.prefix)
+    }
+
+    /// Publishes `env` on `channel`; how many listeners heard it.
+    pub async fn publish(&self, channel: String, env: &Envelope) -> Result<u64, BusError> {
+        let bytes = serde_json::to_vec(env)?;
+        Ok(self.publisher.publish(channel, bytes).await?)
+    }
+
+    /// Starts listening on `channel`.
+    pub async fn subscribe(&self, channel: String) -> Result<(), BusError> {
+        Ok(self.subscriber.subscribe(channel).await?)
+    }
+
+    /// Stops listening on `channel`.
+    pub async fn unsubscribe(&self, channel: String) -> Result<(), BusError> {
+        Ok(self.subscriber.unsubscribe(channel).await?)
+    }
+
+    /// What arrives on the channels listened to.
+    pub fn messages(&self) -> broadcast::Receiver<Message> {
+        self.subscriber.message_rx()
+    }
+
+    /// Tells of each time the listening connection came back after Redis
+    /// was lost (messages sent meanwhile are gone).
+    pub fn reconnects(&self) -> broadcast::Receiver<fred::types::config::Server> {
+        self.subscriber.reconnect_rx()
+    }
+
+    /// Decodes a message heard on the bus.
+    pub fn decode(msg: &Message) -> Option<Envelope> {
+        let bytes = msg.value.as_bytes()?;
+        match serde_json::from_slice(bytes) {
+            Ok(env) => Some(env),
+            Err(e) => {
+                tracing::warn!(channel = %msg.channel, error = %e, "an unreadable bus message was dropped");
+                None
+            }
+        }
+    }
+
+    /// Leaves the bus.
+    pub async fn close(&self) {
+        let _ = self.subscriber.quit().await;
+        let _ = self.publisher.quit().await;
+    }
+}

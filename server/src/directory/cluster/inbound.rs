@@ -1,0 +1,215 @@
+//! What a node hears on the bus: commands for the rooms it hosts, frames
+//! for the connections it holds, and the cluster's news of sessions.
+
+use std::sync::{Arc, Weak};
+
+use parlor_protocol::{ErrorCode, RoomId, ServerMsg};
+use tokio::sync::broadcast::error::RecvError;
+use tokio_tungstenite::tungstenite::Utf8Bytes;
+
+use super::super::{lock, Directory};
+use super::proxy;
+use crate::bus::{Bus, Envelope, WireCmd, WireFrame};
+use crate::outbox::{ConnId, CLOSE_TAKEN_OVER};
+use crate::room::RoomHost;
+
+/// WebSocket close code for a connection whose forwarded rooms' frames
+/// may have been lost with the bus (1012, service restart): reconnect and
+/// resume.
+pub const CLOSE_BUS_LOST: u16 = 1012;
+
+/// Handles what arrives on the bus until the directory is gone.
+pub(super) async fn listen(dir: Weak<Directory>) {
+    let mut messages = {
+        let Some(d) = dir.upgrade() else { return };
+        let Some(cluster) = d.cluster.as_ref() else {
+            return;
+        };
+        cluster.bus.messages()
+    };
+    loop {
+        let msg = match messages.recv().await {
+            Ok(msg) => msg,
+            Err(RecvError::Lagged(n)) => {
+                tracing::warn!(
+                    lost = n,
+                    "this node fell behind the bus; messages were lost"
+                );
+                continue;
+            }
+            Err(RecvError::Closed) => return,
+        };
+        let Some(env) = Bus::decode(&msg) else {
+            continue;
+        };
+        let Some(d) = dir.upgrade() else { return };
+        match env {
+            Envelope::Cmd { gw, room, cmd } => command(&d, gw, room, cmd),
+            Envelope::Frames { frames } => deliver(&d, frames),
+            Envelope::TakenOver { gw, conn, token } => taken_over(&d, &gw, conn, token),
+            Envelope::Gone { gw, conn } => gone(&d, gw, conn),
+        }
+    }
+}
+
+/// A command for a room hosted here, from gateway `gw`.
+fn command(dir: &Arc<Directory>, gw: String, room: RoomId, cmd: WireCmd) {
+    let Some(cluster) = dir.cluster.as_ref() else {
+        return;
+    };
+    let me = cluster.bus.me();
+    let remote_conn = cmd.conn();
+    let conn = if *gw == **me {
+        // This node's own command, published before it hosted the room.
+        Some(ConnId(remote_conn))
+    } else {
+        let remote: proxy::Remote = (Arc::from(gw), remote_conn);
+        match cmd {
+            // A connection that closed needs no stand-in made for it.
+            WireCmd::Detach { .. } => lock(&cluster.proxies).get(&remote).map(|o| o.id()),
+            _ => Some(stand_in(dir, remote)),
+        }
+    };
+    let Some(conn) = conn else { return };
+    let cmd = cmd.into_cmd(conn);
+    if dir.route_local(&room, cmd).is_err() {
+        // Gone from here meanwhile: the player finds it again by resuming.
+        if let Some(out) = dir.outbox(conn) {
+            out.send(&ServerMsg::room_error(
+                &room,
+                ErrorCode::RoomMoved,
+                "the room moved to another server; resume to carry on there",
+            ));
+        }
+    }
+}
+
+/// The stand-in for a gateway's connection, made if needed.
+fn stand_in(dir: &Arc<Directory>, remote: proxy::Remote) -> ConnId {
+    let Some(cluster) = dir.cluster.as_ref() else {
+        return ConnId(0);
+    };
+    let weak = Arc::downgrade(dir);
+    let bus = cluster.bus.clone();
+    let tracker = dir.tracker.clone();
+    let stop = dir.shutdown.clone();
+    let (out, new) = lock(&cluster.proxies).get_or_make(remote, |gw, joining| {
+        let link = proxy::link(bus, gw, joining, move |gw| {
+            if let Some(d) = weak.upgrade() {
+                gateway_gone(&d, gw);
+            }
+        });
+        tracker.spawn(super::until(stop, link));
+    });
+    if new {
+        lock(&dir.conns).insert(out.id(), out.clone());
+    }
+    out.id()
+}
+
+/// Frames from an owner for connections held here.
+fn deliver(dir: &Directory, frames: Vec<WireFrame>) {
+    for frame in frames {
+        match frame {
+            WireFrame::Text { conn, text } => {
+                if let Some(out) = dir.outbox(ConnId(conn)) {
+                    out.send_text(Utf8Bytes::from(String::from(Box::<str>::from(text))));
+                }
+            }
+            WireFrame::End { conn, code, why } => {
+                if let Some(out) = dir.outbox(ConnId(conn)) {
+                    out.end(code, why);
+                }
+            }
+        }
+    }
+}
+
+/// `token` speaks on gateway `gw`'s `conn` now: a connection here that
+/// spoke for it is told and closed.
+fn taken_over(dir: &Directory, gw: &str, conn: u64, token: uuid::Uuid) {
+    let Some(cluster) = dir.cluster.as_ref() else {
+        return;
+    };
+    let here = **cluster.bus.me() == *gw;
+    let old = {
+        let mut owners = lock(&dir.owners);
+        match owners.get(&token) {
+            Some(&c) if !(here && c == ConnId(conn)) => {
+                owners.remove(&token);
+                Some(c)
+            }
+            _ => None,
+        }
+    };
+    if let Some(out) = old.and_then(|c| lock(&dir.conns).get(&c).cloned()) {
+        out.send(&ServerMsg::error(
+            ErrorCode::SessionTakenOver,
+            "your session was resumed on another connection",
+        ));
+        out.close(CLOSE_TAKEN_OVER, ErrorCode::SessionTakenOver);
+    }
+}
+
+/// Gateway `gw`'s connection `conn` closed: its stand-in here goes.
+fn gone(dir: &Directory, gw: String, conn: u64) {
+    let Some(cluster) = dir.cluster.as_ref() else {
+        return;
+    };
+    let out = lock(&cluster.proxies).remove(&(Arc::from(gw), conn));
+    if let Some(out) = out {
+        lock(&dir.conns).remove(&out.id());
+        out.end(crate::outbox::CLOSE_SLOW, ErrorCode::ConnectionIdle);
+    }
+}
+
+/// Gateway `gw` is gone: every stand-in of its connections goes.
+fn gateway_gone(dir: &Directory, gw: &str) {
+    let Some(cluster) = dir.cluster.as_ref() else {
+        return;
+    };
+    let outs = lock(&cluster.proxies).remove_gateway(gw);
+    let mut conns = lock(&dir.conns);
+    for out in outs {
+        conns.remove(&out.id());
+        out.end(crate::outbox::CLOSE_SLOW, ErrorCode::ConnectionIdle);
+    }
+}
+
+/// Each time the bus comes back after Redis was lost, closes the local
+/// connections that play or watch rooms hosted elsewhere: frames for them
+/// may have been lost meanwhile, and a resume brings them up to date.
+pub(super) async fn watch_reconnects(dir: Weak<Directory>) {
+    let mut reconnects = {
+        let Some(d) = dir.upgrade() else { return };
+        let Some(cluster) = d.cluster.as_ref() else {
+            return;
+        };
+        cluster.bus.reconnects()
+    };
+    loop {
+        match reconnects.recv().await {
+            Ok(_) | Err(RecvError::Lagged(_)) => {}
+            Err(RecvError::Closed) => return,
+        }
+        let Some(d) = dir.upgrade() else { return };
+        let Some(cluster) = d.cluster.as_ref() else {
+            return;
+        };
+        // Each, as it closes, tells the cluster to drop its stand-ins.
+        let forwarded: Vec<ConnId> = lock(&cluster.forwarded).iter().copied().collect();
+        tracing::warn!(
+            connections = forwarded.len(),
+            "the bus came back; connections to rooms hosted elsewhere are closed to resume"
+        );
+        for conn in forwarded {
+            if let Some(out) = lock(&d.conns).get(&conn).cloned() {
+                out.send(&ServerMsg::error(
+                    ErrorCode::ServerUnreachable,
+                    "this server lost touch with the rest of the cluster for a moment; reconnect and resume",
+                ));
+                out.close(CLOSE_BUS_LOST, ErrorCode::ServerUnreachable);
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+//! The cluster's lobby: each owner writes its rooms' summaries to the
+//! database as they change, and any node lists rooms from there, so the
+//! listing is neither stale nor missing after a node dies (its rooms keep
+//! their last summary until their new owner writes one).
+
+use std::sync::Weak;
+
+use std::collections::BTreeMap;
+use std::ops::Bound;
+
+use parlor_protocol::{RoomId, RoomSummary};
+
+use super::super::listing::{ListQuery, Page};
+use super::super::{lock, Directory};
+use crate::limits::FINISHED_ROOM_LINGER;
+use crate::room::unix_ms;
+use crate::store::{ClusterStore, LobbyQuery, StoreError};
+
+/// Writes queued listings, all those queued at once in one transaction,
+/// until the directory is gone. A failed write is kept for the next one
+/// unless a newer listing of the room came meanwhile.
+pub(super) async fn flush(dir: Weak<Directory>) {
+    loop {
+        let Some(d) = dir.upgrade() else { return };
+        let Some(cluster) = d.cluster.as_ref() else {
+            return;
+        };
+        let notified = cluster.listed.notified();
+        let batch = std::mem::take(&mut *lock(&cluster.listings));
+        if batch.is_empty() {
+            notified.await;
+            continue;
+        }
+        let Some(store) = d.store.cluster() else {
+            return;
+        };
+        let rows: Vec<_> = batch.values().cloned().collect();
+        if let Err(e) = store.publish_listings(&rows).await {
+            tracing::warn!(error = %e, rooms = rows.len(), "room listings were not written; trying again");
+            {
+                let mut queued = lock(&cluster.listings);
+                for (room, row) in batch {
+                    queued.entry(room).or_insert(row);
+                }
+            }
+            tokio::time::sleep(crate::limits::BUS_RETRY_EVERY).await;
+        }
+    }
+}
+
+/// One page of the cluster's public rooms: from the database, with the
+/// rooms this node hosts as it knows them now (a room just created or
+/// joined here shows at once, before its listing is written).
+pub async fn list(
+    dir: &Directory,
+    store: ClusterStore<'_>,
+    q: &ListQuery,
+) -> Result<Page, StoreError> {
+    let size = q.page_size();
+    let since = unix_ms()
+        .saturating_sub(u64::try_from(FINISHED_ROOM_LINGER.as_millis()).unwrap_or(u64::MAX));
+    let lobby = LobbyQuery {
+        game: q.game.map(|g| g.name()),
+        status: q.status,
+        after: q.after.as_ref().map(|r| r.as_str()),
+        limit: i64::try_from(size).unwrap_or(i64::MAX).saturating_add(1),
+        finished_since_ms: i64::try_from(since).unwrap_or(i64::MAX),
+    };
+    let stored = store.lobby(&lobby).await?;
+    // A full page from the database ends where it ends: rooms of this
+    // node's beyond it belong to a later page.
+    let upper = (stored.len() > size)
+        .then(|| stored.last().map(|s| s.room.clone()))
+        .flatten();
+    let mut rooms: BTreeMap<RoomId, RoomSummary> =
+        stored.into_iter().map(|s| (s.room.clone(), s)).collect();
+    {
+        let local = lock(&dir.rooms);
+        // Rooms hosted here are listed as they are now, below.
+        rooms.retain(|id, _| !local.by_id.contains_key(id));
+        let start = match &q.after {
+            Some(id) => Bound::Excluded(id),
+            None => Bound::Unbounded,
+        };
+        for (id, s) in local.listed.range::<RoomId, _>((start, Bound::Unbounded)) {
+            if upper.as_ref().is_some_and(|u| id > u) {
+                break;
+            }
+            if q.wants(s) {
+                rooms.insert(id.clone(), RoomSummary::clone(s));
+            }
+        }
+    }
+    let more = rooms.len() > size;
+    let mut rooms: Vec<RoomSummary> = rooms.into_values().take(size).collect();
+    rooms.shrink_to_fit();
+    let next = more
+        .then(|| rooms.last().map(|s| s.room.as_str().to_owned()))
+        .flatten();
+    Ok(Page { rooms, next })
+}

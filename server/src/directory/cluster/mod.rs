@@ -1,0 +1,423 @@
+//! The room directory across a cluster's nodes: what a node does for rooms
+//! it does not host (forwarding over the bus), for connections held by
+//! other nodes (stand-ins), and for the lobby (kept in the database).
+//!
+//! Any node accepts any connection. A command for a room hosted here goes
+//! straight to its actor; one for a room hosted elsewhere is published on
+//! the room's channel, which only its owner hears. Commands go out in the
+//! order they came, through one publisher task: a room never sees a
+//! connection's `play` before its `join`. A publish that nobody hears
+//! means nobody hosts the room now: the database says whether it is over,
+//! unknown, orphaned (then this node claims it and hosts it) or owned by
+//! a live node that is not listening yet (then it is tried again, at most
+//! a lease); meanwhile that room's later commands wait behind it.
+
+mod inbound;
+mod lobby;
+mod proxy;
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex, Weak};
+
+use parlor_protocol::{ErrorCode, RoomId, ServerMsg};
+use tokio::sync::{mpsc, Notify};
+use tokio_util::sync::CancellationToken;
+use uuid::Uuid;
+
+use super::{lock, Directory, Unrouted};
+use crate::bus::{Bus, Envelope, WireCmd};
+use crate::limits::{BUS_PENDING_PER_ROOM, BUS_RETRY_EVERY};
+use crate::outbox::ConnId;
+use crate::room::RoomCmd;
+use crate::store::{Listing, Whereabouts};
+
+pub use lobby::list as list_cluster;
+use proxy::Proxies;
+
+/// Commands the publisher task has not yet sent: past this, a command
+/// is refused `server/busy` (the bus is far behind).
+const OUTBOUND_QUEUE: usize = 16_384;
+
+/// What the publisher task sends, in order.
+#[derive(Debug)]
+enum Outbound {
+    /// A command for a room hosted elsewhere.
+    Cmd(RoomId, RoomCmd),
+    /// A message for every node.
+    Announce(Envelope),
+}
+
+/// A room subscription to make or drop.
+#[derive(Debug)]
+enum Sub {
+    Host(RoomId),
+    Unhost(RoomId),
+}
+
+/// A node's part of the cluster's directory.
+pub(super) struct Cluster {
+    bus: Bus,
+    outbound: mpsc::Sender<Outbound>,
+    subs: mpsc::UnboundedSender<Sub>,
+    /// Rooms whose node is being looked for, with the commands waiting
+    /// for it, in order.
+    pending: Mutex<HashMap<RoomId, VecDeque<RoomCmd>>>,
+    proxies: Mutex<Proxies>,
+    /// Listings to write, the latest per room.
+    listings: Mutex<HashMap<RoomId, Listing>>,
+    listed: Notify,
+    /// Local connections that sent a command over the bus: told to the
+    /// cluster when they close, and closed if the bus was lost (their
+    /// rooms' frames meanwhile are gone).
+    forwarded: Mutex<HashSet<ConnId>>,
+}
+
+impl std::fmt::Debug for Cluster {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Cluster").field("bus", &self.bus).finish()
+    }
+}
+
+/// The receiving ends of a cluster's queues, for its tasks.
+pub(super) struct Queues {
+    outbound: mpsc::Receiver<Outbound>,
+    subs: mpsc::UnboundedReceiver<Sub>,
+}
+
+impl Cluster {
+    /// A node's cluster directory on `bus`, and its queues.
+    pub fn new(bus: Bus) -> (Cluster, Queues) {
+        let (outbound, outbound_rx) = mpsc::channel(OUTBOUND_QUEUE);
+        let (subs, subs_rx) = mpsc::unbounded_channel();
+        (
+            Cluster {
+                bus,
+                outbound,
+                subs,
+                pending: Mutex::default(),
+                proxies: Mutex::default(),
+                listings: Mutex::default(),
+                listed: Notify::new(),
+                forwarded: Mutex::default(),
+            },
+            Queues {
+                outbound: outbound_rx,
+                subs: subs_rx,
+            },
+        )
+    }
+
+    /// Starts the cluster's tasks for `dir`, until `stop`.
+    pub fn start(dir: &Arc<Directory>, queues: Queues, stop: CancellationToken) {
+        let weak = Arc::downgrade(dir);
+        let tracker = dir.tracker.clone();
+        tracker.spawn(until(stop.clone(), publish(weak.clone(), queues.outbound)));
+        tracker.spawn(until(
+            stop.clone(),
+            subscriptions(weak.clone(), queues.subs),
+        ));
+        tracker.spawn(until(stop.clone(), inbound::listen(weak.clone())));
+        tracker.spawn(until(stop.clone(), inbound::watch_reconnects(weak.clone())));
+        tracker.spawn(until(stop, lobby::flush(weak)));
+    }
+
+    /// Sends `cmd` for `room`, hosted elsewhere (or nowhere yet).
+    pub fn forward(&self, room: &RoomId, cmd: RoomCmd) -> Result<(), Unrouted> {
+        if let Some(conn) = conn_of(&cmd) {
+            lock(&self.forwarded).insert(conn);
+        }
+        self.outbound
+            .try_send(Outbound::Cmd(room.clone(), cmd))
+            .map_err(|e| match e {
+                mpsc::error::TrySendError::Full(_) => Unrouted::Busy,
+                mpsc::error::TrySendError::Closed(_) => Unrouted::NotFound,
+            })
+    }
+
+    /// Tells every node that `token` speaks on `conn` now.
+    pub fn taken_over(&self, token: Uuid, conn: ConnId) {
+        let _ = self
+            .outbound
+            .try_send(Outbound::Announce(Envelope::TakenOver {
+                gw: self.bus.me().to_string(),
+                conn: conn.0,
+                token,
+            }));
+    }
+
+    /// A local connection closed: its stand-ins elsewhere go.
+    pub fn closed(&self, conn: ConnId) {
+        if lock(&self.forwarded).remove(&conn) {
+            let _ = self.outbound.try_send(Outbound::Announce(Envelope::Gone {
+                gw: self.bus.me().to_string(),
+                conn: conn.0,
+            }));
+        }
+    }
+
+    /// This node hosts `room` now: listen on its channel.
+    pub fn host(&self, room: &RoomId) {
+        let _ = self.subs.send(Sub::Host(room.clone()));
+    }
+
+    /// This node no longer hosts `room`.
+    pub fn unhost(&self, room: &RoomId) {
+        let _ = self.subs.send(Sub::Unhost(room.clone()));
+    }
+
+    /// Queues a room's listing for the database.
+    pub fn listing(&self, room: &RoomId, listing: Listing) {
+        lock(&self.listings).insert(room.clone(), listing);
+        self.listed.notify_one();
+    }
+}
+
+/// Runs `task` until `stop`.
+async fn until(stop: CancellationToken, task: impl std::future::Future<Output = ()>) {
+    tokio::select! {
+        () = stop.cancelled() => {}
+        () = task => {}
+    }
+}
+
+/// The local connection a command came on.
+fn conn_of(cmd: &RoomCmd) -> Option<ConnId> {
+    match cmd {
+        RoomCmd::Join { who, .. }
+        | RoomCmd::Spectate { who }
+        | RoomCmd::AddBot { who, .. }
+        | RoomCmd::Play { who, .. }
+        | RoomCmd::Leave { who }
+        | RoomCmd::Resume { who } => Some(who.conn),
+        RoomCmd::Detach { .. } | RoomCmd::Relinquish => None,
+    }
+}
+
+/// Tells the connection a command came on why it went nowhere (a
+/// `Detach` has nobody to tell).
+fn refuse(dir: &Directory, room: &RoomId, cmd: &RoomCmd, code: ErrorCode, message: &str) {
+    let Some(conn) = conn_of(cmd) else { return };
+    if let Some(out) = crate::room::RoomHost::outbox(dir, conn) {
+        out.send(&ServerMsg::room_error(room, code, message));
+    }
+}
+
+/// The publisher: sends commands and announcements in order.
+async fn publish(dir: Weak<Directory>, mut queue: mpsc::Receiver<Outbound>) {
+    while let Some(job) = queue.recv().await {
+        let Some(dir) = dir.upgrade() else { return };
+        let Some(cluster) = dir.cluster.as_ref() else {
+            return;
+        };
+        match job {
+            Outbound::Announce(env) => {
+                if let Err(e) = cluster.bus.publish(cluster.bus.all_channel(), &env).await {
+                    tracing::warn!(error = %e, "a cluster announcement was lost");
+                }
+            }
+            Outbound::Cmd(room, cmd) => {
+                {
+                    let mut pending = lock(&cluster.pending);
+                    if let Some(waiting) = pending.get_mut(&room) {
+                        if waiting.len() >= BUS_PENDING_PER_ROOM {
+                            drop(pending);
+                            refuse(
+                                &dir,
+                                &room,
+                                &cmd,
+                                ErrorCode::ServerBusy,
+                                "the room is moving between servers; try again",
+                            );
+                        } else {
+                            waiting.push_back(cmd);
+                        }
+                        continue;
+                    }
+                }
+                match send(cluster, &room, &cmd).await {
+                    Sent::Heard => {}
+                    Sent::Unheard => {
+                        lock(&cluster.pending).insert(room.clone(), VecDeque::from([cmd]));
+                        let stop = dir.shutdown.clone();
+                        dir.tracker
+                            .spawn(until(stop, resolve(Arc::downgrade(&dir), room)));
+                    }
+                    Sent::Failed => refuse(
+                        &dir,
+                        &room,
+                        &cmd,
+                        ErrorCode::ServerUnreachable,
+                        "the server hosting the room cannot be reached now; try again shortly",
+                    ),
+                }
+            }
+        }
+    }
+}
+
+/// What became of a publish.
+enum Sent {
+    Heard,
+    Unheard,
+    Failed,
+}
+
+async fn send(cluster: &Cluster, room: &RoomId, cmd: &RoomCmd) -> Sent {
+    let Some(wire) = WireCmd::of(cmd) else {
+        return Sent::Heard;
+    };
+    let env = Envelope::Cmd {
+        gw: cluster.bus.me().to_string(),
+        room: room.clone(),
+        cmd: wire,
+    };
+    match cluster
+        .bus
+        .publish(cluster.bus.room_channel(room), &env)
+        .await
+    {
+        Ok(0) => Sent::Unheard,
+        Ok(_) => {
+            crate::bus::published(1, 1);
+            Sent::Heard
+        }
+        Err(e) => {
+            tracing::warn!(room = %room, error = %e, "a command could not be forwarded");
+            Sent::Failed
+        }
+    }
+}
+
+/// Finds where `room` went, for the commands waiting for it: claims it
+/// here if it is an orphan, waits for its live owner to listen (at most
+/// a lease), or refuses them if it is over or unknown.
+async fn resolve(dir: Weak<Directory>, room: RoomId) {
+    let give_up = {
+        let Some(d) = dir.upgrade() else { return };
+        let lease = d.store.lease().unwrap_or_default();
+        tokio::time::Instant::now() + lease + lease
+    };
+    loop {
+        let Some(d) = dir.upgrade() else { return };
+        let Some(cluster) = d.cluster.as_ref() else {
+            return;
+        };
+        // Hosted here meanwhile (claimed by a sweep or a resume).
+        if d.hosts(&room) {
+            return drain(&d, cluster, &room).await;
+        }
+        let Some(store) = d.store.cluster() else {
+            return;
+        };
+        match store.whereabouts(&room).await {
+            Ok(Whereabouts::Unknown | Whereabouts::Over) => {
+                let message = format!("no room {room}");
+                return fail(&d, cluster, &room, ErrorCode::RoomNotFound, &message);
+            }
+            Ok(Whereabouts::Orphaned) => match store.claim_room(&room).await {
+                Ok(claimed) => {
+                    d.host_all(claimed);
+                    continue;
+                }
+                Err(e) => tracing::warn!(room = %room, error = %e, "cannot claim an orphaned room"),
+            },
+            Ok(Whereabouts::Hosted) => {
+                // Its owner may be listening by now.
+                let head = lock(&cluster.pending)
+                    .get_mut(&room)
+                    .and_then(VecDeque::pop_front);
+                let Some(head) = head else { return };
+                match send(cluster, &room, &head).await {
+                    Sent::Heard => {
+                        return drain(&d, cluster, &room).await;
+                    }
+                    Sent::Unheard => {
+                        if let Some(q) = lock(&cluster.pending).get_mut(&room) {
+                            q.push_front(head);
+                        }
+                    }
+                    Sent::Failed => {
+                        refuse(
+                            &d,
+                            &room,
+                            &head,
+                            ErrorCode::ServerUnreachable,
+                            "the server hosting the room cannot be reached now; try again shortly",
+                        );
+                    }
+                }
+            }
+            Err(e) => tracing::warn!(room = %room, error = %e, "cannot look a room up"),
+        }
+        if tokio::time::Instant::now() >= give_up {
+            return fail(
+                &d,
+                cluster,
+                &room,
+                ErrorCode::ServerUnreachable,
+                "the server hosting the room does not answer; try again shortly",
+            );
+        }
+        drop(d);
+        tokio::time::sleep(BUS_RETRY_EVERY).await;
+    }
+}
+
+/// Sends the commands waiting for `room` in order, to its actor if it is
+/// hosted here or else over the bus, and stops waiting for it.
+async fn drain(dir: &Directory, cluster: &Cluster, room: &RoomId) {
+    loop {
+        let next = {
+            let mut pending = lock(&cluster.pending);
+            match pending.get_mut(room).and_then(VecDeque::pop_front) {
+                Some(cmd) => cmd,
+                None => {
+                    pending.remove(room);
+                    return;
+                }
+            }
+        };
+        if dir.hosts(room) {
+            if let Err(e) = dir.route_local(room, next) {
+                tracing::debug!(room = %room, ?e, "a waiting command found its room gone");
+            }
+            continue;
+        }
+        if let Sent::Failed | Sent::Unheard = send(cluster, room, &next).await {
+            refuse(
+                dir,
+                room,
+                &next,
+                ErrorCode::ServerUnreachable,
+                "the server hosting the room cannot be reached now; try again shortly",
+            );
+        }
+    }
+}
+
+/// Refuses every command waiting for `room`, and stops waiting for it.
+fn fail(dir: &Directory, cluster: &Cluster, room: &RoomId, code: ErrorCode, message: &str) {
+    let waiting = lock(&cluster.pending).remove(room).unwrap_or_default();
+    for cmd in waiting {
+        refuse(dir, room, &cmd, code, message);
+    }
+}
+
+/// Makes and drops room subscriptions, in order.
+async fn subscriptions(dir: Weak<Directory>, mut queue: mpsc::UnboundedReceiver<Sub>) {
+    while let Some(sub) = queue.recv().await {
+        let Some(d) = dir.upgrade() else { return };
+        let Some(cluster) = d.cluster.as_ref() else {
+            return;
+        };
+        let bus = cluster.bus.clone();
+        drop(d);
+        let (room, done) = match &sub {
+            Sub::Host(room) => (room, bus.subscribe(bus.room_channel(room)).await),
+            Sub::Unhost(room) => (room, bus.unsubscribe(bus.room_channel(room)).await),
+        };
+        if let Err(e) = done {
+            tracing::warn!(room = %room, error = %e, ?sub, "a room's bus subscription failed");
+        }
+    }
+}

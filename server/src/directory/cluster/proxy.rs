@@ -1,0 +1,182 @@
+//! Stand-ins on a room's owner for connections held by other nodes.
+//!
+//! A command that arrived over the bus names its gateway's connection. The
+//! owner gives that connection a local stand-in: an ordinary [`Outbox`],
+//! so rooms send to it exactly as to a local connection, whose frames a
+//! link task per gateway sends back over the bus. The link takes every
+//! frame queued for that gateway's stand-ins in one scheduler turn and
+//! publishes them as one message: one publish per gateway per move, with
+//! the spectator frame (encoded once by the room) in it as often as that
+//! gateway has spectators.
+
+use std::collections::HashMap;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use futures_util::stream::{self, SelectAll, Stream};
+use futures_util::{FutureExt, StreamExt};
+use parlor_protocol::ErrorCode;
+use serde_json::value::RawValue;
+use tokio::sync::mpsc;
+
+use crate::bus::{Bus, Envelope, WireFrame};
+use crate::limits::BUS_BATCH_FRAMES;
+use crate::outbox::{ConnId, Inbox, Outbox, Outgoing};
+
+/// A gateway's connection: the gateway's name and its number there.
+pub(super) type Remote = (Arc<str>, u64);
+
+/// The stand-ins this node holds, and a link per gateway.
+#[derive(Default)]
+pub(super) struct Proxies {
+    by_remote: HashMap<Remote, Outbox>,
+    links: HashMap<Arc<str>, mpsc::UnboundedSender<(u64, Inbox)>>,
+}
+
+impl Proxies {
+    /// The stand-in for `remote`, if there is one.
+    pub fn get(&self, remote: &Remote) -> Option<&Outbox> {
+        self.by_remote.get(remote)
+    }
+
+    /// The stand-in for `remote`, made (with its gateway's link) if
+    /// needed; `true` if it is new. `spawn` starts a gateway's link.
+    pub fn get_or_make(
+        &mut self,
+        remote: Remote,
+        spawn: impl FnOnce(Arc<str>, mpsc::UnboundedReceiver<(u64, Inbox)>),
+    ) -> (Outbox, bool) {
+        if let Some(out) = self.by_remote.get(&remote) {
+            if out.is_open() {
+                return (out.clone(), false);
+            }
+        }
+        let (out, inbox) = Outbox::new(ConnId::next());
+        let (gw, conn) = remote.clone();
+        // A link that ended (its gateway was gone) is made anew.
+        if self.links.get(&gw).is_none_or(|l| l.is_closed()) {
+            let (tx, rx) = mpsc::unbounded_channel();
+            spawn(Arc::clone(&gw), rx);
+            self.links.insert(Arc::clone(&gw), tx);
+        }
+        if let Some(link) = self.links.get(&gw) {
+            let _ = link.send((conn, inbox));
+        }
+        self.by_remote.insert(remote, out.clone());
+        (out, true)
+    }
+
+    /// Drops the stand-in for `remote`; the stand-in, to be ended.
+    pub fn remove(&mut self, remote: &Remote) -> Option<Outbox> {
+        self.by_remote.remove(remote)
+    }
+
+    /// Drops every stand-in of gateway `gw` and its link (the gateway is
+    /// gone); the stand-ins, to be ended.
+    pub fn remove_gateway(&mut self, gw: &str) -> Vec<Outbox> {
+        self.links.remove(gw);
+        let gone: Vec<Remote> = self
+            .by_remote
+            .keys()
+            .filter(|(g, _)| &**g == gw)
+            .cloned()
+            .collect();
+        gone.iter()
+            .filter_map(|r| self.by_remote.remove(r))
+            .collect()
+    }
+}
+
+type Frames = Pin<Box<dyn Stream<Item = WireFrame> + Send>>;
+
+/// The frames a stand-in's rooms queue, as they go to its gateway; last,
+/// if the stand-in was ended (too slow), the ending.
+fn frames(conn: u64, inbox: Inbox) -> Frames {
+    Box::pin(stream::unfold(Some(inbox), move |state| async move {
+        let mut inbox = state?;
+        let stopped = inbox.stopped();
+        loop {
+            let item = tokio::select! {
+                biased;
+                item = inbox.recv() => item,
+                () = stopped.cancelled() => {
+                    let ending = inbox.ending();
+                    let frame = WireFrame::End {
+                        conn,
+                        code: ending.map_or(crate::outbox::CLOSE_SLOW, |e| e.code),
+                        why: ending.map_or(ErrorCode::ConnectionSlow, |e| e.why),
+                    };
+                    return Some((frame, None));
+                }
+            };
+            match item? {
+                Outgoing::Text(text) => {
+                    inbox.written(text.len());
+                    match RawValue::from_string(text.as_str().to_owned()) {
+                        Ok(text) => return Some((WireFrame::Text { conn, text }, Some(inbox))),
+                        Err(e) => {
+                            tracing::error!(error = %e, "a frame that is not JSON was not forwarded")
+                        }
+                    }
+                }
+                Outgoing::Ping => {}
+                Outgoing::Close(code, why) => {
+                    let why = why.parse().unwrap_or(ErrorCode::ServerInternal);
+                    return Some((WireFrame::End { conn, code, why }, None));
+                }
+            }
+        }
+    }))
+}
+
+/// Sends the frames of gateway `gw`'s stand-ins to it, a batch per
+/// scheduler turn, until the gateway is gone (nobody hears its channel)
+/// or every stand-in is dropped; then `gone` is called.
+pub(super) async fn link(
+    bus: Bus,
+    gw: Arc<str>,
+    mut joining: mpsc::UnboundedReceiver<(u64, Inbox)>,
+    gone: impl FnOnce(&str),
+) {
+    let channel = bus.gateway_channel(&gw);
+    let mut all: SelectAll<Frames> = SelectAll::new();
+    let mut open = true;
+    loop {
+        let first = tokio::select! {
+            joined = joining.recv(), if open => {
+                match joined {
+                    Some((conn, inbox)) => all.push(frames(conn, inbox)),
+                    None => open = false,
+                }
+                continue;
+            }
+            frame = all.next(), if !all.is_empty() => frame,
+            else => return,
+        };
+        let Some(first) = first else { continue };
+        let mut batch = vec![first];
+        while batch.len() < BUS_BATCH_FRAMES {
+            match all.next().now_or_never() {
+                Some(Some(frame)) => batch.push(frame),
+                _ => break,
+            }
+        }
+        let sent = batch.len();
+        match bus
+            .publish(channel.clone(), &Envelope::Frames { frames: batch })
+            .await
+        {
+            Ok(0) => {
+                tracing::info!(gateway = %gw, "a gateway is gone; its connections' stand-ins are dropped");
+                gone(&gw);
+                return;
+            }
+            Ok(_) => crate::bus::published(1, sent),
+            Err(e) => {
+                tracing::warn!(gateway = %gw, error = %e, "frames for a gateway were lost; its connections' stand-ins are dropped");
+                gone(&gw);
+                return;
+            }
+        }
+    }
+}
