@@ -13,6 +13,7 @@ pub mod directory;
 pub mod http;
 pub mod limits;
 pub mod listener;
+pub mod metrics;
 pub mod outbox;
 pub mod rate;
 pub mod room;
@@ -41,6 +42,9 @@ pub struct Config {
     pub store: StoreConfig,
     /// Caps and timeouts (the constants of [`limits`] by default).
     pub limits: limits::Limits,
+    /// Where to also answer `/healthz` and `/metrics`, apart from the
+    /// game port (which answers them too); `None`: nowhere else.
+    pub metrics_bind: Option<SocketAddr>,
 }
 
 /// Why the server could not run.
@@ -62,6 +66,19 @@ pub async fn run(
     config: Config,
     shutdown: CancellationToken,
 ) -> Result<(), ServerError> {
+    let ops = config.metrics_bind.map(listener::bind).transpose()?;
+    run_with(listener, ops, config, shutdown).await
+}
+
+/// [`run`] with the operations listener (`/healthz`, `/metrics`) already
+/// bound, if any (`config.metrics_bind` is then not used).
+pub async fn run_with(
+    listener: TcpListener,
+    ops: Option<TcpListener>,
+    config: Config,
+    shutdown: CancellationToken,
+) -> Result<(), ServerError> {
+    metrics::install();
     let mut store_config = config.store.clone();
     if let StoreConfig::Postgres { node, .. } = &mut store_config {
         if node.advertise.is_empty() {
@@ -79,6 +96,15 @@ pub async fn run(
         restored,
         "parlor-server listening"
     );
+    if let Some(ops) = ops {
+        tracing::info!(addr = %ops.local_addr()?, "serving /healthz and /metrics");
+        tracker.spawn(http::serve_ops(
+            ops,
+            std::sync::Arc::clone(&directory),
+            tracker.clone(),
+            shutdown.clone(),
+        ));
+    }
     listener::accept_loop(
         listener,
         std::sync::Arc::clone(&directory),
@@ -104,6 +130,7 @@ pub async fn run(
 #[derive(Debug)]
 pub struct Server {
     addr: SocketAddr,
+    metrics_addr: Option<SocketAddr>,
     shutdown: CancellationToken,
     task: JoinHandle<Result<(), ServerError>>,
 }
@@ -113,10 +140,13 @@ impl Server {
     pub async fn start(addr: SocketAddr, config: Config) -> Result<Server, ServerError> {
         let listener = listener::bind(addr)?;
         let addr = listener.local_addr()?;
+        let ops = config.metrics_bind.map(listener::bind).transpose()?;
+        let metrics_addr = ops.as_ref().map(TcpListener::local_addr).transpose()?;
         let shutdown = CancellationToken::new();
-        let task = tokio::spawn(run(listener, config, shutdown.clone()));
+        let task = tokio::spawn(run_with(listener, ops, config, shutdown.clone()));
         Ok(Server {
             addr,
+            metrics_addr,
             shutdown,
             task,
         })
@@ -125,6 +155,12 @@ impl Server {
     /// Where it listens.
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// Where its operations listener is (`Config::metrics_bind`, port 0
+    /// resolved), if it has one.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics_addr
     }
 
     /// Its WebSocket URL.

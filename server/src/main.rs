@@ -46,6 +46,11 @@ struct Args {
     /// the address bound.
     #[arg(long, value_name = "URL", requires = "cluster")]
     advertise: Option<String>,
+    /// Also answer `GET /healthz` and `GET /metrics` (Prometheus text)
+    /// on this address, e.g. one only the monitoring network reaches.
+    /// The game port answers them too.
+    #[arg(long, value_name = "ADDR")]
+    metrics_bind: Option<SocketAddr>,
     /// Write the address actually bound (e.g. `127.0.0.1:41237` after
     /// `--bind 127.0.0.1:0`) to this file once listening. The same address
     /// is also printed on stdout as `parlor-server listening on ws://ADDR`.
@@ -142,6 +147,7 @@ async fn main() -> ExitCode {
                 }),
             ..defaults
         },
+        metrics_bind: args.metrics_bind,
     };
     match run(listener, config, shutdown).await {
         Ok(()) => ExitCode::SUCCESS,

@@ -25,6 +25,7 @@ use tokio::sync::oneshot;
 use uuid::Uuid;
 
 mod faults;
+mod health;
 mod job;
 mod postgres;
 mod rows;
@@ -32,6 +33,7 @@ mod sqlite;
 mod task;
 
 pub use faults::{Faults, ReadHold};
+pub use health::FAILURE_SHOWN_FOR;
 pub use task::StoreTask;
 
 pub use postgres::{NodeSettings, DEFAULT_SCHEMA};
@@ -437,6 +439,26 @@ impl Store {
         match &self.0 {
             Backend::Sqlite(_) => Ok(Vec::new()),
             Backend::Postgres(s) => s.claim().await,
+        }
+    }
+
+    /// Why this node cannot serve now, if it cannot, known without a
+    /// round trip: in a shared store its lease is not surely held (the
+    /// last renewals failed, or it ran out); on either store, the last
+    /// commit failed (within [`FAILURE_SHOWN_FOR`], none since succeeded).
+    pub fn health(&self) -> Result<(), String> {
+        match &self.0 {
+            Backend::Sqlite(s) => s.health(),
+            Backend::Postgres(s) => s.health(),
+        }
+    }
+
+    /// In a shared store, whether this node surely holds its lease now;
+    /// `None` for SQLite.
+    pub fn lease_held(&self) -> Option<bool> {
+        match &self.0 {
+            Backend::Sqlite(_) => None,
+            Backend::Postgres(s) => Some(s.lease_held()),
         }
     }
 
