@@ -13,6 +13,7 @@ pub mod directory;
 pub mod http;
 pub mod limits;
 pub mod listener;
+pub mod logs;
 pub mod metrics;
 pub mod outbox;
 pub mod rate;

@@ -78,12 +78,7 @@ struct Args {
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .init();
+    parlor_server::logs::init();
     let args = Args::parse();
     let listener = match parlor_server::listener::bind(args.bind) {
         Ok(l) => l,

@@ -135,3 +135,21 @@ impl Drop for OpenConnection {
         metrics::gauge!(CONNECTIONS).decrement(1.0);
     }
 }
+
+/// The value of `series` (a name, with its labels as rendered) in the
+/// process's recorder, installed if need be; 0 if not recorded yet.
+#[cfg(test)]
+pub(crate) fn value(series: &str) -> f64 {
+    recorder::handle()
+        .map(|h| h.render())
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix(series)?
+                .strip_prefix(' ')?
+                .trim()
+                .parse()
+                .ok()
+        })
+        .unwrap_or(0.0)
+}

@@ -149,6 +149,7 @@ impl Node {
 
     /// Writes this node's row under its current id.
     async fn insert(&self, client: &Client) -> Result<(), StoreError> {
+        crate::logs::set_node(self.id());
         let sent = Instant::now();
         client
             .execute(
