@@ -21,6 +21,7 @@ pub mod room;
 pub mod shutdown;
 pub mod store;
 pub mod testing;
+pub mod transfer;
 
 use std::net::SocketAddr;
 use std::time::Duration;

@@ -13,8 +13,15 @@ use tokio_util::sync::CancellationToken;
 /// in a SQLite file (or, with --cluster, in PostgreSQL). Log level: set
 /// RUST_LOG (e.g. RUST_LOG=debug).
 #[derive(Debug, Parser)]
-#[command(name = "parlor-server", version)]
+#[command(
+    name = "parlor-server",
+    version,
+    args_conflicts_with_subcommands = true
+)]
 struct Args {
+    /// Without one, the server runs.
+    #[command(subcommand)]
+    command: Option<parlor_server::transfer::Command>,
     /// Address and port to listen on. Use 0.0.0.0:7878 to accept players
     /// from other machines.
     #[arg(long, default_value = "127.0.0.1:7878")]
@@ -80,6 +87,9 @@ struct Args {
 async fn main() -> ExitCode {
     parlor_server::logs::init();
     let args = Args::parse();
+    if let Some(command) = args.command {
+        return command.run().await;
+    }
     let listener = match parlor_server::listener::bind(args.bind) {
         Ok(l) => l,
         Err(e) => {

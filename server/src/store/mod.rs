@@ -24,6 +24,7 @@ use parlor_protocol::{Closed, LogEntry, MatchHeader, MatchLog, RoomId};
 use tokio::sync::oneshot;
 use uuid::Uuid;
 
+mod exported;
 mod faults;
 mod health;
 mod job;
@@ -36,7 +37,17 @@ pub use faults::{Faults, ReadHold};
 pub use health::FAILURE_SHOWN_FOR;
 pub use task::StoreTask;
 
-pub use postgres::{NodeSettings, DEFAULT_SCHEMA};
+pub use exported::{ExportedMatch, ExportedStep};
+pub use postgres::{Loaded, Loader, NodeSettings, DEFAULT_SCHEMA};
+
+/// Reads every match of the SQLite file at `path` (without changing it),
+/// oldest first, handing each to `each`; how many there were.
+pub fn dump_sqlite(
+    path: &std::path::Path,
+    each: impl FnMut(ExportedMatch) -> Result<(), StoreError>,
+) -> Result<usize, StoreError> {
+    sqlite::dump(path, each)
+}
 
 use job::WriteJob;
 use postgres::PgStore;

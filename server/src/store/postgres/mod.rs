@@ -24,6 +24,7 @@ use crate::limits::STORE_QUEUE;
 mod batch;
 mod claim;
 mod connect;
+mod load;
 mod node;
 mod pipeline;
 mod reader;
@@ -33,6 +34,7 @@ mod writer;
 
 pub(crate) use connect::redacted;
 pub use connect::DEFAULT_SCHEMA;
+pub use load::{Loaded, Loader};
 pub use node::NodeSettings;
 
 use batch::Conn;

@@ -25,6 +25,7 @@ use crate::limits::STORE_QUEUE;
 
 mod checkpoint;
 mod connect;
+mod dump;
 mod queries;
 mod reader;
 mod schema;
@@ -33,6 +34,7 @@ mod writer;
 use super::health::CommitHealth;
 use super::job::WriteJob;
 use connect::Throwaway;
+pub(super) use dump::dump;
 use reader::ReadJob;
 
 /// A handle on a SQLite store; cheap to clone. The store's threads stop
