@@ -224,6 +224,22 @@ async fn malformed_and_cut_short_exports_are_refused_naming_the_line() {
         "{:?}",
         done.refused
     );
+    // A match whose steps do not replay is refused, naming its line.
+    let illegal = json!({
+        "room": "aaaaaaaaaaaa",
+        "header": {"game": "nimrod", "options": {"piles": [3, 5]}, "seats": 2, "seed": 1},
+        "private": false,
+        "seats": [],
+        "steps": [{"seq": 0, "seat": 0, "action": {"move": {"take": [50, 0]}}}],
+    });
+    let text = format!("{{\"parlor_export\":1}}\n{illegal}\n{{\"parlor_export_end\":1}}\n");
+    let done = import(&url, text.as_bytes()).await.unwrap();
+    assert_eq!(done.matches, 0);
+    assert!(
+        done.refused.len() == 1 && done.refused[0].starts_with("line 2: room aaaaaaaaaaaa: "),
+        "{:?}",
+        done.refused
+    );
     // A stream without its last line was cut short.
     let cut = import(&url, &b"{\"parlor_export\":1}\n"[..]).await.unwrap();
     assert_eq!(cut.refused.len(), 1, "{:?}", cut.refused);

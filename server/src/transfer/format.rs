@@ -141,7 +141,8 @@ impl MatchLine {
     }
 
     /// The match, checked: seats within the header's, steps numbered
-    /// from 0 without a gap, at most one of outcome and closed.
+    /// from 0 without a gap, at most one of outcome and closed, and the
+    /// steps replay from the header.
     pub fn into_match(self) -> Result<ExportedMatch, String> {
         let seats_in = self.header.seats;
         let mut seats = Vec::with_capacity(self.seats.len());
@@ -190,6 +191,11 @@ impl MatchLine {
         if self.outcome.is_some() && self.closed.is_some() {
             return Err("a match has an outcome or was closed, not both".into());
         }
+        // What a node would do with it: a log that does not replay would
+        // only fail there, once claimed.
+        let entries: Vec<LogEntry> = steps.iter().map(|s| s.entry.clone()).collect();
+        parlor_protocol::replay(&self.header, &entries)
+            .map_err(|e| format!("its steps do not replay: {e}"))?;
         Ok(ExportedMatch {
             record: MatchRecord {
                 room: self.room,

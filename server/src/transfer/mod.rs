@@ -202,8 +202,9 @@ pub async fn import(url: &str, input: impl BufRead) -> Result<Imported, Transfer
 pub enum Command {
     /// Write every match of a single-node install (a SQLite file) as JSON
     /// lines, for `import`: headers, seats with their resume tokens,
-    /// every move, and the deals' secrets. The file is only read; the
-    /// server may be running.
+    /// every move, and the deals' secrets. The file is only read; stop
+    /// the server first all the same, since moves it accepts after the
+    /// export are not in it.
     Export {
         /// The SQLite database to read.
         #[arg(long, default_value = "parlor.db")]
