@@ -143,7 +143,7 @@ async fn health_becomes(addr: SocketAddr, want: u16) -> String {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn health_turns_unavailable_while_the_node_cannot_renew_its_lease() {
+async fn health_turns_unavailable_while_the_node_cannot_renew_its_lease_and_names_its_new_id() {
     let Some(scratch) = ScratchSchema::new().await else {
         return;
     };
@@ -177,6 +177,29 @@ async fn health_turns_unavailable_while_the_node_cannot_renew_its_lease() {
     // Once renewals get through again, the node serves again (under a
     // new id if its lease ran out meanwhile).
     tx.rollback().await.unwrap();
-    health_becomes(addr, 200).await;
+    let body = health_becomes(addr, 200).await;
+    // A lease that ran out (as far as the database knows) is not renewed:
+    // the node takes a new id, which `/healthz` reports.
+    let id = |body: &str| body.split("node: ").nth(1).map(|s| s.trim().to_owned());
+    let old = id(&body).unwrap();
+    admin
+        .execute(
+            "UPDATE nodes SET lease_until = now() - interval '1 second' WHERE id = $1",
+            &[&old],
+        )
+        .await
+        .unwrap();
+    let give_up = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let (status, body) = get(addr, "/healthz").await;
+        if status == 200 && id(&body).is_some_and(|new| new != old) {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < give_up,
+            "the node kept its id: {body}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     node.stop().await.unwrap();
 }
