@@ -14,12 +14,15 @@ pub mod directory;
 pub mod http;
 pub mod limits;
 pub mod listener;
+pub mod logs;
+pub mod metrics;
 pub mod outbox;
 pub mod rate;
 pub mod room;
 pub mod shutdown;
 pub mod store;
 pub mod testing;
+pub mod transfer;
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -47,6 +50,9 @@ pub struct Config {
     /// Needs a shared store; without it, a client must reach the node that
     /// hosts its room.
     pub bus: Option<String>,
+    /// Where to also answer `/healthz` and `/metrics`, apart from the
+    /// game port (which answers them too); `None`: nowhere else.
+    pub metrics_bind: Option<SocketAddr>,
 }
 
 /// Why the server could not run.
@@ -71,6 +77,19 @@ pub async fn run(
     config: Config,
     shutdown: CancellationToken,
 ) -> Result<(), ServerError> {
+    let ops = config.metrics_bind.map(listener::bind).transpose()?;
+    run_with(listener, ops, config, shutdown).await
+}
+
+/// [`run`] with the operations listener (`/healthz`, `/metrics`) already
+/// bound, if any (`config.metrics_bind` is then not used).
+pub async fn run_with(
+    listener: TcpListener,
+    ops: Option<TcpListener>,
+    config: Config,
+    shutdown: CancellationToken,
+) -> Result<(), ServerError> {
+    metrics::install();
     let mut store_config = config.store.clone();
     if let StoreConfig::Postgres { node, .. } = &mut store_config {
         if node.advertise.is_empty() {
@@ -106,6 +125,15 @@ pub async fn run(
         restored,
         "parlor-server listening"
     );
+    if let Some(ops) = ops {
+        tracing::info!(addr = %ops.local_addr()?, "serving /healthz and /metrics");
+        tracker.spawn(http::serve_ops(
+            ops,
+            std::sync::Arc::clone(&directory),
+            tracker.clone(),
+            shutdown.clone(),
+        ));
+    }
     listener::accept_loop(
         listener,
         std::sync::Arc::clone(&directory),
@@ -135,6 +163,7 @@ pub async fn run(
 #[derive(Debug)]
 pub struct Server {
     addr: SocketAddr,
+    metrics_addr: Option<SocketAddr>,
     shutdown: CancellationToken,
     task: JoinHandle<Result<(), ServerError>>,
 }
@@ -144,10 +173,13 @@ impl Server {
     pub async fn start(addr: SocketAddr, config: Config) -> Result<Server, ServerError> {
         let listener = listener::bind(addr)?;
         let addr = listener.local_addr()?;
+        let ops = config.metrics_bind.map(listener::bind).transpose()?;
+        let metrics_addr = ops.as_ref().map(TcpListener::local_addr).transpose()?;
         let shutdown = CancellationToken::new();
-        let task = tokio::spawn(run(listener, config, shutdown.clone()));
+        let task = tokio::spawn(run_with(listener, ops, config, shutdown.clone()));
         Ok(Server {
             addr,
+            metrics_addr,
             shutdown,
             task,
         })
@@ -156,6 +188,12 @@ impl Server {
     /// Where it listens.
     pub fn addr(&self) -> SocketAddr {
         self.addr
+    }
+
+    /// Where its operations listener is (`Config::metrics_bind`, port 0
+    /// resolved), if it has one.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics_addr
     }
 
     /// Its WebSocket URL.

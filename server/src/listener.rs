@@ -107,6 +107,7 @@ pub async fn accept_loop(
         let shared = Arc::clone(&shared);
         let stop = shutdown.clone();
         tracker.spawn(async move {
+            let _open = crate::metrics::OpenConnection::open();
             let ws = tokio::select! {
                 _ = stop.cancelled() => None,
                 ws = open(stream, hello_by, &shared) => ws,

@@ -13,8 +13,15 @@ use tokio_util::sync::CancellationToken;
 /// in a SQLite file (or, with --cluster, in PostgreSQL). Log level: set
 /// RUST_LOG (e.g. RUST_LOG=debug).
 #[derive(Debug, Parser)]
-#[command(name = "parlor-server", version)]
+#[command(
+    name = "parlor-server",
+    version,
+    args_conflicts_with_subcommands = true
+)]
 struct Args {
+    /// Without one, the server runs.
+    #[command(subcommand)]
+    command: Option<parlor_server::transfer::Command>,
     /// Address and port to listen on. Use 0.0.0.0:7878 to accept players
     /// from other machines.
     #[arg(long, default_value = "127.0.0.1:7878")]
@@ -54,6 +61,11 @@ struct Args {
     /// the address bound.
     #[arg(long, value_name = "URL", requires = "cluster")]
     advertise: Option<String>,
+    /// Also answer `GET /healthz` and `GET /metrics` (Prometheus text)
+    /// on this address, e.g. one only the monitoring network reaches.
+    /// The game port answers them too.
+    #[arg(long, value_name = "ADDR")]
+    metrics_bind: Option<SocketAddr>,
     /// Write the address actually bound (e.g. `127.0.0.1:41237` after
     /// `--bind 127.0.0.1:0`) to this file once listening. The same address
     /// is also printed on stdout as `parlor-server listening on ws://ADDR`.
@@ -81,13 +93,11 @@ struct Args {
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info")),
-        )
-        .init();
+    parlor_server::logs::init();
     let args = Args::parse();
+    if let Some(command) = args.command {
+        return command.run().await;
+    }
     let listener = match parlor_server::listener::bind(args.bind) {
         Ok(l) => l,
         Err(e) => {
@@ -151,6 +161,7 @@ async fn main() -> ExitCode {
             ..defaults
         },
         bus: args.bus,
+        metrics_bind: args.metrics_bind,
     };
     match run(listener, config, shutdown).await {
         Ok(()) => ExitCode::SUCCESS,

@@ -89,6 +89,11 @@ impl TestServer {
         self.server.url()
     }
 
+    /// Where its operations listener is, if it has one.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.server.metrics_addr()
+    }
+
     /// Shuts down gracefully and waits until it has stopped.
     pub async fn stop(self) -> Result<(), ServerError> {
         self.server.stop().await

@@ -116,7 +116,7 @@ async fn a_room_that_never_starts_is_closed_also_after_a_restart() {
             unstarted_room_timeout: unstarted,
             ..Limits::default()
         },
-        bus: None,
+        ..Config::default()
     };
     // Made on a server whose rooms may wait long ...
     let server = start_server_with(with(Duration::from_secs(3600))).await;

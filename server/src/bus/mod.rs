@@ -15,7 +15,6 @@
 
 mod envelope;
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use fred::clients::{Client, SubscriberClient};
@@ -28,27 +27,6 @@ use tokio::sync::broadcast;
 pub use envelope::{Envelope, WireCmd, WireFrame, WireMember};
 
 use crate::limits::{BUS_COMMAND_TIMEOUT, BUS_INBOX, BUS_RECONNECT_DELAY};
-
-/// Messages this process published on the bus, and the frames in them
-/// (for `/metrics` and the load test's publishes per move).
-static PUBLISHED: AtomicU64 = AtomicU64::new(0);
-static FRAMES: AtomicU64 = AtomicU64::new(0);
-
-/// Counts `messages` published on the bus, carrying `frames` frames or
-/// commands.
-pub fn published(messages: u64, frames: usize) {
-    PUBLISHED.fetch_add(messages, Ordering::Relaxed);
-    FRAMES.fetch_add(u64::try_from(frames).unwrap_or(u64::MAX), Ordering::Relaxed);
-}
-
-/// Messages published on the bus so far by this process, and the frames
-/// or commands they carried.
-pub fn publish_counts() -> (u64, u64) {
-    (
-        PUBLISHED.load(Ordering::Relaxed),
-        FRAMES.load(Ordering::Relaxed),
-    )
-}
 
 /// Why the bus failed.
 #[derive(Debug, thiserror::Error)]
@@ -143,7 +121,9 @@ impl Bus {
     /// Publishes `env` on `channel`; how many listeners heard it.
     pub async fn publish(&self, channel: String, env: &Envelope) -> Result<u64, BusError> {
         let bytes = serde_json::to_vec(env)?;
-        Ok(self.publisher.publish(channel, bytes).await?)
+        let heard = self.publisher.publish(channel, bytes).await?;
+        crate::metrics::bus_published(1);
+        Ok(heard)
     }
 
     /// Starts listening on `channel`.

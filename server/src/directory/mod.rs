@@ -10,6 +10,7 @@
 //! (rooms nobody plays in close themselves after [`Lifetimes`]). A
 //! cluster's directory is a second implementation of this interface.
 
+mod census;
 mod cluster;
 mod listing;
 mod registry;

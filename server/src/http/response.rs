@@ -12,6 +12,7 @@ use super::head::HeadError;
 use super::replay::{self, NoReplay};
 use super::route::{Method, Route};
 use crate::directory::Directory;
+use crate::metrics::Health;
 
 /// How long an answered connection may take to read the answer and
 /// close: the page's largest file is tens of KiB, which a LAN or even a
@@ -25,6 +26,9 @@ pub const ANSWER_LINGER: Duration = Duration::from_secs(10);
 const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
      style-src 'self'; img-src 'self'; connect-src 'self'; \
      base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/// The `Content-Type` of Prometheus's text exposition format.
+const PROMETHEUS_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
 
 /// An answer to send.
 struct Reply {
@@ -81,6 +85,30 @@ pub async fn answer(stream: TcpStream, method: Method, route: Route, directory: 
                     "the match could not be replayed\n",
                 )
             }
+        },
+        Route::Health => match crate::metrics::health(directory) {
+            Health::Serving { node } => Reply {
+                body: Cow::Owned(match node {
+                    Some(id) => format!("ok\nnode: {id}\n").into_bytes(),
+                    None => b"ok\n".to_vec(),
+                }),
+                ..Reply::text("200 OK", "")
+            },
+            Health::NotServing(why) => Reply {
+                body: Cow::Owned(format!("unavailable: {why}\n").into_bytes()),
+                ..Reply::text("503 Service Unavailable", "")
+            },
+        },
+        Route::Metrics => match crate::metrics::render(directory) {
+            Some(text) => Reply {
+                content_type: PROMETHEUS_TEXT,
+                body: Cow::Owned(text.into_bytes()),
+                ..Reply::text("200 OK", "")
+            },
+            None => Reply::text(
+                "503 Service Unavailable",
+                "metrics are unavailable: another recorder is installed in this process\n",
+            ),
         },
         Route::NotFound => Reply::text("404 Not Found", "not found\n"),
         Route::MethodNotAllowed => Reply {

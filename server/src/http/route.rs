@@ -7,6 +7,12 @@ use super::assets::{Asset, ASSETS};
 /// Where a finished match's positions are served: `/api/replay/ROOM`.
 pub const REPLAY_PREFIX: &str = "/api/replay/";
 
+/// Where a node says whether it can serve (for load balancers).
+pub const HEALTH_PATH: &str = "/healthz";
+
+/// Where a node's metrics are, as Prometheus text.
+pub const METRICS_PATH: &str = "/metrics";
+
 /// The request methods the routes tell apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
@@ -39,10 +45,20 @@ pub enum Route {
     Asset(&'static Asset),
     /// A finished match's positions, for the replay screen.
     Replay(RoomId),
+    /// Whether the node can serve: 200, or 503 and why.
+    Health,
+    /// The node's metrics.
+    Metrics,
     /// No such path.
     NotFound,
     /// The path exists but not for this method.
     MethodNotAllowed,
+}
+
+/// Whether `route` is served on the separate operations listener
+/// (`--metrics-bind`), which serves only the health check and metrics.
+pub fn is_ops(route: &Route) -> bool {
+    matches!(route, Route::Health | Route::Metrics)
 }
 
 /// The route for `method` on `target` (a request target: path, then
@@ -50,7 +66,11 @@ pub enum Route {
 pub fn route(method: Method, target: &str) -> Route {
     let path = target.split(['?', '#']).next().unwrap_or_default();
     let path = if path == "/" { "/index.html" } else { path };
-    let found = if let Some(id) = path.strip_prefix(REPLAY_PREFIX) {
+    let found = if path == HEALTH_PATH {
+        Some(Route::Health)
+    } else if path == METRICS_PATH {
+        Some(Route::Metrics)
+    } else if let Some(id) = path.strip_prefix(REPLAY_PREFIX) {
         RoomId::new(id).map(Route::Replay)
     } else {
         ASSETS.iter().find(|a| a.path == path).map(Route::Asset)
@@ -79,6 +99,16 @@ mod tests {
         );
         assert_eq!(route(Method::Get, "/api/replay/a%20b"), Route::NotFound);
         assert_eq!(route(Method::Get, "/api/replay/"), Route::NotFound);
+    }
+
+    #[test]
+    fn health_and_metrics_have_their_paths() {
+        assert_eq!(route(Method::Get, "/healthz"), Route::Health);
+        assert_eq!(route(Method::Head, "/healthz?verbose"), Route::Health);
+        assert_eq!(route(Method::Get, "/metrics"), Route::Metrics);
+        assert_eq!(route(Method::Other, "/metrics"), Route::MethodNotAllowed);
+        assert_eq!(route(Method::Get, "/metrics/"), Route::NotFound);
+        assert_eq!(route(Method::Get, "/healthz/x"), Route::NotFound);
     }
 
     #[test]

@@ -44,30 +44,36 @@ impl Room {
         }
     }
 
+    /// Refuses a move with `code`, counted by its code.
+    fn refuse(&self, who: &Member, code: ErrorCode, message: impl Into<String>) {
+        crate::metrics::move_refused(code);
+        self.error(who, code, message);
+    }
+
     pub(super) async fn play(&mut self, who: Member, seat: Seat, seq: u64, mv: Value) {
         match self.status() {
             RoomStatus::Waiting => {
-                return self.error(
+                return self.refuse(
                     &who,
                     ErrorCode::ActionNotStarted,
                     "the match starts when every seat is taken",
                 )
             }
             RoomStatus::Finished => {
-                return self.error(&who, ErrorCode::ActionGameOver, "the match is over")
+                return self.refuse(&who, ErrorCode::ActionGameOver, "the match is over")
             }
             RoomStatus::Playing => {}
         }
         match self.seats.get(seat.index()) {
             None => {
-                return self.error(
+                return self.refuse(
                     &who,
                     ErrorCode::RoomNoSuchSeat,
                     format!("this room has seats 0 to {}", self.seats.len() - 1),
                 )
             }
             Some(slot) if !slot.held_by(who.token) => {
-                return self.error(
+                return self.refuse(
                     &who,
                     ErrorCode::ActionNotYourSeat,
                     format!("you do not hold {seat}"),
@@ -76,7 +82,7 @@ impl Room {
             // A seat answers to the connection that last took it: after a
             // resume elsewhere, the old connection no longer speaks for it.
             Some(slot) if !slot.attached_to(who.conn) => {
-                return self.error(
+                return self.refuse(
                     &who,
                     ErrorCode::ActionNotYourSeat,
                     format!("{seat} was resumed on another connection"),
@@ -85,7 +91,7 @@ impl Room {
             Some(_) => {}
         }
         if seq != self.seq {
-            return self.error(
+            return self.refuse(
                 &who,
                 ErrorCode::ActionStaleSeq,
                 format!(
@@ -95,7 +101,7 @@ impl Room {
             );
         }
         if !self.game.to_act().contains(seat) {
-            return self.error(
+            return self.refuse(
                 &who,
                 ErrorCode::ActionNotYourTurn,
                 format!("{seat} is not to act now"),
@@ -105,25 +111,28 @@ impl Room {
             // Stored and shown in the one form the table will show, so
             // that the log, `view.last` and replays agree.
             Ok(mv) => self.game.canonical(seat, &mv),
-            Err(e) => return self.error(&who, ErrorCode::ActionBadMove, e.to_string()),
+            Err(e) => return self.refuse(&who, ErrorCode::ActionBadMove, e.to_string()),
         };
         match self.commit(seat, Step::Move(mv)).await {
             Ok(()) => {}
-            Err(Refusal::Illegal(e)) => self.reply(
-                &who,
-                &ServerMsg::Error {
-                    code: ErrorCode::ActionIllegalMove,
-                    message: e.message,
-                    room: Some(self.id.clone()),
-                    detail: Some(e.detail),
-                },
-            ),
-            Err(Refusal::Storage(e)) => self.error(
+            Err(Refusal::Illegal(e)) => {
+                crate::metrics::move_refused(ErrorCode::ActionIllegalMove);
+                self.reply(
+                    &who,
+                    &ServerMsg::Error {
+                        code: ErrorCode::ActionIllegalMove,
+                        message: e.message,
+                        room: Some(self.id.clone()),
+                        detail: Some(e.detail),
+                    },
+                )
+            }
+            Err(Refusal::Storage(e)) => self.refuse(
                 &who,
                 ErrorCode::ServerStorage,
                 format!("the move could not be stored, so it was not played: {e}"),
             ),
-            Err(Refusal::Stale) => self.error(
+            Err(Refusal::Stale) => self.refuse(
                 &who,
                 ErrorCode::ActionStaleSeq,
                 format!(
@@ -132,7 +141,7 @@ impl Room {
                 ),
             ),
             // Everyone, the mover included, was told `room/moved`.
-            Err(Refusal::Moved) => {}
+            Err(Refusal::Moved) => crate::metrics::move_refused(ErrorCode::RoomMoved),
         }
     }
 
@@ -205,6 +214,7 @@ impl Room {
             return self.not_stored(e, ours, clocks).await;
         }
         self.store_failed = false;
+        crate::metrics::move_accepted(self.header.game);
         self.game = game;
         self.rng = rng;
         self.clocks = clocks;
@@ -234,6 +244,9 @@ impl Room {
             match self.settle().await {
                 Ok(Some(entry)) => {
                     let went_through = ours.as_ref() == Some(&entry);
+                    if went_through {
+                        crate::metrics::move_accepted(self.header.game);
+                    }
                     if went_through && self.seq == at + 1 {
                         // Charged as it was meant to be.
                         self.clocks = clocks;

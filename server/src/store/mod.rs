@@ -25,7 +25,9 @@ use tokio::sync::oneshot;
 use uuid::Uuid;
 
 mod cluster;
+mod exported;
 mod faults;
+mod health;
 mod job;
 mod postgres;
 mod rows;
@@ -33,10 +35,23 @@ mod sqlite;
 mod task;
 
 pub use faults::{Faults, ReadHold};
+pub use health::FAILURE_SHOWN_FOR;
 pub use task::StoreTask;
 
 pub use cluster::ClusterStore;
-pub use postgres::{HeldSeat, Listing, LobbyQuery, NodeSettings, Whereabouts, DEFAULT_SCHEMA};
+pub use exported::{ExportedMatch, ExportedStep};
+pub use postgres::{
+    HeldSeat, Listing, Loaded, Loader, LobbyQuery, NodeSettings, Whereabouts, DEFAULT_SCHEMA,
+};
+
+/// Reads every match of the SQLite file at `path` (without changing it),
+/// oldest first, handing each to `each`; how many there were.
+pub fn dump_sqlite(
+    path: &std::path::Path,
+    each: impl FnMut(ExportedMatch) -> Result<(), StoreError>,
+) -> Result<usize, StoreError> {
+    sqlite::dump(path, each)
+}
 
 use job::WriteJob;
 use postgres::PgStore;
@@ -447,6 +462,26 @@ impl Store {
         match &self.0 {
             Backend::Sqlite(_) => Ok(Vec::new()),
             Backend::Postgres(s) => s.claim().await,
+        }
+    }
+
+    /// Why this node cannot serve now, if it cannot, known without a
+    /// round trip: in a shared store its lease is not surely held (the
+    /// last renewals failed, or it ran out); on either store, the last
+    /// commit failed (within [`FAILURE_SHOWN_FOR`], none since succeeded).
+    pub fn health(&self) -> Result<(), String> {
+        match &self.0 {
+            Backend::Sqlite(s) => s.health(),
+            Backend::Postgres(s) => s.health(),
+        }
+    }
+
+    /// In a shared store, whether this node surely holds its lease now;
+    /// `None` for SQLite.
+    pub fn lease_held(&self) -> Option<bool> {
+        match &self.0 {
+            Backend::Sqlite(_) => None,
+            Backend::Postgres(s) => Some(s.lease_held()),
         }
     }
 

@@ -214,7 +214,7 @@ impl Steps {
 }
 
 /// Puts each seat's client seed into the header's deal.
-fn fill_client_seeds(header: &mut MatchHeader, seats: &[(Seat, StoredSeat)]) {
+pub(super) fn fill_client_seeds(header: &mut MatchHeader, seats: &[(Seat, StoredSeat)]) {
     let Some(deal) = header.deal.as_mut() else {
         return;
     };

@@ -116,9 +116,18 @@ pub async fn a_failed_commit_refuses_the_move_and_the_same_move_is_stored_after(
     let refused = store.append(key, step(1, [0, 30]), None, Some(win())).await;
     assert!(refused.is_err());
     assert_eq!(log_of(&store, "aaaaaaaaaaaa").await.outcome, None);
+    // `/healthz` says so, until a commit succeeds.
+    let health = store.health();
+    assert!(
+        health
+            .as_ref()
+            .is_err_and(|why| why.contains("commit failed")),
+        "{health:?}"
+    );
 
     // The room kept its state, so it offers seq 1 again: it is stored.
     ok(store.append(key, step(1, [0, 3]), None, None).await);
+    assert_eq!(store.health(), Ok(()));
     close(store, thread).await;
 
     // And what is on disk is what was acknowledged, nothing else.

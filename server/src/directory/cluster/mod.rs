@@ -277,10 +277,7 @@ async fn send(cluster: &Cluster, room: &RoomId, cmd: &RoomCmd) -> Sent {
         .await
     {
         Ok(0) => Sent::Unheard,
-        Ok(_) => {
-            crate::bus::published(1, 1);
-            Sent::Heard
-        }
+        Ok(_) => Sent::Heard,
         Err(e) => {
             tracing::warn!(room = %room, error = %e, "a command could not be forwarded");
             Sent::Failed

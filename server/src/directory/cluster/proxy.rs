@@ -171,7 +171,7 @@ pub(super) async fn link(
                 gone(&gw);
                 return;
             }
-            Ok(_) => crate::bus::published(1, sent),
+            Ok(_) => tracing::trace!(gateway = %gw, frames = sent, "frames forwarded"),
             Err(e) => {
                 tracing::warn!(gateway = %gw, error = %e, "frames for a gateway were lost; its connections' stand-ins are dropped");
                 gone(&gw);

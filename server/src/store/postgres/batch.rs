@@ -329,11 +329,13 @@ pub(super) async fn run(conn: &Conn, jobs: Vec<WriteJob>, faults: &Faults, node:
     let (payloads, answers): (Vec<Payload>, Vec<Answer>) = jobs.into_iter().map(split).collect();
     let mut results: Vec<Option<Result<Vec<Row>, StoreError>>> =
         payloads.iter().map(|_| None).collect();
+    let started = tokio::time::Instant::now();
     let ran = tokio::time::timeout(
         crate::limits::PG_BATCH_TIMEOUT,
         transaction(conn, &payloads, faults, &owner, &mut results),
     )
     .await;
+    crate::metrics::commit_took(crate::metrics::StoreKind::Postgres, started.elapsed());
     let (commit, usable) = match ran {
         Ok(Ok(())) => (Ok(()), true),
         Ok(Err(why @ Broken::Refused(_))) => {
@@ -351,6 +353,10 @@ pub(super) async fn run(conn: &Conn, jobs: Vec<WriteJob>, faults: &Faults, node:
             false,
         ),
     };
+    node.commits.record(match &commit {
+        Ok(()) => Ok(()),
+        Err(Broken::Refused(why) | Broken::Unconfirmed(why)) => Err(why),
+    });
     for (answer, res) in answers.into_iter().zip(results) {
         let res = match &commit {
             Ok(()) => res.unwrap_or_else(|| Err(StoreError::Corrupt("a job was not run".into()))),
@@ -474,6 +480,7 @@ async fn transaction(
             }
             match (failure, span.injected) {
                 (None, false) if fenced => {
+                    crate::metrics::write_fenced();
                     results[span.job] = Some(Err(StoreError::Fenced(
                         "another server has taken the room over".into(),
                     )))

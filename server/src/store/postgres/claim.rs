@@ -221,6 +221,10 @@ mod tests {
             return;
         };
         let admin = connect_to(&scratch).await;
+        let (claimed_before, fenced_before) = (
+            crate::metrics::value(crate::metrics::ROOMS_CLAIMED),
+            crate::metrics::value(crate::metrics::FENCED_WRITES),
+        );
         let (a, _a_task) = node(&scratch).await;
         let key = new_match(&a, 1).await;
         ok(a.append(key, step(0), None, None).await);
@@ -241,6 +245,9 @@ mod tests {
             "{zombie_seat:?}"
         );
         assert_eq!(moves(&admin).await, 1);
+        // Counted (other tests of this process count too: at least).
+        assert!(crate::metrics::value(crate::metrics::ROOMS_CLAIMED) > claimed_before);
+        assert!(crate::metrics::value(crate::metrics::FENCED_WRITES) >= fenced_before + 2.0);
         // The new owner writes at its epoch; a second step at one position
         // is refused whoever sends it.
         ok(b.append(taken, step(1), None, None).await);

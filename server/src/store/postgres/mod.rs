@@ -24,6 +24,7 @@ use crate::limits::STORE_QUEUE;
 mod batch;
 mod claim;
 mod connect;
+mod load;
 mod lobby;
 mod node;
 mod pipeline;
@@ -35,6 +36,7 @@ mod writer;
 
 pub(crate) use connect::redacted;
 pub use connect::DEFAULT_SCHEMA;
+pub use load::{Loaded, Loader};
 pub use lobby::{Listing, LobbyQuery};
 pub use node::NodeSettings;
 pub use routing::{HeldSeat, Whereabouts};
@@ -130,6 +132,25 @@ impl PgStore {
         self.node.generations()
     }
 
+    /// Whether the lease is surely held now.
+    pub(super) fn lease_held(&self) -> bool {
+        self.node.lease_held()
+    }
+
+    /// Why the node cannot serve now, if it cannot (see `Store::health`).
+    pub(super) fn health(&self) -> Result<(), String> {
+        if !self.node.lease_held() {
+            return Err(format!(
+                "node {} does not hold its lease (it was not renewed in time, or ran out)",
+                self.node.id()
+            ));
+        }
+        match self.node.commits.failure() {
+            Some(why) => Err(format!("the last commit failed: {why}")),
+            None => Ok(()),
+        }
+    }
+
     /// This node's lease.
     pub(super) fn lease(&self) -> std::time::Duration {
         self.node.settings().lease
@@ -203,6 +224,7 @@ impl PgStore {
             return Ok((Vec::new(), total));
         }
         if !taken.is_empty() {
+            crate::metrics::rooms_claimed(taken.len() as u64);
             tracing::info!(node = %me, rooms = taken.len(), "claimed orphaned rooms");
         }
         let read = reader::snapshot(&self.pool, &self.faults, async |tx| {

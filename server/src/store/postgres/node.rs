@@ -24,6 +24,7 @@ use tokio::time::Instant;
 use tokio_postgres::Client;
 use uuid::Uuid;
 
+use super::super::health::CommitHealth;
 use super::super::StoreError;
 use super::connect::Target;
 use crate::limits::{DEFAULT_LEASE, LEASE_MARGIN_PARTS, LEASE_RENEWALS, MIN_LEASE};
@@ -84,6 +85,8 @@ pub(crate) struct Node {
     held_until: Mutex<Instant>,
     /// Grows each time the node loses its lease and takes a new id.
     generation: watch::Sender<u64>,
+    /// How the writer's last commit went (for `/healthz`).
+    pub(super) commits: CommitHealth,
 }
 
 fn fresh_id() -> Arc<str> {
@@ -101,6 +104,7 @@ impl Node {
             id: RwLock::new(fresh_id()),
             held_until: Mutex::new(Instant::now()),
             generation: watch::Sender::new(0),
+            commits: CommitHealth::default(),
             settings,
         };
         node.insert(client).await?;
@@ -145,6 +149,7 @@ impl Node {
 
     /// Writes this node's row under its current id.
     async fn insert(&self, client: &Client) -> Result<(), StoreError> {
+        crate::logs::set_node(self.id());
         let sent = Instant::now();
         client
             .execute(

@@ -25,13 +25,16 @@ use crate::limits::STORE_QUEUE;
 
 mod checkpoint;
 mod connect;
+mod dump;
 mod queries;
 mod reader;
 mod schema;
 mod writer;
 
+use super::health::CommitHealth;
 use super::job::WriteJob;
 use connect::Throwaway;
+pub(super) use dump::dump;
 use reader::ReadJob;
 
 /// A handle on a SQLite store; cheap to clone. The store's threads stop
@@ -40,6 +43,7 @@ use reader::ReadJob;
 pub(super) struct SqliteStore {
     writes: std_mpsc::SyncSender<WriteJob>,
     reads: std_mpsc::SyncSender<ReadJob>,
+    health: Arc<CommitHealth>,
 }
 
 /// The threads that serve the writer, stopped by it when it closes.
@@ -108,10 +112,12 @@ impl SqliteStore {
             alive,
         };
         let (writes, rx) = std_mpsc::sync_channel(STORE_QUEUE);
+        let health = Arc::new(CommitHealth::default());
+        let commits = Arc::clone(&health);
         let handle = std::thread::Builder::new()
             .name("parlor-store".into())
             .spawn(move || {
-                writer::run(&conn, &rx, &faults, &caught_up);
+                writer::run(&conn, &rx, &faults, &caught_up, &commits);
                 helpers.stop();
                 checkpoint::checkpoint(&conn, "TRUNCATE");
                 drop(conn);
@@ -119,7 +125,23 @@ impl SqliteStore {
                 tracing::debug!(db = %file.display(), "store closed");
             })
             .map_err(|e| StoreError::Corrupt(format!("cannot start the store thread: {e}")))?;
-        Ok((SqliteStore { writes, reads }, handle))
+        Ok((
+            SqliteStore {
+                writes,
+                reads,
+                health,
+            },
+            handle,
+        ))
+    }
+
+    /// Why the node cannot serve now, if it cannot: the writer's last
+    /// commit failed.
+    pub(super) fn health(&self) -> Result<(), String> {
+        match self.health.failure() {
+            Some(why) => Err(format!("the last commit failed: {why}")),
+            None => Ok(()),
+        }
     }
 
     /// Queues a job for the writer and waits for its answer.

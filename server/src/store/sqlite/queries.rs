@@ -103,10 +103,11 @@ pub(super) fn close(conn: &Connection, key: MatchKey, why: Closed) -> Result<(),
     Ok(())
 }
 
-const HEADER_COLUMNS: &str = "id, room, game, options, seats, seed, clock, private, outcome, \
+pub(super) const HEADER_COLUMNS: &str =
+    "id, room, game, options, seats, seed, clock, private, outcome, \
      closed, deal, creator, creator_addr, created_ms";
 
-fn header_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<HeaderRow> {
+pub(super) fn header_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<HeaderRow> {
     Ok(HeaderRow {
         epoch: 1,
         id: row.get(0)?,
@@ -146,7 +147,10 @@ fn moves(conn: &Connection, key: MatchKey) -> Result<Steps, StoreError> {
     Ok(steps)
 }
 
-fn seats(conn: &Connection, key: MatchKey) -> Result<Vec<(Seat, StoredSeat)>, StoreError> {
+pub(super) fn seats(
+    conn: &Connection,
+    key: MatchKey,
+) -> Result<Vec<(Seat, StoredSeat)>, StoreError> {
     let mut stmt = conn.prepare_cached(
         "SELECT seat, kind, token, name, strategy, client_seed FROM seats WHERE match_id = ?1 ORDER BY seat",
     )?;

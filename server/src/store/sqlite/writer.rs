@@ -14,11 +14,13 @@ use std::time::Instant;
 
 use rusqlite::Connection;
 
+use super::super::health::CommitHealth;
 use super::super::job::WriteJob;
 use super::checkpoint::finish_checkpoint;
 use super::queries::{append, close, control, create, set_seat};
 use super::{Faults, MatchKey, Reply, StoreError};
 use crate::limits::{CHECKPOINT_INTERVAL, STORE_BATCH, STORE_GATHER, STORE_GATHER_AFTER};
+use crate::metrics::{commit_took, StoreKind};
 
 /// Serves jobs until every sender is gone, checkpointing between batches.
 pub(super) fn run(
@@ -26,6 +28,7 @@ pub(super) fn run(
     rx: &std_mpsc::Receiver<WriteJob>,
     faults: &Faults,
     caught_up: &AtomicBool,
+    health: &CommitHealth,
 ) {
     let mut last_batch = Instant::now();
     let mut last_len = 0;
@@ -54,8 +57,10 @@ pub(super) fn run(
             }
         }
         last_len = batch.len();
-        run_batch(conn, batch, faults);
+        let started = Instant::now();
+        run_batch(conn, batch, faults, health);
         last_batch = Instant::now();
+        commit_took(StoreKind::Sqlite, last_batch - started);
         finish_checkpoint(conn, caught_up);
     }
 }
@@ -87,10 +92,17 @@ impl Done {
 }
 
 /// Runs `batch` in one transaction, each job in its own savepoint, and
-/// answers every job once the commit succeeded or failed.
-pub(super) fn run_batch(conn: &Connection, batch: Vec<WriteJob>, faults: &Faults) {
+/// answers every job once the commit succeeded or failed (recorded in
+/// `health` first, so that whoever is answered sees it there).
+pub(super) fn run_batch(
+    conn: &Connection,
+    batch: Vec<WriteJob>,
+    faults: &Faults,
+    health: &CommitHealth,
+) {
     if let Err(e) = control(conn, "BEGIN") {
         let why = format!("cannot start a transaction: {e}");
+        health.record(Err(&why));
         for job in batch {
             refuse(job, &why);
         }
@@ -146,6 +158,7 @@ pub(super) fn run_batch(conn: &Connection, batch: Vec<WriteJob>, faults: &Faults
             tracing::debug!(error = %e, "rollback after a failed commit");
         }
     }
+    health.record(commit.as_ref().map(|_| ()).map_err(String::as_str));
     for d in done {
         d.answer(&commit);
     }
@@ -261,7 +274,7 @@ mod tests {
         jobs: Vec<(WriteJob, Answer)>,
     ) -> Vec<Result<(), StoreError>> {
         let (jobs, answers): (Vec<_>, Vec<_>) = jobs.into_iter().unzip();
-        run_batch(conn, jobs, faults);
+        run_batch(conn, jobs, faults, &CommitHealth::default());
         answers.into_iter().map(|mut a| ok(a.try_recv())).collect()
     }
 
