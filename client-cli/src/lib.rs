@@ -4,7 +4,10 @@
 pub mod analysis;
 pub mod bot;
 pub mod client;
+pub mod command;
+pub mod countdown;
 pub mod help;
+pub mod input;
 pub mod play;
 pub mod render;
 pub mod replay;

@@ -81,9 +81,14 @@ fn cmd_game(words: &[String]) -> Result<(), String> {
 #[derive(Debug, clap::Args)]
 struct ServerArg {
     /// Server URL. Without it, `play` uses a server on 127.0.0.1:7878 if
-    /// one is running and otherwise starts a private one in-process.
+    /// one is running and otherwise starts a private one in-process (whose
+    /// games end with the command and cannot be resumed).
     #[arg(long)]
     server: Option<String>,
+    /// Play on a private server inside this command even if one runs on
+    /// 127.0.0.1:7878.
+    #[arg(long, conflicts_with = "server")]
+    private: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -124,6 +129,9 @@ struct PlayArgs {
     /// Your name as others see it.
     #[arg(long, default_value = "player")]
     name: String,
+    /// Show the server's error codes beside its refusals.
+    #[arg(long)]
+    verbose: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -240,20 +248,20 @@ async fn main() -> ExitCode {
 
 /// The server to use: the one given, the local default if it answers, or
 /// a private in-process one (so a newcomer's first game is one command).
-async fn resolve_server(arg: Option<String>) -> Result<(String, Option<Server>), String> {
-    if let Some(url) = arg {
+async fn resolve_server(arg: ServerArg) -> Result<(String, Option<Server>), String> {
+    if let Some(url) = arg.server {
         return Ok((url, None));
     }
     let default: SocketAddr = ([127, 0, 0, 1], 7878).into();
-    if tokio::net::TcpStream::connect(default).await.is_ok() {
+    if !arg.private && tokio::net::TcpStream::connect(default).await.is_ok() {
         return Ok((DEFAULT_SERVER.into(), None));
     }
     let server = Server::start(([127, 0, 0, 1], 0).into(), Config::default())
         .await
         .map_err(|e| format!("cannot start a local server: {e}"))?;
-    eprintln!(
-        "(No server on 127.0.0.1:7878, so this game runs on a private server inside this command.)"
-    );
+    if !arg.private {
+        eprintln!("(No server on 127.0.0.1:7878, so this game runs on a private server inside this command.)");
+    }
     Ok((server.url(), Some(server)))
 }
 
@@ -273,6 +281,7 @@ async fn cmd_play(a: PlayArgs) -> Result<(), String> {
         Some(s) => Some(s.to_owned()),
         None => a.game.strategies().first().map(|s| (*s).to_owned()),
     };
+    let (url, local) = resolve_server(a.server).await?;
     let opts = PlayOptions {
         game: a.game,
         name: a.name,
@@ -283,15 +292,18 @@ async fn cmd_play(a: PlayArgs) -> Result<(), String> {
         options: json_arg(a.options.as_deref())?,
         clock,
         resume: a.resume,
+        server: url.clone(),
+        private: local.is_some(),
+        verbose: a.verbose,
     };
-    let (url, local) = resolve_server(a.server.server).await?;
     let mut client = Client::connect(&url, &opts.name)
         .await
         .map_err(|e| format!("{url}: {e}"))?;
-    let stdin = tokio::io::BufReader::new(tokio::io::stdin());
+    let mut input = parlor_cli::input::terminal();
     let mut stdout = std::io::stdout();
-    let res = play(&mut client, &opts, stdin, &mut stdout).await;
+    let res = play(&mut client, &opts, &mut input, &mut stdout).await;
     let _ = stdout.flush();
+    drop(client);
     if let Some(server) = local {
         let _ = server.stop().await;
     }

@@ -234,41 +234,6 @@ fn help_lists_every_games_bots_from_the_games() {
     }
 }
 
-#[test]
-fn a_person_plays_nimrod_to_the_end_and_is_re_prompted_on_a_bad_move() {
-    let rt = tokio::runtime::Runtime::new().unwrap_or_else(|e| panic!("{e}"));
-    let server = rt
-        .block_on(Server::start(([127, 0, 0, 1], 0).into(), Config::default()))
-        .unwrap_or_else(|e| panic!("{e}"));
-    // (1, 2) is a lose position: whatever the person does, the optimal bot
-    // wins, so the game's length is known: one refused move, then a 1.
-    let out = parlor(
-        &[
-            "play",
-            "nimrod",
-            "--server",
-            &server.url(),
-            "--options",
-            r#"{"piles":[1,2]}"#,
-        ],
-        "both 5\nseven\na 1\n",
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(text.contains("Pile A    1"), "{text}");
-    assert!(text.contains("Refused: pile A holds only 1 rods"), "{text}");
-    assert!(text.contains("type e.g."), "{text}");
-    assert!(
-        text.contains("seat 1 (optimal bot) won. You lose."),
-        "{text}"
-    );
-    rt.block_on(server.stop()).unwrap_or_else(|e| panic!("{e}"));
-}
-
 fn block(n: i64, c: &str) -> Value {
     json!({"number": n, "color": c})
 }

@@ -210,6 +210,15 @@ impl super::Renderer for Mitsudomoe {
     fn parse(&self, u: &Update, line: &str) -> Result<Value, String> {
         parse(u, line)
     }
+
+    fn last_move(&self, u: &Update) -> Option<String> {
+        let last = view(u)?.last?;
+        Some(format!(
+            "{} played {}",
+            super::who(u, last.seat),
+            last.notation
+        ))
+    }
 }
 
 #[cfg(test)]
