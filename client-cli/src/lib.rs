@@ -12,5 +12,6 @@ pub mod play;
 pub mod render;
 pub mod replay;
 pub mod verify;
+pub mod watch;
 
 pub use client::{Client, ClientError};

@@ -35,6 +35,8 @@ enum Cmd {
     Bot(BotArgs),
     /// List the rooms on a server.
     Rooms(RoomsArgs),
+    /// Watch a room's match as a spectator, drawn as `play` draws it.
+    Watch(WatchArgs),
     /// Show a finished match move by move.
     Replay(ReplayArgs),
     /// Check a finished match: its deal against the commitment, and every
@@ -68,7 +70,7 @@ fn cmd_game(words: &[String]) -> Result<(), String> {
         .split_first()
         .ok_or_else(|| "name a game or a command".to_owned())?;
     let game: GameKind = name.parse().map_err(|e| {
-        format!("{e}; the commands are play, bot, rooms, replay, verify and analyze")
+        format!("{e}; the commands are play, bot, rooms, watch, replay, verify and analyze")
     })?;
     let argv = std::iter::once(format!("parlor {game}")).chain(rest.iter().cloned());
     match GameTool::try_parse_from(argv) {
@@ -176,12 +178,25 @@ struct RoomsArgs {
 }
 
 #[derive(Debug, clap::Args)]
+struct WatchArgs {
+    /// The room to watch.
+    room: String,
+    /// Server URL.
+    #[arg(long, default_value = DEFAULT_SERVER)]
+    server: String,
+}
+
+#[derive(Debug, clap::Args)]
 struct ReplayArgs {
     /// The room of a finished match.
     room: String,
     /// Server URL.
     #[arg(long, default_value = DEFAULT_SERVER)]
     server: String,
+    /// JSON lines (the header, each step with the public view after it,
+    /// the outcome) instead of boards.
+    #[arg(long, conflicts_with = "predict")]
+    json: bool,
     /// Rummikub (two players): player 1's predicted win fraction after
     /// each move, counted exactly over every way the game could go on.
     #[arg(long)]
@@ -236,6 +251,7 @@ async fn main() -> ExitCode {
         Cmd::Play(a) => cmd_play(a).await,
         Cmd::Bot(a) => cmd_bot(a).await,
         Cmd::Rooms(a) => cmd_rooms(a).await,
+        Cmd::Watch(a) => cmd_watch(a).await,
         Cmd::Replay(a) => cmd_replay(a).await,
         Cmd::Analyze { game, tool } => cmd_tool(game, &tool),
         Cmd::Game(words) => cmd_game(&words),
@@ -429,6 +445,15 @@ async fn cmd_rooms(a: RoomsArgs) -> Result<(), String> {
     Ok(())
 }
 
+async fn cmd_watch(a: WatchArgs) -> Result<(), String> {
+    let room = room_id(&a.room)?;
+    let mut client = Client::connect(&a.server, "parlor-watch")
+        .await
+        .map_err(|e| format!("{}: {e}", a.server))?;
+    let mut out = std::io::stdout();
+    parlor_cli::watch::watch(&mut client, &room, &mut out).await
+}
+
 /// The log of the finished match in `room`, over the protocol as `name`.
 async fn fetch_log(server: &str, room: &str, name: &str) -> Result<MatchLog, String> {
     let room = room_id(room)?;
@@ -453,8 +478,11 @@ async fn fetch_log(server: &str, room: &str, name: &str) -> Result<MatchLog, Str
 async fn cmd_replay(a: ReplayArgs) -> Result<(), String> {
     let log = fetch_log(&a.server, &a.room, "parlor-replay").await?;
     let mut out = std::io::stdout().lock();
-    if !a.predict {
+    if a.json {
         return parlor_cli::replay::print(&log, &mut out);
+    }
+    if !a.predict {
+        return parlor_cli::replay::show(&log, &mut out);
     }
     let game = log.header.game;
     let (tool, input) = parlor_protocol::log_analysis(&log)
