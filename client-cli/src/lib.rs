@@ -9,6 +9,7 @@ pub mod countdown;
 pub mod help;
 pub mod input;
 pub mod play;
+pub mod progress;
 pub mod render;
 pub mod replay;
 pub mod verify;

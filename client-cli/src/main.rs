@@ -515,7 +515,8 @@ async fn cmd_verify(a: VerifyArgs) -> Result<ExitCode, String> {
 }
 
 fn cmd_tool(game: GameKind, a: &ToolArgs) -> Result<(), String> {
-    let input = analysis::input(game, a, std::io::stdin().lock())?;
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stdin());
+    let input = analysis::input(game, a, std::io::stdin().lock(), terminal)?;
     let mut out = std::io::stdout().lock();
     analysis::run(game, &a.tool, &input, &mut out)
 }
