@@ -340,3 +340,40 @@ fn cribbage_shows_the_show_whose_crib_partners_and_who_laid_each_card() {
     drop(p);
     rt.block_on(server.stop()).unwrap();
 }
+
+#[test]
+fn rummikub_speaks_of_groups_runs_and_blocks_not_of_its_encoding() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = server(&rt);
+    let url = server.url();
+    let mut p = Session::start(&["play", "rummikub", "--server", &url]);
+    let (mut refused, mut bot_moves) = (false, 0);
+    while !(refused && bot_moves >= 3) {
+        let Some(line) = p.next_line() else { break };
+        if line.starts_with("Your move:") {
+            // Drawing while a block can be laid is refused; then lay one.
+            p.send("draw");
+        }
+        if line.starts_with("Refused: you can still play, so you may not draw: for example, ") {
+            refused = true;
+            p.send("1");
+        }
+        if let Some(what) = line.strip_prefix("  Last move: seat 1 ") {
+            bot_moves += 1;
+            let verb = what.split(' ').next().unwrap_or_default();
+            assert!(
+                ["laid", "added", "drew", "passed"].contains(&verb),
+                "{line}"
+            );
+        }
+        if line.contains(" won.") || line.contains("draw.") {
+            break;
+        }
+    }
+    assert!(refused && bot_moves > 0, "{}", p.transcript);
+    for word in ["playrow", "playblock", "nrow", "crow", "illegal_move"] {
+        assert!(!p.transcript.contains(word), "{word}: {}", p.transcript);
+    }
+    drop(p);
+    rt.block_on(server.stop()).unwrap();
+}

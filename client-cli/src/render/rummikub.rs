@@ -320,6 +320,21 @@ mod tests {
     }
 
     #[test]
+    fn pass_is_read_as_the_pass_move() {
+        let u: Update = serde_json::from_value(serde_json::json!({
+            "room": "000000000001", "game": "rummikub", "seq": 9, "status": "playing",
+            "seats": [], "you": 0, "to_act": [0],
+            "view": {"rack": [{"number": 1, "color": "red"}], "table": [], "rack_sizes": [1, 1],
+                     "bag": 0, "next": 0, "last": null, "empty_bag": "pass"},
+            "legal": ["pass"],
+        }))
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(parse(&u, "pass"), Ok(serde_json::json!("pass")));
+        assert_eq!(parse(&u, "draw"), Ok(serde_json::json!("draw")));
+        assert!(prompt(&u).contains("pass (the bag is empty)"));
+    }
+
+    #[test]
     fn refusals_are_told_in_players_words() {
         let example = serde_json::json!({"playblock": {
             "block": {"number": 2, "color": "red"},
