@@ -278,7 +278,11 @@ fn show_update(
     let timed_out = t.timed_out(&u);
     let new_step = t.current.as_ref().is_none_or(|c| u.seq > c.seq);
     t.renderer.observe(&u);
-    writeln!(out, "\n{}", render::board(t.renderer.as_ref(), &u))?;
+    let brief = t.renderer.brief(&u).filter(|_| !timed_out);
+    match &brief {
+        Some(line) => writeln!(out, "{line}")?,
+        None => writeln!(out, "\n{}", render::board(t.renderer.as_ref(), &u))?,
+    }
     let last = t.renderer.last_move(&u);
     if new_step && u.seq > 0 {
         if let Some(m) = &last {
@@ -294,6 +298,11 @@ fn show_update(
         && !(simultaneous && u.to_act.contains(t.seat))
     {
         t.sent = None;
+    }
+    // A step told in brief leaves the player's prompt and clock as they were.
+    if brief.is_some() && t.my_turn() {
+        t.current = Some(u);
+        return Ok(None);
     }
     t.countdown.stop();
     if timed_out {
@@ -327,7 +336,14 @@ fn show_update(
             }
         }
     } else if u.status == RoomStatus::Playing {
-        let waiting: Vec<String> = u.to_act.iter().map(|s| render::who(&u, s)).collect();
+        let waiting: Vec<String> = u
+            .to_act
+            .iter()
+            .map(|s| match u.clocks.as_ref().and_then(|c| c.get(s.index())) {
+                Some(ms) => format!("{} ({} left)", render::who(&u, s), render::clock(*ms)),
+                None => render::who(&u, s),
+            })
+            .collect();
         writeln!(out, "Waiting for {}...", waiting.join(" and "))?;
     } else {
         writeln!(out, "Waiting for every seat to be taken...")?;

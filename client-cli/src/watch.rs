@@ -22,7 +22,10 @@ pub async fn watch(client: &mut Client, room: &RoomId, out: &mut impl Write) -> 
             ServerMsg::Update(u) if &u.room == room => {
                 let r = r.get_or_insert_with(|| render::renderer(u.game));
                 r.observe(&u);
-                writeln!(out, "\n{}", render::board(r.as_ref(), &u)).map_err(io)?;
+                match r.brief(&u) {
+                    Some(line) => writeln!(out, "{line}").map_err(io)?,
+                    None => writeln!(out, "\n{}", render::board(r.as_ref(), &u)).map_err(io)?,
+                }
                 if let Some(o) = &u.outcome {
                     writeln!(out, "{}", render::outcome(&u, o)).map_err(io)?;
                     return Ok(());

@@ -326,6 +326,12 @@ fn cribbage_shows_the_show_whose_crib_partners_and_who_laid_each_card() {
     assert!(t.contains("you & partner (seat 2)"), "{t}");
     assert!(t.contains("Last move: "), "{t}");
     assert!(t.contains(" · laid: "), "{t}");
+    // Another seat's throw is one line, not the board and its scores again.
+    assert!(
+        t.lines()
+            .any(|l| l.starts_with("  Seat ") && l.ends_with(" threw a card to the crib.")),
+        "{t}"
+    );
     assert!(
         t.lines()
             .any(|l| l.contains("Hand 1 · ") && l.contains("crib")),
@@ -333,7 +339,7 @@ fn cribbage_shows_the_show_whose_crib_partners_and_who_laid_each_card() {
     );
     for l in t
         .lines()
-        .filter(|l| l.starts_with("==") || l.starts_with("   seat"))
+        .filter(|l| l.starts_with("==") || l.starts_with("  "))
     {
         assert!(l.chars().count() <= 80, "{l}");
     }

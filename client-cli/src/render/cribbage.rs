@@ -189,6 +189,9 @@ pub struct Cribbage {
     show_previous: Option<usize>,
     /// The last step in words.
     last: Option<String>,
+    /// Whether the last step was another seat's throw to the crib while
+    /// the throws go on: nothing to draw again.
+    minor: bool,
 }
 
 impl Cribbage {
@@ -325,6 +328,18 @@ impl super::Renderer for Cribbage {
             }
             None => (0, None, None),
         };
+        self.minor = match &self.seen {
+            Some((before, seq)) => {
+                u.seq == seq + 1
+                    && before.hand_number == v.hand_number
+                    && before.phase == Phase::Discard
+                    && v.phase == Phase::Discard
+                    && before.to_act.len() > v.to_act.len()
+                    && u.you
+                        .is_some_and(|me| !before.to_act.contains(me) || v.to_act.contains(me))
+            }
+            None => false,
+        };
         self.from = from;
         self.show_previous = show_previous;
         self.last = last;
@@ -348,6 +363,11 @@ impl super::Renderer for Cribbage {
 
     fn last_move(&self, _u: &Update) -> Option<String> {
         self.last.clone()
+    }
+
+    fn brief(&self, _u: &Update) -> Option<String> {
+        let last = self.last.as_ref().filter(|_| self.minor)?;
+        Some(format!("  {}.", cap(last.clone())))
     }
 
     fn refusal(&self, _u: &Update, detail: &Value) -> Option<String> {
@@ -408,5 +428,73 @@ pub fn parse(u: &Update, line: &str) -> Result<Value, String> {
         (true, _) if !picked.is_empty() => Ok(json!(Move::Discard(picked))),
         (false, [one]) => Ok(json!(Move::Play(*one))),
         _ => Err("type the card(s), e.g. `5h` or `5h kd`".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::Renderer;
+    use super::*;
+
+    fn c(rank: Value, suit: &str) -> Value {
+        json!({"rank": rank, "suit": suit})
+    }
+
+    /// The last update of a game won in the show: the crib is shown as
+    /// the crib, and every scoring line is told, however many.
+    #[test]
+    fn a_game_ended_in_the_show_labels_the_crib_and_tells_every_score() {
+        let hand = vec![
+            c(json!(5), "clubs"),
+            c(json!(8), "hearts"),
+            c(json!("king"), "diamonds"),
+            c(json!("king"), "spades"),
+        ];
+        let crib = vec![
+            c(json!(3), "diamonds"),
+            c(json!(3), "spades"),
+            c(json!(5), "diamonds"),
+            c(json!(5), "spades"),
+        ];
+        let events: Vec<Value> = (0..10)
+            .map(|i| {
+                json!({"seat": 1, "stage": "crib", "reason": "fifteen", "points": 2,
+                       "cards": [c(json!(5), "spades"), c(json!(10 - i % 2), "clubs")],
+                       "text": format!("fifteen for 2 (#{i})")})
+            })
+            .collect();
+        let view = json!({
+            "seats": 2, "target": 61, "partnerships": false, "scores": [40, 61],
+            "hand_number": 5, "dealer": 1, "phase": "over", "to_act": [], "next": null,
+            "you": 0, "hand": [], "discarded": [], "discard_count": 2, "held": [0, 0],
+            "crib_size": 4, "start": c(json!(3), "clubs"), "count": 0, "series": [],
+            "laid": [],
+            "shown": [
+                {"seat": 0, "kind": "hand", "cards": hand, "total": 6},
+                {"seat": 1, "kind": "crib", "cards": crib, "total": 20}
+            ],
+            "events": events, "previous": null,
+            "outcome": {"result": "win", "winners": [1]}
+        });
+        let u: Update = serde_json::from_value(json!({
+            "room": "000000000001", "game": "cribbage", "seq": 50, "status": "finished",
+            "seats": [], "you": 0, "to_act": [], "view": view,
+            "outcome": {"result": "win", "winners": [1]},
+        }))
+        .unwrap_or_else(|e| panic!("{e}"));
+        let mut r = Cribbage::default();
+        r.observe(&u);
+        let board = r.board(&u);
+        assert!(
+            board.contains("  Your hand: 5♣ 8♥ K♦ K♠ + 3♣ = 6"),
+            "{board}"
+        );
+        assert!(
+            board.contains("  Seat 1's crib: 3♦ 3♠ 5♦ 5♠ + 3♣ = 20"),
+            "{board}"
+        );
+        for i in 0..10 {
+            assert!(board.contains(&format!("(#{i})")), "{board}");
+        }
     }
 }

@@ -30,6 +30,11 @@ pub trait Renderer: Send {
     /// The step that led to `u` in words ("seat 1 took 4 from pile B"),
     /// as observed last; `None` when nothing was played (yet).
     fn last_move(&self, u: &Update) -> Option<String>;
+    /// A step that changed too little to draw the board again (another
+    /// seat's throw to the crib), told in one line instead.
+    fn brief(&self, _u: &Update) -> Option<String> {
+        None
+    }
     /// A refusal by the rules told in the game's words, from the error's
     /// `detail`; `None` keeps the server's message.
     fn refusal(&self, _u: &Update, _detail: &Value) -> Option<String> {
@@ -88,23 +93,27 @@ pub fn who_cap(u: &Update, seat: Seat) -> String {
     }
 }
 
+/// A seat for the header and the result: "you", or "seat 1 (alice)",
+/// "seat 1 (optimal bot)".
 fn seat_name(u: &Update, seat: Seat) -> String {
+    if u.you == Some(seat) {
+        return "you".into();
+    }
     let Some(info) = u.seats.get(seat.index()) else {
         return who(u, seat);
     };
-    let who = Some(info).map(|s| match &s.occupant {
+    let held_by = match &info.occupant {
         Occupant::Empty => "empty".to_owned(),
         Occupant::Player { name, connected } => {
             if *connected {
                 name.clone()
             } else {
-                format!("{name} (disconnected)")
+                format!("{name}, disconnected")
             }
         }
         Occupant::Bot { strategy } => format!("{strategy} bot"),
-    });
-    let you = if u.you == Some(seat) { ", you" } else { "" };
-    format!("seat {} ({}{you})", seat.0, who.unwrap_or_default())
+    };
+    format!("seat {} ({held_by})", seat.0)
 }
 
 /// Columns of the narrowest terminal the client writes for: the header
@@ -146,15 +155,19 @@ pub fn outcome(u: &Update, outcome: &Outcome) -> String {
     match outcome {
         Outcome::Draw => "The game is a draw.".into(),
         Outcome::Win { winners } => {
-            let names: Vec<String> = winners.iter().map(|s| seat_name(u, s)).collect();
-            let verdict = match u.you {
-                Some(me) if winners.contains(me) => "You win!",
-                Some(_) => "You lose.",
-                None => "",
-            };
-            format!("{} won. {verdict}", names.join(" and "))
-                .trim()
-                .to_owned()
+            let others: Vec<String> = winners
+                .iter()
+                .filter(|s| Some(*s) != u.you)
+                .map(|s| seat_name(u, s))
+                .collect();
+            match u.you {
+                Some(me) if winners.contains(me) && others.is_empty() => "You win!".into(),
+                Some(me) if winners.contains(me) => {
+                    format!("You and {} win!", others.join(" and "))
+                }
+                Some(_) => format!("{} won. You lose.", others.join(" and ")),
+                None => format!("{} won.", others.join(" and ")),
+            }
         }
     }
 }
