@@ -324,6 +324,7 @@ fn cribbage_shows_the_show_whose_crib_partners_and_who_laid_each_card() {
     );
     let t = p.transcript.clone();
     assert!(t.contains("you & partner (seat 2)"), "{t}");
+    assert!(t.contains("seat 2 (expert bot), your partner"), "{t}");
     assert!(t.contains("Last move: "), "{t}");
     assert!(t.contains(" · laid: "), "{t}");
     // Another seat's throw is one line, not the board and its scores again.

@@ -365,6 +365,14 @@ impl super::Renderer for Cribbage {
         self.last.clone()
     }
 
+    fn partner(&self, u: &Update, seat: Seat) -> bool {
+        view(u).is_some_and(|v| {
+            v.partnerships
+                && u.you
+                    .is_some_and(|me| me != seat && v.side(me) == v.side(seat))
+        })
+    }
+
     fn brief(&self, _u: &Update) -> Option<String> {
         let last = self.last.as_ref().filter(|_| self.minor)?;
         Some(format!("  {}.", cap(last.clone())))

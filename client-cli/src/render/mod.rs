@@ -30,6 +30,11 @@ pub trait Renderer: Send {
     /// The step that led to `u` in words ("seat 1 took 4 from pile B"),
     /// as observed last; `None` when nothing was played (yet).
     fn last_move(&self, u: &Update) -> Option<String>;
+    /// Whether `seat` plays on the recipient's side (Cribbage's
+    /// partnerships), to name it as a partner.
+    fn partner(&self, _u: &Update, _seat: Seat) -> bool {
+        false
+    }
     /// A step that changed too little to draw the board again (another
     /// seat's throw to the crib), told in one line instead.
     fn brief(&self, _u: &Update) -> Option<String> {
@@ -55,7 +60,7 @@ pub fn renderer(game: GameKind) -> Box<dyn Renderer> {
 /// The header and the game's board, as lines of text, for the recipient
 /// of `u`.
 pub fn board(r: &dyn Renderer, u: &Update) -> String {
-    format!("{}\n{}", header(u), r.board(u))
+    format!("{}\n{}", header(r, u), r.board(u))
 }
 
 /// Reads a typed move. Every game also accepts a number from the legal-move
@@ -125,13 +130,16 @@ pub fn clock(ms: u64) -> String {
     format!("{}:{:02}", ms / 60_000, ms / 1000 % 60)
 }
 
-fn header(u: &Update) -> String {
+fn header(r: &dyn Renderer, u: &Update) -> String {
     let title = format!("== {} · room {} · move {}", u.game, u.room, u.seq);
     let seats: Vec<String> = u
         .seats
         .iter()
         .map(|s| {
             let mut text = seat_name(u, s.seat);
+            if r.partner(u, s.seat) {
+                text = format!("{text}, your partner");
+            }
             if let Some(ms) = u.clocks.as_ref().and_then(|c| c.get(s.seat.index())) {
                 text.push_str(&format!(" {}", clock(*ms)));
             }
