@@ -10,7 +10,7 @@ use parlor_cli::analysis::{self, ToolArgs};
 use parlor_cli::play::{play, PlayOptions};
 use parlor_cli::{bot, help, Client, ClientError};
 use parlor_games::{GameKind, GameRng, Seat};
-use parlor_protocol::{ClientMsg, Clock, MatchLog, RoomId, ServerMsg};
+use parlor_protocol::{ClientMsg, Clock, MatchLog, RoomId, RoomStatus, ServerMsg};
 use parlor_server::{Config, Server};
 use serde_json::Value;
 use uuid::Uuid;
@@ -423,6 +423,7 @@ async fn cmd_rooms(a: RoomsArgs) -> Result<(), String> {
             a.server
         );
     }
+    let mut listed = false;
     for r in rooms {
         let seats: Vec<String> = r
             .seats
@@ -433,13 +434,29 @@ async fn cmd_rooms(a: RoomsArgs) -> Result<(), String> {
                 parlor_protocol::Occupant::Bot { strategy } => format!("{strategy} bot"),
             })
             .collect();
+        let status = match r.status {
+            RoomStatus::Waiting => "waiting",
+            RoomStatus::Playing => "playing",
+            RoomStatus::Finished => "finished",
+        };
         let _ = writeln!(
             out,
-            "{}  {:<9} {:?}  {}",
+            "{}  {:<10} {:<8}  {}",
             r.room,
             r.game.name(),
-            r.status,
+            status,
             seats.join(", ")
+        );
+        listed = true;
+    }
+    if listed {
+        // Finished rooms are listed only until they close, 30 seconds
+        // after the end; their logs stay available to `replay`.
+        let _ = writeln!(
+            out,
+            "Join: parlor play GAME --room ROOM --server {s} · watch: parlor watch ROOM --server {s} \
+             · a finished match: parlor replay ROOM --server {s}",
+            s = a.server
         );
     }
     Ok(())

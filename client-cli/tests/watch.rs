@@ -97,3 +97,47 @@ fn a_bots_match_is_watched_then_replayed_move_by_move() {
     assert_eq!(lines[0]["header"]["game"], json!("nimrod"));
     rt.block_on(server.stop()).unwrap();
 }
+
+#[test]
+fn rooms_lists_each_room_with_its_state_and_how_to_join_watch_or_replay() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = rt
+        .block_on(Server::start(([127, 0, 0, 1], 0).into(), Config::default()))
+        .unwrap();
+    let url = server.url();
+    let mut c = rt.block_on(Client::connect(&url, "host")).unwrap();
+    let room = rt
+        .block_on(c.request(
+            &ClientMsg::CreateRoom {
+                game: "cribbage".parse().unwrap(),
+                seats: None,
+                options: Value::Null,
+                clock: None,
+                private: false,
+            },
+            |m| match m {
+                ServerMsg::RoomCreated { room, .. } => Some(room),
+                _ => None,
+            },
+        ))
+        .unwrap();
+    let mut r = Session::start(&["rooms", "--server", &url]);
+    assert!(r.wait_exit().success(), "{}", r.transcript);
+    let line = r
+        .transcript
+        .lines()
+        .find(|l| l.starts_with(room.as_str()))
+        .unwrap_or_else(|| panic!("{}", r.transcript));
+    assert!(
+        line.contains("cribbage") && line.contains("waiting"),
+        "{line}"
+    );
+    assert!(line.contains("(free), (free)"), "{line}");
+    assert!(
+        r.transcript
+            .contains(&format!("parlor watch ROOM --server {url}")),
+        "{}",
+        r.transcript
+    );
+    rt.block_on(server.stop()).unwrap();
+}
