@@ -32,9 +32,9 @@ impl Command {
 /// What the commands do, for `help`.
 pub fn help() -> String {
     format!(
-        "Commands: `help` this text · `last` the last {LAST_SHOWN} moves · `resign` give up \
-         the game (you lose) · `quit` leave and keep your seat to come back later.\n\
-         Ctrl-C asks whether to resign or to leave the seat."
+        "In a game, type `help` for how to move and these commands, `last` for the last \
+         {LAST_SHOWN} moves, `resign` to give the game up (you lose), or `quit` to leave and keep \
+         your seat to come back later.\nCtrl-C asks whether to resign or to leave the seat."
     )
 }
 

@@ -30,6 +30,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Cmd {
     /// Play a game in the terminal against bots or people.
+    #[command(after_help = parlor_cli::command::help())]
     Play(PlayArgs),
     /// Run a bot that plays one match over the protocol, then exits.
     Bot(BotArgs),

@@ -193,11 +193,21 @@ fn nimrod_piles_keep_their_place_on_screen() {
     p.expect("Last move: seat 1 took 1 rod from pile A");
     p.expect("Your move");
     assert!(p.transcript.contains("Pile A    4"), "{}", p.transcript);
-    // `quit` leaves, keeping the seat.
+    // `quit` leaves, keeping the seat; the command printed to come back
+    // works as printed.
     p.send("quit");
     p.expect("your seat stays yours");
-    p.expect("--resume");
+    let again = p.expect("To come back to your seat: ");
     assert!(p.wait_exit().success());
+    let words: Vec<&str> = again
+        .trim_start_matches("To come back to your seat: parlor ")
+        .split_whitespace()
+        .collect();
+    let mut back = Session::start(&words);
+    back.expect("You are seat 0");
+    back.expect("Your move");
+    back.send("quit");
+    assert!(back.wait_exit().success(), "{}", back.transcript);
     rt.block_on(server.stop()).unwrap();
 }
 
@@ -253,7 +263,7 @@ fn in_game_commands_and_ctrl_c() {
     ]);
     p.expect("Your move");
     p.send("help");
-    p.expect("Commands:");
+    p.expect("In a game, type `help`");
     p.send("last");
     p.expect("No move has been played yet.");
     p.send("a 1");
