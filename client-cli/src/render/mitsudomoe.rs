@@ -104,8 +104,9 @@ pub fn board(u: &Update) -> String {
     s.push_str(&format!("  In supply: {}\n", supplies.join(" · ")));
     if let Some(last) = &v.last {
         s.push_str(&format!(
-            "  Last turn, seat {}: {}\n",
-            last.seat.0, last.notation
+            "  Last turn: {} played {}\n",
+            super::who(u, last.seat),
+            last.notation
         ));
     }
     if let Some(end) = v.end {
