@@ -15,6 +15,11 @@ use super::SCREEN_WIDTH;
 /// Width of the score board's track.
 const TRACK_WIDTH: usize = 40;
 
+/// Width of a side's name on the score board: the longest,
+/// "you & partner (seat 2)", with room to spare; with the score and the
+/// track the line stays within 80 columns.
+const SIDE_NAME_WIDTH: usize = 24;
+
 fn symbol(s: Suit) -> char {
     match s {
         Suit::Clubs => '♣',
@@ -232,12 +237,13 @@ impl Cribbage {
             let filled =
                 (usize::from(*score) * TRACK_WIDTH / usize::from(v.target.max(1))).min(TRACK_WIDTH);
             s.push_str(&format!(
-                "  {:<24} {:>3}/{} [{}{}]\n",
+                "  {:<width$} {:>3}/{} [{}{}]\n",
                 side_name(u, v, side),
                 score,
                 v.target,
                 "#".repeat(filled),
                 ".".repeat(TRACK_WIDTH - filled),
+                width = SIDE_NAME_WIDTH,
             ));
         }
         if let (Some(told), Some(prev)) = (self.show_previous, &v.previous) {
