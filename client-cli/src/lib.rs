@@ -4,10 +4,15 @@
 pub mod analysis;
 pub mod bot;
 pub mod client;
+pub mod command;
+pub mod countdown;
 pub mod help;
+pub mod input;
 pub mod play;
+pub mod progress;
 pub mod render;
 pub mod replay;
 pub mod verify;
+pub mod watch;
 
 pub use client::{Client, ClientError};

@@ -10,7 +10,7 @@ use parlor_cli::analysis::{self, ToolArgs};
 use parlor_cli::play::{play, PlayOptions};
 use parlor_cli::{bot, help, Client, ClientError};
 use parlor_games::{GameKind, GameRng, Seat};
-use parlor_protocol::{ClientMsg, Clock, MatchLog, RoomId, ServerMsg};
+use parlor_protocol::{ClientMsg, Clock, MatchLog, RoomId, RoomStatus, ServerMsg};
 use parlor_server::{Config, Server};
 use serde_json::Value;
 use uuid::Uuid;
@@ -30,11 +30,14 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Cmd {
     /// Play a game in the terminal against bots or people.
+    #[command(after_help = parlor_cli::command::help())]
     Play(PlayArgs),
     /// Run a bot that plays one match over the protocol, then exits.
     Bot(BotArgs),
     /// List the rooms on a server.
     Rooms(RoomsArgs),
+    /// Watch a room's match as a spectator, drawn as `play` draws it.
+    Watch(WatchArgs),
     /// Show a finished match move by move.
     Replay(ReplayArgs),
     /// Check a finished match: its deal against the commitment, and every
@@ -68,7 +71,7 @@ fn cmd_game(words: &[String]) -> Result<(), String> {
         .split_first()
         .ok_or_else(|| "name a game or a command".to_owned())?;
     let game: GameKind = name.parse().map_err(|e| {
-        format!("{e}; the commands are play, bot, rooms, replay, verify and analyze")
+        format!("{e}; the commands are play, bot, rooms, watch, replay, verify and analyze")
     })?;
     let argv = std::iter::once(format!("parlor {game}")).chain(rest.iter().cloned());
     match GameTool::try_parse_from(argv) {
@@ -81,9 +84,14 @@ fn cmd_game(words: &[String]) -> Result<(), String> {
 #[derive(Debug, clap::Args)]
 struct ServerArg {
     /// Server URL. Without it, `play` uses a server on 127.0.0.1:7878 if
-    /// one is running and otherwise starts a private one in-process.
+    /// one is running and otherwise starts a private one in-process (whose
+    /// games end with the command and cannot be resumed).
     #[arg(long)]
     server: Option<String>,
+    /// Play on a private server inside this command even if one runs on
+    /// 127.0.0.1:7878.
+    #[arg(long, conflicts_with = "server")]
+    private: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -124,6 +132,9 @@ struct PlayArgs {
     /// Your name as others see it.
     #[arg(long, default_value = "player")]
     name: String,
+    /// Show the server's error codes beside its refusals.
+    #[arg(long)]
+    verbose: bool,
 }
 
 #[derive(Debug, clap::Args)]
@@ -168,12 +179,25 @@ struct RoomsArgs {
 }
 
 #[derive(Debug, clap::Args)]
+struct WatchArgs {
+    /// The room to watch.
+    room: String,
+    /// Server URL.
+    #[arg(long, default_value = DEFAULT_SERVER)]
+    server: String,
+}
+
+#[derive(Debug, clap::Args)]
 struct ReplayArgs {
     /// The room of a finished match.
     room: String,
     /// Server URL.
     #[arg(long, default_value = DEFAULT_SERVER)]
     server: String,
+    /// JSON lines (the header, each step with the public view after it,
+    /// the outcome) instead of boards.
+    #[arg(long, conflicts_with = "predict")]
+    json: bool,
     /// Rummikub (two players): player 1's predicted win fraction after
     /// each move, counted exactly over every way the game could go on.
     #[arg(long)]
@@ -228,6 +252,7 @@ async fn main() -> ExitCode {
         Cmd::Play(a) => cmd_play(a).await,
         Cmd::Bot(a) => cmd_bot(a).await,
         Cmd::Rooms(a) => cmd_rooms(a).await,
+        Cmd::Watch(a) => cmd_watch(a).await,
         Cmd::Replay(a) => cmd_replay(a).await,
         Cmd::Analyze { game, tool } => cmd_tool(game, &tool),
         Cmd::Game(words) => cmd_game(&words),
@@ -240,20 +265,20 @@ async fn main() -> ExitCode {
 
 /// The server to use: the one given, the local default if it answers, or
 /// a private in-process one (so a newcomer's first game is one command).
-async fn resolve_server(arg: Option<String>) -> Result<(String, Option<Server>), String> {
-    if let Some(url) = arg {
+async fn resolve_server(arg: ServerArg) -> Result<(String, Option<Server>), String> {
+    if let Some(url) = arg.server {
         return Ok((url, None));
     }
     let default: SocketAddr = ([127, 0, 0, 1], 7878).into();
-    if tokio::net::TcpStream::connect(default).await.is_ok() {
+    if !arg.private && tokio::net::TcpStream::connect(default).await.is_ok() {
         return Ok((DEFAULT_SERVER.into(), None));
     }
     let server = Server::start(([127, 0, 0, 1], 0).into(), Config::default())
         .await
         .map_err(|e| format!("cannot start a local server: {e}"))?;
-    eprintln!(
-        "(No server on 127.0.0.1:7878, so this game runs on a private server inside this command.)"
-    );
+    if !arg.private {
+        eprintln!("(No server on 127.0.0.1:7878, so this game runs on a private server inside this command.)");
+    }
     Ok((server.url(), Some(server)))
 }
 
@@ -273,6 +298,7 @@ async fn cmd_play(a: PlayArgs) -> Result<(), String> {
         Some(s) => Some(s.to_owned()),
         None => a.game.strategies().first().map(|s| (*s).to_owned()),
     };
+    let (url, local) = resolve_server(a.server).await?;
     let opts = PlayOptions {
         game: a.game,
         name: a.name,
@@ -283,15 +309,18 @@ async fn cmd_play(a: PlayArgs) -> Result<(), String> {
         options: json_arg(a.options.as_deref())?,
         clock,
         resume: a.resume,
+        server: url.clone(),
+        private: local.is_some(),
+        verbose: a.verbose,
     };
-    let (url, local) = resolve_server(a.server.server).await?;
     let mut client = Client::connect(&url, &opts.name)
         .await
         .map_err(|e| format!("{url}: {e}"))?;
-    let stdin = tokio::io::BufReader::new(tokio::io::stdin());
+    let mut input = parlor_cli::input::terminal();
     let mut stdout = std::io::stdout();
-    let res = play(&mut client, &opts, stdin, &mut stdout).await;
+    let res = play(&mut client, &opts, &mut input, &mut stdout).await;
     let _ = stdout.flush();
+    drop(client);
     if let Some(server) = local {
         let _ = server.stop().await;
     }
@@ -395,6 +424,7 @@ async fn cmd_rooms(a: RoomsArgs) -> Result<(), String> {
             a.server
         );
     }
+    let mut listed = false;
     for r in rooms {
         let seats: Vec<String> = r
             .seats
@@ -405,16 +435,41 @@ async fn cmd_rooms(a: RoomsArgs) -> Result<(), String> {
                 parlor_protocol::Occupant::Bot { strategy } => format!("{strategy} bot"),
             })
             .collect();
+        let status = match r.status {
+            RoomStatus::Waiting => "waiting",
+            RoomStatus::Playing => "playing",
+            RoomStatus::Finished => "finished",
+        };
         let _ = writeln!(
             out,
-            "{}  {:<9} {:?}  {}",
+            "{}  {:<10} {:<8}  {}",
             r.room,
             r.game.name(),
-            r.status,
+            status,
             seats.join(", ")
+        );
+        listed = true;
+    }
+    if listed {
+        // Finished rooms are listed only until they close, 30 seconds
+        // after the end; their logs stay available to `replay`.
+        let _ = writeln!(
+            out,
+            "Join: parlor play GAME --room ROOM --server {s} · watch: parlor watch ROOM --server {s} \
+             · a finished match: parlor replay ROOM --server {s}",
+            s = a.server
         );
     }
     Ok(())
+}
+
+async fn cmd_watch(a: WatchArgs) -> Result<(), String> {
+    let room = room_id(&a.room)?;
+    let mut client = Client::connect(&a.server, "parlor-watch")
+        .await
+        .map_err(|e| format!("{}: {e}", a.server))?;
+    let mut out = std::io::stdout();
+    parlor_cli::watch::watch(&mut client, &room, &mut out).await
 }
 
 /// The log of the finished match in `room`, over the protocol as `name`.
@@ -441,8 +496,11 @@ async fn fetch_log(server: &str, room: &str, name: &str) -> Result<MatchLog, Str
 async fn cmd_replay(a: ReplayArgs) -> Result<(), String> {
     let log = fetch_log(&a.server, &a.room, "parlor-replay").await?;
     let mut out = std::io::stdout().lock();
-    if !a.predict {
+    if a.json {
         return parlor_cli::replay::print(&log, &mut out);
+    }
+    if !a.predict {
+        return parlor_cli::replay::show(&log, &mut out);
     }
     let game = log.header.game;
     let (tool, input) = parlor_protocol::log_analysis(&log)
@@ -475,7 +533,8 @@ async fn cmd_verify(a: VerifyArgs) -> Result<ExitCode, String> {
 }
 
 fn cmd_tool(game: GameKind, a: &ToolArgs) -> Result<(), String> {
-    let input = analysis::input(game, a, std::io::stdin().lock())?;
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stdin());
+    let input = analysis::input(game, a, std::io::stdin().lock(), terminal)?;
     let mut out = std::io::stdout().lock();
     analysis::run(game, &a.tool, &input, &mut out)
 }

@@ -234,41 +234,6 @@ fn help_lists_every_games_bots_from_the_games() {
     }
 }
 
-#[test]
-fn a_person_plays_nimrod_to_the_end_and_is_re_prompted_on_a_bad_move() {
-    let rt = tokio::runtime::Runtime::new().unwrap_or_else(|e| panic!("{e}"));
-    let server = rt
-        .block_on(Server::start(([127, 0, 0, 1], 0).into(), Config::default()))
-        .unwrap_or_else(|e| panic!("{e}"));
-    // (1, 2) is a lose position: whatever the person does, the optimal bot
-    // wins, so the game's length is known: one refused move, then a 1.
-    let out = parlor(
-        &[
-            "play",
-            "nimrod",
-            "--server",
-            &server.url(),
-            "--options",
-            r#"{"piles":[1,2]}"#,
-        ],
-        "both 5\nseven\na 1\n",
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(text.contains("Pile A    1"), "{text}");
-    assert!(text.contains("Refused: pile A holds only 1 rods"), "{text}");
-    assert!(text.contains("type e.g."), "{text}");
-    assert!(
-        text.contains("seat 1 (optimal bot) won. You lose."),
-        "{text}"
-    );
-    rt.block_on(server.stop()).unwrap_or_else(|e| panic!("{e}"));
-}
-
 fn block(n: i64, c: &str) -> Value {
     json!({"number": n, "color": c})
 }
@@ -631,4 +596,81 @@ async fn serve_one_log(log: parlor_protocol::MatchLog) -> String {
         }
     });
     format!("ws://{addr}")
+}
+
+/// An analysis whose input would come from a terminal says how to give
+/// it instead of waiting silently. `script` gives the command a terminal
+/// (a pseudo-terminal) as its standard input; the test keeps that
+/// terminal open and types nothing.
+#[test]
+fn analysis_on_a_terminal_without_input_prints_usage_instead_of_waiting() {
+    use std::time::{Duration, Instant};
+    /// Generous: the command answers at once when it works; it never
+    /// answers when it waits for input.
+    const WAIT: Duration = Duration::from_secs(60);
+    let command = format!("{} nimrod best-move", env!("CARGO_BIN_EXE_parlor"));
+    let mut child = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run script: {e}"));
+    let since = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if since.elapsed() > WAIT {
+            let _ = child.kill();
+            panic!("parlor nimrod best-move still waits for input on a terminal");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(status.code(), Some(2), "{text}");
+    assert!(text.contains("needs its input"), "{text}");
+    assert!(text.contains("Usage: parlor nimrod best-move"), "{text}");
+}
+
+/// An analysis that runs for seconds shows a spinner on a terminal, and
+/// nothing when its output is piped. Mitsudomoe's `best-move --time MS`
+/// thinks for MS milliseconds, well past the second after which the
+/// spinner appears.
+#[test]
+fn a_long_analysis_shows_progress_on_a_terminal_only() {
+    let start = ".,.,.,bB,bB/.,.,.,.,bB/.,.,.,.,./wW,.,.,.,./wW,wW,.,.,. b";
+    let command = format!(
+        "{} mitsudomoe best-move --position '{start}' --time 4000",
+        env!("CARGO_BIN_EXE_parlor")
+    );
+    let out = Command::new("script")
+        .args(["-qec", &command, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run script: {e}"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("mitsudomoe best-move: working"), "{text}");
+    assert!(text.contains("\"move\""), "{text}");
+
+    let out = parlor(
+        &[
+            "mitsudomoe",
+            "best-move",
+            "--position",
+            start,
+            "--time",
+            "2000",
+        ],
+        "",
+    );
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(json_lines(&out)[0].get("move").is_some());
 }

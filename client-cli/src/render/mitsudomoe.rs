@@ -104,8 +104,9 @@ pub fn board(u: &Update) -> String {
     s.push_str(&format!("  In supply: {}\n", supplies.join(" · ")));
     if let Some(last) = &v.last {
         s.push_str(&format!(
-            "  Last turn, seat {}: {}\n",
-            last.seat.0, last.notation
+            "  Last turn: {} played {}\n",
+            super::who(u, last.seat),
+            last.notation
         ));
     }
     if let Some(end) = v.end {
@@ -209,6 +210,15 @@ impl super::Renderer for Mitsudomoe {
 
     fn parse(&self, u: &Update, line: &str) -> Result<Value, String> {
         parse(u, line)
+    }
+
+    fn last_move(&self, u: &Update) -> Option<String> {
+        let last = view(u)?.last?;
+        Some(format!(
+            "{} played {}",
+            super::who(u, last.seat),
+            last.notation
+        ))
     }
 }
 

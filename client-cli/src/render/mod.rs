@@ -14,39 +14,58 @@ use parlor_games::{GameKind, Outcome, Seat};
 use parlor_protocol::{Occupant, Update};
 use serde_json::Value;
 
-/// How one game is shown to a person and how their moves are read.
-pub trait Renderer: Sync {
+/// How one game is shown to a person and how their moves are read. A
+/// renderer lives as long as one match on screen, so it may remember
+/// what it showed before (where Nimrod's piles stand, which Cribbage
+/// scores were already told).
+pub trait Renderer: Send {
+    /// Takes in the next update, before it is drawn.
+    fn observe(&mut self, _u: &Update) {}
     /// The game's part of the board for the recipient of `u`.
     fn board(&self, u: &Update) -> String;
     /// What to type, when the recipient must act.
     fn prompt(&self, u: &Update) -> String;
     /// Reads a move typed in the game's own words.
     fn parse(&self, u: &Update, line: &str) -> Result<Value, String>;
-}
-
-/// The renderer of `game`: one line per hosted game.
-pub fn renderer(game: GameKind) -> &'static dyn Renderer {
-    match game {
-        GameKind::Nimrod => &nimrod::Nimrod,
-        GameKind::Rummikub => &rummikub::Rummikub,
-        GameKind::Cribbage => &cribbage::Cribbage,
-        GameKind::Mitsudomoe => &mitsudomoe::Mitsudomoe,
+    /// The step that led to `u` in words ("seat 1 took 4 from pile B"),
+    /// as observed last; `None` when nothing was played (yet).
+    fn last_move(&self, u: &Update) -> Option<String>;
+    /// Whether `seat` plays on the recipient's side (Cribbage's
+    /// partnerships), to name it as a partner.
+    fn partner(&self, _u: &Update, _seat: Seat) -> bool {
+        false
+    }
+    /// A step that changed too little to draw the board again (another
+    /// seat's throw to the crib), told in one line instead.
+    fn brief(&self, _u: &Update) -> Option<String> {
+        None
+    }
+    /// A refusal by the rules told in the game's words, from the error's
+    /// `detail`; `None` keeps the server's message.
+    fn refusal(&self, _u: &Update, _detail: &Value) -> Option<String> {
+        None
     }
 }
 
-/// The board, as lines of text, for the recipient of `u`.
-pub fn board(u: &Update) -> String {
-    format!("{}\n{}", header(u), renderer(u.game).board(u))
+/// A fresh renderer for a match of `game`: one line per hosted game.
+pub fn renderer(game: GameKind) -> Box<dyn Renderer> {
+    match game {
+        GameKind::Nimrod => Box::<nimrod::Nimrod>::default(),
+        GameKind::Rummikub => Box::new(rummikub::Rummikub),
+        GameKind::Cribbage => Box::<cribbage::Cribbage>::default(),
+        GameKind::Mitsudomoe => Box::new(mitsudomoe::Mitsudomoe),
+    }
 }
 
-/// What to type, when the recipient must act.
-pub fn prompt(u: &Update) -> String {
-    renderer(u.game).prompt(u)
+/// The header and the game's board, as lines of text, for the recipient
+/// of `u`.
+pub fn board(r: &dyn Renderer, u: &Update) -> String {
+    format!("{}\n{}", header(r, u), r.board(u))
 }
 
 /// Reads a typed move. Every game also accepts a number from the legal-move
 /// list (when the server sent one) and a raw JSON move.
-pub fn parse_move(u: &Update, line: &str) -> Result<Value, String> {
+pub fn parse_move(r: &dyn Renderer, u: &Update, line: &str) -> Result<Value, String> {
     let line = line.trim();
     if line.starts_with('{') || line.starts_with('"') {
         return serde_json::from_str(line).map_err(|e| format!("not valid JSON: {e}"));
@@ -57,42 +76,86 @@ pub fn parse_move(u: &Update, line: &str) -> Result<Value, String> {
             .cloned()
             .ok_or_else(|| format!("pick a move from 1 to {}", legal.len()));
     }
-    renderer(u.game).parse(u, line)
+    r.parse(u, line)
 }
 
+/// Who holds `seat`, as the recipient of `u` would say it: "you", or
+/// "seat 1".
+pub fn who(u: &Update, seat: Seat) -> String {
+    if u.you == Some(seat) {
+        "you".into()
+    } else {
+        format!("seat {}", seat.0)
+    }
+}
+
+/// [`who`] at the start of a sentence.
+pub fn who_cap(u: &Update, seat: Seat) -> String {
+    if u.you == Some(seat) {
+        "You".into()
+    } else {
+        format!("Seat {}", seat.0)
+    }
+}
+
+/// A seat for the header and the result: "you", or "seat 1 (alice)",
+/// "seat 1 (optimal bot)".
 fn seat_name(u: &Update, seat: Seat) -> String {
-    let who = u.seats.get(seat.index()).map(|s| match &s.occupant {
+    if u.you == Some(seat) {
+        return "you".into();
+    }
+    let Some(info) = u.seats.get(seat.index()) else {
+        return who(u, seat);
+    };
+    let held_by = match &info.occupant {
         Occupant::Empty => "empty".to_owned(),
         Occupant::Player { name, connected } => {
             if *connected {
                 name.clone()
             } else {
-                format!("{name} (disconnected)")
+                format!("{name}, disconnected")
             }
         }
         Occupant::Bot { strategy } => format!("{strategy} bot"),
-    });
-    let you = if u.you == Some(seat) { ", you" } else { "" };
-    format!("seat {} ({}{you})", seat.0, who.unwrap_or_default())
+    };
+    format!("seat {} ({held_by})", seat.0)
 }
 
-fn header(u: &Update) -> String {
-    let seats: Vec<String> = u.seats.iter().map(|s| seat_name(u, s.seat)).collect();
-    let mut line = format!(
-        "== {} · room {} · move {} · {}",
-        u.game,
-        u.room,
-        u.seq,
-        seats.join(" vs ")
-    );
-    if let Some(clocks) = &u.clocks {
-        let shown: Vec<String> = clocks
-            .iter()
-            .map(|ms| format!("{}:{:02}", ms / 60_000, ms / 1000 % 60))
-            .collect();
-        line.push_str(&format!(" · clocks {}", shown.join(" / ")));
+/// Columns of the narrowest terminal the client writes for: the header
+/// breaks its seats onto lines of their own rather than run past it.
+pub const SCREEN_WIDTH: usize = 80;
+
+/// A clock's time as `m:ss`.
+pub fn clock(ms: u64) -> String {
+    format!("{}:{:02}", ms / 60_000, ms / 1000 % 60)
+}
+
+fn header(r: &dyn Renderer, u: &Update) -> String {
+    let title = format!("== {} · room {} · move {}", u.game, u.room, u.seq);
+    let seats: Vec<String> = u
+        .seats
+        .iter()
+        .map(|s| {
+            let mut text = seat_name(u, s.seat);
+            if r.partner(u, s.seat) {
+                text = format!("{text}, your partner");
+            }
+            if let Some(ms) = u.clocks.as_ref().and_then(|c| c.get(s.seat.index())) {
+                text.push_str(&format!(" {}", clock(*ms)));
+            }
+            if u.to_act.contains(s.seat) {
+                text.push_str(" *");
+            }
+            text
+        })
+        .collect();
+    let one = format!("{title} · {}", seats.join(" vs "));
+    if one.chars().count() <= SCREEN_WIDTH {
+        return one;
     }
-    line
+    let mut lines = vec![title];
+    lines.extend(seats.iter().map(|s| format!("   {s}")));
+    lines.join("\n")
 }
 
 /// The result in words, from the recipient's side.
@@ -100,15 +163,19 @@ pub fn outcome(u: &Update, outcome: &Outcome) -> String {
     match outcome {
         Outcome::Draw => "The game is a draw.".into(),
         Outcome::Win { winners } => {
-            let names: Vec<String> = winners.iter().map(|s| seat_name(u, s)).collect();
-            let verdict = match u.you {
-                Some(me) if winners.contains(me) => "You win!",
-                Some(_) => "You lose.",
-                None => "",
-            };
-            format!("{} won. {verdict}", names.join(" and "))
-                .trim()
-                .to_owned()
+            let others: Vec<String> = winners
+                .iter()
+                .filter(|s| Some(*s) != u.you)
+                .map(|s| seat_name(u, s))
+                .collect();
+            match u.you {
+                Some(me) if winners.contains(me) && others.is_empty() => "You win!".into(),
+                Some(me) if winners.contains(me) => {
+                    format!("You and {} win!", others.join(" and "))
+                }
+                Some(_) => format!("{} won. You lose.", others.join(" and ")),
+                None => format!("{} won.", others.join(" and ")),
+            }
         }
     }
 }

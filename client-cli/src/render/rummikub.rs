@@ -2,8 +2,10 @@
 //!
 //! Blocks show as number and colour letter (`7r`, `12k`: r red, b blue,
 //! y yellow, k black), coloured when the output is a terminal. Moves are
-//! typed as `draw`, `row 5r 5b 5k` (lay three blocks) or `add 8r 2` (add
-//! a block to table row 2), or picked by number from the list.
+//! typed as `draw`, `pass`, `row 5r 5b 5k` (lay three blocks) or `add 8r
+//! 2` (add a block to table row 2), or picked by number from the list.
+//! Rows are called as players call them: a group (one number, different
+//! colours) or a run (one colour, numbers in a row).
 
 use std::io::IsTerminal;
 
@@ -45,13 +47,13 @@ fn blocks(bs: &[Block]) -> String {
 
 fn row(r: &Row) -> String {
     let kind = match r {
-        Row::Crow(_) => "same number",
+        Row::Crow(_) => "group",
         Row::Nrow(_) => "run",
     };
     format!("{}  ({kind})", blocks(r.blocks()))
 }
 
-/// A move in words.
+/// A move in words, as an instruction: "lay 5r 5b 5k".
 pub fn describe(m: &Move) -> String {
     match m {
         Move::Draw => "draw a block".into(),
@@ -61,6 +63,44 @@ pub fn describe(m: &Move) -> String {
             format!("add {} to make {}", block(*b), blocks(r.blocks()))
         }
     }
+}
+
+/// A move in words, as done: "laid 5r 5b 5k".
+fn done(m: &Move, drew: Option<Block>) -> String {
+    match (m, drew) {
+        (Move::Draw, Some(b)) => format!("drew {}", block(b)),
+        (Move::Draw, None) => "drew a block".into(),
+        (Move::Pass, _) => "passed".into(),
+        (Move::PlayRow(r), _) => format!("laid {}", blocks(r.blocks())),
+        (Move::PlayBlock { block: b, row: r }, _) => {
+            format!("added {}, making {}", block(*b), blocks(r.blocks()))
+        }
+    }
+}
+
+/// What a row rule means, in players' words.
+fn rule(name: &str) -> &'static str {
+    match name {
+        "too_short" => "a row needs at least 3 blocks",
+        "mixed_numbers" => "a group's blocks all have the same number",
+        "repeated_color" => "a group's blocks all have different colours",
+        "mixed_colors" => "a run's blocks are all of one colour",
+        "wrong_order" | "gap" => "a run's numbers follow on one by one, e.g. 4r 5r 6r",
+        "duplicate_block" => "a block can be laid only once",
+        _ => "that is not a group or a run",
+    }
+}
+
+/// A block from the JSON of an error's detail, in short notation.
+fn block_in(v: &Value) -> Option<String> {
+    serde_json::from_value::<Block>(v.clone()).ok().map(block)
+}
+
+/// A move from the JSON of an error's detail, in words.
+fn move_in(v: &Value) -> Option<String> {
+    serde_json::from_value::<Move>(v.clone())
+        .ok()
+        .map(|m| describe(&m))
 }
 
 /// Table, racks and bag.
@@ -89,19 +129,82 @@ pub fn board(u: &Update) -> String {
     if let Some(rack) = &view.rack {
         s.push_str(&format!("  Your rack: {}\n", blocks(rack)));
     }
-    if let Some(last) = &view.last {
-        let what = match (&last.mv, last.drew) {
-            (Move::Draw, Some(b)) => format!("drew {}", block(b)),
-            (m, _) => describe(m),
-        };
-        s.push_str(&format!("  Last move: seat {} {what}\n", last.seat.0));
+    if let Some(last) = last_move(u) {
+        s.push_str(&format!("  Last move: {last}\n"));
+    }
+    if let Some(totals) = &view.totals {
+        let shown: Vec<String> = totals
+            .iter()
+            .enumerate()
+            .map(|(i, t)| format!("{} {t}", super::who(u, parlor_games::Seat(i as u8))))
+            .collect();
+        s.push_str(&format!(
+            "  Everyone passed; rack totals (lowest wins): {}\n",
+            shown.join(", ")
+        ));
+    } else if view.passes > 0 {
+        s.push_str(&format!("  Passes in a row: {}\n", view.passes));
     }
     s
 }
 
+/// The move that led to `u`, in words.
+pub fn last_move(u: &Update) -> Option<String> {
+    let view = serde_json::from_value::<View>(u.view.clone()).ok()?;
+    let last = view.last?;
+    Some(format!(
+        "{} {}",
+        super::who(u, last.seat),
+        done(&last.mv, last.drew)
+    ))
+}
+
+/// A refusal of the rules in players' words.
+pub fn refusal(detail: &Value) -> Option<String> {
+    let get = |k: &str| detail.get(k);
+    Some(match get("reason")?.as_str()? {
+        "row_length" => format!(
+            "a new row is exactly 3 blocks from your rack, not {}",
+            get("len")?
+        ),
+        "not_in_rack" => format!("you have no {} on your rack", block_in(get("block")?)?),
+        "broken_row" => {
+            let mut rules: Vec<&str> = get("problems")?
+                .as_array()?
+                .iter()
+                .filter_map(|p| p.get("rule")?.as_str())
+                .map(rule)
+                .collect();
+            rules.dedup();
+            format!("that row breaks the rules: {}", rules.join("; "))
+        }
+        "block_not_in_row" | "not_an_extension" => format!(
+            "{} does not fit that row: a run takes the next number of its colour at either end, \
+             a group a colour it lacks",
+            block_in(get("block")?)?
+        ),
+        "must_play" => format!(
+            "you can still play, so you may not draw: for example, {}",
+            move_in(get("example")?)?
+        ),
+        "cannot_pass" => format!(
+            "you can still play, so you may not pass: for example, {}",
+            move_in(get("example")?)?
+        ),
+        "no_passing" => "this room has no passing: when the bag is empty and nobody can play, \
+                         the game ends drawn"
+            .into(),
+        "bag_empty" => "the bag is empty, so there is nothing to draw: type `pass`".into(),
+        _ => return None,
+    })
+}
+
 /// The legal moves, numbered, and the short notation.
 pub fn prompt(u: &Update) -> String {
-    let mut s = String::from("Your move: type its number, or `row 5r 5b 5k`, `add 8r 2` (block to table row 2), `draw`:\n");
+    let mut s = String::from(
+        "Your move: type its number, or `row 5r 5b 5k`, `add 8r 2` (block to table row 2), \
+         `draw` (`pass` when the bag is empty):\n",
+    );
     for (i, m) in u.legal.iter().flatten().enumerate() {
         let text = serde_json::from_value::<Move>(m.clone())
             .map_or_else(|_| m.to_string(), |m| describe(&m));
@@ -137,6 +240,7 @@ pub fn parse(u: &Update, line: &str) -> Result<Value, String> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let mv = match words.as_slice() {
         ["draw"] | ["d"] => Move::Draw,
+        ["pass"] | ["p"] => Move::Pass,
         ["row", a, b, c] => {
             let mut bs = vec![parse_block(a)?, parse_block(b)?, parse_block(c)?];
             if bs.iter().all(|b| b.number == bs[0].number) {
@@ -194,7 +298,9 @@ pub fn parse(u: &Update, line: &str) -> Result<Value, String> {
             }
         }
         _ => {
-            return Err("type a number from the list, `draw`, `row 5r 5b 5k` or `add 8r 2`".into())
+            return Err(
+                "type a number from the list, `draw`, `pass`, `row 5r 5b 5k` or `add 8r 2`".into(),
+            )
         }
     };
     serde_json::to_value(mv).map_err(|e| e.to_string())
@@ -211,6 +317,44 @@ mod tests {
         assert_eq!(parse_block("y3"), Ok(Block::new(3, Color::Yellow)));
         assert!(parse_block("7g").is_err());
         assert!(parse_block("red").is_err());
+    }
+
+    #[test]
+    fn pass_is_read_as_the_pass_move() {
+        let u: Update = serde_json::from_value(serde_json::json!({
+            "room": "000000000001", "game": "rummikub", "seq": 9, "status": "playing",
+            "seats": [], "you": 0, "to_act": [0],
+            "view": {"rack": [{"number": 1, "color": "red"}], "table": [], "rack_sizes": [1, 1],
+                     "bag": 0, "next": 0, "last": null, "empty_bag": "pass"},
+            "legal": ["pass"],
+        }))
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(parse(&u, "pass"), Ok(serde_json::json!("pass")));
+        assert_eq!(parse(&u, "draw"), Ok(serde_json::json!("draw")));
+        assert!(prompt(&u).contains("pass (the bag is empty)"));
+    }
+
+    #[test]
+    fn refusals_are_told_in_players_words() {
+        let example = serde_json::json!({"playblock": {
+            "block": {"number": 2, "color": "red"},
+            "row": {"nrow": [{"number": 2, "color": "red"}, {"number": 3, "color": "red"},
+                             {"number": 4, "color": "red"}]}}});
+        let said = refusal(&serde_json::json!({"reason": "must_play", "example": example}))
+            .unwrap_or_default();
+        assert_eq!(
+            said,
+            "you can still play, so you may not draw: for example, add 2r to make 2r 3r 4r"
+        );
+        let said = refusal(&serde_json::json!({"reason": "broken_row", "problems": [
+            {"row": 0, "rule": "mixed_colors", "message": "an nrow mixes colours"}]}))
+        .unwrap_or_default();
+        assert!(
+            said.contains("a run's blocks are all of one colour"),
+            "{said}"
+        );
+        assert!(!said.contains("nrow"), "{said}");
+        assert_eq!(done(&Move::Draw, None), "drew a block");
     }
 }
 
@@ -229,5 +373,13 @@ impl super::Renderer for Rummikub {
 
     fn parse(&self, u: &Update, line: &str) -> Result<Value, String> {
         parse(u, line)
+    }
+
+    fn last_move(&self, u: &Update) -> Option<String> {
+        last_move(u)
+    }
+
+    fn refusal(&self, _u: &Update, detail: &Value) -> Option<String> {
+        refusal(detail)
     }
 }
