@@ -24,7 +24,7 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// Starts timing `what`; the spinner appears after [`SHOW_AFTER`].
+    /// Starts timing `what`; the spinner appears after `SHOW_AFTER`.
     pub fn start(what: String) -> Progress {
         let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::hidden());
         let style = ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
