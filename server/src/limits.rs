@@ -140,6 +140,16 @@ pub const MAX_LEGAL_SENT: usize = 512;
 /// finished rooms alive; 30 s keeps a tenth of that.
 pub const FINISHED_ROOM_LINGER: Duration = Duration::from_secs(30);
 
+/// How long a finished match stays in the lobby's listing (status
+/// `finished`) after its room closed: long enough for people to find last
+/// hour's games to replay, and checked against [`MAX_LISTED_FINISHED`].
+pub const FINISHED_LISTED_FOR: Duration = Duration::from_secs(3600);
+
+/// Most finished matches kept listed after their rooms closed: a summary
+/// is a few hundred bytes, so this bounds the listing's memory at about a
+/// megabyte however many games a busy hour ends.
+pub const MAX_LISTED_FINISHED: usize = 4_096;
+
 /// Finished rooms kept lingering at most; beyond, the oldest closes at
 /// once (as does the oldest when [`MAX_ROOMS`] is reached). At two
 /// thousand games a second the linger alone kept 60,000 finished rooms and

@@ -505,7 +505,11 @@ impl Directory {
                     format!("the rooms could not be listed: {e}"),
                 )
             }),
-            _ => Ok(listing::page(&lock(&self.rooms).listed, q)),
+            _ => {
+                let mut rooms = lock(&self.rooms);
+                rooms.prune_recent();
+                Ok(listing::page(&rooms.listed, q))
+            }
         }
     }
 

@@ -6,8 +6,10 @@ use std::sync::Arc;
 
 use parlor_protocol::{RoomId, RoomStatus, RoomSummary};
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 use uuid::Uuid;
 
+use crate::limits::{FINISHED_LISTED_FOR, MAX_LISTED_FINISHED};
 use crate::room::RoomCmd;
 use crate::store::MatchKey;
 
@@ -37,6 +39,17 @@ impl Entry {
     }
 }
 
+/// Whether a room's match was played to its end in public: every seat
+/// filled and finished (not a room that closed before it started).
+fn played_out(e: &Entry) -> bool {
+    !e.private
+        && !e.unfinished()
+        && e.summary
+            .seats
+            .iter()
+            .all(|s| !matches!(s.occupant, parlor_protocol::Occupant::Empty))
+}
+
 /// The rooms by id, with counts kept as they change (scanning every room
 /// on each `create_room` cost a tenth of the server's time once thousands
 /// of finished rooms were lingering).
@@ -52,6 +65,10 @@ pub(super) struct Registry {
     finished: VecDeque<RoomId>,
     /// Finished rooms still in `by_id` (lingering).
     pub lingering: usize,
+    /// Public matches that were played and finished, whose rooms have
+    /// closed, oldest first: still listed (as finished) for
+    /// [`FINISHED_LISTED_FOR`], so that last hour's games can be found.
+    recent: VecDeque<(Instant, RoomId)>,
 }
 
 fn bump<K: std::hash::Hash + Eq + Copy>(map: &mut HashMap<K, usize>, key: Option<K>, up: bool) {
@@ -103,12 +120,36 @@ impl Registry {
     pub fn remove(&mut self, id: &RoomId) -> Option<Entry> {
         let entry = self.by_id.remove(id)?;
         self.count(&entry, false);
-        self.listed.remove(id);
+        if played_out(&entry) {
+            // Its summary stays listed, as finished, for a while.
+            self.recent.push_back((Instant::now(), id.clone()));
+            self.prune_recent();
+        } else {
+            self.listed.remove(id);
+        }
         if !entry.unfinished() {
             self.lingering -= 1;
         }
         self.forget_gone();
         Some(entry)
+    }
+
+    /// Drops finished matches listed longer than [`FINISHED_LISTED_FOR`],
+    /// or beyond [`MAX_LISTED_FINISHED`], from the listing (unless their
+    /// room is open again: a room taken back by this node).
+    pub fn prune_recent(&mut self) {
+        let now = Instant::now();
+        while let Some((at, id)) = self.recent.front() {
+            let stale = now.duration_since(*at) >= FINISHED_LISTED_FOR
+                || self.recent.len() > MAX_LISTED_FINISHED;
+            if !stale {
+                break;
+            }
+            if !self.by_id.contains_key(id) {
+                self.listed.remove(id);
+            }
+            self.recent.pop_front();
+        }
     }
 
     /// Whether `id` is a finished room still lingering.
@@ -189,7 +230,12 @@ mod tests {
             room: id.clone(),
             game: GameKind::Nimrod,
             status: RoomStatus::Playing,
-            seats: Vec::new(),
+            seats: vec![parlor_protocol::SeatInfo {
+                seat: parlor_games::Seat(0),
+                occupant: parlor_protocol::Occupant::Bot {
+                    strategy: "random".into(),
+                },
+            }],
             spectators: 0,
             commitment: None,
         };
@@ -233,17 +279,50 @@ mod tests {
         // counted, and the oldest one left to make way is the second.
         assert!(rooms.remove(&ids[0]).is_some());
         assert_eq!((rooms.lingering, rooms.finished.len()), (1, 1));
-        assert_eq!(rooms.listed.len(), 2);
+        // A played match stays listed, as finished, once its room is gone.
+        assert_eq!(rooms.listed.len(), 3);
         let taken = rooms.take_oldest_finished().map(|(id, _)| id);
         assert_eq!(taken.as_ref(), Some(&ids[1]));
         assert_eq!(rooms.lingering, 0);
+        assert_eq!(rooms.listed.len(), 3);
         // A room still playing never makes way.
         assert!(rooms.take_oldest_finished().is_none());
         assert_eq!((rooms.open_by(alice), rooms.open_from(home)), (1, 1));
         // Going private unlists it without touching the counts.
         let summary = (*rooms.by_id[&ids[2]].summary).clone();
         rooms.set_summary(&ids[2], summary, true);
-        assert!(rooms.listed.is_empty());
+        assert!(!rooms.listed.contains_key(&ids[2]));
+        assert_eq!(rooms.listed.len(), 2);
         assert_eq!(rooms.open_from(home), 1);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn played_matches_stay_listed_an_hour_and_rooms_that_never_started_do_not() {
+        let mut rooms = Registry::default();
+        let (played, e) = entry(Uuid::new_v4(), [10, 0, 0, 1].into());
+        rooms.insert(played.clone(), e);
+        let (unstarted, mut e) = entry(Uuid::new_v4(), [10, 0, 0, 2].into());
+        let mut summary = (*e.summary).clone();
+        summary.seats.push(parlor_protocol::SeatInfo {
+            seat: parlor_games::Seat(1),
+            occupant: parlor_protocol::Occupant::Empty,
+        });
+        e.summary = Arc::new(summary);
+        rooms.insert(unstarted.clone(), e);
+        finish(&mut rooms, &played);
+        finish(&mut rooms, &unstarted);
+        assert!(rooms.remove(&played).is_some());
+        assert!(rooms.remove(&unstarted).is_some());
+        assert!(rooms.listed.contains_key(&played));
+        assert!(!rooms.listed.contains_key(&unstarted));
+        tokio::time::advance(FINISHED_LISTED_FOR - std::time::Duration::from_secs(1)).await;
+        rooms.prune_recent();
+        assert_eq!(
+            rooms.listed.get(&played).map(|s| s.status),
+            Some(RoomStatus::Finished)
+        );
+        tokio::time::advance(std::time::Duration::from_secs(1)).await;
+        rooms.prune_recent();
+        assert!(rooms.listed.is_empty());
     }
 }

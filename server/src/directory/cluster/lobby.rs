@@ -12,7 +12,7 @@ use parlor_protocol::{RoomId, RoomSummary};
 
 use super::super::listing::{ListQuery, Page};
 use super::super::{lock, Directory};
-use crate::limits::FINISHED_ROOM_LINGER;
+use crate::limits::FINISHED_LISTED_FOR;
 use crate::room::unix_ms;
 use crate::store::{ClusterStore, LobbyQuery, StoreError};
 
@@ -58,7 +58,7 @@ pub async fn list(
 ) -> Result<Page, StoreError> {
     let size = q.page_size();
     let since = unix_ms()
-        .saturating_sub(u64::try_from(FINISHED_ROOM_LINGER.as_millis()).unwrap_or(u64::MAX));
+        .saturating_sub(u64::try_from(FINISHED_LISTED_FOR.as_millis()).unwrap_or(u64::MAX));
     let lobby = LobbyQuery {
         game: q.game.map(|g| g.name()),
         status: q.status,

@@ -71,7 +71,8 @@ pub(super) async fn publish(pool: &Pool, me: &str, rows: &[Listing]) -> Result<u
 }
 
 /// One page of the public rooms, by id: unfinished ones, and finished
-/// ones listed since `finished_since_ms`.
+/// ones listed since `finished_since_ms` that were played (every seat
+/// filled: not rooms that closed before they started).
 pub(super) async fn page(
     client: &impl tokio_postgres::GenericClient,
     q: &LobbyQuery<'_>,
@@ -90,7 +91,8 @@ pub(super) async fn page(
              AND ($1::text IS NULL OR room > $1) \
              AND ($2::text IS NULL OR game = $2) \
              AND ($3::text IS NULL OR summary->>'status' = $3) \
-             AND (NOT finished OR listed_ms >= $4) \
+             AND (NOT finished OR (listed_ms >= $4 \
+                  AND NOT summary->'seats' @> '[{\"kind\": \"empty\"}]')) \
              ORDER BY room LIMIT $5",
             &params,
         )
