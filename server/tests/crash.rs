@@ -1,7 +1,7 @@
 //! Crash durability, run on purpose:
 //! `cargo test -p parlor-server --test crash -- --ignored --nocapture`
 //! (with `PARLOR_TEST_STORE=postgres`, the server keeps its matches in a
-//! scratch Postgres schema: `--cluster`).
+//! scratch Postgres schema as a cluster node: `--cluster` and `--bus`).
 //!
 //! Kills the real `parlor-server` binary with SIGKILL at random moments
 //! while bots play Nimrod (`PARLOR_CRASH_KILLS` times, default 100),
@@ -56,8 +56,9 @@ struct RoomRecord {
 enum Store {
     /// A SQLite file.
     File(PathBuf),
-    /// A Postgres schema.
-    Schema(ScratchSchema),
+    /// A Postgres schema, and the Redis bus the node runs with (a cluster
+    /// node, as in production).
+    Schema(ScratchSchema, String),
 }
 
 /// The lease of a node on Postgres: after a kill, the restarted node
@@ -68,9 +69,11 @@ impl Store {
     fn args(&self) -> Vec<OsString> {
         match self {
             Store::File(db) => vec!["--db".into(), db.into()],
-            Store::Schema(s) => vec![
+            Store::Schema(s, bus) => vec![
                 "--cluster".into(),
                 s.url().into(),
+                "--bus".into(),
+                bus.into(),
                 "--lease-ms".into(),
                 LEASE_MS.into(),
             ],
@@ -279,7 +282,10 @@ async fn sigkill_at_random_moments_loses_no_acknowledged_move() {
         let Some(schema) = ScratchSchema::new().await else {
             return;
         };
-        Store::Schema(schema)
+        let Some(bus) = testing::redis_bus().await else {
+            return;
+        };
+        Store::Schema(schema, bus)
     } else {
         Store::File(dir.path().join("crash.db"))
     };
