@@ -173,6 +173,20 @@ impl Admission {
         }
     }
 
+    /// Gives back the place a connection from `ip` took: it turned out to
+    /// fetch one of the web client's embedded files, which costs
+    /// microseconds and no task, and a page load fetches a dozen of them
+    /// (they would otherwise use up a browser's connection budget in a few
+    /// reloads). The connection cap still counts them while they last.
+    pub fn refund(&self, ip: IpAddr, now: Instant) {
+        let Some(p) = self.policy else {
+            return;
+        };
+        if let Some(state) = self.books().entry(ip, p, now) {
+            state.tokens = (state.tokens + 1.0).min(p.burst);
+        }
+    }
+
     /// Addresses currently on the books.
     pub fn tracked(&self) -> usize {
         self.books().by_address.len()

@@ -110,7 +110,7 @@ pub async fn accept_loop(
             let _open = crate::metrics::OpenConnection::open();
             let ws = tokio::select! {
                 _ = stop.cancelled() => None,
-                ws = open(stream, hello_by, &shared) => ws,
+                ws = open(stream, peer.ip(), hello_by, &shared) => ws,
             };
             if let Some(ws) = ws {
                 serve(ws, peer.ip(), hello_by, shared).await;
@@ -127,6 +127,7 @@ pub async fn accept_loop(
 /// `deadline`.
 async fn open(
     mut stream: TcpStream,
+    peer: std::net::IpAddr,
     deadline: Instant,
     shared: &Shared,
 ) -> Option<tokio_tungstenite::WebSocketStream<Transport>> {
@@ -143,6 +144,9 @@ async fn open(
         let method = Method::parse(&head.method);
         let route = http::route(method, &head.target);
         tracing::debug!(method = %head.method, target = %head.target, ?route, "HTTP request");
+        if let http::Route::Asset(_) = route {
+            shared.admission.refund(peer, Instant::now());
+        }
         http::answer(stream, method, route, &shared.directory).await;
         return None;
     }

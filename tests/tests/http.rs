@@ -104,6 +104,30 @@ async fn every_embedded_file_is_served_with_its_type() {
 }
 
 #[tokio::test]
+async fn page_loads_do_not_use_up_an_address_connection_budget() {
+    let server = start_server(None).await;
+    // More embedded files than the default burst of connections an
+    // address may open, one connection each, as a browser reloading the
+    // page a few times would fetch them ...
+    let burst = parlor_server::limits::Limits::default()
+        .admission
+        .map_or(64.0, |p| p.burst);
+    let fetches = (burst as usize) * 2;
+    for i in 0..fetches {
+        let asset = &ASSETS[i % ASSETS.len()];
+        let got = get(server.addr(), asset.path).await;
+        assert_eq!(got.status, 200, "fetch {i} of {}", asset.path);
+    }
+    // ... and the same address still gets its WebSocket.
+    let mut c = Raw::greeted(&server.url(), "after the page").await;
+    c.send(&parlor_protocol::ClientMsg::Ping { id: Some(1) })
+        .await;
+    c.expect(|m| matches!(m, parlor_protocol::ServerMsg::Pong { .. }).then_some(()))
+        .await;
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
 async fn head_answers_without_a_body() {
     let server = start_server(None).await;
     let addr = server.addr();
