@@ -151,6 +151,18 @@ impl ScratchSchema {
             node: crate::store::NodeSettings::default(),
         }
     }
+
+    /// A store in this schema for a node whose lease is `lease` (short
+    /// in tests, so that a node's loss is noticed soon).
+    pub fn config_with_lease(&self, lease: Duration) -> StoreConfig {
+        StoreConfig::Postgres {
+            url: self.url(),
+            node: crate::store::NodeSettings {
+                lease,
+                advertise: String::new(),
+            },
+        }
+    }
 }
 
 async fn connect(url: &str) -> Result<tokio_postgres::Client, String> {

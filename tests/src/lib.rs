@@ -327,6 +327,19 @@ impl Raw {
     }
 }
 
+/// A new connection to `url` that resumes `token`'s seats there.
+pub async fn resume_at(url: &str, token: Uuid) -> Raw {
+    let mut c = Raw::greeted(url, "again").await;
+    c.send(&ClientMsg::Resume { token }).await;
+    c.expect(|m| match m {
+        ServerMsg::Resumed { .. } => Some(()),
+        ServerMsg::Error { .. } => panic!("resume refused: {m:?}"),
+        _ => None,
+    })
+    .await;
+    c
+}
+
 /// Nimrod piles in an update.
 pub fn nimrod_piles(u: &Update) -> Piles {
     serde_json::from_value::<NimrodView>(u.view.clone())

@@ -11,11 +11,11 @@
 use std::time::Duration;
 
 use parlor_protocol::{ClientMsg, ErrorCode, LoggedAction, RoomStatus, ServerMsg, Update};
-use parlor_server::store::NodeSettings;
 use parlor_server::testing::{redis_bus, ScratchSchema};
-use parlor_server::{Config, StoreConfig};
+use parlor_server::Config;
 use parlor_tests::{
-    match_log, nimrod_move, play_out_nimrod, start_server_with, Raw, Received, TestServer,
+    match_log, nimrod_move, play_out_nimrod, resume_at, start_server_with, Raw, Received,
+    TestServer,
 };
 use serde_json::json;
 
@@ -31,13 +31,7 @@ async fn cluster() -> Option<(ScratchSchema, TestServer, TestServer)> {
     let scratch = ScratchSchema::new().await?;
     let bus = redis_bus().await?;
     let node = |bus: String| Config {
-        store: StoreConfig::Postgres {
-            url: scratch.url(),
-            node: NodeSettings {
-                lease: LEASE,
-                advertise: String::new(),
-            },
-        },
+        store: scratch.config_with_lease(LEASE),
         bus: Some(bus),
         ..Config::default()
     };
@@ -204,11 +198,7 @@ async fn when_the_hosting_node_stops_the_players_on_the_other_node_resume_there_
     a.stop().await.unwrap();
     let mut players = Vec::new();
     for p in [alice, bob] {
-        let mut c = Raw::greeted(&b.url(), "again").await;
-        c.send(&ClientMsg::Resume { token: p.token }).await;
-        c.expect(|m| matches!(m, ServerMsg::Resumed { .. }).then_some(()))
-            .await;
-        players.push(c);
+        players.push(resume_at(&b.url(), p.token).await);
     }
     let resumed = players[0].update(&room).await;
     assert_eq!(resumed.seq, acked, "every acknowledged move is kept");

@@ -8,12 +8,11 @@
 
 use std::time::Duration;
 
-use parlor_protocol::{ClientMsg, ErrorCode, LoggedAction, ServerMsg};
-use parlor_server::store::NodeSettings;
+use parlor_protocol::{ErrorCode, LoggedAction, ServerMsg};
 use parlor_server::testing::ScratchSchema;
-use parlor_server::{Config, StoreConfig};
+use parlor_server::Config;
 use parlor_tests::{
-    match_log, nimrod_move, nimrod_pair, play_out_nimrod, start_server_with, Raw, TestServer,
+    match_log, nimrod_move, nimrod_pair, play_out_nimrod, resume_at, start_server_with, TestServer,
 };
 use tokio_postgres::{Client, NoTls};
 
@@ -22,13 +21,7 @@ const LEASE: Duration = Duration::from_millis(600);
 
 async fn node(scratch: &ScratchSchema) -> TestServer {
     start_server_with(Config {
-        store: StoreConfig::Postgres {
-            url: scratch.url(),
-            node: NodeSettings {
-                lease: LEASE,
-                advertise: String::new(),
-            },
-        },
+        store: scratch.config_with_lease(LEASE),
         ..Config::default()
     })
     .await
@@ -132,11 +125,7 @@ async fn a_node_that_lost_its_lease_gives_its_rooms_up_and_play_goes_on_at_anoth
     assert!(host == a.url() || host == b.url(), "{host}");
     let mut players = Vec::new();
     for p in [alice, bob] {
-        let mut c = Raw::greeted(&host, "again").await;
-        c.send(&ClientMsg::Resume { token: p.token }).await;
-        c.expect(|m| matches!(m, ServerMsg::Resumed { .. }).then_some(()))
-            .await;
-        players.push(c);
+        players.push(resume_at(&host, p.token).await);
         p.close().await;
     }
     let resumed = players[0].update(&room).await;
@@ -170,11 +159,7 @@ async fn a_player_resuming_at_another_node_after_a_clean_stop_finds_the_room_the
     assert_ne!(owner_now, a_id);
     let mut players = Vec::new();
     for p in [alice, bob] {
-        let mut c = Raw::greeted(&b.url(), "again").await;
-        c.send(&ClientMsg::Resume { token: p.token }).await;
-        c.expect(|m| matches!(m, ServerMsg::Resumed { .. }).then_some(()))
-            .await;
-        players.push(c);
+        players.push(resume_at(&b.url(), p.token).await);
     }
     let resumed = players[0].update(&room).await;
     assert_eq!(resumed.seq, u.seq);

@@ -14,9 +14,8 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use parlor_protocol::ErrorCode;
-use parlor_server::store::NodeSettings;
 use parlor_server::testing::ScratchSchema;
-use parlor_server::{Config, StoreConfig};
+use parlor_server::Config;
 use parlor_tests::{nimrod_move, nimrod_pair, start_server, start_server_with, PATIENCE};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -148,13 +147,7 @@ async fn health_turns_unavailable_while_the_node_cannot_renew_its_lease_and_name
         return;
     };
     let node = start_server_with(Config {
-        store: StoreConfig::Postgres {
-            url: scratch.url(),
-            node: NodeSettings {
-                lease: LEASE,
-                advertise: String::new(),
-            },
-        },
+        store: scratch.config_with_lease(LEASE),
         ..Config::default()
     })
     .await;

@@ -582,28 +582,28 @@ impl Directory {
             .unwrap_or_default()
     }
 
-    /// The seats `token` holds here, for a player resuming. In cluster
-    /// mode, the rooms of the token's that nobody hosts any more (their
-    /// node stopped or died) are claimed first; while one is not hosted
-    /// here, this waits for it to become claimable, at most a lease (a
-    /// node that died holds its rooms until its lease runs out).
+    /// The seats `token` holds, for a player resuming. In cluster mode,
+    /// the rooms of the token's that nobody hosts any more (their node
+    /// stopped or died) are claimed here first, and a room whose node just
+    /// died is waited for, at most a lease (it holds its rooms until its
+    /// lease runs out). With a bus, the seats are those held anywhere in
+    /// the cluster; without one, those in rooms hosted here.
     pub async fn seats_for_resume(&self, token: Uuid) -> Vec<SeatRef> {
         let Some((_, every)) = self.store.ownership() else {
             return self.seats_of(token);
         };
         let give_up = tokio::time::Instant::now() + self.store.lease().unwrap_or_default() + every;
-        if self.cluster.is_some() {
-            return self.seats_in_cluster(token, give_up, every).await;
-        }
         loop {
-            match self.store.claim_for(token).await {
+            let found = match self.store.claim_for(token).await {
                 Ok((claimed, rooms)) => {
                     self.host_all(claimed);
-                    let seats = self.seats_of(token);
-                    // One seat a room per token: every room is here (a
-                    // room this node claimed is hosted a moment after).
-                    let all_here = i64::try_from(seats.len()).unwrap_or(i64::MAX) >= rooms;
-                    if all_here || tokio::time::Instant::now() >= give_up {
+                    self.seats_where(token, rooms).await
+                }
+                Err(e) => Err(e),
+            };
+            match found {
+                Ok((seats, settled)) => {
+                    if settled || tokio::time::Instant::now() >= give_up {
                         return seats;
                     }
                 }
@@ -619,54 +619,34 @@ impl Directory {
         }
     }
 
-    /// The seats `token` holds anywhere in the cluster (with a bus, a
-    /// player resumes on any node): orphans among their rooms are claimed
-    /// here first, and rooms whose node just died are waited for, at most
-    /// until `give_up`.
-    async fn seats_in_cluster(
+    /// The seats a resuming `token` holds (in `rooms` unfinished rooms,
+    /// wherever they are), and whether every one of their rooms is hosted
+    /// where this node can reach it now.
+    async fn seats_where(
         &self,
         token: Uuid,
-        give_up: tokio::time::Instant,
-        every: std::time::Duration,
-    ) -> Vec<SeatRef> {
-        let Some(store) = self.store.cluster() else {
-            return self.seats_of(token);
+        rooms: i64,
+    ) -> Result<(Vec<SeatRef>, bool), StoreError> {
+        let mut seats = self.seats_of(token);
+        let (Some(_), Some(store)) = (&self.cluster, self.store.cluster()) else {
+            // One seat a room per token: every room is here (a room this
+            // node claimed is hosted a moment after).
+            let all_here = i64::try_from(seats.len()).unwrap_or(i64::MAX) >= rooms;
+            return Ok((seats, all_here));
         };
-        loop {
-            match self.store.claim_for(token).await {
-                Ok((claimed, _)) => {
-                    self.host_all(claimed);
-                }
-                Err(e) => tracing::warn!(error = %e, "cannot claim a resuming player's rooms"),
-            }
-            match store.held_seats(token).await {
-                Ok(held) => {
-                    let settled = held.iter().all(|h| h.hosted || self.hosts(&h.room));
-                    if settled || tokio::time::Instant::now() >= give_up {
-                        // Finished rooms lingering here keep their seats too.
-                        let mut seats = self.seats_of(token);
-                        for h in held {
-                            if !seats.iter().any(|s| s.room == h.room) {
-                                seats.push(SeatRef {
-                                    room: h.room,
-                                    seat: h.seat,
-                                });
-                            }
-                        }
-                        seats.sort_by(|a, b| a.room.cmp(&b.room));
-                        return seats;
-                    }
-                }
-                Err(e) => {
-                    tracing::warn!(error = %e, "cannot look for a resuming player's rooms");
-                    return self.seats_of(token);
-                }
-            }
-            tokio::select! {
-                _ = self.shutdown.cancelled() => return self.seats_of(token),
-                _ = tokio::time::sleep(every) => {}
+        let held = store.held_seats(token).await?;
+        let settled = held.iter().all(|h| h.hosted || self.hosts(&h.room));
+        // Finished rooms lingering here keep their seats too.
+        for h in held {
+            if !seats.iter().any(|s| s.room == h.room) {
+                seats.push(SeatRef {
+                    room: h.room,
+                    seat: h.seat,
+                });
             }
         }
+        seats.sort_by(|a, b| a.room.cmp(&b.room));
+        Ok((seats, settled))
     }
 
     /// Registers a connection speaking for `token`.

@@ -104,6 +104,22 @@ pub enum RoomCmd {
     Relinquish,
 }
 
+impl RoomCmd {
+    /// The connection the command came on; `None` for what no connection
+    /// sends now (a connection that closed, a room given up).
+    pub fn conn(&self) -> Option<ConnId> {
+        match self {
+            RoomCmd::Join { who, .. }
+            | RoomCmd::Spectate { who }
+            | RoomCmd::AddBot { who, .. }
+            | RoomCmd::Play { who, .. }
+            | RoomCmd::Leave { who }
+            | RoomCmd::Resume { who } => Some(who.conn),
+            RoomCmd::Detach { .. } | RoomCmd::Relinquish => None,
+        }
+    }
+}
+
 /// What a room tells its host.
 #[derive(Debug)]
 pub enum RoomEvent {

@@ -123,7 +123,7 @@ impl Cluster {
 
     /// Sends `cmd` for `room`, hosted elsewhere (or nowhere yet).
     pub fn forward(&self, room: &RoomId, cmd: RoomCmd) -> Result<(), Unrouted> {
-        if let Some(conn) = conn_of(&cmd) {
+        if let Some(conn) = cmd.conn() {
             lock(&self.forwarded).insert(conn);
         }
         self.outbound
@@ -180,23 +180,10 @@ async fn until(stop: CancellationToken, task: impl std::future::Future<Output = 
     }
 }
 
-/// The local connection a command came on.
-fn conn_of(cmd: &RoomCmd) -> Option<ConnId> {
-    match cmd {
-        RoomCmd::Join { who, .. }
-        | RoomCmd::Spectate { who }
-        | RoomCmd::AddBot { who, .. }
-        | RoomCmd::Play { who, .. }
-        | RoomCmd::Leave { who }
-        | RoomCmd::Resume { who } => Some(who.conn),
-        RoomCmd::Detach { .. } | RoomCmd::Relinquish => None,
-    }
-}
-
 /// Tells the connection a command came on why it went nowhere (a
 /// `Detach` has nobody to tell).
 fn refuse(dir: &Directory, room: &RoomId, cmd: &RoomCmd, code: ErrorCode, message: &str) {
-    let Some(conn) = conn_of(cmd) else { return };
+    let Some(conn) = cmd.conn() else { return };
     if let Some(out) = crate::room::RoomHost::outbox(dir, conn) {
         out.send(&ServerMsg::room_error(room, code, message));
     }
