@@ -255,6 +255,17 @@ export const TESTS = {
     });
     assert.equal(await page.textContent('#refusal'), '');
     assert.ok(await ourTurn(page));
+    // Squares clicked on the board narrow the legal turns to those
+    // through them; the first one listed is played.
+    const all = await page.locator('#legal button').count();
+    const second = await page.textContent('#legal button');
+    const ballTo = second.trim().split(/\s+/)[1].split('-')[1];
+    await page.click(`rect.sq[data-sq="${ballTo}"]`);
+    await page.waitForSelector(`rect.sq.picked[data-sq="${ballTo}"]`);
+    const narrowed = await page.locator('#legal button').allTextContents();
+    assert.ok(narrowed.length >= 1 && narrowed.length <= all, `${narrowed.length} of ${all}`);
+    for (const t of narrowed) assert.ok(t.includes(ballTo), `${t} does not go through ${ballTo}`);
+    await shot('mitsudomoe-picked');
     await andWait(page, () => page.click('#legal button'));
     await shot('mitsudomoe-playing');
   },

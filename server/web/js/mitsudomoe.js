@@ -1,5 +1,7 @@
 // Mitsudomoe: the 5x5 board with ring stacks and balls, goals marked,
-// and turns chosen from the legal list or typed in the game's notation.
+// and turns chosen on the board (click the squares a turn touches: the
+// legal turns through them are listed and their squares outlined), from
+// the legal list, or typed in the game's notation.
 
 import { h, s, put } from './dom.js';
 
@@ -30,7 +32,18 @@ export function parse(text) {
   };
 }
 
-function board(v) {
+/** Every square a turn touches: its ring step, ball step and relocations. */
+export function squares(move) {
+  return [move.ring.from, move.ring.to, move.ball.from, move.ball.to,
+    ...(move.relocate || []).flatMap(r => [r.from, r.to])].filter(Boolean);
+}
+
+/** The legal turns that touch every picked square. */
+export function through(legal, picked) {
+  return legal.filter(m => { const sq = squares(m); return picked.every(p => sq.includes(p)); });
+}
+
+function board(v, pick) {
   const goals = {};
   for (const p of v.players) for (const g of p.goals) goals[g] = p.color;
   const cells = [];
@@ -39,7 +52,8 @@ function board(v) {
     const x = 20 + c * CELL;
     const y = 20 + r * CELL;
     const cls = ['sq', goals[name] ? `goal-${goals[name]}` : ''].join(' ');
-    cells.push(s('rect', { x, y, width: CELL, height: CELL, class: cls, dataset: { sq: name } }));
+    const onclick = pick ? () => pick(name) : null;
+    cells.push(s('rect', { x, y, width: CELL, height: CELL, class: cls, dataset: { sq: name }, onclick }));
     cell.rings.forEach((ring, i) => {
       const rr = 24 - i * 5;
       if (rr > 4) cells.push(s('circle', { cx: x + CELL / 2, cy: y + CELL / 2, r: rr, class: `ring-${ring}` }),
@@ -75,6 +89,16 @@ export function render(el, u, ctx) {
     }
   };
   const legal = u.legal || [];
+  // Squares picked on the board narrow the legal turns; a new position
+  // starts again with none.
+  if (st.pickedAt !== u.seq) { st.picked = []; st.pickedAt = u.seq; }
+  const picked = st.picked;
+  const shown = through(legal, picked);
+  const pick = ctx.myTurn && legal.length ? name => {
+    st.picked = picked.includes(name) ? picked.filter(p => p !== name) : [...picked, name];
+    if (!through(legal, st.picked).length) st.picked = [name];
+    ctx.rerender();
+  } : null;
   const input = h('input', { id: 'turn', size: 22, placeholder: '+C3 A4-C3', 'aria-label': 'your turn in notation' });
   const submit = e => {
     e.preventDefault();
@@ -84,21 +108,32 @@ export function render(el, u, ctx) {
     ctx.play(mv);
   };
   const players = v.players.map(p => `${p.color} (seat ${p.seat}${p.seat === u.you ? ', you' : ''}): ${p.supply} rings in supply`).join(' · ');
+  const marked = () => {
+    const reach = new Set(picked.length ? shown.flatMap(squares) : []);
+    for (const r of el.querySelectorAll('rect.sq')) {
+      r.classList.toggle('picked', picked.includes(r.dataset.sq));
+      r.classList.toggle('can', reach.has(r.dataset.sq) && !picked.includes(r.dataset.sq));
+    }
+  };
   put(el,
     h('p', { class: 'hint' }, players),
-    board(v),
+    board(v, pick),
     v.last ? h('p', { class: 'last-move' }, `Last turn: seat ${v.last.seat} ${v.last.notation}`) : null,
     v.end ? h('p', { class: 'end', id: 'end-reason' }, `${v.end.winner === 'black' ? 'Black' : 'White'} won: ${END_REASON[v.end.reason] || v.end.reason}.`) : null,
     ctx.myTurn ? h('form', { class: 'row', onsubmit: submit },
       h('label', { for: 'turn' }, 'Your turn: '), input, h('button', { class: 'primary' }, 'Play'),
       st.note ? h('span', { class: 'refusal' }, st.note) : null) : null,
     ctx.myTurn && legal.length ? [
-      h('h3', {}, `Legal turns (${legal.length})`),
-      h('div', { class: 'legal-list', id: 'legal' }, legal.map(m => h('button', {
+      h('h3', {}, picked.length
+        ? `Legal turns through ${picked.join(', ')} (${shown.length} of ${legal.length}) `
+        : `Legal turns (${legal.length}): click squares on the board to narrow them `,
+      picked.length ? h('button', { id: 'unpick', onclick: () => { st.picked = []; ctx.rerender(); } }, 'clear') : null),
+      h('div', { class: 'legal-list', id: 'legal' }, shown.map(m => h('button', {
         onclick: () => ctx.play(m),
         onmouseenter: () => mark(m),
         onfocus: () => mark(m),
         onmouseleave: () => mark(null),
       }, describe(m)))),
     ] : null);
+  marked();
 }
