@@ -390,6 +390,11 @@ pub const BUS_RETRY_EVERY: Duration = Duration::from_millis(50);
 /// that keeps sending meanwhile is refused `server/busy` beyond this.
 pub const BUS_PENDING_PER_ROOM: usize = 64;
 
+/// How often a node deletes, with its next listing write, the finished
+/// rooms no longer listed from the cluster's lobby table (a scan of the
+/// table: rare enough to cost nothing, often enough to keep it small).
+pub const LOBBY_SWEEP_EVERY: Duration = Duration::from_secs(60);
+
 /// Frames sent to a gateway in one bus message at most: batches stay
 /// well under Redis's and the gateway's comfortable message size.
 pub const BUS_BATCH_FRAMES: usize = 256;

@@ -521,17 +521,14 @@ impl Directory {
         key: crate::store::MatchKey,
         summary: &parlor_protocol::RoomSummary,
     ) {
-        match serde_json::to_string(summary) {
-            Ok(summary) => cluster.listing(
-                room,
-                crate::store::Listing {
-                    key,
-                    summary,
-                    at_ms: i64::try_from(unix_ms()).unwrap_or(i64::MAX),
-                },
-            ),
-            Err(e) => tracing::error!(room = %room, error = %e, "a room's listing did not encode"),
-        }
+        cluster.listing(
+            room,
+            crate::store::Listing {
+                key,
+                summary: summary.clone(),
+                at_ms: i64::try_from(unix_ms()).unwrap_or(i64::MAX),
+            },
+        );
     }
 
     /// How many rooms are open.

@@ -36,10 +36,15 @@ impl ClusterStore<'_> {
         self.0.held_seats(token).await
     }
 
-    /// Writes the listings of rooms this node owns; a room it no longer
-    /// owns at that epoch is skipped. How many were written.
-    pub async fn publish_listings(&self, rows: &[Listing]) -> Result<u64, StoreError> {
-        self.0.publish_listings(rows).await
+    /// Writes the listings of rooms this node owns (a room it no longer
+    /// owns at that epoch is skipped), and forgets finished rooms listed
+    /// before `forget_before_ms` if given. How many were written.
+    pub async fn publish_listings(
+        &self,
+        rows: &[Listing],
+        forget_before_ms: Option<i64>,
+    ) -> Result<u64, StoreError> {
+        self.0.publish_listings(rows, forget_before_ms).await
     }
 
     /// One page of the cluster's public rooms.

@@ -188,7 +188,7 @@ impl Step {
 /// tables (see `schema`). The epoch is a shared store's fencing token:
 /// each node that takes a room over bumps it, and a write made at an older
 /// epoch is refused ([`StoreError::Fenced`]); SQLite's is always 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct MatchKey {
     id: i64,
     epoch: i64,

@@ -12,7 +12,7 @@ use parlor_protocol::{RoomId, RoomSummary};
 
 use super::super::listing::{ListQuery, Page};
 use super::super::{lock, Directory};
-use crate::limits::FINISHED_LISTED_FOR;
+use crate::limits::{FINISHED_LISTED_FOR, LOBBY_SWEEP_EVERY};
 use crate::room::unix_ms;
 use crate::store::{ClusterStore, LobbyQuery, StoreError};
 
@@ -20,6 +20,7 @@ use crate::store::{ClusterStore, LobbyQuery, StoreError};
 /// until the directory is gone. A failed write is kept for the next one
 /// unless a newer listing of the room came meanwhile.
 pub(super) async fn flush(dir: Weak<Directory>) {
+    let mut swept = tokio::time::Instant::now();
     loop {
         let Some(d) = dir.upgrade() else { return };
         let Some(cluster) = d.cluster.as_ref() else {
@@ -34,18 +35,34 @@ pub(super) async fn flush(dir: Weak<Directory>) {
         let Some(store) = d.store.cluster() else {
             return;
         };
-        let rows: Vec<_> = batch.values().cloned().collect();
-        if let Err(e) = store.publish_listings(&rows).await {
-            tracing::warn!(error = %e, rooms = rows.len(), "room listings were not written; trying again");
-            {
-                let mut queued = lock(&cluster.listings);
-                for (room, row) in batch {
-                    queued.entry(room).or_insert(row);
+        // In match order: two writers of the same rooms (a zombie and the
+        // new owner) lock them in one order.
+        let mut rows: Vec<_> = batch.values().cloned().collect();
+        rows.sort_by_key(|r| r.key);
+        let sweep = swept.elapsed() >= LOBBY_SWEEP_EVERY;
+        let forget = sweep.then(listed_since);
+        match store.publish_listings(&rows, forget).await {
+            Ok(_) if sweep => swept = tokio::time::Instant::now(),
+            Ok(_) => {}
+            Err(e) => {
+                tracing::warn!(error = %e, rooms = rows.len(), "room listings were not written; trying again");
+                {
+                    let mut queued = lock(&cluster.listings);
+                    for (room, row) in batch {
+                        queued.entry(room).or_insert(row);
+                    }
                 }
+                tokio::time::sleep(crate::limits::BUS_RETRY_EVERY).await;
             }
-            tokio::time::sleep(crate::limits::BUS_RETRY_EVERY).await;
         }
     }
+}
+
+/// When the oldest finished room still listed was listed (Unix ms).
+fn listed_since() -> i64 {
+    let since = unix_ms()
+        .saturating_sub(u64::try_from(FINISHED_LISTED_FOR.as_millis()).unwrap_or(u64::MAX));
+    i64::try_from(since).unwrap_or(i64::MAX)
 }
 
 /// One page of the cluster's public rooms: from the database, with the
@@ -57,14 +74,12 @@ pub async fn list(
     q: &ListQuery,
 ) -> Result<Page, StoreError> {
     let size = q.page_size();
-    let since = unix_ms()
-        .saturating_sub(u64::try_from(FINISHED_LISTED_FOR.as_millis()).unwrap_or(u64::MAX));
     let lobby = LobbyQuery {
         game: q.game.map(|g| g.name()),
         status: q.status,
         after: q.after.as_ref().map(|r| r.as_str()),
         limit: i64::try_from(size).unwrap_or(i64::MAX).saturating_add(1),
-        finished_since_ms: i64::try_from(since).unwrap_or(i64::MAX),
+        finished_since_ms: listed_since(),
     };
     let stored = store.lobby(&lobby).await?;
     // A full page from the database ends where it ends: rooms of this

@@ -1,11 +1,14 @@
-//! The cluster's lobby: each room's summary kept beside its log, so that
-//! any node lists every room and a room's listing outlives its node.
+//! The cluster's lobby: each public room's summary kept in the database
+//! (table `lobby`, see `schema`), so that any node lists every room and a
+//! room's listing outlives its node.
 //!
 //! The owner writes a summary whenever it changes (seats, status,
-//! spectators: not on every move), fenced like every other write, so a
-//! zombie cannot list a room it lost. Writes go through a pooled
-//! connection, not the log's writer: a listing is not a step, and its
-//! commit must never delay a move's.
+//! spectators: not on every move), on a pooled connection, never the log
+//! writer's: a listing is not a step, and its commit must never delay a
+//! move's. A write counts only if the writer still owns the match at its
+//! epoch, and never replaces a listing written at a later epoch, so a
+//! zombie cannot list a room it lost. It reads `matches` without locking
+//! it: the writer's batches lock those rows.
 
 use deadpool_postgres::Pool;
 use parlor_protocol::{RoomStatus, RoomSummary};
@@ -20,8 +23,8 @@ use crate::limits::PG_BATCH_TIMEOUT;
 pub struct Listing {
     /// The match, at the epoch its owner holds it.
     pub key: MatchKey,
-    /// The summary, as JSON.
-    pub summary: String,
+    /// As listed.
+    pub summary: RoomSummary,
     /// When it changed (Unix ms): finished rooms stay listed a while.
     pub at_ms: i64,
 }
@@ -41,26 +44,69 @@ pub struct LobbyQuery<'a> {
     pub finished_since_ms: i64,
 }
 
+fn status_name(s: RoomStatus) -> &'static str {
+    match s {
+        RoomStatus::Waiting => "waiting",
+        RoomStatus::Playing => "playing",
+        RoomStatus::Finished => "finished",
+    }
+}
+
+/// Whether a room's match was played: every seat filled (a room that
+/// closed before it started is not listed once finished).
+fn played(s: &RoomSummary) -> bool {
+    s.seats
+        .iter()
+        .all(|seat| !matches!(seat.occupant, parlor_protocol::Occupant::Empty))
+}
+
 /// Writes each listing whose match `me` still owns at its epoch (the
-/// others are fenced: their rooms moved on); how many were written.
-pub(super) async fn publish(pool: &Pool, me: &str, rows: &[Listing]) -> Result<u64, StoreError> {
+/// others are fenced: their rooms moved on), and forgets finished rooms
+/// listed before `forget_before_ms` if given (a scan of the table: now and
+/// then, not on every write); how many listings were written.
+pub(super) async fn publish(
+    pool: &Pool,
+    me: &str,
+    rows: &[Listing],
+    forget_before_ms: Option<i64>,
+) -> Result<u64, StoreError> {
     let writing = async {
         let mut client = pool.get().await.map_err(pool_error)?;
         let tx = client.transaction().await?;
-        let update = tx
+        let upsert = tx
             .prepare(
-                "UPDATE matches SET summary = $3::text::jsonb, listed_ms = $4 \
-                 WHERE id = $1 AND epoch = $2 AND owner = $5",
+                "INSERT INTO lobby (match_id, room, game, status, played, epoch, summary, listed_ms) \
+                 SELECT $1, $2, $3, $4, $5, $6, $7::text::jsonb, $8 \
+                 WHERE EXISTS (SELECT 1 FROM matches WHERE id = $1 AND epoch = $6 AND owner = $9) \
+                 ON CONFLICT (match_id) DO UPDATE SET status = EXCLUDED.status, \
+                 played = EXCLUDED.played, epoch = EXCLUDED.epoch, summary = EXCLUDED.summary, \
+                 listed_ms = EXCLUDED.listed_ms WHERE lobby.epoch <= EXCLUDED.epoch",
             )
             .await?;
         let mut written = 0;
         for row in rows {
-            written += tx
-                .execute(
-                    &update,
-                    &[&row.key.id, &row.key.epoch, &row.summary, &row.at_ms, &me],
-                )
-                .await?;
+            let s = &row.summary;
+            let summary = serde_json::to_string(s)
+                .map_err(|e| StoreError::Corrupt(format!("a room's listing: {e}")))?;
+            let params: [&(dyn ToSql + Sync); 9] = [
+                &row.key.id,
+                &s.room.as_str(),
+                &s.game.name(),
+                &status_name(s.status),
+                &played(s),
+                &row.key.epoch,
+                &summary,
+                &row.at_ms,
+                &me,
+            ];
+            written += tx.execute(&upsert, &params).await?;
+        }
+        if let Some(before) = forget_before_ms {
+            tx.execute(
+                "DELETE FROM lobby WHERE status = 'finished' AND listed_ms < $1",
+                &[&before],
+            )
+            .await?;
         }
         tx.commit().await?;
         Ok::<_, StoreError>(written)
@@ -70,29 +116,22 @@ pub(super) async fn publish(pool: &Pool, me: &str, rows: &[Listing]) -> Result<u
         .map_err(|_| StoreError::Unavailable("listing rooms took too long".into()))?
 }
 
-/// One page of the public rooms, by id: unfinished ones, and finished
-/// ones listed since `finished_since_ms` that were played (every seat
-/// filled: not rooms that closed before they started).
+/// One page of the public rooms, by id: unfinished ones, and played ones
+/// finished since `finished_since_ms`.
 pub(super) async fn page(
     client: &impl tokio_postgres::GenericClient,
     q: &LobbyQuery<'_>,
 ) -> Result<Vec<RoomSummary>, StoreError> {
-    let status = q.status.map(|s| match s {
-        RoomStatus::Waiting => "waiting",
-        RoomStatus::Playing => "playing",
-        RoomStatus::Finished => "finished",
-    });
+    let status = q.status.map(status_name);
     let params: [&(dyn ToSql + Sync); 5] =
         [&q.after, &q.game, &status, &q.finished_since_ms, &q.limit];
     let rows = client
         .query(
-            "SELECT summary::text FROM matches \
-             WHERE summary IS NOT NULL AND NOT private \
-             AND ($1::text IS NULL OR room > $1) \
+            "SELECT summary::text FROM lobby \
+             WHERE ($1::text IS NULL OR room > $1) \
              AND ($2::text IS NULL OR game = $2) \
-             AND ($3::text IS NULL OR summary->>'status' = $3) \
-             AND (NOT finished OR (listed_ms >= $4 \
-                  AND NOT summary->'seats' @> '[{\"kind\": \"empty\"}]')) \
+             AND ($3::text IS NULL OR status = $3) \
+             AND (status <> 'finished' OR (played AND listed_ms >= $4)) \
              ORDER BY room LIMIT $5",
             &params,
         )

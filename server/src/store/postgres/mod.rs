@@ -275,8 +275,12 @@ impl PgStore {
     }
 
     /// Publishes room listings this node owns (fenced ones are skipped).
-    pub(super) async fn publish_listings(&self, rows: &[Listing]) -> Result<u64, StoreError> {
-        lobby::publish(&self.pool, &self.node.id(), rows).await
+    pub(super) async fn publish_listings(
+        &self,
+        rows: &[Listing],
+        forget_before_ms: Option<i64>,
+    ) -> Result<u64, StoreError> {
+        lobby::publish(&self.pool, &self.node.id(), rows, forget_before_ms).await
     }
 
     /// One page of the cluster's public rooms.

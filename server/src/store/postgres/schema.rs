@@ -76,14 +76,29 @@ CREATE TABLE moves (
 );
 ";
 
-/// Layout 2: the lobby beside the log. Each match's owner keeps its
-/// summary as listed (`summary`, JSON) and when it last changed
-/// (`listed_ms`), so that every node lists every room from the database,
-/// which outlives any node. `matches_listed` keeps the listing's scan (by
-/// room id, public rooms only) off the moves.
+/// Layout 2: the lobby beside the log, so that every node lists every
+/// room from the database, which outlives any node. Each public room's
+/// owner keeps its summary here (`summary`, JSON, with the fields the
+/// listing filters on beside it) at the epoch it holds the room.
+///
+/// A table of its own, not columns of `matches`: a listing written while
+/// the writer's batch holds its `FOR SHARE` locks on `matches` rows would
+/// take those rows' locks in another order and deadlock with it (measured:
+/// a deadlock a second under load). No foreign key either, for the same
+/// reason: a key check locks the match's row. Finished rooms are deleted
+/// once they are no longer listed.
 const LAYOUT_2: &str = "
-ALTER TABLE matches ADD COLUMN summary jsonb, ADD COLUMN listed_ms bigint;
-CREATE INDEX matches_listed ON matches (room) WHERE summary IS NOT NULL AND NOT private;
+CREATE TABLE lobby (
+    match_id bigint PRIMARY KEY,
+    room text NOT NULL,
+    game text NOT NULL,
+    status text NOT NULL,
+    played boolean NOT NULL,
+    epoch bigint NOT NULL,
+    summary jsonb NOT NULL,
+    listed_ms bigint NOT NULL
+);
+CREATE INDEX lobby_room ON lobby (room);
 ";
 
 /// Each layout's step from the one before, in order: `STEPS[n]` brings
