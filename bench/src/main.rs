@@ -9,6 +9,13 @@
 //! repetition also runs the same bots against a bare WebSocket relay
 //! (see `relay`) and reports Parlor's CPU per move relative to it.
 //!
+//! With `--nodes N` (or `--servers URL,...`) the rooms are played across
+//! the nodes of a cluster, each client placed by `--placement`, and the
+//! figures add CPU per move over every process a move costs (the nodes,
+//! their PostgreSQL backends, `redis-server`), bus publishes per move
+//! (the nodes' `/metrics`) and PostgreSQL rows per commit (see
+//! `cluster`).
+//!
 //! The hardening modes (`listing`, `hostile-readers`, `handshakes`)
 //! measure what the server's limits are for: the cost of listing many
 //! rooms, clients that never read, and connections that never finish
