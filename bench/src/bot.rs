@@ -10,11 +10,25 @@ use serde_json::{json, Value};
 use tokio::sync::{watch, Barrier};
 use tokio::time::{sleep_until, Instant};
 
+use crate::cli::Placement;
 use crate::conn::Conn;
 use crate::metrics::Counters;
 
 /// Seats in a Nimrod room.
 const PLAYERS: usize = 2;
+
+/// Mixed into the seed of the random placement, so that it draws
+/// independently of the bots' moves (which stay the same whatever the
+/// placement).
+const PLACEMENT_SALT: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// How an error frame with a `server/...` code reads once turned into a
+/// bot's error.
+const SERVER_ERROR: &str = "error server/";
+
+/// Games a room may abandon after server errors before it stops: a
+/// server that fails every game is not worth loading further.
+const MAX_RESTARTS: u32 = 100;
 
 /// The move sent when an update carries no legal list (the bare relay).
 const FALLBACK_MOVE: &str = r#"{"take":[0,1]}"#;
@@ -22,8 +36,10 @@ const FALLBACK_MOVE: &str = r#"{"take":[0,1]}"#;
 /// What every room task does.
 #[derive(Debug)]
 pub struct Plan {
-    /// Server URL.
-    pub url: String,
+    /// The servers' URLs (the nodes of one cluster, or one server).
+    pub urls: Vec<String>,
+    /// Which node each client of a room connects to.
+    pub placement: Placement,
     /// Spectators per room.
     pub spectators: usize,
     /// `Some(think)`: paced, one move per `think`; `None`: closed loop.
@@ -41,7 +57,7 @@ pub struct Plan {
 /// Plays room `i` until the measured window ends; returns the latencies
 /// (µs) of moves sent within the window.
 pub async fn run_room(i: usize, plan: Arc<Plan>) -> Vec<u32> {
-    let connected = connect(&plan).await;
+    let connected = connect(i, &plan).await;
     plan.ready.wait().await;
     let mut go = plan.go.clone();
     let counters = match go.wait_for(Option::is_some).await {
@@ -52,7 +68,7 @@ pub async fn run_room(i: usize, plan: Arc<Plan>) -> Vec<u32> {
         return Vec::new();
     };
     let mut lat = Vec::new();
-    let conns = match connected {
+    let mut conns = match connected {
         Ok(c) => c,
         Err(e) => {
             Counters::always(&counters.errors);
@@ -60,20 +76,47 @@ pub async fn run_room(i: usize, plan: Arc<Plan>) -> Vec<u32> {
             return lat;
         }
     };
-    if let Err(e) = play(i, &plan, &counters, conns, &mut lat).await {
+    let mut restarts = 0;
+    while let Err(e) = play(i, &plan, &counters, &mut conns, &mut lat).await {
         Counters::always(&counters.errors);
         if e.starts_with("error action/") {
             Counters::always(&counters.refused);
         }
         eprintln!("room {i}: {e}");
+        // A server-side failure (e.g. `server/storage`) ends that game,
+        // not the room's load: the bots start a new game, as players
+        // would.
+        if !e.starts_with(SERVER_ERROR)
+            || restarts >= MAX_RESTARTS
+            || Instant::now() >= counters.end
+        {
+            break;
+        }
+        restarts += 1;
+        Counters::always(&counters.abandoned);
+    }
+    for c in conns {
+        c.close().await;
     }
     lat
 }
 
-async fn connect(plan: &Plan) -> Result<Vec<Conn>, String> {
-    let mut conns = Vec::with_capacity(PLAYERS + plan.spectators);
-    for _ in 0..PLAYERS + plan.spectators {
-        conns.push(Conn::open(&plan.url).await?);
+/// Opens room `i`'s connections: the first creates every game of the
+/// room, so its node hosts them; the others go where `plan.placement`
+/// says.
+async fn connect(i: usize, plan: &Plan) -> Result<Vec<Conn>, String> {
+    let n = PLAYERS + plan.spectators;
+    let mut rng = StdRng::seed_from_u64(plan.seed.wrapping_add(i as u64) ^ PLACEMENT_SALT);
+    let nodes = plan.urls.len().max(1);
+    let owner = i % nodes;
+    let mut conns = Vec::with_capacity(n);
+    for _ in 0..n {
+        let node = match plan.placement {
+            Placement::Owner => owner,
+            Placement::Random => rng.gen_range(0..nodes),
+        };
+        let url = plan.urls.get(node).ok_or("no server to connect to")?;
+        conns.push(Conn::open(url).await?);
     }
     Ok(conns)
 }
@@ -106,7 +149,7 @@ async fn play(
     i: usize,
     plan: &Plan,
     counters: &Counters,
-    mut conns: Vec<Conn>,
+    conns: &mut [Conn],
     lat: &mut Vec<u32>,
 ) -> Result<(), String> {
     let mut rng = StdRng::seed_from_u64(plan.seed.wrapping_add(i as u64));
@@ -115,7 +158,7 @@ async fn play(
         Instant::now() + t.mul_f64(rng.gen::<f64>())
     });
     'games: while Instant::now() < counters.end {
-        let room = new_game(plan, &mut conns).await?;
+        let room = new_game(plan, conns).await?;
         loop {
             let Some(u) = conns[0].last.as_ref() else {
                 return Err("no update".into());
@@ -161,9 +204,6 @@ async fn play(
                 }
             }
         }
-    }
-    for c in conns {
-        c.close().await;
     }
     Ok(())
 }

@@ -44,6 +44,30 @@ pub struct Args {
     /// or memory figures then, and no baseline).
     #[arg(long)]
     pub server: Option<String>,
+    /// Target these running nodes of one cluster instead of starting
+    /// any (comma-separated `ws://` URLs). On loopback their processes
+    /// are found by their listening ports, for CPU figures; their
+    /// `/metrics` are read before and after the measured window.
+    #[arg(long, value_delimiter = ',', conflicts_with_all = ["server", "nodes"])]
+    pub servers: Vec<String>,
+    /// Start this many `parlor-server` nodes, each with every
+    /// `--server-arg` (e.g. `--cluster` and `--bus`); `{run}` is the same
+    /// for every node of one repetition, so that they share a schema.
+    #[arg(long, default_value_t = 1, conflicts_with = "server")]
+    pub nodes: usize,
+    /// Which node each client connects to, with several.
+    #[arg(long, value_enum, default_value_t = Placement::Random)]
+    pub placement: Placement,
+    /// The PostgreSQL database the nodes use, for its statistics
+    /// (`pg_stat_database`, `pg_stat_user_tables` of the nodes' schema)
+    /// and to find the backends serving them (default: the `--cluster`
+    /// among the `--server-arg`s).
+    #[arg(long, value_name = "URL")]
+    pub postgres: Option<String>,
+    /// The Redis the nodes' bus uses, to count `redis-server`'s CPU
+    /// (default: the `--bus` among the `--server-arg`s).
+    #[arg(long, value_name = "URL")]
+    pub redis: Option<String>,
     /// The `parlor-server` binary (default: next to this one).
     #[arg(long)]
     pub server_bin: Option<PathBuf>,
@@ -120,6 +144,25 @@ pub enum Mode {
 }
 
 impl Mode {
+    /// The name given on the command line.
+    pub fn name(self) -> String {
+        self.to_possible_value()
+            .map_or_else(|| format!("{self:?}"), |v| v.get_name().to_owned())
+    }
+}
+
+/// Which node each client of a room connects to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Placement {
+    /// Every client (players and spectators) to a node picked at random:
+    /// most commands and frames are forwarded over the bus.
+    Random,
+    /// Every client of a room to the node its creator connected to (the
+    /// rooms' creators take the nodes in turn): nothing is forwarded.
+    Owner,
+}
+
+impl Placement {
     /// The name given on the command line.
     pub fn name(self) -> String {
         self.to_possible_value()

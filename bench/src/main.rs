@@ -9,6 +9,13 @@
 //! repetition also runs the same bots against a bare WebSocket relay
 //! (see `relay`) and reports Parlor's CPU per move relative to it.
 //!
+//! With `--nodes N` (or `--servers URL,...`) the rooms are played across
+//! the nodes of a cluster, each client placed by `--placement`, and the
+//! figures add CPU per move over every process a move costs (the nodes,
+//! their PostgreSQL backends, `redis-server`), bus publishes per move
+//! (the nodes' `/metrics`) and PostgreSQL rows per commit (see
+//! `cluster`).
+//!
 //! The hardening modes (`listing`, `hostile-readers`, `handshakes`)
 //! measure what the server's limits are for: the cost of listing many
 //! rooms, clients that never read, and connections that never finish
@@ -16,6 +23,7 @@
 
 mod bot;
 mod cli;
+mod cluster;
 mod conn;
 mod flood;
 mod handshakes;
@@ -39,8 +47,9 @@ use clap::Parser;
 use serde_json::{json, Value};
 
 use cli::{Args, Helper, Mode};
+use cluster::Probe;
 use process::ServerProcess;
-use report::Load;
+use report::{Load, Targets};
 
 /// File descriptors needed beyond the client connections (runtime,
 /// files, the child processes' pipes).
@@ -142,6 +151,8 @@ async fn bench(args: Args) -> Result<Value, String> {
         "spectators_per_room": args.spectators,
         "think_ms": (args.mode == Mode::Paced).then_some(args.think_ms),
         "flooders": args.flooders,
+        "nodes": if args.servers.is_empty() { args.nodes.max(1) } else { args.servers.len() },
+        "placement": args.placement.name(),
         "warmup_s": args.warmup_s,
         "measure_s": args.measure_s,
         "reps": reps.len(),
@@ -200,24 +211,113 @@ async fn hardening(
     }))
 }
 
-async fn one_rep(args: &Args, load: &Load, bin: Option<&std::path::Path>) -> Result<Value, String> {
-    let (server, url, pid) = match &args.server {
-        Some(url) => (None, url.clone(), None),
-        None => {
-            let bin = bin.ok_or("no parlor-server binary: build it or pass --server-bin")?;
-            let s = ServerProcess::parlor(bin, &args.server_arg)?;
-            let (url, pid) = (s.url.clone(), Some(s.pid));
-            (Some(s), url, pid)
-        }
+/// The servers one repetition plays against: started here (kept
+/// running while this lives) or given.
+struct Started {
+    servers: Vec<ServerProcess>,
+    targets: Targets,
+}
+
+/// Starts `--nodes` servers (sharing one `{run}`), or finds the given
+/// `--servers`, with the probe that reads their figures.
+fn start_targets(args: &Args, bin: Option<&std::path::Path>) -> Result<Started, String> {
+    if !args.servers.is_empty() {
+        let addrs: Vec<_> = args
+            .servers
+            .iter()
+            .filter_map(|u| cluster::node_addr(u))
+            .collect();
+        let pids: Vec<u32> = addrs
+            .iter()
+            .filter_map(|a| cluster::listener_pid(a.port()))
+            .collect();
+        // CPU and memory only when every node's process was found.
+        let pids = if pids.len() == args.servers.len() {
+            pids
+        } else {
+            Vec::new()
+        };
+        let probe = Probe {
+            node_pids: pids.clone(),
+            node_addrs: addrs,
+            postgres: args.postgres.clone(),
+            redis_port: args.redis.as_deref().map(cluster::redis_port),
+        };
+        return Ok(Started {
+            servers: Vec::new(),
+            targets: Targets {
+                urls: args.servers.clone(),
+                pids,
+                placement: args.placement,
+                probe: Some(probe),
+            },
+        });
+    }
+    if let Some(url) = &args.server {
+        return Ok(Started {
+            servers: Vec::new(),
+            targets: Targets {
+                urls: vec![url.clone()],
+                pids: Vec::new(),
+                placement: args.placement,
+                probe: None,
+            },
+        });
+    }
+    let bin = bin.ok_or("no parlor-server binary: build it or pass --server-bin")?;
+    let run = process::run_name();
+    let cluster_url = process::flag_value(&args.server_arg, "--cluster", &run);
+    if args.nodes > 1 && cluster_url.is_none() {
+        return Err(
+            "--nodes above 1 needs --server-arg=--cluster --server-arg=URL (and --bus)".into(),
+        );
+    }
+    let mut servers = Vec::new();
+    // One after the other: the first creates the schema the others use.
+    for _ in 0..args.nodes.max(1) {
+        servers.push(ServerProcess::node(bin, &args.server_arg, &run)?);
+    }
+    let urls: Vec<String> = servers.iter().map(|s| s.url.clone()).collect();
+    let pids: Vec<u32> = servers.iter().map(|s| s.pid).collect();
+    let probe = Probe {
+        node_pids: pids.clone(),
+        node_addrs: urls.iter().filter_map(|u| cluster::node_addr(u)).collect(),
+        postgres: args
+            .postgres
+            .as_ref()
+            .map(|u| u.replace("{run}", &run))
+            .or(cluster_url),
+        redis_port: args
+            .redis
+            .clone()
+            .or_else(|| process::flag_value(&args.server_arg, "--bus", &run))
+            .as_deref()
+            .map(cluster::redis_port),
     };
+    Ok(Started {
+        servers,
+        targets: Targets {
+            urls,
+            pids,
+            placement: args.placement,
+            probe: Some(probe),
+        },
+    })
+}
+
+async fn one_rep(args: &Args, load: &Load, bin: Option<&std::path::Path>) -> Result<Value, String> {
+    let Started { servers, targets } = start_targets(args, bin)?;
     if args.mode == Mode::Idle {
+        let url = targets.urls.first().cloned().unwrap_or_default();
+        let pid = targets.pids.first().copied();
         let parlor = report::run_idle(&url, pid, args.connections, args.connect_concurrency).await;
-        drop(server);
+        drop(servers);
         return Ok(json!({ "parlor": parlor }));
     }
-    let parlor = report::run_load(&url, pid, load).await;
-    drop(server);
-    if args.no_baseline || args.server.is_some() {
+    let parlor = report::run_load_on(&targets, load).await;
+    let started_one = servers.len() == 1;
+    drop(servers);
+    if args.no_baseline || !started_one {
         return Ok(json!({ "parlor": parlor }));
     }
     let game_len = parlor["moves_per_game"]

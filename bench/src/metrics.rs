@@ -22,6 +22,8 @@ pub struct Counters {
     pub errors: AtomicU64,
     /// Moves the server refused (whole run).
     pub refused: AtomicU64,
+    /// Games given up after a server error, a new one started (whole run).
+    pub abandoned: AtomicU64,
 }
 
 impl Counters {
@@ -35,6 +37,7 @@ impl Counters {
             games: AtomicU64::new(0),
             errors: AtomicU64::new(0),
             refused: AtomicU64::new(0),
+            abandoned: AtomicU64::new(0),
         }
     }
 

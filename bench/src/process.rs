@@ -30,6 +30,12 @@ impl ServerProcess {
     /// database, or with `extra` arguments (`{run}` in them replaced by a
     /// name unique to this start) that name another store (`--cluster`).
     pub fn parlor(bin: &Path, extra: &[String]) -> Result<Self, String> {
+        Self::node(bin, extra, &run_name())
+    }
+
+    /// Like [`ServerProcess::parlor`], with `{run}` replaced by `run`:
+    /// the nodes of one cluster share it (and so their schema).
+    pub fn node(bin: &Path, extra: &[String], run: &str) -> Result<Self, String> {
         let dir = tempfile::tempdir().map_err(|e| format!("temp dir: {e}"))?;
         let port_file = dir.path().join("addr");
         let mut cmd = Command::new(bin);
@@ -44,8 +50,7 @@ impl ServerProcess {
         {
             cmd.arg("--db").arg(dir.path().join("bench.db"));
         }
-        let run = run_name();
-        cmd.args(extra.iter().map(|a| a.replace("{run}", &run)));
+        cmd.args(extra.iter().map(|a| a.replace("{run}", run)));
         Self::spawn(cmd, dir, port_file)
     }
 
@@ -139,13 +144,29 @@ impl Drop for ServerProcess {
 
 /// A name for one server start, unique on this machine: lower-case
 /// letters, digits and `_` (usable as a schema name).
-fn run_name() -> String {
+pub fn run_name() -> String {
     static STARTS: AtomicU32 = AtomicU32::new(0);
     let secs = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
     let n = STARTS.fetch_add(1, Ordering::Relaxed);
     format!("{}_{secs}_{n}", std::process::id())
+}
+
+/// The value of `flag` among server arguments (`--flag VALUE` or
+/// `--flag=VALUE`), with `{run}` replaced by `run`.
+pub fn flag_value(args: &[String], flag: &str, run: &str) -> Option<String> {
+    let eq = format!("{flag}=");
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == flag {
+            return it.next().map(|v| v.replace("{run}", run));
+        }
+        if let Some(v) = a.strip_prefix(&eq) {
+            return Some(v.replace("{run}", run));
+        }
+    }
+    None
 }
 
 /// `parlor-server` next to this binary (both are built into the same

@@ -9,6 +9,8 @@ use tokio::sync::{watch, Barrier, Semaphore};
 use tokio::time::Instant;
 
 use crate::bot::{run_room, Plan};
+use crate::cli::Placement;
+use crate::cluster::{self, Probe};
 use crate::conn::Conn;
 use crate::flood::{flood, FloodStats};
 use crate::metrics::{latency_summary, round, Counters};
@@ -43,21 +45,52 @@ pub struct Load {
     pub cpu_also: Option<String>,
 }
 
-/// Samples a process's resident memory until stopped; keeps the peak.
+/// Where a load is played.
+#[derive(Debug, Clone)]
+pub struct Targets {
+    /// The servers' URLs (one, or the nodes of a cluster).
+    pub urls: Vec<String>,
+    /// Their processes, when known (for CPU and memory).
+    pub pids: Vec<u32>,
+    /// Which node each client connects to.
+    pub placement: Placement,
+    /// Cluster figures to read at both ends of the window.
+    pub probe: Option<Probe>,
+}
+
+/// The summed resident memory of `pids` (`None` if any is unreadable or
+/// there are none).
+fn rss_sum(pids: &[u32]) -> Option<u64> {
+    if pids.is_empty() {
+        return None;
+    }
+    pids.iter().map(|p| procfs::rss_bytes(*p)).sum()
+}
+
+/// The summed CPU seconds of `pids` (`None` as for [`rss_sum`]).
+fn cpu_sum(pids: &[u32]) -> Option<f64> {
+    if pids.is_empty() {
+        return None;
+    }
+    pids.iter().map(|p| procfs::cpu_seconds(*p)).sum()
+}
+
+/// Samples processes' summed resident memory until stopped; keeps the peak.
 struct RssPeak {
     peak: Arc<AtomicU64>,
     stop: Arc<AtomicBool>,
 }
 
 impl RssPeak {
-    fn start(pid: Option<u32>) -> Self {
+    fn start(pids: &[u32]) -> Self {
         let peak = Arc::new(AtomicU64::new(0));
         let stop = Arc::new(AtomicBool::new(false));
-        if let Some(pid) = pid {
+        if !pids.is_empty() {
             let (p, s) = (Arc::clone(&peak), Arc::clone(&stop));
+            let pids = pids.to_vec();
             tokio::spawn(async move {
                 while !s.load(Ordering::Relaxed) {
-                    if let Some(rss) = procfs::rss_bytes(pid) {
+                    if let Some(rss) = rss_sum(&pids) {
                         p.fetch_max(rss, Ordering::Relaxed);
                     }
                     tokio::time::sleep(RSS_SAMPLE_EVERY).await;
@@ -86,12 +119,27 @@ fn per(total: Option<u64>, base: Option<u64>, n: usize) -> Value {
 
 /// Plays `load` against `url` (a process `pid` when known) and reports.
 pub async fn run_load(url: &str, pid: Option<u32>, load: &Load) -> Value {
-    let rss_base = pid.and_then(procfs::rss_bytes);
-    let peak = RssPeak::start(pid);
+    let targets = Targets {
+        urls: vec![url.to_owned()],
+        pids: pid.into_iter().collect(),
+        placement: Placement::Owner,
+        probe: None,
+    };
+    run_load_on(&targets, load).await
+}
+
+/// Plays `load` against `targets` and reports; with several nodes the
+/// server figures are summed over them.
+pub async fn run_load_on(targets: &Targets, load: &Load) -> Value {
+    let pids = &targets.pids;
+    let url = targets.urls.first().cloned().unwrap_or_default();
+    let rss_base = rss_sum(pids);
+    let peak = RssPeak::start(pids);
     let (go_tx, go_rx) = watch::channel(None);
     let ready = Arc::new(Barrier::new(load.rooms + 1));
     let plan = Arc::new(Plan {
-        url: url.to_owned(),
+        urls: targets.urls.clone(),
+        placement: targets.placement,
         spectators: load.spectators,
         think: load.think,
         options: load.options.clone(),
@@ -112,13 +160,21 @@ pub async fn run_load(url: &str, pid: Option<u32>, load: &Load) -> Value {
         .map(|i| tokio::spawn(flood(url.to_owned(), i, end, Arc::clone(&flood_stats))))
         .collect();
     tokio::time::sleep_until(start).await;
-    let cpu0 = pid.and_then(procfs::cpu_seconds);
+    let probe0 = match &targets.probe {
+        Some(p) => Some(p.snapshot().await),
+        None => None,
+    };
+    let cpu0 = cpu_sum(pids);
     let me0 = procfs::cpu_seconds(0);
     let also0 = load.cpu_also.as_deref().map(procfs::cpu_seconds_matching);
     tokio::time::sleep_until(end).await;
-    let cpu1 = pid.and_then(procfs::cpu_seconds);
+    let cpu1 = cpu_sum(pids);
     let me1 = procfs::cpu_seconds(0);
     let also1 = load.cpu_also.as_deref().map(procfs::cpu_seconds_matching);
+    let probe1 = match &targets.probe {
+        Some(p) => Some(p.snapshot().await),
+        None => None,
+    };
     let mut latencies = Vec::new();
     for t in tasks {
         if let Ok(l) = t.await {
@@ -130,7 +186,7 @@ pub async fn run_load(url: &str, pid: Option<u32>, load: &Load) -> Value {
     }
     let rss_peak = Some(peak.finish()).filter(|p| *p > 0);
     tokio::time::sleep(SETTLE).await;
-    let rss_end = pid.and_then(procfs::rss_bytes);
+    let rss_end = rss_sum(pids);
 
     let secs = load.measure.as_secs_f64();
     let moves = Counters::get(&counters.moves);
@@ -158,11 +214,17 @@ pub async fn run_load(url: &str, pid: Option<u32>, load: &Load) -> Value {
         "mem_per_room_bytes": {"peak": per(rss_peak, rss_base, load.rooms), "end": per(rss_end, rss_base, load.rooms)},
         "errors": Counters::get(&counters.errors),
         "refused": Counters::get(&counters.refused),
+        "abandoned_games": Counters::get(&counters.abandoned),
         "bench_cpu_cores": match (me0, me1) {
             (Some(a), Some(b)) => round((b - a) / secs),
             _ => Value::Null,
         },
     });
+    if let (Some(a), Some(b)) = (&probe0, &probe1) {
+        report["nodes"] = json!(targets.urls.len());
+        report["placement"] = json!(targets.placement.name());
+        report["cluster"] = cluster::report(a, b, moves, secs);
+    }
     if load.flooders > 0 {
         report["flood"] = flood_stats.report(load.flooders);
     }
