@@ -555,16 +555,21 @@ fn choose(game: GameKind, seat: Seat, u: &Update, rng: &mut GameRng) -> Value {
 async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: u8) {
     let mut held: Option<Uuid> = None;
     // A token whose join was sent but not answered.
-    let mut tried: Option<Uuid> = None;
+    // Tokens whose join was sent but not answered (the connection broke):
+    // one of them may hold the seat, which a resume with it tells.
+    let mut tried: Vec<Uuid> = Vec::new();
+    let mut next_try = 0;
+    let mut seat_taken = 0;
     // The move sent and the seq it answered, until its update is seen.
     let mut answered: Option<(u64, Value)> = None;
     let mut rng = GameRng::from_seed(rand::random());
     let viewer = Viewer::Seat(Seat(seat));
     loop {
         let (mut ws, token, node) = connect(&sh).await;
-        // Take the seat (first time) or take it back.
-        let resume_with = held.or(tried);
-        let first = if let Some(t) = resume_with {
+        // Take the seat back, or find which token took it.
+        let resume_with = held.or_else(|| tried.get(next_try % tried.len().max(1)).copied());
+        let mut seated = false;
+        if let Some(t) = resume_with {
             if send(&mut ws, json!({"type": "resume", "token": t}))
                 .await
                 .is_err()
@@ -574,7 +579,8 @@ async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: u8) {
             match await_resumed(&mut ws, &room).await {
                 Ok(Some(true)) => {
                     held = Some(t);
-                    tried = None;
+                    tried.clear();
+                    seated = true;
                 }
                 Ok(Some(false)) => {
                     if held.is_some() {
@@ -588,18 +594,18 @@ async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: u8) {
                         ));
                         return;
                     }
-                    // The join never happened: join anew.
-                    tried = None;
+                    next_try += 1;
+                    if next_try < tried.len() {
+                        continue;
+                    }
+                    // None holds it (yet): join with this connection's.
                 }
-                Ok(None) => continue,
-                Err(_) => continue,
+                Ok(None) | Err(_) => continue,
             }
-            held.is_some()
-        } else {
-            false
-        };
-        if !first {
-            tried = Some(token);
+        }
+        if !seated {
+            next_try = 0;
+            tried.push(token);
             if send(&mut ws, json!({"type": "join", "room": room, "seat": seat}))
                 .await
                 .is_err()
@@ -607,15 +613,25 @@ async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: u8) {
                 continue;
             }
             match await_joined(&mut ws, &room).await {
-                Ok(true) => {
+                Ok(Joined::Yes) => {
                     held = Some(token);
-                    tried = None;
+                    tried.clear();
                 }
-                Ok(false) => {
-                    sh.problem(format!(
-                        "room {room} seat {seat}: join refused ({})",
-                        "see above"
-                    ));
+                Ok(Joined::Taken) => {
+                    // An earlier join went through after all: find it.
+                    tried.pop();
+                    seat_taken += 1;
+                    if seat_taken > 100 || tried.is_empty() {
+                        sh.problem(format!(
+                            "room {room} seat {seat}: taken, by none of this player's tokens"
+                        ));
+                        return;
+                    }
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                    continue;
+                }
+                Ok(Joined::Refused(why)) => {
+                    sh.problem(format!("room {room} seat {seat}: join refused: {why}"));
                     return;
                 }
                 Err(_) => continue,
@@ -757,16 +773,28 @@ async fn await_resumed(ws: &mut Ws, room: &str) -> Result<Option<bool>, String> 
     }
 }
 
-/// After a `join`: whether it was accepted.
-async fn await_joined(ws: &mut Ws, room: &str) -> Result<bool, String> {
+/// What became of a `join`.
+enum Joined {
+    Yes,
+    /// `room/seat_taken`.
+    Taken,
+    /// Refused for another reason.
+    Refused(String),
+}
+
+/// After a `join`: what became of it; `Err` to try again.
+async fn await_joined(ws: &mut Ws, room: &str) -> Result<Joined, String> {
     loop {
         match recv_within(ws, SILENCE).await? {
-            ServerMsg::Joined { room: r, .. } if r.as_str() == room => return Ok(true),
+            ServerMsg::Joined { room: r, .. } if r.as_str() == room => return Ok(Joined::Yes),
+            ServerMsg::Error {
+                code: ErrorCode::RoomSeatTaken,
+                ..
+            } => return Ok(Joined::Taken),
             ServerMsg::Error { code, message, .. } => {
                 return match on_error(code) {
                     Next::Reconnect(why) if why.starts_with("unexpected") => {
-                        eprintln!("chaos: join in {room} refused: {code}: {message}");
-                        Ok(false)
+                        Ok(Joined::Refused(format!("{code}: {message}")))
                     }
                     _ => Err(code.to_string()),
                 }

@@ -143,18 +143,36 @@ pub async fn get_log(ws: &mut Ws, room: &str) -> Result<Option<MatchLog>, String
 }
 
 /// Checks that every `(seq, seat, move)` acknowledged is in `log` at its
-/// `seq`; how many there were.
+/// `seq`, played by that seat (in the form the server stores, which for
+/// some games names what the client left implicit: the move is put in
+/// that form at its position first); how many there were.
 pub fn check_acked(room: &str, log: &MatchLog, acked: &[(u64, u8, Value)]) -> usize {
-    for (seq, seat, mv) in acked {
+    let mut by_seq: Vec<&(u64, u8, Value)> = acked.iter().collect();
+    by_seq.sort_by_key(|a| a.0);
+    let kind = log.header.game;
+    let mut rng = parlor_protocol::deal_rng(&log.header).unwrap();
+    let mut game = kind
+        .setup(&log.header.options, log.header.seats, &mut rng)
+        .unwrap();
+    let mut at = 0u64;
+    for (seq, seat, mv) in by_seq {
         let entry = log
             .moves
             .get(*seq as usize)
             .unwrap_or_else(|| panic!("room {room}: acknowledged seq {seq} is not in the log"));
+        while at < *seq {
+            parlor_protocol::step(&mut game, &mut rng, &log.moves[at as usize]).unwrap();
+            at += 1;
+        }
         assert_eq!(entry.seat.0, *seat, "room {room} seq {seq}: seat");
+        let sent = kind
+            .parse_move(mv)
+            .unwrap_or_else(|e| panic!("room {room} seq {seq}: {e}"));
+        let stored = serde_json::to_value(game.canonical(entry.seat, &sent)).unwrap();
         assert_eq!(
             entry.action,
-            LoggedAction::Move(mv.clone()),
-            "room {room} seq {seq}: move"
+            LoggedAction::Move(stored),
+            "room {room} seq {seq}: move (sent as {mv})"
         );
     }
     acked.len()
