@@ -564,8 +564,17 @@ async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: u8) {
     let mut answered: Option<(u64, Value)> = None;
     let mut rng = GameRng::from_seed(rand::random());
     let viewer = Viewer::Seat(Seat(seat));
+    // What this player did and heard lately, told with a hang.
+    let mut trail: Vec<String> = Vec::new();
+    let note = |trail: &mut Vec<String>, what: String| {
+        if trail.len() >= 16 {
+            trail.remove(0);
+        }
+        trail.push(what);
+    };
     loop {
         let (mut ws, token, node) = connect(&sh).await;
+        note(&mut trail, format!("connected to {node}"));
         // Take the seat back, or find which token took it.
         let resume_with = held.or_else(|| tried.get(next_try % tried.len().max(1)).copied());
         let mut seated = false;
@@ -647,8 +656,9 @@ async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: u8) {
                 Ok(m) => m,
                 Err(e) if e == "timeout" => {
                     sh.problem(format!(
-                        "room {room} seat {seat}: nothing heard for {SILENCE:?} on {node} at seq {:?}",
-                        last.as_ref().map(|u| u.seq)
+                        "room {room} seat {seat}: nothing heard for {SILENCE:?} on {node} at seq {:?} (lately: {})",
+                        last.as_ref().map(|u| u.seq),
+                        trail.join(", ")
                     ));
                     break "silence".to_string();
                 }
@@ -666,6 +676,10 @@ async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: u8) {
                         continue;
                     }
                     sh.record_update(&u, viewer, &node);
+                    note(
+                        &mut trail,
+                        format!("update {} to act {:?}", u.seq, u.to_act),
+                    );
                     if first_update && answered.as_ref().is_some_and(|(s, _)| *s == u.seq) {
                         answered = None;
                     }
@@ -687,28 +701,34 @@ async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: u8) {
                     {
                         break "closed".into();
                     }
+                    if let Some((s, _)) = &answered {
+                        note(&mut trail, format!("played at {s}"));
+                    }
                     last = Some(u);
                 }
                 ServerMsg::Error {
                     code,
                     room: Some(r),
                     ..
-                } if r.as_str() == room => match on_error(code) {
-                    Next::Ignore => {}
-                    Next::Retry => {
-                        answered = None;
-                        tokio::time::sleep(Duration::from_millis(200)).await;
-                        if let Some(u) = &last {
-                            if act(&sh, &mut ws, &room, game, seat, u, &mut answered, &mut rng)
-                                .await
-                                .is_err()
-                            {
-                                break "closed".into();
+                } if r.as_str() == room => {
+                    note(&mut trail, format!("error {code}"));
+                    match on_error(code) {
+                        Next::Ignore => {}
+                        Next::Retry => {
+                            answered = None;
+                            tokio::time::sleep(Duration::from_millis(200)).await;
+                            if let Some(u) = &last {
+                                if act(&sh, &mut ws, &room, game, seat, u, &mut answered, &mut rng)
+                                    .await
+                                    .is_err()
+                                {
+                                    break "closed".into();
+                                }
                             }
                         }
+                        Next::Reconnect(why) => break why,
                     }
-                    Next::Reconnect(why) => break why,
-                },
+                }
                 ServerMsg::Error { code, .. } => {
                     if let Next::Reconnect(why) = on_error(code) {
                         break why;
@@ -1249,7 +1269,6 @@ async fn a_cluster_under_faults_loses_no_move_and_shows_no_false_view() {
             }
         }
     }
-    assert!(problems.is_empty(), "clients met problems: {problems:#?}");
     eprintln!(
         "chaos: {games} games ({bots_only} of bots alone, {} never started because a fault hit their setting up), {steps} steps; {takeovers} epoch changes seen; reconnections: {:?}; longest pause in room {pause_room}",
         *lock(&sh.unstarted),
@@ -1273,4 +1292,5 @@ async fn a_cluster_under_faults_loses_no_move_and_shows_no_false_view() {
         tally.stops,
         pause.as_millis()
     );
+    assert!(problems.is_empty(), "clients met problems: {problems:#?}");
 }
