@@ -562,6 +562,10 @@ async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: u8) {
     let mut seat_taken = 0;
     // The move sent and the seq it answered, until its update is seen.
     let mut answered: Option<(u64, Value)> = None;
+    // The move chosen for a seq.
+    let mut decided: Option<(u64, Value)> = None;
+    // The highest seq shown: a lower one later is a stale update.
+    let mut highest = 0;
     let mut rng = GameRng::from_seed(rand::random());
     let viewer = Viewer::Seat(Seat(seat));
     // What this player did and heard lately, told with a hang.
@@ -680,6 +684,14 @@ async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: u8) {
                         &mut trail,
                         format!("update {} to act {:?}", u.seq, u.to_act),
                     );
+                    if u.seq < highest {
+                        sh.problem(format!(
+                            "room {room} seat {seat}: shown seq {} on {node} after seq {highest} (lately: {})",
+                            u.seq,
+                            trail.join(", ")
+                        ));
+                    }
+                    highest = highest.max(u.seq);
                     if first_update && answered.as_ref().is_some_and(|(s, _)| *s == u.seq) {
                         answered = None;
                     }
@@ -695,9 +707,19 @@ async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: u8) {
                     if u.outcome.is_some() || u.status == RoomStatus::Finished {
                         return;
                     }
-                    if act(&sh, &mut ws, &room, game, seat, &u, &mut answered, &mut rng)
-                        .await
-                        .is_err()
+                    if act(
+                        &sh,
+                        &mut ws,
+                        &room,
+                        game,
+                        seat,
+                        &u,
+                        &mut answered,
+                        &mut decided,
+                        &mut rng,
+                    )
+                    .await
+                    .is_err()
                     {
                         break "closed".into();
                     }
@@ -718,9 +740,19 @@ async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: u8) {
                             answered = None;
                             tokio::time::sleep(Duration::from_millis(200)).await;
                             if let Some(u) = &last {
-                                if act(&sh, &mut ws, &room, game, seat, u, &mut answered, &mut rng)
-                                    .await
-                                    .is_err()
+                                if act(
+                                    &sh,
+                                    &mut ws,
+                                    &room,
+                                    game,
+                                    seat,
+                                    u,
+                                    &mut answered,
+                                    &mut decided,
+                                    &mut rng,
+                                )
+                                .await
+                                .is_err()
                                 {
                                     break "closed".into();
                                 }
@@ -753,6 +785,7 @@ async fn act(
     seat: u8,
     u: &Update,
     answered: &mut Option<(u64, Value)>,
+    decided: &mut Option<(u64, Value)>,
     rng: &mut GameRng,
 ) -> Result<(), String> {
     if u.to_act.iter().next() != Some(Seat(seat)) || u.status != RoomStatus::Playing {
@@ -765,7 +798,17 @@ async fn act(
         let ms = rand::thread_rng().gen_range(THINK_MS);
         tokio::time::sleep(Duration::from_millis(ms)).await;
     }
-    let mv = choose(game, Seat(seat), u, rng);
+    // A move sent again (its answer was lost, or it was refused
+    // `server/storage`) is the same move: whichever attempt the room took,
+    // the update after it is this move's.
+    let mv = match decided {
+        Some((s, mv)) if *s == u.seq => mv.clone(),
+        _ => {
+            let mv = choose(game, Seat(seat), u, rng);
+            *decided = Some((u.seq, mv.clone()));
+            mv
+        }
+    };
     *answered = Some((u.seq, mv.clone()));
     send(
         ws,
@@ -831,6 +874,8 @@ async fn finished_log(ws: &mut Ws, room: &str) -> bool {
 
 /// A spectator of `room`, until its match is over.
 async fn spectator(sh: Arc<Shared>, room: String) {
+    // The highest seq shown: a lower one later is a stale update.
+    let mut highest = 0;
     loop {
         let (mut ws, _, node) = connect(&sh).await;
         if send(&mut ws, json!({"type": "spectate", "room": room}))
@@ -859,6 +904,15 @@ async fn spectator(sh: Arc<Shared>, room: String) {
             match msg {
                 ServerMsg::Update(u) if u.room.as_str() == room => {
                     sh.record_update(&u, Viewer::Spectator, &node);
+                    if u.seq < highest && u.status != RoomStatus::Waiting {
+                        sh.problem(format!(
+                            "room {room} spectator: shown seq {} on {node} after seq {highest}",
+                            u.seq
+                        ));
+                    }
+                    if u.status != RoomStatus::Waiting {
+                        highest = highest.max(u.seq);
+                    }
                     if u.outcome.is_some() || u.status == RoomStatus::Finished {
                         return;
                     }
