@@ -576,7 +576,17 @@ async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: u8) {
         }
         trail.push(what);
     };
+    // When this player last saw the match move on: reconnecting over and
+    // over without that is a hang too.
+    let mut progress = Instant::now();
     loop {
+        if progress.elapsed() > SILENCE {
+            sh.problem(format!(
+                "room {room} seat {seat}: no new position for {SILENCE:?} across reconnections (lately: {})",
+                trail.join(", ")
+            ));
+            progress = Instant::now();
+        }
         let (mut ws, token, node) = connect(&sh).await;
         note(&mut trail, format!("connected to {node}"));
         // Take the seat back, or find which token took it.
@@ -613,7 +623,15 @@ async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: u8) {
                     }
                     // None holds it (yet): join with this connection's.
                 }
-                Ok(None) | Err(_) => continue,
+                Ok(None) => continue,
+                Err(e) => {
+                    if e == "timeout" {
+                        sh.problem(format!(
+                            "room {room} seat {seat}: resume unanswered for {SILENCE:?} on {node}"
+                        ));
+                    }
+                    continue;
+                }
             }
         }
         if !seated {
@@ -647,7 +665,14 @@ async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: u8) {
                     sh.problem(format!("room {room} seat {seat}: join refused: {why}"));
                     return;
                 }
-                Err(_) => continue,
+                Err(e) => {
+                    if e == "timeout" {
+                        sh.problem(format!(
+                            "room {room} seat {seat}: join unanswered for {SILENCE:?} on {node}"
+                        ));
+                    }
+                    continue;
+                }
             }
         }
         // Play. The first update is the room's position now: if it is
@@ -690,6 +715,9 @@ async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: u8) {
                             u.seq,
                             trail.join(", ")
                         ));
+                    }
+                    if u.seq > highest {
+                        progress = Instant::now();
                     }
                     highest = highest.max(u.seq);
                     if first_update && answered.as_ref().is_some_and(|(s, _)| *s == u.seq) {
