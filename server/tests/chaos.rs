@@ -680,8 +680,11 @@ async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: u8) {
         // connection (it is not acknowledged) and is chosen again.
         let mut last: Option<Update> = None;
         let mut first_update = true;
+        // Other messages (presence) do not count: only updates do.
+        let mut quiet_since = Instant::now();
         let why = loop {
-            let msg = match recv_within(&mut ws, SILENCE).await {
+            let wait = SILENCE.saturating_sub(quiet_since.elapsed());
+            let msg = match recv_within(&mut ws, wait.max(Duration::from_millis(1))).await {
                 Ok(m) => m,
                 Err(e) if e == "timeout" => {
                     sh.problem(format!(
@@ -705,6 +708,7 @@ async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: u8) {
                         continue;
                     }
                     sh.record_update(&u, viewer, &node);
+                    quiet_since = Instant::now();
                     note(
                         &mut trail,
                         format!("update {} to act {:?}", u.seq, u.to_act),
@@ -790,10 +794,16 @@ async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: u8) {
                     }
                 }
                 ServerMsg::Error { code, .. } => {
+                    note(&mut trail, format!("error {code} (no room)"));
                     if let Next::Reconnect(why) = on_error(code) {
                         break why;
                     }
                 }
+                ServerMsg::Presence {
+                    seat: who,
+                    connected,
+                    ..
+                } => note(&mut trail, format!("presence {} {connected}", who.0)),
                 _ => {}
             }
         };
