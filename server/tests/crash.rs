@@ -14,30 +14,25 @@
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
+mod common;
+
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::Child;
 use std::time::Duration;
 
-use futures_util::{SinkExt, StreamExt};
+use common::live::{check_acked, check_views, hello, recv, send, start_server, Ws, PATIENCE};
 use parlor_games::{Seat, Viewer};
-use parlor_protocol::{decode_server, ErrorCode, LoggedAction, ServerMsg, Update};
+use parlor_protocol::{ErrorCode, ServerMsg, Update};
 use parlor_server::testing::{self, ScratchSchema};
 use rand::Rng;
 use serde_json::{json, Value};
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use uuid::Uuid;
-
-type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// Rooms played at once.
 const ROOMS: usize = 8;
 /// Long games, so that most kills land mid-game.
 const PILES: [u64; 2] = [800, 800];
-/// Safety net for any single wait.
-const PATIENCE: Duration = Duration::from_secs(60);
 
 #[derive(Debug, Clone, Default)]
 struct RoomRecord {
@@ -82,51 +77,7 @@ impl Store {
 }
 
 fn start(bin: &Path, store: &Store, dir: &Path) -> (Child, String) {
-    let port_file = dir.join("addr");
-    let _ = std::fs::remove_file(&port_file);
-    let child = Command::new(bin)
-        .args(["--bind", "127.0.0.1:0"])
-        .args(store.args())
-        .arg("--port-file")
-        .arg(&port_file)
-        .env("RUST_LOG", "error")
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    let t0 = std::time::Instant::now();
-    let mut child = child;
-    loop {
-        if let Ok(a) = std::fs::read_to_string(&port_file) {
-            return (child, format!("ws://{}", a.trim()));
-        }
-        if t0.elapsed() > PATIENCE {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("the server did not start");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
-async fn send(ws: &mut Ws, v: Value) -> Result<(), String> {
-    ws.send(Message::Text(v.to_string().into()))
-        .await
-        .map_err(|e| e.to_string())
-}
-
-async fn recv(ws: &mut Ws) -> Result<ServerMsg, String> {
-    loop {
-        match tokio::time::timeout(PATIENCE, ws.next()).await {
-            Err(_) => return Err("timeout".into()),
-            Ok(Some(Ok(Message::Text(t)))) => {
-                return decode_server(t.as_str()).map_err(|e| e.to_string())
-            }
-            Ok(Some(Ok(Message::Close(_)))) | Ok(None) | Ok(Some(Err(_))) => {
-                return Err("closed".into())
-            }
-            Ok(Some(Ok(_))) => {}
-        }
-    }
+    start_server(bin, &store.args(), &dir.join("addr"), None)
 }
 
 async fn update_past(ws: &mut Ws, seq: Option<u64>) -> Result<Update, String> {
@@ -141,17 +92,6 @@ async fn update_past(ws: &mut Ws, seq: Option<u64>) -> Result<Update, String> {
             ServerMsg::Error { code, .. } => return Err(format!("error {code}")),
             _ => {}
         }
-    }
-}
-
-async fn hello(url: &str) -> Result<(Ws, Uuid), String> {
-    let (mut ws, _) = tokio_tungstenite::connect_async(url)
-        .await
-        .map_err(|e| e.to_string())?;
-    send(&mut ws, json!({"type": "hello", "version": 1})).await?;
-    match recv(&mut ws).await? {
-        ServerMsg::Welcome { token, .. } => Ok((ws, token)),
-        other => Err(format!("{other:?}")),
     }
 }
 
@@ -331,39 +271,13 @@ async fn sigkill_at_random_moments_loses_no_acknowledged_move() {
                     }
                 };
                 assert!(log.outcome.is_some());
-                for (seq, seat, mv) in &r.acked {
-                    let entry = &log.moves[*seq as usize];
-                    assert_eq!(entry.seat, Seat(*seat), "room {} seq {seq}", r.room);
-                    assert_eq!(
-                        entry.action,
-                        LoggedAction::Move(mv.clone()),
-                        "room {} seq {seq}",
-                        r.room
-                    );
-                    acked += 1;
-                }
-                // Replay once, checking each view a client saw at its seq.
-                let mut by_seq: Vec<&(u64, u8, Value)> = r.seen.iter().collect();
-                by_seq.sort_by_key(|s| s.0);
-                let mut rng = parlor_protocol::deal_rng(&log.header).unwrap();
-                let mut game = log
-                    .header
-                    .game
-                    .setup(&log.header.options, log.header.seats, &mut rng)
-                    .unwrap();
-                let mut at = 0u64;
-                for (seq, seat, view) in by_seq {
-                    while at < *seq {
-                        parlor_protocol::step(&mut game, &mut rng, &log.moves[at as usize])
-                            .unwrap();
-                        at += 1;
-                    }
-                    assert_eq!(
-                        &serde_json::to_value(game.view(Viewer::Seat(Seat(*seat)))).unwrap(),
-                        view
-                    );
-                    views += 1;
-                }
+                acked += check_acked(r.room.as_str(), &log, &r.acked);
+                let seen: Vec<(u64, Viewer, Value)> = r
+                    .seen
+                    .iter()
+                    .map(|(seq, seat, view)| (*seq, Viewer::Seat(Seat(*seat)), view.clone()))
+                    .collect();
+                views += check_views(r.room.as_str(), &log, &seen);
             }
             let _ = child.kill();
             let _ = child.wait();

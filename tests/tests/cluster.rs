@@ -114,7 +114,9 @@ async fn a_node_that_lost_its_lease_gives_its_rooms_up_and_play_goes_on_at_anoth
         matches!(
             refused,
             ServerMsg::Error {
-                code: ErrorCode::RoomNotFound | ErrorCode::ActionNotYourSeat,
+                // room/moved when the claimer's announcement that it
+                // rebuilt the room reaches A after A forwarded this play.
+                code: ErrorCode::RoomNotFound | ErrorCode::ActionNotYourSeat | ErrorCode::RoomMoved,
                 ..
             }
         ),

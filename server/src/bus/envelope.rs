@@ -56,6 +56,13 @@ pub enum Envelope {
         /// Its connection.
         conn: u64,
     },
+    /// `room` was claimed and rebuilt from its log by a node (its owner
+    /// died or gave it up): every connection that reached it through a
+    /// gateway is no longer in it, and is told `room/moved`.
+    Rehosted {
+        /// The room.
+        room: RoomId,
+    },
 }
 
 /// A session acting in a room, as a gateway names it.

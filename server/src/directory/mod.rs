@@ -221,6 +221,9 @@ impl Directory {
                     };
                     self.register(&id, entry, &prepared.seated());
                     prepared.start();
+                    if let Some(cluster) = &self.cluster {
+                        cluster.rehosted(&id);
+                    }
                     hosted += 1;
                 }
                 Err(e) => {

@@ -101,6 +101,19 @@ impl Room {
 
     pub(super) async fn handle(&mut self, cmd: RoomCmd) {
         match cmd {
+            // A node woken from a pause longer than its lease may still
+            // run a room another node has taken over meanwhile (its
+            // commands, buffered by the bus, arrive before it notices):
+            // until its lease is confirmed again it shows no one the
+            // room's position, which may be stale. Moves need no such
+            // check: their writes are refused.
+            RoomCmd::Spectate { who } | RoomCmd::Resume { who } if self.hold_unsure() => {
+                self.error(
+                    &who,
+                    ErrorCode::ServerUnreachable,
+                    "this server's hold on the room is not confirmed now; resume (or spectate) again shortly",
+                );
+            }
             RoomCmd::Join {
                 who,
                 seat,
@@ -123,6 +136,12 @@ impl Room {
 
     pub(super) fn store(&self) -> &Store {
         self.host.store()
+    }
+
+    /// Cluster mode: whether this node's lease has run out unconfirmed
+    /// (another node may own the room now).
+    fn hold_unsure(&self) -> bool {
+        self.store().lease_held() == Some(false)
     }
 
     pub(super) fn status(&self) -> RoomStatus {

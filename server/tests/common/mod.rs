@@ -6,6 +6,7 @@
 
 pub mod backend;
 pub mod fault_cases;
+pub mod live;
 pub mod store_cases;
 
 use std::sync::Arc;

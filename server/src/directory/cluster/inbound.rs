@@ -48,6 +48,7 @@ pub(super) async fn listen(dir: Weak<Directory>) {
             Envelope::Frames { frames } => deliver(&d, frames),
             Envelope::TakenOver { gw, conn, token } => taken_over(&d, &gw, conn, token),
             Envelope::Gone { gw, conn } => gone(&d, gw, conn),
+            Envelope::Rehosted { room } => rehosted(&d, &room),
         }
     }
 }
@@ -163,6 +164,26 @@ fn gone(dir: &Directory, gw: String, conn: u64) {
     }
 }
 
+/// `room` was rebuilt from its log on some node: the local connections
+/// that reached it over the bus are not attached to the rebuilt room, and
+/// the node they reached may have died without a word, so each is told
+/// `room/moved` (resume, or spectate again).
+fn rehosted(dir: &Directory, room: &RoomId) {
+    let Some(cluster) = dir.cluster.as_ref() else {
+        return;
+    };
+    let msg = ServerMsg::room_error(
+        room,
+        ErrorCode::RoomMoved,
+        "another server hosts this room now; send resume (or spectate) again to carry on",
+    );
+    for conn in cluster.reached(room) {
+        if let Some(out) = dir.outbox(conn) {
+            out.send(&msg);
+        }
+    }
+}
+
 /// Gateway `gw` is gone: every stand-in of its connections goes.
 fn gateway_gone(dir: &Directory, gw: &str) {
     let Some(cluster) = dir.cluster.as_ref() else {
@@ -197,7 +218,7 @@ pub(super) async fn watch_reconnects(dir: Weak<Directory>) {
             return;
         };
         // Each, as it closes, tells the cluster to drop its stand-ins.
-        let forwarded: Vec<ConnId> = lock(&cluster.forwarded).iter().copied().collect();
+        let forwarded: Vec<ConnId> = lock(&cluster.forwarded).keys().copied().collect();
         tracing::warn!(
             connections = forwarded.len(),
             "the bus came back; connections to rooms hosted elsewhere are closed to resume"

@@ -66,10 +66,12 @@ pub(super) struct Cluster {
     /// Listings to write, the latest per room.
     listings: Mutex<HashMap<RoomId, Listing>>,
     listed: Notify,
-    /// Local connections that sent a command over the bus: told to the
-    /// cluster when they close, and closed if the bus was lost (their
-    /// rooms' frames meanwhile are gone).
-    forwarded: Mutex<HashSet<ConnId>>,
+    /// Local connections that sent a command over the bus, with the
+    /// rooms they sent them to: told to the cluster when they close,
+    /// closed if the bus was lost (their rooms' frames meanwhile are
+    /// gone), and told `room/moved` when one of those rooms is rebuilt on
+    /// a node (the one they reached died: nothing else would tell them).
+    forwarded: Mutex<HashMap<ConnId, HashSet<RoomId>>>,
 }
 
 impl std::fmt::Debug for Cluster {
@@ -124,7 +126,10 @@ impl Cluster {
     /// Sends `cmd` for `room`, hosted elsewhere (or nowhere yet).
     pub fn forward(&self, room: &RoomId, cmd: RoomCmd) -> Result<(), Unrouted> {
         if let Some(conn) = cmd.conn() {
-            lock(&self.forwarded).insert(conn);
+            lock(&self.forwarded)
+                .entry(conn)
+                .or_default()
+                .insert(room.clone());
         }
         self.outbound
             .try_send(Outbound::Cmd(room.clone(), cmd))
@@ -147,12 +152,31 @@ impl Cluster {
 
     /// A local connection closed: its stand-ins elsewhere go.
     pub fn closed(&self, conn: ConnId) {
-        if lock(&self.forwarded).remove(&conn) {
+        if lock(&self.forwarded).remove(&conn).is_some() {
             let _ = self.outbound.try_send(Outbound::Announce(Envelope::Gone {
                 gw: self.bus.me().to_string(),
                 conn: conn.0,
             }));
         }
+    }
+
+    /// Tells every node that `room` was rebuilt here from its log (a
+    /// claim), so that connections that reached it elsewhere resume.
+    pub fn rehosted(&self, room: &RoomId) {
+        let _ = self
+            .outbound
+            .try_send(Outbound::Announce(Envelope::Rehosted {
+                room: room.clone(),
+            }));
+    }
+
+    /// The local connections that reached `room` over the bus, which are
+    /// forgotten as its members.
+    fn reached(&self, room: &RoomId) -> Vec<ConnId> {
+        lock(&self.forwarded)
+            .iter_mut()
+            .filter_map(|(conn, rooms)| rooms.remove(room).then_some(*conn))
+            .collect()
     }
 
     /// This node hosts `room` now: listen on its channel.
