@@ -245,7 +245,7 @@ async fn publish(dir: Weak<Directory>, mut queue: mpsc::Receiver<Outbound>) {
                         continue;
                     }
                 }
-                match send(cluster, &room, &cmd).await {
+                match send(&dir, cluster, &room, &cmd).await {
                     Sent::Heard => {}
                     Sent::Unheard => {
                         lock(&cluster.pending).insert(room.clone(), VecDeque::from([cmd]));
@@ -273,10 +273,19 @@ enum Sent {
     Failed,
 }
 
-async fn send(cluster: &Cluster, room: &RoomId, cmd: &RoomCmd) -> Sent {
+async fn send(dir: &Directory, cluster: &Cluster, room: &RoomId, cmd: &RoomCmd) -> Sent {
     let Some(wire) = WireCmd::of(cmd) else {
         return Sent::Heard;
     };
+    // A command whose connection has closed meanwhile (it waited for its
+    // room's node) is dropped: sent late, a `resume` would take the seats
+    // from the connection the player uses now.
+    if cmd
+        .conn()
+        .is_some_and(|c| crate::room::RoomHost::outbox(dir, c).is_none())
+    {
+        return Sent::Heard;
+    }
     let env = Envelope::Cmd {
         gw: cluster.bus.me().to_string(),
         room: room.clone(),
@@ -335,7 +344,7 @@ async fn resolve(dir: Weak<Directory>, room: RoomId) {
                     .get_mut(&room)
                     .and_then(VecDeque::pop_front);
                 let Some(head) = head else { return };
-                match send(cluster, &room, &head).await {
+                match send(&d, cluster, &room, &head).await {
                     Sent::Heard => {
                         return drain(&d, cluster, &room).await;
                     }
@@ -386,12 +395,22 @@ async fn drain(dir: &Directory, cluster: &Cluster, room: &RoomId) {
             }
         };
         if dir.hosts(room) {
+            // A join, resume or spectate that waited while the room was
+            // rebuilt here attaches its connection to the rebuilt room:
+            // that connection is not to be told the room moved.
+            if let RoomCmd::Join { who, .. } | RoomCmd::Resume { who } | RoomCmd::Spectate { who } =
+                &next
+            {
+                if let Some(rooms) = lock(&cluster.forwarded).get_mut(&who.conn) {
+                    rooms.remove(room);
+                }
+            }
             if let Err(e) = dir.route_local(room, next) {
                 tracing::debug!(room = %room, ?e, "a waiting command found its room gone");
             }
             continue;
         }
-        if let Sent::Failed | Sent::Unheard = send(cluster, room, &next).await {
+        if let Sent::Failed | Sent::Unheard = send(dir, cluster, room, &next).await {
             refuse(
                 dir,
                 room,
