@@ -327,6 +327,17 @@ impl Raw {
     }
 }
 
+/// Checks that `room`'s log, read on `c`, holds exactly the `end.seq`
+/// steps played, all moves (nothing lost, nothing doubled).
+pub async fn assert_log_of_moves(c: &mut Raw, room: &RoomId, end: &Update) {
+    let log = match_log(c, room).await;
+    assert_eq!(log.moves.len() as u64, end.seq);
+    assert!(log
+        .moves
+        .iter()
+        .all(|e| matches!(e.action, parlor_protocol::LoggedAction::Move(_))));
+}
+
 /// A new connection to `url` that resumes `token`'s seats there.
 pub async fn resume_at(url: &str, token: Uuid) -> Raw {
     let mut c = Raw::greeted(url, "again").await;

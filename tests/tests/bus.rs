@@ -10,12 +10,12 @@
 
 use std::time::Duration;
 
-use parlor_protocol::{ClientMsg, ErrorCode, LoggedAction, RoomStatus, ServerMsg, Update};
+use parlor_protocol::{ClientMsg, ErrorCode, RoomStatus, ServerMsg, Update};
 use parlor_server::testing::{redis_bus, ScratchSchema};
 use parlor_server::Config;
 use parlor_tests::{
-    match_log, nimrod_move, play_out_nimrod, resume_at, start_server_with, Raw, Received,
-    TestServer,
+    assert_log_of_moves, match_log, nimrod_move, play_out_nimrod, resume_at, start_server_with,
+    Raw, Received, TestServer,
 };
 use serde_json::json;
 
@@ -204,11 +204,6 @@ async fn when_the_hosting_node_stops_the_players_on_the_other_node_resume_there_
     assert_eq!(resumed.seq, acked, "every acknowledged move is kept");
     let end = play_out_nimrod(&mut players, &room, resumed).await;
     assert!(end.outcome.is_some());
-    let log = match_log(&mut players[0], &room).await;
-    assert_eq!(log.moves.len() as u64, end.seq);
-    assert!(log
-        .moves
-        .iter()
-        .all(|e| matches!(e.action, LoggedAction::Move(_))));
+    assert_log_of_moves(&mut players[0], &room, &end).await;
     b.stop().await.unwrap();
 }

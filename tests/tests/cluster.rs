@@ -8,11 +8,12 @@
 
 use std::time::Duration;
 
-use parlor_protocol::{ErrorCode, LoggedAction, ServerMsg};
+use parlor_protocol::{ErrorCode, ServerMsg};
 use parlor_server::testing::ScratchSchema;
 use parlor_server::Config;
 use parlor_tests::{
-    match_log, nimrod_move, nimrod_pair, play_out_nimrod, resume_at, start_server_with, TestServer,
+    assert_log_of_moves, nimrod_move, nimrod_pair, play_out_nimrod, resume_at, start_server_with,
+    TestServer,
 };
 use tokio_postgres::{Client, NoTls};
 
@@ -135,12 +136,7 @@ async fn a_node_that_lost_its_lease_gives_its_rooms_up_and_play_goes_on_at_anoth
     assert_eq!(resumed.view, u.view);
     let end = play_out_nimrod(&mut players, &room, resumed).await;
     assert!(end.outcome.is_some());
-    let log = match_log(&mut players[0], &room).await;
-    assert_eq!(log.moves.len() as u64, end.seq);
-    assert!(log
-        .moves
-        .iter()
-        .all(|e| matches!(e.action, LoggedAction::Move(_))));
+    assert_log_of_moves(&mut players[0], &room, &end).await;
     b.stop().await.unwrap();
     a.stop().await.unwrap();
 }

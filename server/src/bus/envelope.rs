@@ -5,8 +5,8 @@
 //! the frames for that gateway's connections back on the gateway's
 //! channel, batched; everyone hears the few messages about sessions on the
 //! cluster's shared channel. Connection numbers are the gateway's own.
-//! Frames are already JSON and travel as raw JSON, not as strings, so
-//! they are neither escaped nor parsed on the way.
+//! Frames are already JSON and travel as raw JSON, not as strings: they
+//! are not escaped, only checked as JSON (a scan, no values built).
 
 use parlor_games::Seat;
 use parlor_protocol::{ErrorCode, RoomId};

@@ -474,9 +474,12 @@ impl Directory {
     /// Sends `cmd` to room `room`: to its actor if it is hosted here, else
     /// (cluster mode) over the bus to the node that hosts it.
     pub fn route(&self, room: &RoomId, cmd: RoomCmd) -> Result<(), Unrouted> {
-        match (&self.cluster, self.hosts(room)) {
-            (Some(cluster), false) => cluster.forward(room, cmd),
-            _ => self.route_local(room, cmd),
+        // One registry lookup: a room not hosted here hands the command
+        // back, for the bus.
+        match (self.try_local(room, cmd), &self.cluster) {
+            (Ok(()), _) => Ok(()),
+            (Err((_, Some(cmd))), Some(cluster)) => cluster.forward(room, cmd),
+            (Err((why, _)), _) => Err(why),
         }
     }
 
@@ -487,14 +490,19 @@ impl Directory {
 
     /// Sends `cmd` to room `room`'s actor, here.
     fn route_local(&self, room: &RoomId, cmd: RoomCmd) -> Result<(), Unrouted> {
-        let tx = lock(&self.rooms)
-            .by_id
-            .get(room)
-            .map(|e| e.tx.clone())
-            .ok_or(Unrouted::NotFound)?;
+        self.try_local(room, cmd).map_err(|(why, _)| why)
+    }
+
+    /// [`Directory::route_local`], handing the command back when no actor
+    /// here takes it (none hosts the room, or it has stopped).
+    fn try_local(&self, room: &RoomId, cmd: RoomCmd) -> Result<(), (Unrouted, Option<RoomCmd>)> {
+        let tx = lock(&self.rooms).by_id.get(room).map(|e| e.tx.clone());
+        let Some(tx) = tx else {
+            return Err((Unrouted::NotFound, Some(cmd)));
+        };
         tx.try_send(cmd).map_err(|e| match e {
-            mpsc::error::TrySendError::Full(_) => Unrouted::Busy,
-            mpsc::error::TrySendError::Closed(_) => Unrouted::NotFound,
+            mpsc::error::TrySendError::Full(_) => (Unrouted::Busy, None),
+            mpsc::error::TrySendError::Closed(cmd) => (Unrouted::NotFound, Some(cmd)),
         })
     }
 

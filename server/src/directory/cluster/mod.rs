@@ -126,10 +126,13 @@ impl Cluster {
     /// Sends `cmd` for `room`, hosted elsewhere (or nowhere yet).
     pub fn forward(&self, room: &RoomId, cmd: RoomCmd) -> Result<(), Unrouted> {
         if let Some(conn) = cmd.conn() {
-            lock(&self.forwarded)
-                .entry(conn)
-                .or_default()
-                .insert(room.clone());
+            // Every forwarded move passes here: the room is cloned only the
+            // first time.
+            let mut forwarded = lock(&self.forwarded);
+            let rooms = forwarded.entry(conn).or_default();
+            if !rooms.contains(room) {
+                rooms.insert(room.clone());
+            }
         }
         self.outbound
             .try_send(Outbound::Cmd(room.clone(), cmd))
