@@ -19,6 +19,7 @@ pub mod metrics;
 pub mod outbox;
 pub mod rate;
 pub mod room;
+pub mod shard;
 pub mod shutdown;
 pub mod store;
 pub mod testing;
@@ -38,7 +39,7 @@ pub use store::{StoreConfig, Sync};
 const STORE_DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Server settings.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Config {
     /// Where matches are stored; by default a throwaway SQLite file that
     /// vanishes with the process (tests, the CLI's private server).
@@ -53,6 +54,21 @@ pub struct Config {
     /// Where to also answer `/healthz` and `/metrics`, apart from the
     /// game port (which answers them too); `None`: nowhere else.
     pub metrics_bind: Option<SocketAddr>,
+    /// How many shard threads run rooms and connections (see [`shard`]);
+    /// 0 runs them on the caller's runtime. Default: one per core.
+    pub shards: usize,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            store: StoreConfig::default(),
+            limits: limits::Limits::default(),
+            bus: None,
+            metrics_bind: None,
+            shards: shard::default_count(),
+        }
+    }
 }
 
 /// Why the server could not run.
@@ -110,6 +126,8 @@ pub async fn run_with(
                 .map_err(|e| ServerError::Bus(e.to_string()))?,
         ),
     };
+    let shards = shard::Shards::start(config.shards)?;
+    store.commit_on(&shards);
     let tracker = TaskTracker::new();
     let directory = directory::Directory::with_bus(
         store,
@@ -117,6 +135,7 @@ pub async fn run_with(
         shutdown.clone(),
         config.limits,
         bus.clone(),
+        std::sync::Arc::clone(&shards),
     );
     let restored = directory.restore().await?;
     tracing::info!(
@@ -154,6 +173,10 @@ pub async fn run_with(
         Ok(Err(e)) => tracing::error!(error = %e, "the store did not close cleanly"),
         Err(_) => tracing::warn!("the store did not close in time"),
     }
+    // Nothing runs on the shards any more (the tracker is done).
+    tokio::task::spawn_blocking(move || shards.stop())
+        .await
+        .map_err(|e| ServerError::Io(std::io::Error::other(e.to_string())))?;
     tracing::info!("parlor-server stopped");
     Ok(())
 }

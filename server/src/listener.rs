@@ -106,8 +106,25 @@ pub async fn accept_loop(
         let hello_by = Instant::now() + limits.hello_timeout;
         let shared = Arc::clone(&shared);
         let stop = shutdown.clone();
-        tracker.spawn(async move {
+        // The socket leaves this runtime's poller for that of the shard
+        // the connection runs on, which then alone is woken by its reads.
+        let stream = match stream.into_std() {
+            Ok(s) => s,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot hand a connection to a shard");
+                continue;
+            }
+        };
+        let shards = Arc::clone(shared.directory.shards());
+        shards.spawn_connection(&tracker, async move {
             let _open = crate::metrics::OpenConnection::open();
+            let stream = match TcpStream::from_std(stream) {
+                Ok(s) => s,
+                Err(e) => {
+                    tracing::warn!(error = %e, "a shard cannot poll a connection");
+                    return;
+                }
+            };
             let ws = tokio::select! {
                 _ = stop.cancelled() => None,
                 ws = open(stream, peer.ip(), hello_by, &shared) => ws,

@@ -84,6 +84,11 @@ struct Args {
     /// so behind a reverse proxy, where every client has its address.
     #[arg(long, default_value_t = parlor_server::limits::CONNECTS_PER_SECOND_PER_ADDRESS)]
     connects_per_address: f64,
+    /// Threads that run rooms and connections, each on its own
+    /// single-threaded scheduler with its own share of the rooms (a move
+    /// then wakes one thread). Default: one per core.
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=parlor_server::shard::MAX_SHARDS as i64))]
+    shards: Option<u16>,
     /// Unfinished rooms that may be created from one client address (an
     /// IPv6 address counts by its /64); more are refused with
     /// `room/too_many`. 0 turns this off: do so behind a reverse proxy.
@@ -91,7 +96,9 @@ struct Args {
     rooms_per_address: usize,
 }
 
-#[tokio::main]
+// The main thread accepts connections and runs the cluster's background
+// work; rooms and connections run on the shards' threads.
+#[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
     parlor_server::logs::init();
     let args = Args::parse();
@@ -162,6 +169,9 @@ async fn main() -> ExitCode {
         },
         bus: args.bus,
         metrics_bind: args.metrics_bind,
+        shards: args
+            .shards
+            .map_or_else(parlor_server::shard::default_count, usize::from),
     };
     match run(listener, config, shutdown).await {
         Ok(()) => ExitCode::SUCCESS,

@@ -7,6 +7,8 @@ mod requests;
 mod writer;
 
 use std::collections::HashSet;
+use std::future::Future;
+use std::pin::Pin;
 use std::net::IpAddr;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -19,12 +21,13 @@ use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 pub use analysis::Analyses;
+use reader::Ended;
 
 use crate::admission::Admission;
 use crate::directory::Directory;
 use crate::http::Transport;
 use crate::limits::Limits;
-use crate::outbox::{ConnId, Outbox};
+use crate::outbox::{ConnId, Inbox, Outbox};
 use crate::rate::RateLimiter;
 
 /// What every connection of a server shares.
@@ -56,6 +59,8 @@ struct Session {
     limiter: RateLimiter,
     /// Set while this connection has an analysis running.
     analysing: Arc<AtomicBool>,
+    /// The shard this connection is to move to (see `follow_rooms`).
+    move_to: Option<usize>,
 }
 
 /// Serves one accepted WebSocket connection from `peer` until it closes;
@@ -67,13 +72,11 @@ pub async fn serve(
     hello_by: Instant,
     shared: Arc<Shared>,
 ) {
-    let (sink, source) = ws.split();
     let conn = ConnId::next();
     let (out, inbox) = Outbox::new(conn);
-    let writer = tokio::spawn(writer::write_loop(sink, inbox));
     let token = Uuid::new_v4();
     shared.directory.connect(&out, token);
-    let mut session = Session {
+    let session = Session {
         conn,
         out,
         token,
@@ -81,25 +84,85 @@ pub async fn serve(
         greeted: false,
         peer,
         rooms: HashSet::new(),
-        shared: Arc::clone(&shared),
+        shared,
         limiter: RateLimiter::new(Instant::now()),
         analysing: Arc::new(AtomicBool::new(false)),
+        move_to: None,
     };
-    let flooded = session.read_loop(source, hello_by).await;
-    if flooded {
-        tracing::info!(conn = conn.0, %peer, "closed for flooding; the address cools down");
-        shared.admission.flooded(peer, Instant::now());
-    }
-    session.detach_all();
-    shared.directory.disconnect(conn, session.token);
-    drop(session);
-    drain(writer, shared.limits.writer_drain_timeout).await;
+    live(session, ws, inbox, hello_by).await;
+}
+
+/// The connection's life on one shard: its writer on a task of its own,
+/// its reader here. When its rooms turn out to run on another shard, the
+/// writer hands the socket back between two batches and the connection
+/// goes on there (this task waits for it, so that whoever waits for this
+/// one, such as the connection cap, waits for the whole connection).
+/// Boxed: it spawns itself.
+fn live(
+    mut session: Session,
+    ws: WebSocketStream<Transport>,
+    inbox: Inbox,
+    hello_by: Instant,
+) -> Pin<Box<dyn Future<Output = ()> + Send>> {
+    Box::pin(async move {
+        let (sink, mut source) = ws.split();
+        let recall = CancellationToken::new();
+        let mut writer = tokio::spawn(writer::write_loop(sink, inbox, recall.clone()));
+        let limits = session.shared.limits;
+        let flooded = match session.read_loop(&mut source, hello_by).await {
+            Ended::Over { flooded } => flooded,
+            Ended::Move(shard) => {
+                recall.cancel();
+                // A writer stuck on a client that does not read is given as
+                // long as a reader waits for room in the outbox.
+                let back = tokio::time::timeout(limits.outbox_stall_timeout, &mut writer).await;
+                match back {
+                    Ok(Ok(Some((sink, inbox)))) => {
+                        let handle = session.shared.directory.shards().handle(shard).cloned();
+                        match (source.reunite(sink), handle) {
+                            (Ok(mut ws), Some(handle)) => {
+                                let moved = handle.spawn(async move {
+                                    if let Err(e) = ws.get_mut().rehome() {
+                                        tracing::warn!(error = %e, "a connection could not move to its room's shard");
+                                    }
+                                    live(session, ws, inbox, hello_by).await;
+                                });
+                                let _ = moved.await;
+                                return;
+                            }
+                            _ => {
+                                tracing::error!(conn = session.conn.0, "a connection's halves did not fit back together");
+                            }
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(_) => {
+                        tracing::info!(conn = session.conn.0, "closed: it did not read while moving to its room's shard");
+                        writer.abort();
+                    }
+                }
+                false
+            }
+        };
+        let shared = Arc::clone(&session.shared);
+        if flooded {
+            tracing::info!(conn = session.conn.0, peer = %session.peer, "closed for flooding; the address cools down");
+            shared.admission.flooded(session.peer, Instant::now());
+        }
+        session.detach_all();
+        shared.directory.disconnect(session.conn, session.token);
+        drop(session);
+        drain(writer, shared.limits.writer_drain_timeout).await;
+    })
 }
 
 /// Lets the writer send what is queued, then aborts it if the client does
 /// not read (its socket buffer is full): the connection is then closed and
 /// everything queued for it freed.
-async fn drain(mut writer: tokio::task::JoinHandle<()>, limit: std::time::Duration) {
+async fn drain(
+    mut writer: tokio::task::JoinHandle<Option<(writer::Sink, Inbox)>>,
+    limit: std::time::Duration,
+) {
     if tokio::time::timeout(limit, &mut writer).await.is_err() {
         writer.abort();
         let _ = writer.await;

@@ -15,7 +15,15 @@ use crate::outbox::Outgoing;
 use crate::rate::Verdict;
 
 /// The socket's receiving half.
-type Source = SplitStream<WebSocketStream<Transport>>;
+pub(super) type Source = SplitStream<WebSocketStream<Transport>>;
+
+/// Why reading stopped.
+pub(super) enum Ended {
+    /// The connection is over; `flooded`: closed for flooding.
+    Over { flooded: bool },
+    /// Its rooms all run on this other shard: it is to move there.
+    Move(usize),
+}
 
 /// Whether to keep reading.
 pub(super) enum Flow {
@@ -24,8 +32,9 @@ pub(super) enum Flow {
 }
 
 impl Session {
-    /// Reads until the connection ends; true if it was closed for flooding.
-    pub(super) async fn read_loop(&mut self, mut source: Source, hello_by: Instant) -> bool {
+    /// Reads until the connection ends, or until it is to move to the
+    /// shard of its rooms.
+    pub(super) async fn read_loop(&mut self, source: &mut Source, hello_by: Instant) -> Ended {
         let limits = self.shared.limits;
         let mut keepalive = interval_at(
             Instant::now() + limits.keepalive_interval,
@@ -49,7 +58,7 @@ impl Session {
                 }
                 _ = &mut ended => {
                     tracing::info!(conn = self.conn.0, ending = ?self.out.ending(), "connection ended by the server");
-                    return false;
+                    return Ended::Over { flooded: false };
                 }
                 _ = sleep_until(hello_by), if !self.greeted => {
                     self.out.send(&ServerMsg::error(ErrorCode::RequestHelloFirst, format!("no hello within {} ms", limits.hello_timeout.as_millis())));
@@ -71,7 +80,7 @@ impl Session {
                     // pushes back on it), one that never reads is closed.
                     let held = Instant::now();
                     if !self.out.wait_room(REPLY_HEADROOM, limits.outbox_stall_timeout).await {
-                        return false;
+                        return Ended::Over { flooded: false };
                     }
                     // While the server did not read, the client's messages
                     // queued up in the socket: they do not count as a flood.
@@ -80,7 +89,7 @@ impl Session {
                         self.limiter.excuse(held, Instant::now());
                     }
                     match frame {
-                        None | Some(Ok(Message::Close(_))) => return false,
+                        None | Some(Ok(Message::Close(_))) => return Ended::Over { flooded: false },
                         Some(Ok(Message::Text(text))) => self.on_text(text.as_str()).await,
                         Some(Ok(Message::Binary(_))) => match self.throttle() {
                             Some(flow) => flow,
@@ -104,14 +113,19 @@ impl Session {
                         }
                         Some(Err(e)) => {
                             tracing::debug!(conn = self.conn.0, error = %e, "connection error");
-                            return false;
+                            return Ended::Over { flooded: false };
                         }
                     }
                 }
             };
             if let Flow::Close(code, why) = flow {
                 self.out.push(Outgoing::Close(code, why.as_str().into()));
-                return why == ErrorCode::RequestRateLimited;
+                return Ended::Over {
+                    flooded: why == ErrorCode::RequestRateLimited,
+                };
+            }
+            if let Some(shard) = self.move_to.take() {
+                return Ended::Move(shard);
             }
         }
     }

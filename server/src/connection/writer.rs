@@ -6,6 +6,7 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::WebSocketStream;
+use tokio_util::sync::CancellationToken;
 
 use crate::http::Transport;
 use crate::outbox::{Inbox, Outgoing};
@@ -23,18 +24,27 @@ fn close_frame(code: u16, reason: &str) -> Message {
 /// Writes queued frames, flushing once whenever the queue runs dry so that
 /// a burst of updates costs one syscall. When the connection is ended (too
 /// slow, taken over), what is queued is dropped and a close frame says why.
-pub(super) async fn write_loop(mut sink: Sink, mut inbox: Inbox) {
+/// When `recall` is cancelled, stops between batches and hands the socket
+/// and the queue back (the connection moves to another shard); otherwise
+/// returns `None` once the connection is over.
+pub(super) async fn write_loop(
+    mut sink: Sink,
+    mut inbox: Inbox,
+    recall: CancellationToken,
+) -> Option<(Sink, Inbox)> {
     let stop = inbox.stopped();
     let mut stopped = std::pin::pin!(stop.cancelled());
+    let mut recalled = std::pin::pin!(recall.cancelled());
     'batches: loop {
         let first = tokio::select! {
             biased;
             _ = &mut stopped => break 'batches,
+            _ = &mut recalled => return Some((sink, inbox)),
             item = inbox.recv() => item,
         };
         let Some(first) = first else {
             let _ = sink.close().await;
-            return;
+            return None;
         };
         let mut next = Some(first);
         while let Some(item) = next.take() {
@@ -53,20 +63,21 @@ pub(super) async fn write_loop(mut sink: Sink, mut inbox: Inbox) {
                 Outgoing::Ping => sink.feed(Message::Ping(Default::default())).await,
                 Outgoing::Close(code, reason) => {
                     let _ = sink.send(close_frame(code, &reason)).await;
-                    return;
+                    return None;
                 }
             };
             if sent.is_err() {
-                return;
+                return None;
             }
             next = inbox.try_recv();
         }
         if sink.flush().await.is_err() {
-            return;
+            return None;
         }
         inbox.batch_done();
     }
     if let Some(end) = inbox.ending() {
         let _ = sink.send(close_frame(end.code, end.why.as_str())).await;
     }
+    None
 }

@@ -38,6 +38,7 @@ use crate::room::{
     spawn_restored, spawn_room, unix_ms, Lifetimes, RoomCmd, RoomEvent, RoomHost, RoomInit,
 };
 use crate::store::{MatchRecord, Origin, Store, StoreError, StoredMatch};
+use crate::shard::Shards;
 use registry::{Entry, Registry};
 
 /// A refusal: its code and message.
@@ -101,6 +102,8 @@ pub struct Directory {
     tracker: TaskTracker,
     shutdown: CancellationToken,
     limits: Limits,
+    /// The threads rooms run on.
+    shards: Arc<Shards>,
     /// Cluster mode with a bus: forwarding, stand-ins and the shared lobby.
     cluster: Option<cluster::Cluster>,
 }
@@ -123,18 +126,19 @@ impl Directory {
         shutdown: CancellationToken,
         limits: Limits,
     ) -> Arc<Self> {
-        Self::with_bus(store, tracker, shutdown, limits, None)
+        Self::with_bus(store, tracker, shutdown, limits, None, Shards::inline())
     }
 
     /// [`Directory::new`], in cluster mode on `bus` when given (the store
     /// must then be shared): rooms hosted elsewhere are reached over the
-    /// bus, and the lobby is the database's.
+    /// bus, and the lobby is the database's. Rooms run on `shards`.
     pub fn with_bus(
         store: Store,
         tracker: TaskTracker,
         shutdown: CancellationToken,
         limits: Limits,
         bus: Option<Bus>,
+        shards: Arc<Shards>,
     ) -> Arc<Self> {
         let (cluster, queues) = match bus.filter(|_| store.is_shared()) {
             Some(bus) => {
@@ -154,6 +158,7 @@ impl Directory {
             tracker,
             shutdown,
             limits,
+            shards,
             cluster,
         });
         if let Some(queues) = queues {
@@ -169,6 +174,16 @@ impl Directory {
     /// The store.
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The threads rooms and connections run on.
+    pub fn shards(&self) -> &Arc<Shards> {
+        &self.shards
+    }
+
+    /// The shard room `room`'s actor runs on, if it is hosted here on one.
+    pub fn shard_of(&self, room: &RoomId) -> Option<usize> {
+        lock(&self.rooms).by_id.get(room).and_then(|e| e.shard)
     }
 
     /// Brings back the unfinished matches this node is to host: on
@@ -210,6 +225,7 @@ impl Directory {
             let key = m.key;
             match spawn_restored(&host, m) {
                 Ok(prepared) => {
+                    let shard = self.shards.place_room();
                     let entry = Entry {
                         tx: prepared.tx.clone(),
                         summary: Arc::new(prepared.summary()),
@@ -218,9 +234,10 @@ impl Directory {
                         creator_addr: origin.addr,
                         seated: Vec::new(),
                         key,
+                        shard,
                     };
                     self.register(&id, entry, &prepared.seated());
-                    prepared.start();
+                    prepared.start(&self.shards, shard);
                     if let Some(cluster) = &self.cluster {
                         cluster.rehosted(&id);
                     }
@@ -420,6 +437,7 @@ impl Directory {
             instance,
             rng,
         );
+        let shard = self.shards.place_room();
         let entry = Entry {
             tx: prepared.tx.clone(),
             summary: Arc::new(prepared.summary()),
@@ -428,9 +446,10 @@ impl Directory {
             creator_addr,
             seated: Vec::new(),
             key,
+            shard,
         };
         self.register(&room, entry, &[]);
-        prepared.start();
+        prepared.start(&self.shards, shard);
         Ok(Created {
             room,
             seats,

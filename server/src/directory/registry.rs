@@ -31,6 +31,8 @@ pub(super) struct Entry {
     /// Its match, at the epoch its actor holds it (see
     /// `RoomEvent::Stopped`).
     pub key: MatchKey,
+    /// The shard its actor runs on (`None`: inline).
+    pub shard: Option<usize>,
 }
 
 impl Entry {
@@ -247,6 +249,7 @@ mod tests {
             creator_addr: Some(addr),
             seated: Vec::new(),
             key: MatchKey::new(1),
+            shard: None,
         };
         (id, e)
     }

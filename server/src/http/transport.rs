@@ -1,18 +1,172 @@
 //! The byte stream a WebSocket connection runs on.
 
-use std::io::Cursor;
+use std::io;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
-use tokio::io::{AsyncReadExt, Chain, Join};
-use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 
 /// A TCP connection whose first bytes (the request head, already read to
 /// decide how to answer it) are read again before the socket's own: the
 /// WebSocket handshake then sees the request as the client sent it.
-pub type Transport = Join<Chain<Cursor<Vec<u8>>, OwnedReadHalf>, OwnedWriteHalf>;
+///
+/// It can move to another runtime ([`Transport::rehome`]): a connection
+/// follows its room to the room's shard (see `shard`), and a socket is
+/// woken by the poller of the runtime it was registered with.
+#[derive(Debug)]
+pub struct Transport {
+    /// The bytes read ahead, and how many of them were read again.
+    head: Vec<u8>,
+    read: usize,
+    /// `None` only if a move to another runtime failed: the connection
+    /// is then over.
+    stream: Option<TcpStream>,
+}
 
 /// `stream` with `read` put back in front of what it will still read.
 pub fn rewind(stream: TcpStream, read: Vec<u8>) -> Transport {
-    let (rx, tx) = stream.into_split();
-    tokio::io::join(Cursor::new(read).chain(rx), tx)
+    Transport {
+        head: read,
+        read: 0,
+        stream: Some(stream),
+    }
+}
+
+fn gone() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::NotConnected,
+        "the connection could not move to its shard",
+    )
+}
+
+impl Transport {
+    /// Registers the socket with the current runtime's poller (leaving the
+    /// one it was registered with). Must run on the runtime that is to
+    /// poll it from now on.
+    pub fn rehome(&mut self) -> io::Result<()> {
+        let stream = self.stream.take().ok_or_else(gone)?;
+        let std = stream.into_std()?;
+        self.stream = Some(TcpStream::from_std(std)?);
+        Ok(())
+    }
+
+    fn stream(&mut self) -> io::Result<Pin<&mut TcpStream>> {
+        self.stream.as_mut().map(Pin::new).ok_or_else(gone)
+    }
+}
+
+impl AsyncRead for Transport {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        if this.read < this.head.len() {
+            let left = &this.head[this.read..];
+            let n = left.len().min(buf.remaining());
+            buf.put_slice(&left[..n]);
+            this.read += n;
+            if this.read == this.head.len() {
+                // Read again whole: its memory is not needed any more.
+                this.head = Vec::new();
+                this.read = 0;
+            }
+            return Poll::Ready(Ok(()));
+        }
+        match this.stream() {
+            Ok(s) => s.poll_read(cx, buf),
+            Err(e) => Poll::Ready(Err(e)),
+        }
+    }
+}
+
+impl AsyncWrite for Transport {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        match self.get_mut().stream() {
+            Ok(s) => s.poll_write(cx, buf),
+            Err(e) => Poll::Ready(Err(e)),
+        }
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        match self.get_mut().stream() {
+            Ok(s) => s.poll_write_vectored(cx, bufs),
+            Err(e) => Poll::Ready(Err(e)),
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.as_ref().is_some_and(|s| s.is_write_vectored())
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut().stream() {
+            Ok(s) => s.poll_flush(cx),
+            Err(e) => Poll::Ready(Err(e)),
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut().stream() {
+            Ok(s) => s.poll_shutdown(cx),
+            Err(e) => Poll::Ready(Err(e)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::panic)]
+
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpListener;
+
+    use super::*;
+
+    fn ok<T, E: std::fmt::Debug>(r: Result<T, E>) -> T {
+        r.unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    #[test]
+    fn the_head_is_read_again_and_the_socket_keeps_working_on_another_runtime() {
+        let first = ok(tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build());
+        let (mut transport, mut client) = first.block_on(async {
+            let listener = ok(TcpListener::bind("127.0.0.1:0").await);
+            let addr = ok(listener.local_addr());
+            let client = ok(TcpStream::connect(addr).await);
+            let (server, _) = ok(listener.accept().await);
+            (rewind(server, b"GET / ".to_vec()), client)
+        });
+        let second = ok(std::thread::spawn(move || {
+            let rt = ok(tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build());
+            rt.block_on(async move {
+                ok(transport.rehome());
+                ok(client.write_all(b"HTTP").await);
+                let mut got = [0u8; 10];
+                ok(transport.read_exact(&mut got).await);
+                ok(transport.write_all(b"pong").await);
+                let mut back = [0u8; 4];
+                ok(client.read_exact(&mut back).await);
+                (got, back)
+            })
+        })
+        .join());
+        drop(first);
+        assert_eq!(&second.0, b"GET / HTTP");
+        assert_eq!(&second.1, b"pong");
+    }
 }

@@ -15,6 +15,7 @@ use super::clock::Clocks;
 use super::slot::Slot;
 use super::{RoomCmd, RoomHost};
 use crate::limits::ROOM_INBOX_CAPACITY;
+use crate::shard::Shards;
 use crate::store::{MatchKey, StoredMatch, StoredSeat};
 
 /// A new room's identity and header.
@@ -77,10 +78,11 @@ impl Prepared {
         self.room.seated()
     }
 
-    /// Starts the actor.
-    pub fn start(self) {
+    /// Starts the actor on shard `at` of `shards` (see
+    /// [`Shards::place_room`]).
+    pub fn start(self, shards: &Arc<Shards>, at: Option<usize>) {
         let tracker = self.room.host.tracker().clone();
-        tracker.spawn(self.room.run(self.rx));
+        shards.spawn_room(&tracker, at, self.room.run(self.rx));
     }
 }
 

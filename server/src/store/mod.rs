@@ -358,6 +358,17 @@ impl Store {
         Ok((Store(Backend::Sqlite(store)), StoreTask::thread(thread)))
     }
 
+    /// Lets tasks running on `shards` commit on their own shard thread
+    /// (SQLite, unless every commit syncs the disk; see `sqlite::shards`).
+    /// PostgreSQL's writer is a task whose round trips to the database
+    /// dominate: its jobs still go to it.
+    pub fn commit_on(&self, shards: &std::sync::Arc<crate::shard::Shards>) {
+        match &self.0 {
+            Backend::Sqlite(s) => s.commit_on(shards),
+            Backend::Postgres(_) => {}
+        }
+    }
+
     /// Records a new match; returns its number, under which its seats and
     /// moves are filed.
     pub async fn create_match(&self, record: MatchRecord) -> Result<MatchKey, StoreError> {

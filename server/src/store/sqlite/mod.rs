@@ -12,7 +12,7 @@
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc as std_mpsc;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 
 use parlor_protocol::{MatchLog, RoomId};
@@ -22,6 +22,7 @@ use super::{
     Faults, MatchKey, MatchRecord, Reply, Step, StoreError, StoredMatch, StoredSeat, Sync,
 };
 use crate::limits::STORE_QUEUE;
+use crate::shard::Shards;
 
 mod checkpoint;
 mod connect;
@@ -29,11 +30,13 @@ mod dump;
 mod queries;
 mod reader;
 mod schema;
+mod shards;
 mod writer;
 
 use super::health::CommitHealth;
 use super::job::WriteJob;
 use connect::Throwaway;
+use shards::{locked, ShardWriters, SharedConn};
 pub(super) use dump::dump;
 use reader::ReadJob;
 
@@ -44,6 +47,23 @@ pub(super) struct SqliteStore {
     writes: std_mpsc::SyncSender<WriteJob>,
     reads: std_mpsc::SyncSender<ReadJob>,
     health: Arc<CommitHealth>,
+    /// What the shards' writers need, and once started, their queues.
+    shared: Arc<OnShards>,
+}
+
+/// The shards' writers (see `shards`): how to start them, and their
+/// queues once started.
+#[derive(Debug)]
+struct OnShards {
+    conn: SharedConn,
+    faults: Faults,
+    /// Whether commits may run on the shards: not with `--sync full`,
+    /// whose every commit waits for the disk.
+    allowed: bool,
+    writers: OnceLock<ShardWriters>,
+    /// Held by each shard writer while it runs: the writer thread waits
+    /// for every one to be gone before it closes the connection.
+    running: Mutex<Option<std_mpsc::Sender<()>>>,
 }
 
 /// The threads that serve the writer, stopped by it when it closes.
@@ -114,12 +134,24 @@ impl SqliteStore {
         let (writes, rx) = std_mpsc::sync_channel(STORE_QUEUE);
         let health = Arc::new(CommitHealth::default());
         let commits = Arc::clone(&health);
+        let conn: SharedConn = Arc::new(Mutex::new(conn));
+        let (running, shard_writers_gone) = std_mpsc::channel::<()>();
+        let shared = Arc::new(OnShards {
+            conn: Arc::clone(&conn),
+            faults: faults.clone(),
+            allowed: sync == Sync::Normal || throwaway.is_some(),
+            writers: OnceLock::new(),
+            running: Mutex::new(Some(running)),
+        });
         let handle = std::thread::Builder::new()
             .name("parlor-store".into())
             .spawn(move || {
                 writer::run(&conn, &rx, &faults, &caught_up, &commits);
+                // Every handle is gone; the shards' writers finish what
+                // they hold and end.
+                while shard_writers_gone.recv().is_ok() {}
                 helpers.stop();
-                checkpoint::checkpoint(&conn, "TRUNCATE");
+                checkpoint::checkpoint(&locked(&conn), "TRUNCATE");
                 drop(conn);
                 drop(throwaway);
                 tracing::debug!(db = %file.display(), "store closed");
@@ -130,9 +162,26 @@ impl SqliteStore {
                 writes,
                 reads,
                 health,
+                shared,
             },
             handle,
         ))
+    }
+
+    /// Commits the jobs of tasks running on `shards` on their own shard
+    /// threads from now on (unless the store syncs every commit to disk:
+    /// then they still go to the writer thread). Once only: later calls
+    /// change nothing.
+    pub(super) fn commit_on(&self, shards: &Arc<Shards>) {
+        let on = &self.shared;
+        if !on.allowed || shards.is_empty() {
+            return;
+        }
+        let running = lock_running(&on.running).clone();
+        let Some(running) = running else { return };
+        let _ = on.writers.get_or_init(|| {
+            ShardWriters::start(shards, &on.conn, &on.faults, &self.health, &running)
+        });
     }
 
     /// Why the node cannot serve now, if it cannot: the writer's last
@@ -149,6 +198,14 @@ impl SqliteStore {
         &self,
         job: impl FnOnce(Reply<T>) -> WriteJob,
     ) -> Result<T, StoreError> {
+        if let Some(queue) = self.shared.writers.get().and_then(ShardWriters::here) {
+            let (reply, answer) = oneshot::channel();
+            queue
+                .send(job(reply))
+                .await
+                .map_err(|_| StoreError::Closed)?;
+            return answer.await.map_err(|_| StoreError::Closed)?;
+        }
         ask(&self.writes, job).await
     }
 
@@ -164,6 +221,13 @@ impl SqliteStore {
     pub(super) async fn log(&self, room: RoomId) -> Result<Option<MatchLog>, StoreError> {
         self.read(|r| ReadJob::Log(room, r)).await
     }
+}
+
+/// Locks the shard writers' token (a poisoned lock holds a plain value).
+fn lock_running(
+    m: &Mutex<Option<std_mpsc::Sender<()>>>,
+) -> std::sync::MutexGuard<'_, Option<std_mpsc::Sender<()>>> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Sends a job on a bounded queue and waits for its answer. When the

@@ -10,6 +10,7 @@
 
 use std::sync::atomic::AtomicBool;
 use std::sync::mpsc as std_mpsc;
+use std::sync::Mutex;
 use std::time::Instant;
 
 use rusqlite::Connection;
@@ -17,14 +18,16 @@ use rusqlite::Connection;
 use super::super::health::CommitHealth;
 use super::super::job::WriteJob;
 use super::checkpoint::finish_checkpoint;
+use super::shards::locked;
 use super::queries::{append, close, control, create, set_seat};
 use super::{Faults, MatchKey, Reply, StoreError};
 use crate::limits::{CHECKPOINT_INTERVAL, STORE_BATCH, STORE_GATHER, STORE_GATHER_AFTER};
 use crate::metrics::{commit_took, StoreKind};
 
-/// Serves jobs until every sender is gone, checkpointing between batches.
+/// Serves jobs until every sender is gone, checkpointing between batches
+/// (also those the shards commit: see `shards`).
 pub(super) fn run(
-    conn: &Connection,
+    conn: &Mutex<Connection>,
     rx: &std_mpsc::Receiver<WriteJob>,
     faults: &Faults,
     caught_up: &AtomicBool,
@@ -36,7 +39,7 @@ pub(super) fn run(
         let first = match rx.recv_timeout(CHECKPOINT_INTERVAL) {
             Ok(job) => job,
             Err(std_mpsc::RecvTimeoutError::Timeout) => {
-                finish_checkpoint(conn, caught_up);
+                finish_checkpoint(&locked(conn), caught_up);
                 continue;
             }
             Err(std_mpsc::RecvTimeoutError::Disconnected) => return,
@@ -58,10 +61,11 @@ pub(super) fn run(
         }
         last_len = batch.len();
         let started = Instant::now();
-        run_batch(conn, batch, faults, health);
+        let conn = locked(conn);
+        run_batch(&conn, batch, faults, health);
         last_batch = Instant::now();
         commit_took(StoreKind::Sqlite, last_batch - started);
-        finish_checkpoint(conn, caught_up);
+        finish_checkpoint(&conn, caught_up);
     }
 }
 
