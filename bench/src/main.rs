@@ -39,6 +39,7 @@ mod raw_ws;
 mod relay;
 mod report;
 mod rss_trace;
+mod threads;
 
 use std::process::ExitCode;
 use std::time::Duration;

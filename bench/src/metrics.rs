@@ -87,8 +87,9 @@ pub fn latency_summary(mut samples: Vec<u32>) -> Value {
 }
 
 /// The median of several reports of the same shape, field by field:
-/// numbers become their median, objects are merged recursively, anything
-/// else is taken from the first report.
+/// numbers become their median, objects are merged recursively (a key
+/// missing from some reports, such as a thread group, is the median of
+/// those that have it), anything else is taken from the first report.
 pub fn median_report(reports: &[Value]) -> Value {
     let Some(first) = reports.first() else {
         return Value::Null;
@@ -107,13 +108,18 @@ pub fn median_report(reports: &[Value]) -> Value {
             };
             round(m)
         }
-        Value::Object(obj) => {
+        Value::Object(_) => {
+            let mut keys: Vec<&String> = Vec::new();
+            for obj in reports.iter().filter_map(Value::as_object) {
+                for key in obj.keys() {
+                    if !keys.contains(&key) {
+                        keys.push(key);
+                    }
+                }
+            }
             let mut out = Map::new();
-            for key in obj.keys() {
-                let vals: Vec<Value> = reports
-                    .iter()
-                    .map(|r| r.get(key).cloned().unwrap_or(Value::Null))
-                    .collect();
+            for key in keys {
+                let vals: Vec<Value> = reports.iter().filter_map(|r| r.get(key)).cloned().collect();
                 out.insert(key.clone(), median_report(&vals));
             }
             Value::Object(out)
@@ -154,5 +160,15 @@ mod tests {
             json!({"a": 2, "b": {"c": 20}, "s": "z"}),
         ]);
         assert_eq!(m, json!({"a": 2, "b": {"c": 20}, "s": "x"}));
+    }
+
+    #[test]
+    fn keys_missing_from_a_report_are_absent_there() {
+        let m = median_report(&[
+            json!({"g": {"shard": {"n": 1}}}),
+            json!({"g": {"shard": {"n": 3}, "store": {"n": 8}}}),
+            json!({"g": {"shard": {"n": 2}, "store": {"n": 4}}}),
+        ]);
+        assert_eq!(m, json!({"g": {"shard": {"n": 2}, "store": {"n": 6}}}));
     }
 }

@@ -42,13 +42,96 @@ pub fn cpu_seconds(pid: u32) -> Option<f64> {
         format!("/proc/{pid}/stat")
     };
     let stat = std::fs::read_to_string(path).ok()?;
+    let (_, ticks) = stat_comm_ticks(&stat)?;
+    Some(ticks / clk_tck())
+}
+
+/// The command name (field 2) and utime plus stime in clock ticks
+/// (fields 14 and 15) of a `/proc/PID/stat` or `/proc/PID/task/TID/stat`
+/// text.
+pub fn stat_comm_ticks(stat: &str) -> Option<(&str, f64)> {
     // The command name may hold spaces and parentheses: fields are counted
     // after its closing parenthesis. utime and stime are fields 14 and 15.
-    let rest = &stat[stat.rfind(')')? + 1..];
-    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let close = stat.rfind(')')?;
+    let comm = &stat[stat.find('(')? + 1..close];
+    let fields: Vec<&str> = stat[close + 1..].split_whitespace().collect();
     let utime: f64 = fields.get(11)?.parse().ok()?;
     let stime: f64 = fields.get(12)?.parse().ok()?;
-    Some((utime + stime) / clk_tck())
+    Some((comm, utime + stime))
+}
+
+/// One thread of a process at one moment (`/proc/PID/task/TID`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ThreadSample {
+    /// Its thread id.
+    pub tid: u32,
+    /// Its group: the thread's name without a trailing number (see
+    /// [`thread_group`]).
+    pub group: String,
+    /// User plus system CPU seconds it has used so far.
+    pub cpu_s: f64,
+    /// How often it has blocked so far (`voluntary_ctxt_switches`: it
+    /// gave up the CPU to wait, for a lock, a channel, I/O or a timer).
+    pub voluntary_switches: u64,
+}
+
+/// Every thread of `pid` now (`None`: the process is gone). A thread
+/// that ends between the listing and the reading of its files is left
+/// out.
+pub fn thread_samples(pid: u32) -> Option<Vec<ThreadSample>> {
+    let dir = std::fs::read_dir(format!("/proc/{pid}/task")).ok()?;
+    let mut threads = Vec::new();
+    for entry in dir.flatten() {
+        let Some(tid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/stat")) else {
+            continue;
+        };
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/task/{tid}/status")) else {
+            continue;
+        };
+        let (Some((comm, ticks)), Some(switches)) =
+            (stat_comm_ticks(&stat), voluntary_switches(&status))
+        else {
+            continue;
+        };
+        threads.push(ThreadSample {
+            tid,
+            group: thread_group(comm).to_owned(),
+            cpu_s: ticks / clk_tck(),
+            voluntary_switches: switches,
+        });
+    }
+    Some(threads)
+}
+
+/// The `voluntary_ctxt_switches` line of a `/proc/PID/task/TID/status`
+/// text.
+pub fn voluntary_switches(status: &str) -> Option<u64> {
+    let line = status
+        .lines()
+        .find(|l| l.starts_with("voluntary_ctxt_switches:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The group a thread named `comm` belongs to: its name without trailing
+/// digits and then one trailing '-' (`parlor-shard-12` and
+/// `parlor-shard-0` are `parlor-shard`; `tokio-runtime-w`, the kernel's
+/// 15-byte cut of `tokio-runtime-worker`, stays as it is). A name that is
+/// all digits stays as it is.
+pub fn thread_group(comm: &str) -> &str {
+    let stem = comm.trim_end_matches(|c: char| c.is_ascii_digit());
+    let stem = stem.strip_suffix('-').unwrap_or(stem);
+    if stem.is_empty() {
+        comm
+    } else {
+        stem
+    }
 }
 
 /// User plus system CPU seconds used so far by every process whose
@@ -163,5 +246,39 @@ mod tests {
     fn this_process_is_seen() {
         assert!(rss_bytes(std::process::id()).is_some_and(|b| b > 0));
         assert!(open_fds(std::process::id()).is_some_and(|n| n >= 1));
+    }
+
+    #[test]
+    fn thread_names_are_grouped_without_their_number() {
+        assert_eq!(thread_group("parlor-shard-12"), "parlor-shard");
+        assert_eq!(thread_group("parlor-shard-0"), "parlor-shard");
+        assert_eq!(thread_group("parlor-read-3"), "parlor-read");
+        assert_eq!(thread_group("tokio-runtime-w"), "tokio-runtime-w");
+        assert_eq!(thread_group("parlor-checkpoi"), "parlor-checkpoi");
+        assert_eq!(thread_group("worker7"), "worker");
+        assert_eq!(thread_group("h2-"), "h2");
+        assert_eq!(thread_group("42"), "42");
+    }
+
+    #[test]
+    fn task_stat_and_status_are_read() {
+        let stat = "4242 (parlor-shard-1) S 1 4240 4240 0 -1 4194368 120 0 0 0 \
+                    37 5 0 0 20 0 9 0 123 0 0";
+        assert_eq!(stat_comm_ticks(stat), Some(("parlor-shard-1", 42.0)));
+        let odd = "7 (a) b (c) R 1 1 1 0 -1 0 0 0 0 0 3 4 0 0";
+        assert_eq!(stat_comm_ticks(odd), Some(("a) b (c", 7.0)));
+        assert_eq!(stat_comm_ticks("7 (x) R 1"), None);
+        let status = "Name:\tparlor-store\nvoluntary_ctxt_switches:\t1234\nnonvoluntary_ctxt_switches:\t56\n";
+        assert_eq!(voluntary_switches(status), Some(1234));
+        assert_eq!(voluntary_switches("Name:\tx\n"), None);
+    }
+
+    #[test]
+    fn this_process_threads_are_seen() {
+        let threads = thread_samples(std::process::id()).unwrap_or_default();
+        assert!(threads.iter().any(|t| t.tid == std::process::id()));
+        assert!(threads
+            .iter()
+            .all(|t| !t.group.is_empty() && t.cpu_s >= 0.0));
     }
 }

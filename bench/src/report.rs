@@ -15,6 +15,7 @@ use crate::conn::Conn;
 use crate::flood::{flood, FloodStats};
 use crate::metrics::{latency_summary, round, Counters};
 use crate::procfs;
+use crate::threads;
 
 /// How often server memory is sampled for its peak.
 const RSS_SAMPLE_EVERY: Duration = Duration::from_millis(100);
@@ -165,10 +166,12 @@ pub async fn run_load_on(targets: &Targets, load: &Load) -> Value {
         None => None,
     };
     let cpu0 = cpu_sum(pids);
+    let threads0 = threads::sample(pids);
     let me0 = procfs::cpu_seconds(0);
     let also0 = load.cpu_also.as_deref().map(procfs::cpu_seconds_matching);
     tokio::time::sleep_until(end).await;
     let cpu1 = cpu_sum(pids);
+    let threads1 = threads::sample(pids);
     let me1 = procfs::cpu_seconds(0);
     let also1 = load.cpu_also.as_deref().map(procfs::cpu_seconds_matching);
     let probe1 = match &targets.probe {
@@ -195,6 +198,8 @@ pub async fn run_load_on(targets: &Targets, load: &Load) -> Value {
         (Some(a), Some(b)) => Some(b - a),
         _ => None,
     };
+    let (thread_blocks, thread_groups) =
+        threads::figures(threads0.as_deref(), threads1.as_deref(), moves);
     let conns = load.rooms * (2 + load.spectators);
     let mut report = json!({
         "rooms": load.rooms,
@@ -209,6 +214,8 @@ pub async fn run_load_on(targets: &Targets, load: &Load) -> Value {
             Some(c) if moves > 0 => round(c * 1e6 / moves as f64),
             _ => Value::Null,
         },
+        "server_thread_blocks_per_move": thread_blocks,
+        "server_threads": thread_groups,
         "server_rss_kib": {"base": kib(rss_base), "peak": kib(rss_peak), "end": kib(rss_end)},
         "mem_per_connection_bytes": {"peak": per(rss_peak, rss_base, conns), "end": per(rss_end, rss_base, conns)},
         "mem_per_room_bytes": {"peak": per(rss_peak, rss_base, load.rooms), "end": per(rss_end, rss_base, load.rooms)},

@@ -37,6 +37,12 @@ pub enum Envelope {
     Frames {
         /// In the order they were queued.
         frames: Vec<WireFrame>,
+        /// Until when (Unix ms) the sender surely held its lease, and so
+        /// its rooms, when it sent them. Frames heard later may come from
+        /// a node that was paused and whose rooms another node now hosts:
+        /// they are not delivered (see `cluster::inbound`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        until_ms: Option<u64>,
     },
     /// `token` speaks on gateway `gw`'s connection `conn` now: any other
     /// connection that spoke for it is closed as taken over.
@@ -306,10 +312,15 @@ mod tests {
         let raw = RawValue::from_string(text.to_owned()).unwrap_or_else(|e| panic!("{e}"));
         let env = Envelope::Frames {
             frames: vec![WireFrame::Text { conn: 5, text: raw }],
+            until_ms: Some(1_700_000_000_123),
         };
         let wire = serde_json::to_string(&env).unwrap_or_else(|e| panic!("{e}"));
         assert!(wire.contains(text), "{wire}");
-        let Ok(Envelope::Frames { frames }) = serde_json::from_str::<Envelope>(&wire) else {
+        let Ok(Envelope::Frames {
+            frames,
+            until_ms: Some(1_700_000_000_123),
+        }) = serde_json::from_str::<Envelope>(&wire)
+        else {
             panic!("{wire}");
         };
         let [WireFrame::Text {

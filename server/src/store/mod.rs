@@ -496,6 +496,15 @@ impl Store {
         }
     }
 
+    /// In a shared store, how long from now this node surely holds its
+    /// lease (zero: not surely); `None` for SQLite.
+    pub fn lease_left(&self) -> Option<std::time::Duration> {
+        match &self.0 {
+            Backend::Sqlite(_) => None,
+            Backend::Postgres(s) => Some(s.lease_left()),
+        }
+    }
+
     /// A shared store's lease; `None` for SQLite.
     pub fn lease(&self) -> Option<std::time::Duration> {
         match &self.0 {

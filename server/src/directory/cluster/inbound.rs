@@ -45,7 +45,13 @@ pub(super) async fn listen(dir: Weak<Directory>) {
         let Some(d) = dir.upgrade() else { return };
         match env {
             Envelope::Cmd { gw, room, cmd } => command(&d, gw, room, cmd),
-            Envelope::Frames { frames } => deliver(&d, frames),
+            Envelope::Frames { frames, until_ms } => {
+                if in_time(until_ms, crate::room::unix_ms()) {
+                    deliver(&d, frames);
+                } else {
+                    distrust(&d, &frames);
+                }
+            }
             Envelope::TakenOver { gw, conn, token } => taken_over(&d, &gw, conn, token),
             Envelope::Gone { gw, conn } => gone(&d, gw, conn),
             Envelope::Rehosted { room } => rehosted(&d, &room),
@@ -94,8 +100,10 @@ fn stand_in(dir: &Arc<Directory>, remote: proxy::Remote) -> ConnId {
     let bus = cluster.bus.clone();
     let tracker = dir.tracker.clone();
     let stop = dir.shutdown.clone();
+    let leased = weak.clone();
     let (out, new) = lock(&cluster.proxies).get_or_make(remote, |gw, joining| {
-        let link = proxy::link(bus, gw, joining, move |gw| {
+        let lease_left = move || leased.upgrade().and_then(|d| d.store.lease_left());
+        let link = proxy::link(bus, gw, joining, lease_left, move |gw| {
             if let Some(d) = weak.upgrade() {
                 gateway_gone(&d, gw);
             }
@@ -122,6 +130,41 @@ fn deliver(dir: &Directory, frames: Vec<WireFrame>) {
                     out.end(code, why);
                 }
             }
+        }
+    }
+}
+
+/// Whether frames sent while their sender surely held its rooms until
+/// `until_ms` may be delivered at `now_ms`. Later, the sender may have
+/// been paused past its lease, and another node may host its rooms and
+/// have sent newer views since: a stale view must not follow them.
+/// Frames from a node too old to say are delivered.
+fn in_time(until_ms: Option<u64>, now_ms: u64) -> bool {
+    until_ms.is_none_or(|until| now_ms <= until)
+}
+
+/// Frames that came too late to be trusted: their connections are closed
+/// to resume (their rooms' current nodes then bring them up to date);
+/// none of the frames is delivered.
+fn distrust(dir: &Directory, frames: &[WireFrame]) {
+    let mut closed = std::collections::HashSet::new();
+    for frame in frames {
+        let conn = match frame {
+            WireFrame::Text { conn, .. } | WireFrame::End { conn, .. } => *conn,
+        };
+        if !closed.insert(conn) {
+            continue;
+        }
+        if let Some(out) = dir.outbox(ConnId(conn)) {
+            tracing::info!(
+                conn,
+                "frames came after their sender's lease; the connection resumes"
+            );
+            out.send(&ServerMsg::error(
+                ErrorCode::ServerUnreachable,
+                "the server hosting your room stalled and its last news may be stale; reconnect and resume",
+            ));
+            out.close(CLOSE_BUS_LOST, ErrorCode::ServerUnreachable);
         }
     }
 }
@@ -232,5 +275,24 @@ pub(super) async fn watch_reconnects(dir: Weak<Directory>) {
                 out.close(CLOSE_BUS_LOST, ErrorCode::ServerUnreachable);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::in_time;
+
+    #[test]
+    fn frames_are_delivered_only_while_their_sender_surely_held_its_rooms() {
+        assert!(in_time(Some(1_000), 999));
+        assert!(in_time(Some(1_000), 1_000));
+        assert!(
+            !in_time(Some(1_000), 1_001),
+            "late: the sender may have lost its rooms"
+        );
+        assert!(
+            in_time(None, u64::MAX),
+            "a sender that does not say is trusted"
+        );
     }
 }

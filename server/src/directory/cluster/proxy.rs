@@ -131,11 +131,13 @@ fn frames(conn: u64, inbox: Inbox) -> Frames {
 
 /// Sends the frames of gateway `gw`'s stand-ins to it, a batch per
 /// scheduler turn, until the gateway is gone (nobody hears its channel)
-/// or every stand-in is dropped; then `gone` is called.
+/// or every stand-in is dropped; then `gone` is called. Each batch says
+/// until when this node surely holds its rooms (`lease_left` from now).
 pub(super) async fn link(
     bus: Bus,
     gw: Arc<str>,
     mut joining: mpsc::UnboundedReceiver<(u64, Inbox)>,
+    lease_left: impl Fn() -> Option<std::time::Duration>,
     gone: impl FnOnce(&str),
 ) {
     let channel = bus.gateway_channel(&gw);
@@ -162,10 +164,15 @@ pub(super) async fn link(
             }
         }
         let sent = batch.len();
-        match bus
-            .publish(channel.clone(), &Envelope::Frames { frames: batch })
-            .await
-        {
+        let until_ms = lease_left().map(|left| {
+            crate::room::unix_ms()
+                .saturating_add(u64::try_from(left.as_millis()).unwrap_or(u64::MAX))
+        });
+        let envelope = Envelope::Frames {
+            frames: batch,
+            until_ms,
+        };
+        match bus.publish(channel.clone(), &envelope).await {
             Ok(0) => {
                 tracing::info!(gateway = %gw, "a gateway is gone; its connections' stand-ins are dropped");
                 gone(&gw);

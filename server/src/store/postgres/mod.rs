@@ -133,6 +133,10 @@ impl PgStore {
     }
 
     /// Whether the lease is surely held now.
+    pub(super) fn lease_left(&self) -> std::time::Duration {
+        self.node.lease_left()
+    }
+
     pub(super) fn lease_held(&self) -> bool {
         self.node.lease_held()
     }

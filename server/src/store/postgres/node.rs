@@ -121,6 +121,14 @@ impl Node {
         &self.settings
     }
 
+    /// How long the lease is surely held from now (zero: not surely).
+    pub(crate) fn lease_left(&self) -> std::time::Duration {
+        self.held_until
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .saturating_duration_since(Instant::now())
+    }
+
     /// Whether the lease is surely still held.
     pub(crate) fn lease_held(&self) -> bool {
         Instant::now()
