@@ -142,7 +142,7 @@ mod tests {
         let first = ok(tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build());
-        let (mut transport, mut client) = first.block_on(async {
+        let (mut transport, client) = first.block_on(async {
             let listener = ok(TcpListener::bind("127.0.0.1:0").await);
             let addr = ok(listener.local_addr());
             let client = ok(TcpStream::connect(addr).await);
@@ -155,6 +155,8 @@ mod tests {
                 .build());
             rt.block_on(async move {
                 ok(transport.rehome());
+                // The first runtime no longer runs: the client moves too.
+                let mut client = ok(TcpStream::from_std(ok(client.into_std())));
                 ok(client.write_all(b"HTTP").await);
                 let mut got = [0u8; 10];
                 ok(transport.read_exact(&mut got).await);
