@@ -395,6 +395,11 @@ pub const BUS_PENDING_PER_ROOM: usize = 64;
 /// table: rare enough to cost nothing, often enough to keep it small).
 pub const LOBBY_SWEEP_EVERY: Duration = Duration::from_secs(60);
 
+/// How often a node that is not sure it still holds its lease checks
+/// again before sending frames over the bus (see `cluster::proxy::link`):
+/// a fraction of any lease, so frames wait little once it is renewed.
+pub const LEASE_RECHECK: Duration = Duration::from_millis(20);
+
 /// Frames sent to a gateway in one bus message at most: batches stay
 /// well under Redis's and the gateway's comfortable message size.
 pub const BUS_BATCH_FRAMES: usize = 256;

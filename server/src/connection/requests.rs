@@ -210,7 +210,16 @@ impl Session {
             ));
             return;
         }
-        let seats = directory.seats_for_resume(token).await;
+        let seats = match directory.seats_for_resume(token).await {
+            Ok(seats) => seats,
+            Err(e) => {
+                self.out.send(&ServerMsg::error(
+                    ErrorCode::ServerUnreachable,
+                    format!("your seats cannot be looked up now ({e}); try again shortly"),
+                ));
+                return;
+            }
+        };
         if seats.is_empty() {
             self.out.send(&ServerMsg::error(
                 ErrorCode::SessionUnknownToken,

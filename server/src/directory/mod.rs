@@ -614,10 +614,11 @@ impl Directory {
     /// stopped or died) are claimed here first, and a room whose node just
     /// died is waited for, at most a lease (it holds its rooms until its
     /// lease runs out). With a bus, the seats are those held anywhere in
-    /// the cluster; without one, those in rooms hosted here.
-    pub async fn seats_for_resume(&self, token: Uuid) -> Vec<SeatRef> {
+    /// the cluster; without one, those in rooms hosted here. `Err`: the
+    /// store could not be asked, and no seat of the token is hosted here.
+    pub async fn seats_for_resume(&self, token: Uuid) -> Result<Vec<SeatRef>, StoreError> {
         let Some((_, every)) = self.store.ownership() else {
-            return self.seats_of(token);
+            return Ok(self.seats_of(token));
         };
         let give_up = tokio::time::Instant::now() + self.store.lease().unwrap_or_default() + every;
         loop {
@@ -631,16 +632,19 @@ impl Directory {
             match found {
                 Ok((seats, settled)) => {
                     if settled || tokio::time::Instant::now() >= give_up {
-                        return seats;
+                        return Ok(seats);
                     }
                 }
                 Err(e) => {
                     tracing::warn!(error = %e, "cannot look for a resuming player's rooms");
-                    return self.seats_of(token);
+                    // Seats here can be resumed; with none, the player
+                    // must not be told the token holds nothing.
+                    let here = self.seats_of(token);
+                    return if here.is_empty() { Err(e) } else { Ok(here) };
                 }
             }
             tokio::select! {
-                _ = self.shutdown.cancelled() => return self.seats_of(token),
+                _ = self.shutdown.cancelled() => return Ok(self.seats_of(token)),
                 _ = tokio::time::sleep(every) => {}
             }
         }

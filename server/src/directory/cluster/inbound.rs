@@ -100,10 +100,9 @@ fn stand_in(dir: &Arc<Directory>, remote: proxy::Remote) -> ConnId {
     let bus = cluster.bus.clone();
     let tracker = dir.tracker.clone();
     let stop = dir.shutdown.clone();
-    let leased = weak.clone();
+    let store = dir.store.clone();
     let (out, new) = lock(&cluster.proxies).get_or_make(remote, |gw, joining| {
-        let lease_left = move || leased.upgrade().and_then(|d| d.store.lease_left());
-        let link = proxy::link(bus, gw, joining, lease_left, move |gw| {
+        let link = proxy::link(bus, gw, joining, store, move |gw| {
             if let Some(d) = weak.upgrade() {
                 gateway_gone(&d, gw);
             }

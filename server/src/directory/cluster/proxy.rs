@@ -17,11 +17,12 @@ use futures_util::stream::{self, SelectAll, Stream};
 use futures_util::{FutureExt, StreamExt};
 use parlor_protocol::ErrorCode;
 use serde_json::value::RawValue;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
 use crate::bus::{Bus, Envelope, WireFrame};
-use crate::limits::BUS_BATCH_FRAMES;
+use crate::limits::{BUS_BATCH_FRAMES, LEASE_RECHECK};
 use crate::outbox::{ConnId, Inbox, Outbox, Outgoing};
+use crate::store::Store;
 
 /// A gateway's connection: the gateway's name and its number there.
 pub(super) type Remote = (Arc<str>, u64);
@@ -131,15 +132,24 @@ fn frames(conn: u64, inbox: Inbox) -> Frames {
 
 /// Sends the frames of gateway `gw`'s stand-ins to it, a batch per
 /// scheduler turn, until the gateway is gone (nobody hears its channel)
-/// or every stand-in is dropped; then `gone` is called. Each batch says
-/// until when this node surely holds its rooms (`lease_left` from now).
+/// or every stand-in is dropped; then `gone` is called.
+///
+/// A batch leaves only while this node surely holds its lease (`store`),
+/// and says until when: a node paused past its lease may have had its
+/// rooms taken over, and its queued views would then follow newer ones
+/// from the rooms' new node. Unsure (renewals late, the database away),
+/// the batch waits. If the lease was lost since the last batch, the
+/// batch goes out marked as already expired: its gateway does not
+/// deliver it but closes its connections to resume, so that none waits
+/// for a frame that never comes.
 pub(super) async fn link(
     bus: Bus,
     gw: Arc<str>,
     mut joining: mpsc::UnboundedReceiver<(u64, Inbox)>,
-    lease_left: impl Fn() -> Option<std::time::Duration>,
+    store: Store,
     gone: impl FnOnce(&str),
 ) {
+    let mut generations = store.ownership().map(|(g, _)| g);
     let channel = bus.gateway_channel(&gw);
     let mut all: SelectAll<Frames> = SelectAll::new();
     let mut open = true;
@@ -164,10 +174,7 @@ pub(super) async fn link(
             }
         }
         let sent = batch.len();
-        let until_ms = lease_left().map(|left| {
-            crate::room::unix_ms()
-                .saturating_add(u64::try_from(left.as_millis()).unwrap_or(u64::MAX))
-        });
+        let until_ms = leased(&store, generations.as_mut()).await;
         let envelope = Envelope::Frames {
             frames: batch,
             until_ms,
@@ -185,5 +192,25 @@ pub(super) async fn link(
                 return;
             }
         }
+    }
+}
+
+/// Waits until this node surely holds its lease and returns until when
+/// (Unix ms; `None` for a store without leases), or 0 if the lease was
+/// lost since the last batch (the generation moved on).
+async fn leased(store: &Store, generations: Option<&mut watch::Receiver<u64>>) -> Option<u64> {
+    let generations = generations?;
+    loop {
+        // A closed channel: the store is closing with the server.
+        if generations.has_changed().unwrap_or(false) {
+            generations.borrow_and_update();
+            return Some(0);
+        }
+        let left = store.lease_left().unwrap_or_default();
+        if !left.is_zero() {
+            let left = u64::try_from(left.as_millis()).unwrap_or(u64::MAX);
+            return Some(crate::room::unix_ms().saturating_add(left));
+        }
+        tokio::time::sleep(LEASE_RECHECK).await;
     }
 }
