@@ -231,6 +231,12 @@ pub const WRITE_BUFFER_BYTES: usize = 4 * 1024;
 /// with `OUTBOX_CAPACITY` this bounds per-connection memory.
 pub const MAX_WRITE_BUFFER_BYTES: usize = 1024 * 1024;
 
+/// How long a closed connection's socket is still read (and what comes
+/// discarded) before it is dropped: a socket closed with unread input
+/// is reset, which can destroy the close frame and replies sent just
+/// before. A client that answers the close is let go at once.
+pub const CLOSE_LINGER: Duration = Duration::from_secs(1);
+
 /// Longest display name kept from `hello`.
 pub const MAX_NAME_CHARS: usize = 32;
 

@@ -284,7 +284,11 @@ mod tests {
             .build()
             .unwrap_or_else(|e| panic!("{e}"));
         rt.block_on(tracker.wait());
-        assert_eq!(shards.rooms(), vec![0, 0], "an ended room is no longer counted");
+        assert_eq!(
+            shards.rooms(),
+            vec![0, 0],
+            "an ended room is no longer counted"
+        );
         assert_eq!(shards.here(), None, "this thread is no shard");
         shards.stop();
     }

@@ -8,8 +8,8 @@ mod writer;
 
 use std::collections::HashSet;
 use std::future::Future;
-use std::pin::Pin;
 use std::net::IpAddr;
+use std::pin::Pin;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -26,7 +26,7 @@ use reader::Ended;
 use crate::admission::Admission;
 use crate::directory::Directory;
 use crate::http::Transport;
-use crate::limits::Limits;
+use crate::limits::{Limits, CLOSE_LINGER};
 use crate::outbox::{ConnId, Inbox, Outbox};
 use crate::rate::RateLimiter;
 
@@ -116,30 +116,37 @@ fn live(
                 // A writer stuck on a client that does not read is given as
                 // long as a reader waits for room in the outbox.
                 let back = tokio::time::timeout(limits.outbox_stall_timeout, &mut writer).await;
-                match back {
-                    Ok(Ok(Some((sink, inbox)))) => {
-                        let handle = session.shared.directory.shards().handle(shard).cloned();
-                        match (source.reunite(sink), handle) {
-                            (Ok(mut ws), Some(handle)) => {
-                                let moved = handle.spawn(async move {
-                                    if let Err(e) = ws.get_mut().rehome() {
-                                        tracing::warn!(error = %e, "a connection could not move to its room's shard");
-                                    }
-                                    live(session, ws, inbox, hello_by).await;
-                                });
-                                let _ = moved.await;
-                                return;
-                            }
-                            _ => {
-                                tracing::error!(conn = session.conn.0, "a connection's halves did not fit back together");
-                            }
+                let handle = session.shared.directory.shards().handle(shard).cloned();
+                match (back, handle) {
+                    (Ok(Ok(Some((sink, inbox)))), Some(handle)) => match source.reunite(sink) {
+                        Ok(mut ws) => {
+                            let moved = handle.spawn(async move {
+                                if let Err(e) = ws.get_mut().rehome() {
+                                    tracing::warn!(error = %e, "a connection could not move to its room's shard");
+                                }
+                                live(session, ws, inbox, hello_by).await;
+                            });
+                            let _ = moved.await;
+                            return;
                         }
-                    }
-                    Ok(_) => {}
-                    Err(_) => {
-                        tracing::info!(conn = session.conn.0, "closed: it did not read while moving to its room's shard");
+                        Err(futures_util::stream::ReuniteError(_, halve)) => {
+                            tracing::error!(
+                                conn = session.conn.0,
+                                "a connection's halves did not fit back together"
+                            );
+                            source = halve;
+                        }
+                    },
+                    (Err(_), _) => {
+                        tracing::info!(
+                            conn = session.conn.0,
+                            "closed: it did not read while moving to its room's shard"
+                        );
                         writer.abort();
                     }
+                    // The writer ended (the connection is over), or there
+                    // is no such shard (never: the directory named it).
+                    _ => {}
                 }
                 false
             }
@@ -153,7 +160,20 @@ fn live(
         shared.directory.disconnect(session.conn, session.token);
         drop(session);
         drain(writer, shared.limits.writer_drain_timeout).await;
+        linger(&mut source).await;
     })
+}
+
+/// Reads, and drops, what the client still sends for a moment after the
+/// writer is done: closing a socket with unread input resets it, and the
+/// reset can destroy the close frame just sent before the client reads
+/// it. Ends at once if the client already closed, or when its close
+/// reply comes.
+async fn linger(source: &mut reader::Source) {
+    let _ = tokio::time::timeout(CLOSE_LINGER, async {
+        while let Some(Ok(_)) = source.next().await {}
+    })
+    .await;
 }
 
 /// Lets the writer send what is queued, then aborts it if the client does

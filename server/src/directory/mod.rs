@@ -37,8 +37,8 @@ use crate::outbox::{ConnId, Outbox};
 use crate::room::{
     spawn_restored, spawn_room, unix_ms, Lifetimes, RoomCmd, RoomEvent, RoomHost, RoomInit,
 };
-use crate::store::{MatchRecord, Origin, Store, StoreError, StoredMatch};
 use crate::shard::Shards;
+use crate::store::{MatchRecord, Origin, Store, StoreError, StoredMatch};
 use registry::{Entry, Registry};
 
 /// A refusal: its code and message.

@@ -36,9 +36,9 @@ mod writer;
 use super::health::CommitHealth;
 use super::job::WriteJob;
 use connect::Throwaway;
-use shards::{locked, ShardWriters, SharedConn};
 pub(super) use dump::dump;
 use reader::ReadJob;
+use shards::{locked, ShardWriters, SharedConn};
 
 /// A handle on a SQLite store; cheap to clone. The store's threads stop
 /// when the last handle is dropped.
