@@ -59,7 +59,7 @@ struct Session {
     limiter: RateLimiter,
     /// Set while this connection has an analysis running.
     analysing: Arc<AtomicBool>,
-    /// The shard this connection is to move to (see `follow_rooms`).
+    /// The shard this connection is to move to (see `follow`).
     move_to: Option<usize>,
 }
 

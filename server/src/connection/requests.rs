@@ -109,8 +109,9 @@ impl Session {
     fn forward(&mut self, room: RoomId, cmd: impl FnOnce(Member) -> RoomCmd, remember: bool) {
         match self.shared.directory.route(&room, cmd(self.member())) {
             Ok(()) => {
-                if remember && self.rooms.insert(room) {
-                    self.follow_rooms();
+                if remember {
+                    self.follow(&room);
+                    self.rooms.insert(room);
                 }
             }
             Err(Unrouted::Busy) => {
@@ -322,25 +323,20 @@ impl Session {
         });
     }
 
-    /// Asks the connection to move to the shard its rooms run on, when
-    /// they all run on one other than this (a move then wakes one thread:
-    /// see `shard`). Rooms on several shards, or hosted on another node,
-    /// keep it where it is.
-    fn follow_rooms(&mut self) {
+    /// Asks the connection to move to the shard `room` runs on, the room
+    /// it just sat, watched or resumed in (a move of that room then wakes
+    /// one thread: see `shard`). Rooms it entered before, often finished,
+    /// do not hold it back: its newest room is where it plays. A room
+    /// hosted on another node leaves it where it is.
+    fn follow(&mut self, room: &RoomId) {
         let directory = &self.shared.directory;
         let shards = directory.shards();
         if shards.is_empty() {
             return;
         }
-        let mut target = None;
-        for room in &self.rooms {
-            match (directory.shard_of(room), target) {
-                (Some(s), None) => target = Some(s),
-                (Some(s), Some(t)) if s == t => {}
-                _ => return,
-            }
-        }
-        self.move_to = target.filter(|&t| Some(t) != shards.here());
+        self.move_to = directory
+            .shard_of(room)
+            .filter(|&t| Some(t) != shards.here());
     }
 
     /// Tells every room this connection sat or watched in that it is gone.
