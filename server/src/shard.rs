@@ -188,18 +188,6 @@ impl Shards {
         tracker.spawn_on(task, &self.shards[i].handle);
     }
 
-    /// Runs `task` on shard `at` (inline or out of range: on the current
-    /// runtime).
-    pub fn spawn_on<F>(&self, tracker: &TaskTracker, at: Option<usize>, task: F)
-    where
-        F: Future<Output = ()> + Send + 'static,
-    {
-        match at.and_then(|i| self.shards.get(i)) {
-            Some(shard) => drop(tracker.spawn_on(task, &shard.handle)),
-            None => drop(tracker.spawn(task)),
-        }
-    }
-
     /// Shard `i`'s runtime, if there is such a shard.
     pub fn handle(&self, i: usize) -> Option<&Handle> {
         self.shards.get(i).map(|s| &s.handle)

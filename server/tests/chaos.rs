@@ -508,6 +508,16 @@ async fn connect(sh: &Shared) -> (Ws, Uuid, String) {
     }
 }
 
+/// Why a client's connection ended, from its receive error: 1012 (the
+/// bus was lost, or a stalled node's frames came late) or any other close.
+fn closed_why(e: &str) -> String {
+    if e.contains("1012") {
+        "closed 1012".into()
+    } else {
+        "closed".into()
+    }
+}
+
 /// What a client does about an error about its room: carry on, retry the
 /// move, or reconnect.
 enum Next {
@@ -694,13 +704,7 @@ async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: u8) {
                     ));
                     break "silence".to_string();
                 }
-                Err(e) => {
-                    break if e.contains("1012") {
-                        "closed 1012".into()
-                    } else {
-                        "closed".into()
-                    }
-                }
+                Err(e) => break closed_why(&e),
             };
             match msg {
                 ServerMsg::Update(u) if u.room.as_str() == room => {
@@ -931,13 +935,7 @@ async fn spectator(sh: Arc<Shared>, room: String) {
                     ));
                     break "silence".to_string();
                 }
-                Err(e) => {
-                    break if e.contains("1012") {
-                        "closed 1012".into()
-                    } else {
-                        "closed".into()
-                    }
-                }
+                Err(e) => break closed_why(&e),
             };
             match msg {
                 ServerMsg::Update(u) if u.room.as_str() == room => {

@@ -93,7 +93,7 @@ pub async fn serve(
 }
 
 /// The connection's life on one shard: its writer on a task of its own,
-/// its reader here. When its rooms turn out to run on another shard, the
+/// its reader here. When the room it enters runs on another shard, the
 /// writer hands the socket back between two batches and the connection
 /// goes on there (this task waits for it, so that whoever waits for this
 /// one, such as the connection cap, waits for the whole connection).

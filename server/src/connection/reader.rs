@@ -21,7 +21,8 @@ pub(super) type Source = SplitStream<WebSocketStream<Transport>>;
 pub(super) enum Ended {
     /// The connection is over; `flooded`: closed for flooding.
     Over { flooded: bool },
-    /// Its rooms all run on this other shard: it is to move there.
+    /// The room it just entered runs on this other shard: it is to move
+    /// there.
     Move(usize),
 }
 
@@ -33,7 +34,7 @@ pub(super) enum Flow {
 
 impl Session {
     /// Reads until the connection ends, or until it is to move to the
-    /// shard of its rooms.
+    /// shard of the room it just entered.
     pub(super) async fn read_loop(&mut self, source: &mut Source, hello_by: Instant) -> Ended {
         let limits = self.shared.limits;
         let mut keepalive = interval_at(

@@ -63,7 +63,7 @@ struct OnShards {
     writers: OnceLock<ShardWriters>,
     /// Held by each shard writer while it runs: the writer thread waits
     /// for every one to be gone before it closes the connection.
-    running: Mutex<Option<std_mpsc::Sender<()>>>,
+    running: std_mpsc::Sender<()>,
 }
 
 /// The threads that serve the writer, stopped by it when it closes.
@@ -141,7 +141,7 @@ impl SqliteStore {
             faults: faults.clone(),
             allowed: sync == Sync::Normal || throwaway.is_some(),
             writers: OnceLock::new(),
-            running: Mutex::new(Some(running)),
+            running,
         });
         let handle = std::thread::Builder::new()
             .name("parlor-store".into())
@@ -177,10 +177,8 @@ impl SqliteStore {
         if !on.allowed || shards.is_empty() {
             return;
         }
-        let running = lock_running(&on.running).clone();
-        let Some(running) = running else { return };
         let _ = on.writers.get_or_init(|| {
-            ShardWriters::start(shards, &on.conn, &on.faults, &self.health, &running)
+            ShardWriters::start(shards, &on.conn, &on.faults, &self.health, &on.running)
         });
     }
 
@@ -221,13 +219,6 @@ impl SqliteStore {
     pub(super) async fn log(&self, room: RoomId) -> Result<Option<MatchLog>, StoreError> {
         self.read(|r| ReadJob::Log(room, r)).await
     }
-}
-
-/// Locks the shard writers' token (a poisoned lock holds a plain value).
-fn lock_running(
-    m: &Mutex<Option<std_mpsc::Sender<()>>>,
-) -> std::sync::MutexGuard<'_, Option<std_mpsc::Sender<()>>> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Sends a job on a bounded queue and waits for its answer. When the
