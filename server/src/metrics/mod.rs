@@ -15,6 +15,7 @@
 //! | [`MOVES`] | counter | `game` |
 //! | [`REFUSED_MOVES`] | counter | `code` |
 //! | [`COMMIT_SECONDS`] | histogram | `store` |
+//! | [`CHECKPOINT_SECONDS`] | histogram | `step` |
 //! | [`BUS_PUBLISHES`] | counter | |
 //! | [`LEASES_HELD`] | gauge (cluster mode) | |
 //! | [`ROOMS_CLAIMED`] | counter | |
@@ -48,6 +49,10 @@ pub const REFUSED_MOVES: &str = "parlor_moves_refused_total";
 /// How long one batch of writes took to commit, by `store` (`sqlite`,
 /// `postgres`), in seconds.
 pub const COMMIT_SECONDS: &str = "parlor_store_commit_seconds";
+/// How long a step of a SQLite checkpoint took, by `step`: `copy` (the
+/// bulk, while commits go on) and `finish` (the rest, while commits
+/// wait: every move in that time waits as long), in seconds.
+pub const CHECKPOINT_SECONDS: &str = "parlor_store_checkpoint_seconds";
 /// Messages published on the cluster's bus.
 pub const BUS_PUBLISHES: &str = "parlor_bus_publishes_total";
 /// Whether this node holds its lease (1) or not (0); cluster mode only.
@@ -66,6 +71,29 @@ pub const COMMIT_BUCKETS: &[f64] = &[
     0.000_1, 0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5,
     10.0,
 ];
+
+/// A step of a SQLite checkpoint took `took`.
+pub fn checkpoint_took(step: CheckpointStep, took: Duration) {
+    metrics::histogram!(CHECKPOINT_SECONDS, "step" => step.label()).record(took.as_secs_f64());
+}
+
+/// A step of a SQLite checkpoint (see `store::sqlite::checkpoint`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CheckpointStep {
+    /// Copying the bulk of the log while commits go on.
+    Copy,
+    /// Copying the rest while commits wait.
+    Finish,
+}
+
+impl CheckpointStep {
+    fn label(self) -> &'static str {
+        match self {
+            CheckpointStep::Copy => "copy",
+            CheckpointStep::Finish => "finish",
+        }
+    }
+}
 
 /// A step of a `game` match was stored.
 pub fn move_accepted(game: GameKind) {

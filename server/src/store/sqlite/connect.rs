@@ -85,14 +85,9 @@ pub(super) fn writer(path: &Path, sync: Option<Sync>) -> Result<Connection, Stor
     // log to write, checksum, sync and checkpoint per move.
     conn.pragma_update(None, "page_size", PAGE_SIZE)?;
     conn.pragma_update(None, "journal_mode", "WAL")?;
-    let level = match sync {
-        Some(Sync::Normal) => "NORMAL",
-        Some(Sync::Full) => "FULL",
-        None => "OFF",
-    };
-    conn.pragma_update(None, "synchronous", level)?;
+    conn.pragma_update(None, "synchronous", sync_level(sync))?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
-    // Checkpoints are run by `checkpointer` and the writer together.
+    // Checkpoints are run by the checkpoint thread (see `checkpoint`).
     conn.pragma_update(None, "wal_autocheckpoint", 0)?;
     conn.pragma_update(None, "journal_size_limit", WAL_SIZE_LIMIT_BYTES)?;
     schema::prepare(&mut conn)?;
@@ -109,11 +104,23 @@ pub(super) fn reader(path: &Path) -> Result<Connection, StoreError> {
     Ok(conn)
 }
 
-/// The checkpointer's connection.
-pub(super) fn checkpointer(path: &Path) -> Result<Connection, StoreError> {
+/// The checkpointer's connection, syncing like the writer's (`sync` as
+/// in [`writer`]): a checkpoint syncs the log and the database file
+/// unless `synchronous` is off.
+pub(super) fn checkpointer(path: &Path, sync: Option<Sync>) -> Result<Connection, StoreError> {
     let conn = Connection::open(path)?;
+    conn.pragma_update(None, "synchronous", sync_level(sync))?;
     touch(&conn)?;
     Ok(conn)
+}
+
+/// SQLite's `synchronous` level for `sync` (`None`: a throwaway database).
+fn sync_level(sync: Option<Sync>) -> &'static str {
+    match sync {
+        Some(Sync::Normal) => "NORMAL",
+        Some(Sync::Full) => "FULL",
+        None => "OFF",
+    }
 }
 
 /// Reads the database once: SQLite opens a connection's files lazily, and
@@ -144,7 +151,7 @@ mod tests {
         let t = Throwaway::new_in(dir.path());
         let w = ok(writer(t.path(), None));
         let r = ok(reader(t.path()));
-        let c = ok(checkpointer(t.path()));
+        let c = ok(checkpointer(t.path(), None));
         t.unlink();
         assert_eq!(ok(std::fs::read_dir(dir.path())).count(), 0, "no file left");
         let count = |conn: &Connection| -> i64 {

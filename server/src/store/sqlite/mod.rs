@@ -10,7 +10,6 @@
 //! loss can lose the last commits. `--sync full` trades speed for that.
 
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
 use std::sync::mpsc as std_mpsc;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
@@ -111,16 +110,15 @@ impl SqliteStore {
         };
         // Declared after `throwaway`, so dropped before it if a step below
         // fails: the file is removed once no connection is left on it.
-        let conn = connect::writer(&file, throwaway.is_none().then_some(sync))?;
+        let sync = throwaway.is_none().then_some(sync);
+        let conn: SharedConn = Arc::new(Mutex::new(connect::writer(&file, sync)?));
         let (reads, readers) = reader::start(&file, &faults)?;
-        // Raised by the checkpointer, used by the writer (see `checkpoint`).
-        let caught_up = Arc::new(AtomicBool::new(false));
         let (alive, stopped) = std_mpsc::channel::<()>();
-        let other = connect::checkpointer(&file)?;
-        let flag = Arc::clone(&caught_up);
+        let other = connect::checkpointer(&file, sync)?;
+        let writer_conn = Arc::clone(&conn);
         let checkpointer = std::thread::Builder::new()
             .name("parlor-checkpoint".into())
-            .spawn(move || checkpoint::checkpointer(other, flag, stopped))
+            .spawn(move || checkpoint::checkpointer(other, &writer_conn, &stopped))
             .map_err(|e| StoreError::Corrupt(format!("cannot start the checkpoint thread: {e}")))?;
         if let Some(t) = &throwaway {
             // Every connection is open: the names are no longer needed.
@@ -134,19 +132,18 @@ impl SqliteStore {
         let (writes, rx) = std_mpsc::sync_channel(STORE_QUEUE);
         let health = Arc::new(CommitHealth::default());
         let commits = Arc::clone(&health);
-        let conn: SharedConn = Arc::new(Mutex::new(conn));
         let (running, shard_writers_gone) = std_mpsc::channel::<()>();
         let shared = Arc::new(OnShards {
             conn: Arc::clone(&conn),
             faults: faults.clone(),
-            allowed: sync == Sync::Normal || throwaway.is_some(),
+            allowed: sync != Some(Sync::Full),
             writers: OnceLock::new(),
             running,
         });
         let handle = std::thread::Builder::new()
             .name("parlor-store".into())
             .spawn(move || {
-                writer::run(&conn, &rx, &faults, &caught_up, &commits);
+                writer::run(&conn, &rx, &faults, &commits);
                 // Every handle is gone; the shards' writers finish what
                 // they hold and end.
                 while shard_writers_gone.recv().is_ok() {}

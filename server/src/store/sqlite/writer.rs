@@ -8,7 +8,6 @@
 //! nothing behind (a room refuses a move whose append failed, so no part
 //! of it may be stored), while the rest of its batch still commits.
 
-use std::sync::atomic::AtomicBool;
 use std::sync::mpsc as std_mpsc;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -17,32 +16,24 @@ use rusqlite::Connection;
 
 use super::super::health::CommitHealth;
 use super::super::job::WriteJob;
-use super::checkpoint::finish_checkpoint;
 use super::queries::{append, close, control, create, set_seat};
 use super::shards::locked;
 use super::{Faults, MatchKey, Reply, StoreError};
-use crate::limits::{CHECKPOINT_INTERVAL, STORE_BATCH, STORE_GATHER, STORE_GATHER_AFTER};
+use crate::limits::{STORE_BATCH, STORE_GATHER, STORE_GATHER_AFTER};
 use crate::metrics::{commit_took, StoreKind};
 
-/// Serves jobs until every sender is gone, checkpointing between batches
-/// (also those the shards commit: see `shards`).
+/// Serves jobs until every sender is gone.
 pub(super) fn run(
     conn: &Mutex<Connection>,
     rx: &std_mpsc::Receiver<WriteJob>,
     faults: &Faults,
-    caught_up: &AtomicBool,
     health: &CommitHealth,
 ) {
     let mut last_batch = Instant::now();
     let mut last_len = 0;
     loop {
-        let first = match rx.recv_timeout(CHECKPOINT_INTERVAL) {
-            Ok(job) => job,
-            Err(std_mpsc::RecvTimeoutError::Timeout) => {
-                finish_checkpoint(&locked(conn), caught_up);
-                continue;
-            }
-            Err(std_mpsc::RecvTimeoutError::Disconnected) => return,
+        let Ok(first) = rx.recv() else {
+            return;
         };
         // Jobs are streaming in faster than commits (the last batch held
         // several and ended moments ago): let more arrive before
@@ -65,7 +56,6 @@ pub(super) fn run(
         run_batch(&conn, batch, faults, health);
         last_batch = Instant::now();
         commit_took(StoreKind::Sqlite, last_batch - started);
-        finish_checkpoint(&conn, caught_up);
     }
 }
 
