@@ -15,7 +15,7 @@ use crate::conn::Conn;
 use crate::metrics::Counters;
 
 /// Seats in a Nimrod room.
-const PLAYERS: usize = 2;
+pub const PLAYERS: usize = 2;
 
 /// Mixed into the seed of the random placement, so that it draws
 /// independently of the bots' moves (which stay the same whatever the
@@ -121,10 +121,11 @@ async fn connect(i: usize, plan: &Plan) -> Result<Vec<Conn>, String> {
     Ok(conns)
 }
 
-/// Creates a room and seats the players and spectators; returns its id
-/// once every connection has its first playing update.
-async fn new_game(plan: &Plan, conns: &mut [Conn]) -> Result<String, String> {
-    let create = json!({"type": "create_room", "game": "nimrod", "options": plan.options});
+/// Creates a Nimrod room with `options` and seats the players (the first
+/// two connections) and spectators (the rest); returns its id once every
+/// connection has its first playing update.
+pub async fn new_game(options: &Value, conns: &mut [Conn]) -> Result<String, String> {
+    let create = json!({"type": "create_room", "game": "nimrod", "options": options});
     conns[0].send(create.to_string()).await?;
     let created = conns[0].until(|f| f.kind == "room_created").await?;
     let room = created.room.ok_or("room_created without a room")?;
@@ -158,7 +159,7 @@ async fn play(
         Instant::now() + t.mul_f64(rng.gen::<f64>())
     });
     'games: while Instant::now() < counters.end {
-        let room = new_game(plan, conns).await?;
+        let room = new_game(&plan.options, conns).await?;
         loop {
             let Some(u) = conns[0].last.as_ref() else {
                 return Err("no update".into());

@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::log_readers;
+
 /// Drives bot games through a Parlor server over the real protocol and
 /// prints one JSON line of figures (medians over `--reps`).
 #[derive(Clone, Debug, Parser)]
@@ -121,6 +123,19 @@ pub struct Args {
     /// full.
     #[arg(long, default_value_t = 5000)]
     pub background_rooms: usize,
+    /// Closed and paced modes: connections that keep asking for the log
+    /// of one long finished match (`get_log`) through the warm-up and the
+    /// measured window, beside the rooms (0: none). Not against the relay.
+    #[arg(long, default_value_t = 0)]
+    pub log_readers: usize,
+    /// Moves of the match whose log the readers ask for (played to its
+    /// end before each repetition's load).
+    #[arg(long, default_value_t = log_readers::DEFAULT_STEPS)]
+    pub log_steps: u64,
+    /// Each log reader's pause between a reply and its next request, in
+    /// milliseconds.
+    #[arg(long, default_value_t = log_readers::DEFAULT_EVERY_MS)]
+    pub log_every_ms: u64,
 }
 
 /// What to measure.

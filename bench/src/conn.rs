@@ -6,9 +6,11 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
+use parlor_protocol::MAX_SERVER_FRAME_BYTES;
 use serde::Deserialize;
 use serde_json::Value;
 use tokio::net::{TcpSocket, TcpStream};
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::{Message, Utf8Bytes};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
@@ -84,13 +86,23 @@ pub async fn tcp_from(target: SocketAddrV4, source: Ipv4Addr) -> Result<TcpStrea
     Ok(tcp)
 }
 
+/// The clients' WebSocket settings: the server's own buffers
+/// (`ws_config`), but frames as large as the server may send
+/// (`MAX_SERVER_FRAME_BYTES`, e.g. a long match's log) rather than the
+/// server's limit on what clients send.
+fn client_config() -> WebSocketConfig {
+    parlor_server::connection::ws_config()
+        .max_message_size(Some(MAX_SERVER_FRAME_BYTES))
+        .max_frame_size(Some(MAX_SERVER_FRAME_BYTES))
+}
+
 /// Opens a WebSocket to `url`, from `source` if the server is on loopback
 /// (from wherever the system picks otherwise).
 pub async fn dial(
     url: &str,
     source: Ipv4Addr,
 ) -> Result<WebSocketStream<MaybeTlsStream<TcpStream>>, String> {
-    let config = Some(parlor_server::connection::ws_config());
+    let config = Some(client_config());
     let Some(target) = loopback_target(url) else {
         return tokio_tungstenite::connect_async_with_config(url, config, true)
             .await
@@ -118,7 +130,13 @@ impl Conn {
     /// players do from their own machines (the server limits how fast one
     /// address may connect).
     pub async fn open(url: &str) -> Result<Conn, String> {
-        let source = next_bot_address();
+        Conn::open_from(url, next_bot_address()).await
+    }
+
+    /// Connects to `url` from `source` (when the server is on loopback)
+    /// and says hello: for clients that must not share an address's
+    /// limits with the bots.
+    pub async fn open_from(url: &str, source: Ipv4Addr) -> Result<Conn, String> {
         let ws = tokio::time::timeout(FRAME_PATIENCE, dial(url, source))
             .await
             .map_err(|_| "connect timed out".to_owned())??;

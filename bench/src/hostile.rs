@@ -119,6 +119,7 @@ pub async fn run(args: &Args, bin: &Path, options: &Value) -> Result<Value, Stri
         measure,
         flooders: 0,
         cpu_also: None,
+        log_reads: None,
     };
     let calm = run_load(&url, Some(pid), &player(CALM_WINDOW)).await;
 

@@ -16,6 +16,9 @@
 //! (the nodes' `/metrics`) and PostgreSQL rows per commit (see
 //! `cluster`).
 //!
+//! `--log-readers` adds, beside the rooms, connections that keep asking
+//! for the log of one long finished match (see `log_readers`).
+//!
 //! The hardening modes (`listing`, `hostile-readers`, `handshakes`)
 //! measure what the server's limits are for: the cost of listing many
 //! rooms, clients that never read, and connections that never finish
@@ -29,6 +32,7 @@ mod flood;
 mod handshakes;
 mod hostile;
 mod listing;
+mod log_readers;
 mod metrics;
 mod pacer;
 mod pages;
@@ -97,7 +101,9 @@ fn main() -> ExitCode {
 fn connections_needed(args: &Args) -> u64 {
     (match args.mode {
         Mode::Idle => args.connections,
-        Mode::Closed | Mode::Paced => args.rooms * (2 + args.spectators) + args.flooders,
+        Mode::Closed | Mode::Paced => {
+            args.rooms * (2 + args.spectators) + args.flooders + args.log_readers
+        }
         // The creators, then the one listing client.
         Mode::Listing => populate::CREATORS_AT_ONCE + 1,
         // The creators, then the hostile clients beside one player.
@@ -117,6 +123,14 @@ async fn bench(args: Args) -> Result<Value, String> {
     }
     let options: Value =
         serde_json::from_str(&args.options).map_err(|e| format!("--options: {e}"))?;
+    if args.log_readers > 0 {
+        if !matches!(args.mode, Mode::Closed | Mode::Paced) {
+            return Err("--log-readers needs --mode closed or paced".into());
+        }
+        if args.log_steps == 0 {
+            return Err("--log-steps must be at least 1".into());
+        }
+    }
     let load = Load {
         rooms: args.rooms,
         spectators: args.spectators,
@@ -127,6 +141,7 @@ async fn bench(args: Args) -> Result<Value, String> {
         measure: Duration::from_secs(args.measure_s.max(1)),
         flooders: args.flooders,
         cpu_also: args.cpu_also.clone(),
+        log_reads: None,
     };
     let bin = match &args.server_bin {
         Some(b) => Some(b.clone()),
@@ -145,7 +160,7 @@ async fn bench(args: Args) -> Result<Value, String> {
         eprintln!("rep {rep}: {r}");
         reps.push(r);
     }
-    Ok(json!({
+    let mut line = json!({
         "tool": "parlor-bench",
         "mode": args.mode.name(),
         "rooms": args.rooms,
@@ -161,7 +176,14 @@ async fn bench(args: Args) -> Result<Value, String> {
         "loadavg_1m_after": procfs::loadavg(),
         "median": metrics::median_report(&reps),
         "per_rep": reps,
-    }))
+    });
+    // Without log readers the line stays as it always was.
+    if args.log_readers > 0 {
+        line["log_readers"] = json!(args.log_readers);
+        line["log_steps"] = json!(args.log_steps);
+        line["log_every_ms"] = json!(args.log_every_ms);
+    }
+    Ok(line)
 }
 
 /// Runs a hardening mode `--reps` times, each against a fresh server it
@@ -315,7 +337,8 @@ async fn one_rep(args: &Args, load: &Load, bin: Option<&std::path::Path>) -> Res
         drop(servers);
         return Ok(json!({ "parlor": parlor }));
     }
-    let parlor = report::run_load_on(&targets, load).await;
+    let parlor_load = with_log_readers(args, load, &targets).await?;
+    let parlor = report::run_load_on(&targets, &parlor_load).await;
     let started_one = servers.len() == 1;
     drop(servers);
     if args.no_baseline || !started_one {
@@ -328,6 +351,7 @@ async fn one_rep(args: &Args, load: &Load, bin: Option<&std::path::Path>) -> Res
     let baseline_load = Load {
         flooders: 0,
         cpu_also: None,
+        log_reads: None,
         ..load.clone()
     };
     let relay = report::run_load(&relay_proc.url, Some(relay_proc.pid), &baseline_load).await;
@@ -340,4 +364,32 @@ async fn one_rep(args: &Args, load: &Load, bin: Option<&std::path::Path>) -> Res
         _ => Value::Null,
     };
     Ok(json!({ "parlor": parlor, "relay": relay, "cpu_per_move_ratio": ratio }))
+}
+
+/// `load`, with `--log-readers` readers of a match of `--log-steps` moves
+/// played first on the first target (none without `--log-readers`).
+async fn with_log_readers(args: &Args, load: &Load, targets: &Targets) -> Result<Load, String> {
+    if args.log_readers == 0 {
+        return Ok(load.clone());
+    }
+    let url = targets
+        .urls
+        .first()
+        .ok_or("no server to play the log match on")?;
+    let logged = log_readers::play_logged_match(url, args.log_steps).await?;
+    eprintln!(
+        "log match {}: {} moves in {:.1} s, log reply {} bytes",
+        logged.room,
+        args.log_steps,
+        logged.took.as_secs_f64(),
+        logged.reply_bytes
+    );
+    Ok(Load {
+        log_reads: Some(log_readers::LogReads {
+            room: logged.room,
+            readers: args.log_readers,
+            every: Duration::from_millis(args.log_every_ms),
+        }),
+        ..load.clone()
+    })
 }

@@ -13,6 +13,7 @@ use crate::cli::Placement;
 use crate::cluster::{self, Probe};
 use crate::conn::Conn;
 use crate::flood::{flood, FloodStats};
+use crate::log_readers::{LogReads, Readers};
 use crate::metrics::{latency_summary, round, Counters};
 use crate::procfs;
 use crate::threads;
@@ -44,6 +45,8 @@ pub struct Load {
     pub flooders: usize,
     /// Other processes whose CPU counts (a pattern in their command line).
     pub cpu_also: Option<String>,
+    /// Connections reading a big match log meanwhile.
+    pub log_reads: Option<LogReads>,
 }
 
 /// Where a load is played.
@@ -160,6 +163,10 @@ pub async fn run_load_on(targets: &Targets, load: &Load) -> Value {
     let floods: Vec<_> = (0..load.flooders)
         .map(|i| tokio::spawn(flood(url.to_owned(), i, end, Arc::clone(&flood_stats))))
         .collect();
+    let readers = load
+        .log_reads
+        .as_ref()
+        .map(|r| Readers::start(r, &targets.urls, start, end));
     tokio::time::sleep_until(start).await;
     let probe0 = match &targets.probe {
         Some(p) => Some(p.snapshot().await),
@@ -187,6 +194,10 @@ pub async fn run_load_on(targets: &Targets, load: &Load) -> Value {
     for f in floods {
         let _ = f.await;
     }
+    let log_reads = match readers {
+        Some(r) => Some(r.finish(load.measure.as_secs_f64()).await),
+        None => None,
+    };
     let rss_peak = Some(peak.finish()).filter(|p| *p > 0);
     tokio::time::sleep(SETTLE).await;
     let rss_end = rss_sum(pids);
@@ -234,6 +245,9 @@ pub async fn run_load_on(targets: &Targets, load: &Load) -> Value {
     }
     if load.flooders > 0 {
         report["flood"] = flood_stats.report(load.flooders);
+    }
+    if let Some(r) = log_reads {
+        report["log_reads"] = r;
     }
     if let (Some((a, _)), Some((b, procs))) = (also0, also1) {
         let cpu = b - a;
