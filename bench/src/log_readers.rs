@@ -11,7 +11,7 @@ use std::time::Duration;
 use parlor_protocol::{decode_server, ServerMsg};
 use parlor_server::limits::{MESSAGES_PER_SECOND, MESSAGE_BURST};
 use serde_json::{json, Value};
-use tokio::task::JoinHandle;
+use tokio::sync::oneshot;
 use tokio::time::{sleep, sleep_until, Instant};
 
 use crate::bot::{new_game, PLAYERS};
@@ -300,44 +300,82 @@ impl Window {
 /// The readers of one load, running.
 #[derive(Debug)]
 pub struct Readers {
-    tasks: Vec<JoinHandle<Books>>,
+    /// Their figures, added up, once they all stopped.
+    done: oneshot::Receiver<Books>,
 }
 
 impl Readers {
     /// Starts `reads.readers` readers at once (they run through the
     /// warm-up), reader `i` on `urls[i % urls.len()]`; they stop at `end`.
+    /// They run on a thread of their own: decoding a big reply takes
+    /// milliseconds, which on the bots' runtime would delay the bots and
+    /// show up in the move latency as the server's.
     pub fn start(reads: &LogReads, urls: &[String], start: Instant, end: Instant) -> Readers {
         let window = Window { start, end };
         let request = request(&reads.room);
-        let tasks = (0..reads.readers)
-            .map(|i| {
-                let url = urls.get(i % urls.len().max(1)).cloned();
-                let request = request.clone();
-                let every = reads.every;
-                tokio::spawn(async move {
-                    match url {
-                        Some(url) => read(i, url, request, every, window).await,
-                        None => Books {
+        let every = reads.every;
+        let targets: Vec<Option<String>> = (0..reads.readers)
+            .map(|i| urls.get(i % urls.len().max(1)).cloned())
+            .collect();
+        let (tx, done) = oneshot::channel();
+        let spawned = std::thread::Builder::new()
+            .name("log-readers".into())
+            .spawn(move || {
+                let rt = match tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                {
+                    Ok(rt) => rt,
+                    Err(e) => {
+                        eprintln!("log readers: no runtime: {e}");
+                        let _ = tx.send(Books {
                             errors: 1,
                             ..Books::default()
-                        },
+                        });
+                        return;
                     }
-                })
-            })
-            .collect();
-        Readers { tasks }
+                };
+                let all = rt.block_on(async move {
+                    let tasks: Vec<_> = targets
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, url)| {
+                            let request = request.clone();
+                            tokio::spawn(async move {
+                                match url {
+                                    Some(url) => read(i, url, request, every, window).await,
+                                    None => Books {
+                                        errors: 1,
+                                        ..Books::default()
+                                    },
+                                }
+                            })
+                        })
+                        .collect();
+                    let mut all = Books::default();
+                    for t in tasks {
+                        match t.await {
+                            Ok(b) => all.add(b),
+                            Err(_) => all.errors += 1,
+                        }
+                    }
+                    all
+                });
+                let _ = tx.send(all);
+            });
+        if let Err(e) = spawned {
+            eprintln!("log readers: no thread: {e}");
+        }
+        Readers { done }
     }
 
     /// Waits for the readers to stop; their figures over the window of
     /// `secs`.
     pub async fn finish(self, secs: f64) -> Value {
-        let mut all = Books::default();
-        for t in self.tasks {
-            match t.await {
-                Ok(b) => all.add(b),
-                Err(_) => all.errors += 1,
-            }
-        }
+        let all = self.done.await.unwrap_or(Books {
+            errors: 1,
+            ..Books::default()
+        });
         all.report(secs)
     }
 }

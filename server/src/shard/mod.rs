@@ -1,8 +1,8 @@
 //! Shards: the threads rooms and connections run on.
 //!
 //! Each shard is one thread running a current-thread tokio runtime. A
-//! room lives on one shard (placed by the directory on the shard with the
-//! fewest rooms) together with its store writer (see `store::sqlite`), and
+//! room lives on one shard (placed by the directory: see `placement`)
+//! together with its store writer (see `store::sqlite`), and
 //! a connection is moved to the shard of the room it plays in, so that a
 //! move's whole path (read, validate, append, commit, acknowledge, write)
 //! wakes one thread. Measured on two cores at a paced load (issue 15): a
@@ -11,6 +11,9 @@
 //!
 //! `Shards::inline()` runs everything on the caller's runtime instead:
 //! for tests that pause time, and for embedding.
+
+mod busy;
+mod placement;
 
 use std::cell::Cell;
 use std::future::Future;
@@ -21,6 +24,9 @@ use std::thread::JoinHandle;
 use tokio::runtime::Handle;
 use tokio::sync::oneshot;
 use tokio_util::task::TaskTracker;
+
+use busy::Busy;
+use placement::Load;
 
 /// Most shards a server runs: more threads than this cannot help a room
 /// server on any machine we know of, and each costs a runtime and its
@@ -48,11 +54,13 @@ thread_local! {
 /// taken for another's (tests run several servers in one process).
 static NEXT_SET: AtomicU64 = AtomicU64::new(1);
 
-/// One shard: its runtime's handle and how many rooms it holds.
+/// One shard: its runtime's handle, how many rooms it holds and how
+/// busy its thread is.
 #[derive(Debug)]
 struct Shard {
     handle: Handle,
     rooms: AtomicUsize,
+    busy: Arc<Busy>,
 }
 
 /// A server's shards. With none (`inline`), tasks run on the runtime that
@@ -61,7 +69,6 @@ struct Shard {
 pub struct Shards {
     set: u64,
     shards: Vec<Shard>,
-    next_connection: AtomicUsize,
     /// Dropping a sender ends its shard's runtime.
     stops: Mutex<Vec<oneshot::Sender<()>>>,
     threads: Mutex<Vec<JoinHandle<()>>>,
@@ -73,7 +80,6 @@ impl Shards {
         Arc::new(Shards {
             set: NEXT_SET.fetch_add(1, Ordering::Relaxed),
             shards: Vec::new(),
-            next_connection: AtomicUsize::new(0),
             stops: Mutex::new(Vec::new()),
             threads: Mutex::new(Vec::new()),
         })
@@ -88,9 +94,13 @@ impl Shards {
         let mut stops = Vec::with_capacity(count);
         let mut threads = Vec::with_capacity(count);
         for index in 0..count {
+            let busy = Arc::new(Busy::default());
+            let (woke, sleeps) = (Arc::clone(&busy), Arc::clone(&busy));
             let runtime = tokio::runtime::Builder::new_current_thread()
                 .enable_all()
                 .thread_name(format!("parlor-shard-{index}-blocking"))
+                .on_thread_unpark(move || woke.unparked())
+                .on_thread_park(move || sleeps.parked())
                 .build()?;
             let handle = runtime.handle().clone();
             let (stop, stopped) = oneshot::channel::<()>();
@@ -106,6 +116,7 @@ impl Shards {
             shards.push(Shard {
                 handle,
                 rooms: AtomicUsize::new(0),
+                busy,
             });
             stops.push(stop);
             threads.push(thread);
@@ -113,7 +124,6 @@ impl Shards {
         Ok(Arc::new(Shards {
             set,
             shards,
-            next_connection: AtomicUsize::new(0),
             stops: Mutex::new(stops),
             threads: Mutex::new(threads),
         }))
@@ -136,14 +146,24 @@ impl Shards {
             .map(|h| h.index)
     }
 
-    /// The shard a new room goes to: the one with the fewest rooms,
-    /// preferring the calling shard among equals (its creator is there).
-    /// `None` when inline.
+    /// The shard a new room goes to (see `placement`: the first shard
+    /// with room to spare, so that at light load one thread serves every
+    /// room and the others sleep). `None` when inline.
     pub fn place_room(&self) -> Option<usize> {
-        let here = self.here();
-        let load = |i: usize| self.shards[i].rooms.load(Ordering::Relaxed);
-        let best = (0..self.shards.len()).min_by_key(|&i| (load(i), Some(i) != here))?;
-        Some(best)
+        let loads: Vec<Load> = self
+            .shards
+            .iter()
+            .map(|s| {
+                let rooms = s.rooms.load(Ordering::Relaxed);
+                let (busy, rooms_sampled) = s.busy.fraction(rooms);
+                Load {
+                    busy,
+                    rooms,
+                    rooms_sampled,
+                }
+            })
+            .collect();
+        placement::choose(&loads)
     }
 
     /// Runs a room's actor on shard `at` (inline: on the current
@@ -173,19 +193,18 @@ impl Shards {
         }
     }
 
-    /// Runs a new connection on the next shard in turn (inline: on the
-    /// current runtime). It moves to its room's shard once it has one.
+    /// Runs a new connection on the shard the next room would go to
+    /// (inline: on the current runtime): a room it creates is then
+    /// placed where it already is. It moves to its room's shard once it
+    /// has one.
     pub fn spawn_connection<F>(&self, tracker: &TaskTracker, task: F)
     where
         F: Future<Output = ()> + Send + 'static,
     {
-        let n = self.shards.len();
-        if n == 0 {
-            tracker.spawn(task);
-            return;
+        match self.place_room().and_then(|i| self.shards.get(i)) {
+            Some(shard) => drop(tracker.spawn_on(task, &shard.handle)),
+            None => drop(tracker.spawn(task)),
         }
-        let i = self.next_connection.fetch_add(1, Ordering::Relaxed) % n;
-        tracker.spawn_on(task, &self.shards[i].handle);
     }
 
     /// Shard `i`'s runtime, if there is such a shard.
@@ -249,7 +268,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rooms_go_to_the_least_loaded_shard_and_are_counted_while_they_run() {
+    fn rooms_fill_an_idle_shard_and_are_counted_while_they_run() {
         let shards = Shards::start(2).unwrap_or_else(|e| panic!("{e}"));
         let tracker = TaskTracker::new();
         let (tx0, rx0) = oneshot::channel::<()>();
@@ -263,8 +282,9 @@ mod tests {
         let ran_on = at0.recv().unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(ran_on, first, "the room runs on the shard it was placed on");
         assert_eq!(shards.rooms().iter().sum::<usize>(), 1);
+        assert_eq!(first, Some(0), "idle shards: the first one");
         let second = shards.place_room();
-        assert_ne!(second, first, "the other shard has fewer rooms");
+        assert_eq!(second, first, "an idle shard takes more rooms");
         drop(tx0);
         tracker.close();
         let rt = tokio::runtime::Builder::new_current_thread()
