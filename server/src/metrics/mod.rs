@@ -72,6 +72,13 @@ pub const COMMIT_BUCKETS: &[f64] = &[
     10.0,
 ];
 
+/// The checkpoint histogram's buckets, in seconds: the locked finish
+/// takes a millisecond or a few (two syncs), the copy tens of
+/// milliseconds; the top buckets catch a stalled disk.
+pub const CHECKPOINT_BUCKETS: &[f64] = &[
+    0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 10.0,
+];
+
 /// A step of a SQLite checkpoint took `took`.
 pub fn checkpoint_took(step: CheckpointStep, took: Duration) {
     metrics::histogram!(CHECKPOINT_SECONDS, "step" => step.label()).record(took.as_secs_f64());

@@ -7,8 +7,8 @@ use std::time::Duration;
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
 use super::{
-    BUS_PUBLISHES, COMMIT_BUCKETS, COMMIT_SECONDS, CONNECTIONS, FENCED_WRITES, LEASES_HELD, MOVES,
-    REFUSED_MOVES, ROOMS, ROOMS_CLAIMED,
+    BUS_PUBLISHES, CHECKPOINT_BUCKETS, CHECKPOINT_SECONDS, COMMIT_BUCKETS, COMMIT_SECONDS,
+    CONNECTIONS, FENCED_WRITES, LEASES_HELD, MOVES, REFUSED_MOVES, ROOMS, ROOMS_CLAIMED,
 };
 
 /// How often recorded histogram samples are folded into their buckets
@@ -34,7 +34,10 @@ pub(super) fn handle() -> Option<&'static PrometheusHandle> {
 
 fn build() -> Option<PrometheusHandle> {
     let builder = PrometheusBuilder::new()
-        .set_buckets_for_metric(Matcher::Full(COMMIT_SECONDS.into()), COMMIT_BUCKETS);
+        .set_buckets_for_metric(Matcher::Full(COMMIT_SECONDS.into()), COMMIT_BUCKETS)
+        .and_then(|b| {
+            b.set_buckets_for_metric(Matcher::Full(CHECKPOINT_SECONDS.into()), CHECKPOINT_BUCKETS)
+        });
     let recorder = match builder {
         Ok(b) => b.build_recorder(),
         Err(e) => {
@@ -72,6 +75,11 @@ fn describe() {
         COMMIT_SECONDS,
         Unit::Seconds,
         "Time to commit one batch of writes."
+    );
+    describe_histogram!(
+        CHECKPOINT_SECONDS,
+        Unit::Seconds,
+        "Time a step of a SQLite checkpoint took: copy (commits go on) or finish (commits wait)."
     );
     describe_counter!(BUS_PUBLISHES, "Messages published on the cluster's bus.");
     describe_gauge!(
