@@ -43,6 +43,9 @@ pub(super) struct Room {
     pub closed: Option<Closed>,
     /// Set once another node took the room over: the actor stops.
     pub moved: bool,
+    /// Cluster mode: the node's lease generation when the room was set up
+    /// here (see `Store::generation`).
+    pub generation: Option<u64>,
     /// A step's commit was not confirmed and the log could not be read
     /// since: the room reads it before its next step (see `moved`).
     pub unsettled: bool,
@@ -107,6 +110,19 @@ impl Room {
             // until its lease is confirmed again it shows no one the
             // room's position, which may be stale. Moves need no such
             // check: their writes are refused.
+            // The node lost its lease since this room was set up here, so
+            // the room was fenced and may be hosted elsewhere, perhaps
+            // further on; the registry's notice to stop may still be on
+            // its way, and by then the node may hold a lease again (under
+            // a new id), which `hold_unsure` would take for this room's.
+            RoomCmd::Spectate { who } | RoomCmd::Resume { who } if self.hold_lost() => {
+                self.give_up();
+                self.error(
+                    &who,
+                    ErrorCode::RoomMoved,
+                    "another server hosts this room now; send resume (or spectate) again to carry on",
+                );
+            }
             RoomCmd::Spectate { who } | RoomCmd::Resume { who } if self.hold_unsure() => {
                 self.error(
                     &who,
@@ -136,6 +152,12 @@ impl Room {
 
     pub(super) fn store(&self) -> &Store {
         self.host.store()
+    }
+
+    /// Cluster mode: whether this node has lost its lease since the room
+    /// was set up here (the room is surely not this node's any more).
+    fn hold_lost(&self) -> bool {
+        self.generation != self.store().generation()
     }
 
     /// Cluster mode: whether this node's lease has run out unconfirmed

@@ -118,6 +118,7 @@ pub fn spawn_room(
         gone_since: None,
         closed: None,
         moved: false,
+        generation: host.store().generation(),
         unsettled: false,
     };
     Prepared::new(room)
@@ -188,6 +189,7 @@ pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<P
         gone_since: Some(now),
         closed: None,
         moved: false,
+        generation: host.store().generation(),
         unsettled: false,
     };
     Ok(Prepared::new(room))

@@ -496,6 +496,15 @@ impl Store {
         }
     }
 
+    /// In a shared store, how many times this node has lost its lease
+    /// (and with it every room it hosted then); `None` for SQLite.
+    pub fn generation(&self) -> Option<u64> {
+        match &self.0 {
+            Backend::Sqlite(_) => None,
+            Backend::Postgres(s) => Some(s.generation()),
+        }
+    }
+
     /// In a shared store, how long from now this node surely holds its
     /// lease (zero: not surely); `None` for SQLite.
     pub fn lease_left(&self) -> Option<std::time::Duration> {

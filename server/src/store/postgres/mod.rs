@@ -132,6 +132,11 @@ impl PgStore {
         self.node.generations()
     }
 
+    /// How many times the node has lost its lease so far.
+    pub(super) fn generation(&self) -> u64 {
+        *self.node.generations().borrow()
+    }
+
     /// Whether the lease is surely held now.
     pub(super) fn lease_left(&self) -> std::time::Duration {
         self.node.lease_left()
