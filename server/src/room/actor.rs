@@ -104,12 +104,6 @@ impl Room {
 
     pub(super) async fn handle(&mut self, cmd: RoomCmd) {
         match cmd {
-            // A node woken from a pause longer than its lease may still
-            // run a room another node has taken over meanwhile (its
-            // commands, buffered by the bus, arrive before it notices):
-            // until its lease is confirmed again it shows no one the
-            // room's position, which may be stale. Moves need no such
-            // check: their writes are refused.
             // The node lost its lease since this room was set up here, so
             // the room was fenced and may be hosted elsewhere, perhaps
             // further on; the registry's notice to stop may still be on
@@ -123,6 +117,12 @@ impl Room {
                     "another server hosts this room now; send resume (or spectate) again to carry on",
                 );
             }
+            // A node woken from a pause longer than its lease may still
+            // run a room another node has taken over meanwhile (its
+            // commands, buffered by the bus, arrive before it notices):
+            // until its lease is confirmed again it shows no one the
+            // room's position, which may be stale. Moves need no such
+            // check: their writes are refused.
             RoomCmd::Spectate { who } | RoomCmd::Resume { who } if self.hold_unsure() => {
                 self.error(
                     &who,

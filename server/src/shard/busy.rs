@@ -15,6 +15,16 @@ fn now_ns() -> u64 {
     u64::try_from(origin.elapsed().as_nanos()).unwrap_or(u64::MAX)
 }
 
+/// How long a run that started at `since` (as stored in `Busy::since`:
+/// 0 for none) has lasted at `now`.
+fn ran_for(since: u64, now: u64) -> u64 {
+    if since == 0 {
+        0
+    } else {
+        now.saturating_sub(since - 1)
+    }
+}
+
 /// A reading of a shard's busy time.
 #[derive(Clone, Copy, Debug)]
 struct Sample {
@@ -49,21 +59,14 @@ impl Busy {
     /// The thread ran out of tasks and goes to sleep.
     pub(super) fn parked(&self) {
         let since = self.since.swap(0, Ordering::Relaxed);
-        if since > 0 {
-            let ran = now_ns().saturating_sub(since - 1);
-            self.total_ns.fetch_add(ran, Ordering::Relaxed);
-        }
+        self.total_ns
+            .fetch_add(ran_for(since, now_ns()), Ordering::Relaxed);
     }
 
     /// Busy time so far, the current run included (a thread that never
     /// parks is fully busy, not idle).
     fn total_at(&self, now: u64) -> u64 {
-        let since = self.since.load(Ordering::Relaxed);
-        let running = if since > 0 {
-            now.saturating_sub(since - 1)
-        } else {
-            0
-        };
+        let running = ran_for(self.since.load(Ordering::Relaxed), now);
         self.total_ns.load(Ordering::Relaxed) + running
     }
 
@@ -75,22 +78,16 @@ impl Busy {
         let now = now_ns();
         let total = self.total_at(now);
         let mut sample = self.sample.lock().unwrap_or_else(PoisonError::into_inner);
-        let last = match *sample {
-            Some(last)
-                if u128::from(now.saturating_sub(last.at)) < SHARD_LOAD_SAMPLE.as_nanos() =>
-            {
+        if let Some(last) = *sample {
+            if u128::from(now.saturating_sub(last.at)) < SHARD_LOAD_SAMPLE.as_nanos() {
                 return (last.fraction, last.rooms);
             }
-            last => last,
-        };
-        let fraction = match last {
-            None => 0.0,
-            // Precision is no concern at these magnitudes.
-            #[allow(clippy::cast_precision_loss)]
-            Some(last) => (total.saturating_sub(last.total) as f64
-                / now.saturating_sub(last.at) as f64)
-                .min(1.0),
-        };
+        }
+        // Precision is no concern at these magnitudes.
+        #[allow(clippy::cast_precision_loss)]
+        let fraction = sample.map_or(0.0, |last| {
+            (total.saturating_sub(last.total) as f64 / now.saturating_sub(last.at) as f64).min(1.0)
+        });
         *sample = Some(Sample {
             at: now,
             total,

@@ -134,7 +134,7 @@ impl PgStore {
 
     /// How many times the node has lost its lease so far.
     pub(super) fn generation(&self) -> u64 {
-        *self.node.generations().borrow()
+        self.node.generation()
     }
 
     /// Whether the lease is surely held now.

@@ -138,6 +138,11 @@ impl Node {
                 .unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// How many times the node has lost its lease so far.
+    pub(crate) fn generation(&self) -> u64 {
+        *self.generation.borrow()
+    }
+
     /// A receiver that sees the generation grow each time the node lost
     /// its lease (and so every room it held).
     pub(crate) fn generations(&self) -> watch::Receiver<u64> {
