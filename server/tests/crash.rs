@@ -34,6 +34,10 @@ const ROOMS: usize = 8;
 /// Long games, so that most kills land mid-game.
 const PILES: [u64; 2] = [800, 800];
 
+/// How often a room's players resume again within one cycle after
+/// `room/moved` before the cycle's play ends.
+const MOVED_RETRIES: usize = 5;
+
 #[derive(Debug, Clone, Default)]
 struct RoomRecord {
     room: String,
@@ -98,11 +102,24 @@ async fn update_past(ws: &mut Ws, seq: Option<u64>) -> Result<Update, String> {
 /// Connects both players (creating the room the first time, resuming
 /// afterwards) and plays until the game ends or the connection breaks.
 async fn drive(url: String, mut rec: RoomRecord) -> RoomRecord {
-    if !rec.finished {
+    let moved = format!("error {}", ErrorCode::RoomMoved);
+    let mut retries = 0;
+    while !rec.finished {
         // A broken connection (the kill) ends a cycle's play; any other
         // reason is worth seeing when a room then fails to finish.
-        if let Err(why) = play(&url, &mut rec).await {
-            rec.last_error = why;
+        // `room/moved` (the room was hosted anew, e.g. claimed back from
+        // the killed process while a command of ours was on its way
+        // there) asks a client to resume again, which it does.
+        match play(&url, &mut rec).await {
+            Ok(()) => {}
+            Err(why) => {
+                let again = why == moved && retries < MOVED_RETRIES;
+                rec.last_error = why;
+                if !again {
+                    break;
+                }
+                retries += 1;
+            }
         }
     }
     rec
