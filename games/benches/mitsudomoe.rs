@@ -80,6 +80,7 @@ fn bench(c: &mut Criterion) {
                         stop: &|| false,
                         max_nodes: Some(SEARCH_NODES),
                         max_depth: MAX_DEPTH,
+                        house: Default::default(),
                     },
                 )
             })

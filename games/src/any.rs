@@ -133,6 +133,21 @@ macro_rules! hosted_games {
                 }
             }
 
+            /// The most steps a match with options `config` (`null` for
+            /// defaults) and `seats` can take (see [`Game::max_steps`]).
+            pub fn max_steps(self, config: &Value, seats: u8) -> Result<u64, DecodeError> {
+                match self {
+                    $(GameKind::$variant => {
+                        let cfg: <$ty as Game>::Config = if config.is_null() {
+                            Default::default()
+                        } else {
+                            decode(self.name(), "options", config)?
+                        };
+                        Ok(<$ty as Game>::max_steps(&cfg, seats))
+                    }),+
+                }
+            }
+
             /// Sets up a match with options `config` (`null` for defaults).
             pub fn setup(self, config: &Value, seats: u8, rng: &mut GameRng) -> Result<AnyGame, SetupError> {
                 match self {

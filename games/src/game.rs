@@ -195,6 +195,14 @@ pub trait Game: Sized + Clone + Send + Sync + Debug + 'static {
     /// every move. Its input comes from [`Game::log_analysis_input`].
     const LOG_ANALYSIS_TOOL: Option<&'static str> = None;
 
+    /// The most steps (log entries: moves, timeout moves and a
+    /// forfeit) a match set up with `cfg` and `seats` can take, whatever
+    /// its players do: the game's proof that every match ends. Each game
+    /// says in its implementation why the bound holds; the contract test
+    /// plays every game against it. Options a setup would refuse may get
+    /// any answer.
+    fn max_steps(cfg: &Self::Config, seats: u8) -> u64;
+
     /// Sets up a new match; all chance comes from `rng`, drawn only with
     /// its documented draws ([`GameRng::shuffle`], [`GameRng::below`],
     /// [`GameRng::range_inclusive`]) so that no dependency upgrade can

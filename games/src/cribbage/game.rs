@@ -672,6 +672,16 @@ impl Game for Cribbage {
     const SEATS: (u8, u8) = (2, 4);
     const STRATEGIES: &'static [&'static str] = &["expert", "seed", "random"];
 
+    /// Ends by construction: every hand scores at least one point (the
+    /// play's last card scores 1, or 2 for 31), so after `sides x
+    /// (target - 1) + 1` hands some side has reached the target; and a
+    /// hand takes `5 x seats` steps (one discard and four cards laid per
+    /// seat).
+    fn max_steps(cfg: &Config, seats: u8) -> u64 {
+        let hands = sides(seats) as u64 * u64::from(cfg.target.saturating_sub(1)) + 1;
+        hands * 5 * u64::from(seats)
+    }
+
     /// Sets up a match, cutting for the first deal with `rng`.
     fn setup(cfg: &Config, seats: u8, rng: &mut GameRng) -> Result<Self, SetupError> {
         let first = if (Self::SEATS.0..=Self::SEATS.1).contains(&seats) {

@@ -178,6 +178,7 @@ pub fn analyze(
                     stop: &|| Instant::now() >= deadline,
                     max_nodes: budget.positions.map(|n| n as u64),
                     max_depth: MAX_DEPTH,
+                    house: Default::default(),
                 },
             );
             let over = pos.end_without_turn().is_some();

@@ -7,9 +7,11 @@ use super::illegal::Illegal;
 use super::movegen::{count_turns, legal_turns};
 use super::outcome::{End, EndReason};
 use super::position::Position;
+use super::repetition::{Repetitions, REPETITION_DRAW};
 use super::rules;
 use super::strategy;
 use super::turn::Move;
+use super::turn_limit::MaxTurns;
 use super::view::{LastTurn, View};
 use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 use crate::rng::GameRng;
@@ -18,13 +20,21 @@ use crate::strategy::Strategy;
 /// Room options. `{}` (or `null`): the standard start. `{"position":
 /// P}`: start from position `P` in notation instead (for puzzles,
 /// lessons and tests); it must be a position where the game is not
-/// already over.
+/// already over, and its repetition history starts there.
+/// `{"max_turns": n}`: Parlor's turn limit, [`DEFAULT_MAX_TURNS`] when
+/// left out (and left out of stored options when it is the default, so
+/// that they keep their form).
+///
+/// [`DEFAULT_MAX_TURNS`]: super::turn_limit::DEFAULT_MAX_TURNS
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     /// The starting position in notation; `None`: the standard start.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<String>,
+    /// Turns after which the match ends drawn.
+    #[serde(default, skip_serializing_if = "MaxTurns::is_default")]
+    pub max_turns: MaxTurns,
 }
 
 /// A two-player Mitsudomoe match: seat 0 plays Black and moves first.
@@ -33,14 +43,27 @@ pub struct Mitsudomoe {
     pos: Position,
     last: Option<LastTurn>,
     end: Option<End>,
+    /// Turns played since the start (or the given position).
+    turns: u16,
+    max_turns: MaxTurns,
+    /// Part of the game, not of the room, so that a replay of the log
+    /// alone ends where the match did.
+    seen: Repetitions,
 }
 
 impl Mitsudomoe {
     /// A match from `pos`, with its player to move to play, which must
     /// have a legal turn; and no colour may have all its balls home
     /// already (else `None`). The end-of-turn checks are not applied to
-    /// `pos`: no turn led to it (at the start both homes are full).
+    /// `pos`: no turn led to it (at the start both homes are full). Its
+    /// repetition history starts with `pos`; the turn limit is the
+    /// default one.
     pub fn from_position(pos: Position) -> Option<Mitsudomoe> {
+        Mitsudomoe::from_position_with(pos, MaxTurns::default())
+    }
+
+    /// [`Mitsudomoe::from_position`] with a turn limit.
+    pub fn from_position_with(pos: Position, max_turns: MaxTurns) -> Option<Mitsudomoe> {
         if pos.decided().is_some() || pos.end_without_turn().is_some() {
             return None;
         }
@@ -48,7 +71,26 @@ impl Mitsudomoe {
             pos,
             last: None,
             end: None,
+            turns: 0,
+            max_turns,
+            seen: Repetitions::starting_at(&pos),
         })
+    }
+
+    /// Turns played so far.
+    pub fn turns(&self) -> u16 {
+        self.turns
+    }
+
+    /// The turn limit.
+    pub fn max_turns(&self) -> MaxTurns {
+        self.max_turns
+    }
+
+    /// How often `pos` has occurred in this match (since the last turn
+    /// no later position can undo; see [`Repetitions`]).
+    pub fn occurrences(&self, pos: &Position) -> u8 {
+        self.seen.count(pos)
     }
 
     /// The position now.
@@ -82,6 +124,12 @@ impl Game for Mitsudomoe {
     const SEATS: (u8, u8) = (2, 2);
     const STRATEGIES: &'static [&'static str] = strategy::NAMES;
 
+    /// Parlor's turn limit: every match ends within `max_turns` turns
+    /// (a forfeit is the last step, never one beyond).
+    fn max_steps(cfg: &Config, _seats: u8) -> u64 {
+        u64::from(cfg.max_turns.get())
+    }
+
     fn setup(cfg: &Config, seats: u8, _rng: &mut GameRng) -> Result<Self, SetupError> {
         if seats != 2 {
             return Err(SetupError::Seats {
@@ -97,7 +145,7 @@ impl Game for Mitsudomoe {
                 .parse()
                 .map_err(|e| SetupError::Config(format!("position: {e}")))?,
         };
-        Mitsudomoe::from_position(pos).ok_or_else(|| {
+        Mitsudomoe::from_position_with(pos, cfg.max_turns).ok_or_else(|| {
             SetupError::Config(
                 "position: the game is already over there (a side has all its balls home, or the side to move has no legal turn)".into(),
             )
@@ -145,27 +193,43 @@ impl Game for Mitsudomoe {
             notation: played.turn.to_string(),
         });
         self.pos = played.position;
-        self.end = self.pos.end_after_turn();
+        self.turns = self.turns.saturating_add(1);
+        let occurred = self.seen.record(&self.pos);
+        // The rules' own ending first: a turn that wins, or puts a side
+        // out, counts as such even when it also repeats or ends the limit.
+        self.end = self.pos.end_after_turn().or_else(|| {
+            if occurred >= REPETITION_DRAW {
+                Some(End::draw(EndReason::Repetition))
+            } else if self.turns >= self.max_turns.get() {
+                Some(End::draw(EndReason::TurnLimit))
+            } else {
+                None
+            }
+        });
         Ok(())
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.end.map(|e| Outcome::Win {
-            winners: SeatSet::single(e.winner.seat()),
+        self.end.map(|e| match e.winner {
+            Some(c) => Outcome::Win {
+                winners: SeatSet::single(c.seat()),
+            },
+            None => Outcome::Draw,
         })
     }
 
     fn view(&self, _viewer: Viewer) -> View {
-        View::of(&self.pos, self.last.clone(), self.end)
+        View::of(&self.pos, self.last.clone(), self.end).with_house_rules(
+            self.turns,
+            self.max_turns.get(),
+            self.seen.one_short(),
+        )
     }
 
     fn forfeit(&mut self, seat: Seat) {
         if self.end.is_none() {
             if let Some(c) = Color::of_seat(seat) {
-                self.end = Some(End {
-                    winner: c.other(),
-                    reason: EndReason::Forfeit,
-                });
+                self.end = Some(End::win(c.other(), EndReason::Forfeit));
             }
         }
     }

@@ -147,6 +147,16 @@ impl Game for Nimrod {
     const SEATS: (u8, u8) = (2, 2);
     const STRATEGIES: &'static [&'static str] = &["optimal", "simple", "random"];
 
+    /// Ends by construction: every move takes at least one rod and no
+    /// move adds any, so a match takes at most as many moves as the piles
+    /// start with rods (both piles of `max` at most when drawn).
+    fn max_steps(cfg: &Config, _seats: u8) -> u64 {
+        match *cfg {
+            Config::Piles([a, b]) => a.saturating_add(b),
+            Config::Random { max, .. } => max.saturating_mul(2),
+        }
+    }
+
     fn setup(cfg: &Config, seats: u8, rng: &mut GameRng) -> Result<Self, SetupError> {
         if seats != 2 {
             return Err(SetupError::Seats {

@@ -346,6 +346,20 @@ impl Game for Rummikub {
     const SEATS: (u8, u8) = (2, 4);
     const STRATEGIES: &'static [&'static str] = &["greedy", "random", "predictor"];
 
+    /// Ends by construction: a block only moves forward, bag to rack
+    /// (a draw) and rack to table (a lay), so at most twice the set's
+    /// blocks in steps that are not passes; and passes come only in runs
+    /// of fewer than `seats` between two such steps, a run of `seats`
+    /// ending the match (with `empty_bag: "pass"`; otherwise there are
+    /// none).
+    fn max_steps(cfg: &Config, seats: u8) -> u64 {
+        let moves = 2 * HOSTED_SET_SIZE as u64;
+        match cfg.empty_bag {
+            EmptyBag::End => moves,
+            EmptyBag::Pass => moves + u64::from(seats) * (moves + 1),
+        }
+    }
+
     fn setup(cfg: &Config, seats: u8, rng: &mut GameRng) -> Result<Self, SetupError> {
         let (min, max) = Self::SEATS;
         if !(min..=max).contains(&seats) {
