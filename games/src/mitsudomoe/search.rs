@@ -133,6 +133,16 @@ impl Searcher<'_> {
     /// Whether a house rule draws `pos`, reached at `ply` (at least 1)
     /// below the line in `path` (its ancestors are `path[..ply]`).
     fn drawn(&self, pos: &Position, ply: usize) -> bool {
+        let parent = ply
+            .checked_sub(1)
+            .and_then(|i| self.path.get(i))
+            .map(progress);
+        self.drawn_below(pos, ply, parent)
+    }
+
+    /// [`Searcher::drawn`] with the parent's progress already known
+    /// (`None` at the root, which nothing draws).
+    fn drawn_below(&self, pos: &Position, ply: usize, parent: Option<(u8, usize)>) -> bool {
         if self
             .limits
             .house
@@ -144,13 +154,11 @@ impl Searcher<'_> {
         // Only a position with the same supplies and balls home as its
         // parent can be one seen before (progress is never undone).
         let now = progress(pos);
-        let Some(parent) = ply.checked_sub(1).and_then(|i| self.path.get(i)) else {
-            return false;
-        };
-        if progress(parent) != now {
+        if parent != Some(now) {
             return false;
         }
-        if self.limits.house.repeated.contains(pos) {
+        let repeated = &self.limits.house.repeated;
+        if !repeated.is_empty() && repeated.contains(pos) {
             return true;
         }
         // The same player to move: every second ancestor, back to the
@@ -163,15 +171,21 @@ impl Searcher<'_> {
             .any(|p| p == pos)
     }
 
-    /// The static score of `child` (reached at `ply`) for `me`, who just
-    /// moved: the end-of-turn result if the game ends there, a win if the
-    /// opponent is [`stuck`], a draw if a house rule ends it there, else
-    /// the evaluation.
-    fn static_score(&self, child: &Position, me: super::color::Color, ply: usize) -> i32 {
+    /// The static score of `child` (reached at `ply`, its parent's
+    /// progress `parent`) for `me`, who just moved: the end-of-turn
+    /// result if the game ends there, a win if the opponent is [`stuck`],
+    /// a draw if a house rule ends it there, else the evaluation.
+    fn static_score(
+        &self,
+        child: &Position,
+        me: super::color::Color,
+        ply: usize,
+        parent: (u8, usize),
+    ) -> i32 {
         match child.end_of_turn() {
             Some(end) => terminal(end.winner == Some(me), ply as i32),
             None if stuck(child) => terminal(true, ply as i32 + 1),
-            None if self.drawn(child, ply) => DRAW,
+            None if self.drawn_below(child, ply, Some(parent)) => DRAW,
             None => evaluate(child, me),
         }
     }
@@ -191,8 +205,9 @@ impl Searcher<'_> {
             list.push((*m, *child, 0));
             Continue(())
         });
+        let parent = progress(pos);
         for entry in list.iter_mut() {
-            entry.2 = self.static_score(&entry.1, me, ply + 1);
+            entry.2 = self.static_score(&entry.1, me, ply + 1, parent);
         }
         if sort {
             list.sort_by_key(|c| std::cmp::Reverse(c.2));
