@@ -28,6 +28,13 @@
 //!   otherwise a mover whose three home squares all hold balls (of any
 //!   colour) is out (the official anti-stalling rule). A player with no
 //!   legal whole turn is out. With two players, the other one wins.
+//! - **Parlor's house rules** (not the published game's, which has
+//!   nothing to stop two players shuffling rings for ever): the third
+//!   occurrence of a position (board, supplies, player to move) ends the
+//!   match drawn ([`repetition`]), and so does the room's turn limit
+//!   ([`turn_limit`], option `max_turns`). The rules' own endings come
+//!   first. The state both need is kept in the game, so a replay of the
+//!   log ends the same way; a given start position starts a fresh count.
 //!
 //! # Decisions and sources
 //!
