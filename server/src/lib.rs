@@ -7,6 +7,7 @@
 //! writes every accepted step to its database (SQLite by default) before
 //! anyone is told of it.
 
+pub mod accounts;
 pub mod admission;
 pub mod bus;
 pub mod connection;
