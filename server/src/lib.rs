@@ -16,6 +16,7 @@ pub mod http;
 pub mod limits;
 pub mod listener;
 pub mod logs;
+pub mod matchmaking;
 pub mod metrics;
 pub mod outbox;
 pub mod rate;
