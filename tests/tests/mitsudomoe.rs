@@ -22,13 +22,24 @@ fn view(u: &Update) -> View {
 /// few; Black has D1 and E1 on goal and D2 beside E2, its last goal.
 const ENDGAME: &str = "wW,wW,.,.,./wW,.,.,.,./.,.,.,.,./bB,bB,.,.,./bB,.,.,.,. w";
 
+/// Turns a bots' match may last here: far more than `search` needs to
+/// beat `random`, few enough that a match that shuffles (a debug build's
+/// `search:20` sees little) ends within seconds, whatever the bots play.
+const BOT_MATCH_TURNS: u64 = 100;
+
 #[tokio::test]
 async fn bots_finish_hosted_matches() {
     let server = start_server(None).await;
     let url = server.url();
     for (black, white) in [("search:20", "random"), ("greedy", "search:20")] {
         let mut host = Raw::greeted(&url, "host").await;
-        let room = create_room(&mut host, "mitsudomoe", 2, Value::Null).await;
+        let room = create_room(
+            &mut host,
+            "mitsudomoe",
+            2,
+            json!({"max_turns": BOT_MATCH_TURNS}),
+        )
+        .await;
         host.send(&ClientMsg::Spectate { room: room.clone() }).await;
         add_bot(&mut host, &room, 0, black).await;
         add_bot(&mut host, &room, 1, white).await;
@@ -407,12 +418,12 @@ async fn capture_an_example_game() {
 /// Someone who starts watching while bots are in the middle of a match
 /// sees each move as it is played, not only the end (the room handles
 /// the commands that came in between two bot moves). The match is kept
-/// short by the room's turn limit, so the test takes about a second
+/// short by the room's turn limit, so the test takes a few seconds
 /// whatever the bots play: `search:20` thinks 20 ms a turn, leaving the
 /// room idle between moves, which is what lets commands in.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spectator_joining_a_bots_match_midway_sees_it_progress() {
-    const MAX_TURNS: u64 = 40;
+    const MAX_TURNS: u64 = 20;
     let server = start_server(None).await;
     let mut host = Raw::greeted(&server.url(), "host").await;
     let room = create_room(
