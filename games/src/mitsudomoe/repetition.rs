@@ -79,14 +79,4 @@ impl Repetitions {
         out.sort_unstable();
         out
     }
-
-    /// Positions kept (for tests of the bound on memory).
-    pub fn len(&self) -> usize {
-        self.seen.len()
-    }
-
-    /// Whether nothing is kept (never, once started).
-    pub fn is_empty(&self) -> bool {
-        self.seen.is_empty()
-    }
 }
