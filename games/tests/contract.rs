@@ -626,6 +626,27 @@ fn a_game_that_never_ends_fails_the_bound_check() {
     assert_eq!(table.game.turns, bound);
 }
 
+#[test]
+fn random_play_ends_every_game_within_its_bound() {
+    // The check the endless game fails, on every hosted table, with
+    // moves drawn at random (a few deals each).
+    for (kind, seats, options) in tables() {
+        let bound = kind.max_steps(&options, seats).unwrap();
+        for seed in 0..4 {
+            let mut rng = GameRng::from_seed(seed);
+            let game = kind.setup(&options, seats, &mut rng).unwrap();
+            let mut choice = ChaCha8Rng::seed_from_u64(seed);
+            let mut table = Hosted { game, rng };
+            let steps = ends_within(&mut table, bound, |t, seat| {
+                let legal = t.game.legal_moves(seat);
+                (!legal.is_empty()).then(|| legal[choice.gen_range(0..legal.len())].clone())
+            })
+            .unwrap_or_else(|e| panic!("{kind} {seats} {options}: {e}"));
+            assert!(steps <= bound);
+        }
+    }
+}
+
 /// Plays a match of `kind` with `seats` and `options` between the
 /// built-in `strategies` (one per seat, in turn), from a fixed deal, and
 /// checks it ends within the game's bound; returns the steps taken.
