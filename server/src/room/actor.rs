@@ -44,7 +44,7 @@ pub(super) struct Room {
     /// Set once another node took the room over: the actor stops.
     pub moved: bool,
     /// Cluster mode: the node's lease generation when the room was set up
-    /// here (see `Store::generation`).
+    /// here (see `ClusterStore::generation`).
     pub generation: Option<u64>,
     /// A step's commit was not confirmed and the log could not be read
     /// since: the room reads it before its next step (see `moved`).
@@ -157,13 +157,13 @@ impl Room {
     /// Cluster mode: whether this node has lost its lease since the room
     /// was set up here (the room is surely not this node's any more).
     fn hold_lost(&self) -> bool {
-        self.generation != self.store().generation()
+        self.generation != self.store().cluster().map(|c| c.generation())
     }
 
     /// Cluster mode: whether this node's lease has run out unconfirmed
     /// (another node may own the room now).
     fn hold_unsure(&self) -> bool {
-        self.store().lease_held() == Some(false)
+        self.store().cluster().is_some_and(|c| !c.lease_held())
     }
 
     pub(super) fn status(&self) -> RoomStatus {

@@ -22,7 +22,7 @@ use tokio::sync::{mpsc, watch};
 use crate::bus::{Bus, Envelope, WireFrame};
 use crate::limits::{BUS_BATCH_FRAMES, LEASE_RECHECK};
 use crate::outbox::{ConnId, Inbox, Outbox, Outgoing};
-use crate::store::Store;
+use crate::store::ClusterStore;
 
 /// A gateway's connection: the gateway's name and its number there.
 pub(super) type Remote = (Arc<str>, u64);
@@ -146,10 +146,10 @@ pub(super) async fn link(
     bus: Bus,
     gw: Arc<str>,
     mut joining: mpsc::UnboundedReceiver<(u64, Inbox)>,
-    store: Store,
+    store: ClusterStore,
     gone: impl FnOnce(&str),
 ) {
-    let mut generations = store.ownership().map(|(g, _)| g);
+    let mut generations = store.generations();
     let channel = bus.gateway_channel(&gw);
     let mut all: SelectAll<Frames> = SelectAll::new();
     let mut open = true;
@@ -174,7 +174,7 @@ pub(super) async fn link(
             }
         }
         let sent = batch.len();
-        let until_ms = leased(&store, generations.as_mut()).await;
+        let until_ms = Some(leased(&store, &mut generations).await);
         let envelope = Envelope::Frames {
             frames: batch,
             until_ms,
@@ -196,20 +196,19 @@ pub(super) async fn link(
 }
 
 /// Waits until this node surely holds its lease and returns until when
-/// (Unix ms; `None` for a store without leases), or 0 if the lease was
-/// lost since the last batch (the generation moved on).
-async fn leased(store: &Store, generations: Option<&mut watch::Receiver<u64>>) -> Option<u64> {
-    let generations = generations?;
+/// (Unix ms), or 0 if the lease was lost since the last batch (the
+/// generation moved on).
+async fn leased(store: &ClusterStore, generations: &mut watch::Receiver<u64>) -> u64 {
     loop {
         // A closed channel: the store is closing with the server.
         if generations.has_changed().unwrap_or(false) {
             generations.borrow_and_update();
-            return Some(0);
+            return 0;
         }
-        let left = store.lease_left().unwrap_or_default();
+        let left = store.lease_left();
         if !left.is_zero() {
             let left = u64::try_from(left.as_millis()).unwrap_or(u64::MAX);
-            return Some(crate::room::unix_ms().saturating_add(left));
+            return crate::room::unix_ms().saturating_add(left);
         }
         tokio::time::sleep(LEASE_RECHECK).await;
     }

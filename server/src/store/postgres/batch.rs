@@ -23,7 +23,7 @@ use super::super::rows::{to_json, NewHeader};
 use super::super::{
     with_causes, Faults, MatchKey, MatchRecord, Reply, Step, StoreError, StoredSeat,
 };
-use super::node::Node;
+use super::cluster::node::Node;
 use super::pipeline::in_order;
 use super::statements::Statements;
 
