@@ -8,9 +8,11 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 use super::super::{lock, Directory};
+use super::wire::{Envelope, WireFrame};
 use super::{proxy, Cluster};
-use crate::bus::{Bus, Envelope, WireCmd, WireFrame};
+use crate::bus::Bus;
 use crate::outbox::{ConnId, CLOSE_TAKEN_OVER};
+use crate::room::RoomCmd;
 
 /// WebSocket close code for a connection whose forwarded rooms' frames
 /// may have been lost with the bus (1012, service restart): reconnect and
@@ -33,7 +35,7 @@ pub(super) async fn listen(dir: Weak<Directory>, cluster: Arc<Cluster>) {
             }
             Err(RecvError::Closed) => return,
         };
-        let Some(env) = Bus::decode(&msg) else {
+        let Some(env) = Bus::decode::<Envelope>(&msg) else {
             continue;
         };
         let Some(d) = dir.upgrade() else { return };
@@ -54,22 +56,25 @@ pub(super) async fn listen(dir: Weak<Directory>, cluster: Arc<Cluster>) {
 }
 
 /// A command for a room hosted here, from gateway `gw`.
-fn command(dir: &Arc<Directory>, cluster: &Arc<Cluster>, gw: String, room: RoomId, cmd: WireCmd) {
+fn command(dir: &Arc<Directory>, cluster: &Arc<Cluster>, gw: String, room: RoomId, cmd: RoomCmd) {
     let me = cluster.bus.me();
-    let remote_conn = cmd.conn();
+    // Only what travels is sent: every such command names its connection.
+    let Some(remote_conn) = cmd.origin() else {
+        return;
+    };
     let conn = if *gw == **me {
         // This node's own command, published before it hosted the room.
-        Some(ConnId(remote_conn))
+        Some(remote_conn)
     } else {
-        let remote: proxy::Remote = (Arc::from(gw), remote_conn);
+        let remote: proxy::Remote = (Arc::from(gw), remote_conn.0);
         match cmd {
             // A connection that closed needs no stand-in made for it.
-            WireCmd::Detach { .. } => lock(&cluster.proxies).get(&remote).map(|o| o.id()),
+            RoomCmd::Detach { .. } => lock(&cluster.proxies).get(&remote).map(|o| o.id()),
             _ => Some(stand_in(dir, cluster, remote)),
         }
     };
     let Some(conn) = conn else { return };
-    let cmd = cmd.into_cmd(conn);
+    let cmd = cmd.with_conn(conn);
     if dir.route_local(&room, cmd).is_err() {
         // Gone from here meanwhile: the player finds it again by resuming.
         if let Some(out) = dir.sessions().outbox(conn) {

@@ -15,6 +15,7 @@
 mod inbound;
 mod lobby;
 mod proxy;
+mod wire;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, Weak};
@@ -24,14 +25,15 @@ use tokio::sync::{mpsc, Notify};
 use uuid::Uuid;
 
 use super::{lock, Directory, Unrouted};
-use crate::bus::{Bus, Envelope, WireCmd};
+use crate::bus::Bus;
 use crate::limits::{BUS_PENDING_PER_ROOM, BUS_RETRY_EVERY};
 use crate::outbox::ConnId;
-use crate::room::RoomCmd;
+use crate::room::{RoomCmd, RoomRequest};
 use crate::store::{ClusterStore, Listing, MatchKey, Whereabouts};
 
 pub use lobby::list as list_cluster;
 use proxy::Proxies;
+use wire::Envelope;
 
 /// Commands the publisher task has not yet sent: past this, a command
 /// is refused `server/busy` (the bus is far behind).
@@ -269,9 +271,9 @@ enum Sent {
 }
 
 async fn send(dir: &Directory, cluster: &Cluster, room: &RoomId, cmd: &RoomCmd) -> Sent {
-    let Some(wire) = WireCmd::of(cmd) else {
+    if !cmd.travels() {
         return Sent::Heard;
-    };
+    }
     // A command whose connection has closed meanwhile (it waited for its
     // room's node) is dropped: sent late, a `resume` would take the seats
     // from the connection the player uses now.
@@ -284,7 +286,7 @@ async fn send(dir: &Directory, cluster: &Cluster, room: &RoomId, cmd: &RoomCmd) 
     let env = Envelope::Cmd {
         gw: cluster.bus.me().to_string(),
         room: room.clone(),
-        cmd: wire,
+        cmd: cmd.clone(),
     };
     match cluster
         .bus
@@ -388,8 +390,10 @@ async fn drain(dir: &Directory, cluster: &Cluster, room: &RoomId) {
             // A join, resume or spectate that waited while the room was
             // rebuilt here attaches its connection to the rebuilt room:
             // that connection is not to be told the room moved.
-            if let RoomCmd::Join { who, .. } | RoomCmd::Resume { who } | RoomCmd::Spectate { who } =
-                &next
+            if let RoomCmd::Request {
+                who,
+                req: RoomRequest::Join { .. } | RoomRequest::Resume | RoomRequest::Spectate,
+            } = &next
             {
                 if let Some(rooms) = lock(&cluster.forwarded).get_mut(&who.conn) {
                     rooms.remove(room);

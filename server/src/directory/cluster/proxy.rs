@@ -19,7 +19,8 @@ use parlor_protocol::ErrorCode;
 use serde_json::value::RawValue;
 use tokio::sync::{mpsc, watch};
 
-use crate::bus::{Bus, Envelope, WireFrame};
+use super::wire::{Envelope, WireFrame};
+use crate::bus::Bus;
 use crate::limits::{BUS_BATCH_FRAMES, LEASE_RECHECK};
 use crate::outbox::{ConnId, Inbox, Outbox, Outgoing};
 use crate::store::ClusterStore;
