@@ -166,7 +166,7 @@ pub async fn run_with(
     drop(directory);
     if let Some(bus) = bus {
         // A Redis that is gone must not hold the stop up.
-        let _ = tokio::time::timeout(limits::BUS_COMMAND_TIMEOUT, bus.close()).await;
+        let _ = tokio::time::timeout(bus::BUS_COMMAND_TIMEOUT, bus.close()).await;
     }
     match tokio::time::timeout(STORE_DRAIN_TIMEOUT, store_task.finished()).await {
         Ok(Ok(())) => {}

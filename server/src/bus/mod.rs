@@ -28,7 +28,20 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use tokio::sync::broadcast;
 
-use crate::limits::{BUS_COMMAND_TIMEOUT, BUS_INBOX, BUS_RECONNECT_DELAY};
+/// Bus messages a node may have received and not yet handled before the
+/// oldest are dropped (the Redis client's broadcast queue): drops are
+/// healed by `seq` and `resume`, but each is a client left waiting, so
+/// this is far above a node's messages per scheduler turn.
+pub const BUS_INBOX: usize = 65_536;
+
+/// How long one publish may wait for Redis (connecting or reconnecting
+/// included): past this the command is answered `server/unreachable`
+/// rather than left to hang while the bus is down.
+pub const BUS_COMMAND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Delay between attempts to reach a lost Redis: short, since every
+/// forwarded game is paused meanwhile.
+pub const BUS_RECONNECT_DELAY: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// Why the bus failed.
 #[derive(Debug, thiserror::Error)]

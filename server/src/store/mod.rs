@@ -35,6 +35,7 @@ mod types;
 
 pub use faults::{Faults, ReadHold};
 pub use health::FAILURE_SHOWN_FOR;
+pub use sqlite::{STORE_READERS, STORE_READ_QUEUE};
 pub use task::StoreTask;
 pub use types::{MatchKey, MatchRecord, Origin, Step, StoredMatch, StoredSeat};
 
@@ -139,6 +140,13 @@ pub enum Sync {
     /// Also survives power loss: fsync on every commit (synchronous=FULL).
     Full,
 }
+
+/// Store jobs committed in one transaction: batching moves from many rooms
+/// into one commit is what makes durable writes cheap under load.
+pub(crate) const STORE_BATCH: usize = 512;
+
+/// Store jobs waiting for the writer thread before callers wait their turn.
+pub(crate) const STORE_QUEUE: usize = 8_192;
 
 type Reply<T> = oneshot::Sender<Result<T, StoreError>>;
 

@@ -13,9 +13,10 @@ use parlor_games::{GameKind, Outcome, Seat, SeatSet};
 use parlor_protocol::{
     ErrorCode, LogEntry, LoggedAction, MatchHeader, MatchLog, RoomId, ServerMsg,
 };
-use parlor_server::limits::{Limits, STORE_READERS, STORE_READ_QUEUE};
+use parlor_server::limits::Limits;
 use parlor_server::room::{RoomCmd, RoomRequest};
 use parlor_server::store::{Faults, MatchKey, MatchRecord, Origin, Store, StoreError};
+use parlor_server::store::{STORE_READERS, STORE_READ_QUEUE};
 use serde_json::{json, Value};
 
 use super::backend::{close, Backend};

@@ -12,9 +12,14 @@ use parlor_protocol::{RoomId, RoomSummary};
 use super::super::listing::{ListQuery, Page};
 use super::super::{lock, Directory};
 use super::Cluster;
-use crate::limits::{FINISHED_LISTED_FOR, LOBBY_SWEEP_EVERY};
+use crate::limits::FINISHED_LISTED_FOR;
 use crate::room::unix_ms;
 use crate::store::{ClusterStore, LobbyQuery, StoreError};
+
+/// How often a node deletes, with its next listing write, the finished
+/// rooms no longer listed from the cluster's lobby table (a scan of the
+/// table: rare enough to cost nothing, often enough to keep it small).
+pub(super) const LOBBY_SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Writes queued listings, all those queued at once in one transaction,
 /// until the directory is gone. A failed write is kept for the next one
@@ -49,7 +54,7 @@ pub(super) async fn flush(dir: Weak<Directory>, cluster: Arc<Cluster>) {
                         queued.entry(room).or_insert(row);
                     }
                 }
-                tokio::time::sleep(crate::limits::BUS_RETRY_EVERY).await;
+                tokio::time::sleep(super::BUS_RETRY_EVERY).await;
             }
         }
     }

@@ -26,7 +26,6 @@ use uuid::Uuid;
 
 use super::{lock, Directory, Unrouted};
 use crate::bus::Bus;
-use crate::limits::{BUS_PENDING_PER_ROOM, BUS_RETRY_EVERY};
 use crate::outbox::ConnId;
 use crate::room::{RoomCmd, RoomRequest};
 use crate::store::{ClusterStore, Listing, MatchKey, Whereabouts};
@@ -34,6 +33,15 @@ use crate::store::{ClusterStore, Listing, MatchKey, Whereabouts};
 pub use lobby::list as list_cluster;
 use proxy::Proxies;
 use wire::Envelope;
+
+/// How often a command for a room that nobody on the bus hosts, though a
+/// live node owns it, is tried again (the owner is subscribing, or is
+/// dying and its lease not yet out).
+pub(super) const BUS_RETRY_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Commands for one room waiting while its node is looked for: a client
+/// that keeps sending meanwhile is refused `server/busy` beyond this.
+pub(super) const BUS_PENDING_PER_ROOM: usize = 64;
 
 /// Commands the publisher task has not yet sent: past this, a command
 /// is refused `server/busy` (the bus is far behind).

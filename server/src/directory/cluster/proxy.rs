@@ -21,9 +21,17 @@ use tokio::sync::{mpsc, watch};
 
 use super::wire::{Envelope, WireFrame};
 use crate::bus::Bus;
-use crate::limits::{BUS_BATCH_FRAMES, LEASE_RECHECK};
 use crate::outbox::{ConnId, Inbox, Outbox, Outgoing};
 use crate::store::ClusterStore;
+
+/// How often a node that is not sure it still holds its lease checks
+/// again before sending frames over the bus (see `cluster::proxy::link`):
+/// a fraction of any lease, so frames wait little once it is renewed.
+pub(super) const LEASE_RECHECK: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Frames sent to a gateway in one bus message at most: batches stay
+/// well under Redis's and the gateway's comfortable message size.
+pub(super) const BUS_BATCH_FRAMES: usize = 256;
 
 /// A gateway's connection: the gateway's name and its number there.
 pub(super) type Remote = (Arc<str>, u64);

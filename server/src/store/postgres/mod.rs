@@ -19,12 +19,13 @@ use tokio_util::sync::CancellationToken;
 
 use super::job::WriteJob;
 use super::{Faults, Reply, StoreError, StoreTask, StoredMatch};
-use crate::limits::STORE_QUEUE;
+use crate::store::STORE_QUEUE;
 
 mod batch;
 mod cluster;
 mod connect;
 mod load;
+mod payload;
 mod pipeline;
 mod reader;
 mod schema;
@@ -39,6 +40,12 @@ pub use load::{Loaded, Loader};
 use batch::Conn;
 use cluster::node::{self, Node};
 use connect::Target;
+
+/// How long one batch of writes may take, from `BEGIN` to `COMMIT`. Commits
+/// take milliseconds; a database that stops answering must not hold every
+/// room's moves for ever: past this the batch is answered with errors and
+/// its connection dropped (the next batch opens a new one).
+pub(super) const PG_BATCH_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// A handle on a Postgres store; cheap to clone. The writer task ends
 /// once the last handle is dropped and the jobs queued before are

@@ -14,8 +14,12 @@
 
 use tokio_postgres::GenericClient;
 
-use crate::limits::MAX_CLAIM_BATCH;
 use crate::store::StoreError;
+
+/// Most orphaned rooms one node claims in one sweep: a node that comes
+/// back to many orphans rebuilds them in bounded steps, and the others
+/// get their share in between.
+pub(super) const MAX_CLAIM_BATCH: i64 = 64;
 
 /// Orphans: unfinished matches whose owner is nobody or a node whose
 /// lease ran out (`m`, joined to its owner `n`).

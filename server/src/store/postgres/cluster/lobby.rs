@@ -15,7 +15,7 @@ use parlor_protocol::{RoomStatus, RoomSummary};
 use tokio_postgres::types::ToSql;
 
 use super::super::reader::pool_error;
-use crate::limits::PG_BATCH_TIMEOUT;
+use crate::store::postgres::PG_BATCH_TIMEOUT;
 use crate::store::{MatchKey, StoreError};
 
 /// One room's listing, as its owner publishes it.

@@ -113,9 +113,10 @@ impl PgStore {
             tx.commit().await?;
             Ok::<_, StoreError>((taken, total))
         };
-        let (taken, total) = tokio::time::timeout(crate::limits::PG_BATCH_TIMEOUT, claiming)
-            .await
-            .map_err(|_| StoreError::Unavailable("claiming rooms took too long".into()))??;
+        let (taken, total) =
+            tokio::time::timeout(crate::store::postgres::PG_BATCH_TIMEOUT, claiming)
+                .await
+                .map_err(|_| StoreError::Unavailable("claiming rooms took too long".into()))??;
         // Taken out of `unread` here: a sweep and a resume claiming at
         // once must never both read back (and host) the same room.
         let ids: Vec<i64> = {

@@ -25,9 +25,22 @@ use tokio_postgres::Client;
 use uuid::Uuid;
 
 use super::super::connect::Target;
-use crate::limits::{DEFAULT_LEASE, LEASE_MARGIN_PARTS, LEASE_RENEWALS, MIN_LEASE};
+use crate::limits::DEFAULT_LEASE;
 use crate::store::health::CommitHealth;
 use crate::store::StoreError;
+
+/// The shortest lease allowed: below this, a renewal's round trip and
+/// the database's own pauses are a real part of the lease.
+pub(super) const MIN_LEASE: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// Renewals per lease: one that fails still leaves several more before
+/// the lease runs out.
+pub(super) const LEASE_RENEWALS: u32 = 5;
+
+/// A node stops writing `1 / LEASE_MARGIN_PARTS` of a lease before its
+/// own reckoning of the deadline, so that it stops before the database's
+/// clock lets another node claim its rooms.
+pub(super) const LEASE_MARGIN_PARTS: u32 = 5;
 
 /// How a node takes part in a cluster.
 #[derive(Clone, Debug, PartialEq, Eq)]
