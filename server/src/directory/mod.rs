@@ -11,7 +11,7 @@
 //! [`Lifetimes`]), and keeps the sessions it serves (`sessions`). A room's
 //! lifecycle reads in `room` (its actor) and `hosting` (its place here).
 //!
-//! There is one directory. How the node runs ([`Mode`](mode::Mode):
+//! There is one directory. How the node runs (`Mode`:
 //! alone, on a shared database, or on a shared database with a bus) is
 //! decided once, when it is made; with a bus, `cluster` adds forwarding,
 //! stand-ins and the shared lobby, through the few `pub(super)` methods
@@ -104,7 +104,7 @@ impl Directory {
     /// [`Directory::new`], in cluster mode on `bus` when given (the store
     /// must then be shared): rooms hosted elsewhere are reached over the
     /// bus, and the lobby is the database's. Rooms run on `shards`. The
-    /// node's [`Mode`] is decided here, once.
+    /// node's `Mode` is decided here, once.
     pub fn with_bus(
         store: Store,
         tracker: TaskTracker,

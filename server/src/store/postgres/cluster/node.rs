@@ -47,7 +47,7 @@ pub(super) const LEASE_MARGIN_PARTS: u32 = 5;
 pub struct NodeSettings {
     /// How long a node's rooms stay its own without a renewal: after a
     /// crash, its rooms are claimed by the others this long after its last
-    /// renewal. Renewed [`LEASE_RENEWALS`] times per lease.
+    /// renewal. Renewed `LEASE_RENEWALS` times per lease.
     pub lease: Duration,
     /// The address clients can reach this node at (`ws://host:port`),
     /// kept in `nodes.url` for operators and smart clients.
