@@ -40,6 +40,7 @@
 //! directory, and `metrics` and `limits` import no other module. The
 //! server's wiring is [`run_with`] below.
 
+pub mod accounts;
 pub mod admission;
 pub mod bus;
 pub mod connection;
@@ -48,6 +49,7 @@ pub mod http;
 pub mod limits;
 pub mod listener;
 pub mod logs;
+pub mod matchmaking;
 pub mod metrics;
 pub mod outbox;
 pub mod rate;
