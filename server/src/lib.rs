@@ -16,6 +16,10 @@
 //! - [`outbox`]: a connection's bounded queue of frames, which rooms write
 //!   to by connection id.
 //! - [`shard`]: the threads rooms and their connections run on.
+//! - [`accounts`]: players with names: name rules, password hashes,
+//!   tokens (not yet wired into a request).
+//! - [`matchmaking`]: seeks paired into matches (the pure pairing
+//!   function, not yet wired into a request).
 //! - [`directory`]: routes a room request to its room; owns sessions,
 //!   creation and caps, hosting (restore, claim, relinquish) and the
 //!   listing; cluster mode plugs in behind one `Mode` and
