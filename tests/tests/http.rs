@@ -403,6 +403,38 @@ async fn a_kept_connection_may_go_on_to_its_websocket() {
     server.stop().await.unwrap();
 }
 
+#[tokio::test]
+async fn a_kept_connection_going_on_to_its_websocket_counts_against_its_address_again() {
+    // Two connections per address, and no refill to speak of.
+    let server = parlor_tests::start_server_with(parlor_server::Config {
+        limits: parlor_server::limits::Limits {
+            admission: Some(parlor_server::admission::AdmissionPolicy {
+                per_second: 0.001,
+                burst: 2.0,
+                flood_cooldown: Duration::from_secs(1),
+            }),
+            ..parlor_server::limits::Limits::default()
+        },
+        ..parlor_server::Config::default()
+    })
+    .await;
+    // A page load gives its place back ...
+    let mut page = KeptAlive::connect(server.addr()).await;
+    assert_eq!(page.get("/").await.map(|a| a.status), Some(200));
+    // ... which two WebSockets then take.
+    let _b = Raw::greeted(&server.url(), "b").await;
+    let _c = Raw::greeted(&server.url(), "c").await;
+    // Going on to a WebSocket on the page's connection needs a place too.
+    page.send(
+        "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
+    )
+    .await;
+    let refused = page.answer(false).await.expect("closed without an answer");
+    assert_eq!(refused.status, 429);
+    server.stop().await.unwrap();
+}
+
 /// An upgrade request to `/` with `lines` (each ending in CRLF) and
 /// `method`/`version` on its request line.
 fn upgrade(method: &str, version: &str, lines: &str) -> Vec<u8> {
