@@ -7,6 +7,7 @@
 //! writes every accepted step to its database (SQLite by default) before
 //! anyone is told of it.
 
+pub mod accounts;
 pub mod admission;
 pub mod bus;
 pub mod connection;
@@ -15,6 +16,7 @@ pub mod http;
 pub mod limits;
 pub mod listener;
 pub mod logs;
+pub mod matchmaking;
 pub mod metrics;
 pub mod outbox;
 pub mod rate;
