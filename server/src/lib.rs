@@ -60,6 +60,7 @@ pub mod rate;
 pub mod room;
 pub mod shard;
 pub mod shutdown;
+pub mod slots;
 pub mod store;
 pub mod testing;
 pub mod transfer;
@@ -90,8 +91,8 @@ pub struct Config {
     /// Needs a shared store; without it, a client must reach the node that
     /// hosts its room.
     pub bus: Option<String>,
-    /// Where to also answer `/healthz` and `/metrics`, apart from the
-    /// game port (which answers them too); `None`: nowhere else.
+    /// Where to answer `/healthz` and `/metrics` instead of the game port
+    /// (which then answers them 404); `None`: on the game port.
     pub metrics_bind: Option<SocketAddr>,
     /// How many shard threads run rooms and connections (see [`shard`]);
     /// 0 runs them on the caller's runtime. Default: one per core.
@@ -183,11 +184,17 @@ pub async fn run_with(
         restored,
         "parlor-server listening"
     );
+    let slots = std::sync::Arc::new(slots::Slots::new(
+        config.limits.max_connections,
+        config.limits.full_reported_for,
+    ));
+    let ops_here = ops.is_none();
     if let Some(ops) = ops {
         tracing::info!(addr = %ops.local_addr()?, "serving /healthz and /metrics");
         tracker.spawn(http::serve_ops(
             ops,
             std::sync::Arc::clone(&directory),
+            std::sync::Arc::clone(&slots),
             tracker.clone(),
             shutdown.clone(),
         ));
@@ -195,6 +202,8 @@ pub async fn run_with(
     listener::accept_loop(
         listener,
         std::sync::Arc::clone(&directory),
+        slots,
+        ops_here,
         tracker.clone(),
         shutdown,
         config.limits,

@@ -38,7 +38,10 @@ pub const UNSTARTED_ROOM_TIMEOUT: Duration = Duration::from_secs(10 * 60);
 
 /// A started room whose seated players have all been gone this long
 /// closes without a result: a dropped player has ample time to resume,
-/// and a match nobody will finish does not hold memory for ever.
+/// and a match nobody will finish does not hold memory for ever. A room
+/// of bots alone closes the same way once nobody has watched it this
+/// long: a bot match nobody follows must not run for ever (a game whose
+/// bots can repeat positions) or pile up against the caps.
 pub const ABANDONED_ROOM_TIMEOUT: Duration = Duration::from_secs(10 * 60);
 
 /// Messages per second a connection may send on average. A person makes a
@@ -81,6 +84,13 @@ pub const MAX_TRACKED_ADDRESSES: usize = 65_536;
 /// listen overflows measured), and each overflowed client waits a second
 /// to retry; the kernel caps this at `net.core.somaxconn`.
 pub const LISTEN_BACKLOG: u32 = 1024;
+
+/// How long `/healthz` keeps answering 503 after a newcomer was turned
+/// away for want of a connection slot. Slots held by slow clients free
+/// up and fill again within moments, so a check that looked only at the
+/// free slots would see "ok" between refusals; load balancers poll every
+/// few seconds, and this covers two such polls.
+pub const FULL_REPORTED_FOR: Duration = Duration::from_secs(10);
 
 /// How long the server waits for a turned-away client to take its HTTP
 /// answer before closing the socket.
@@ -266,6 +276,9 @@ pub struct Limits {
     /// How long a closing connection's writer may take to send what is
     /// left ([`WRITER_DRAIN_TIMEOUT`]).
     pub writer_drain_timeout: Duration,
+    /// How long `/healthz` reports a newcomer turned away at the
+    /// connection cap ([`FULL_REPORTED_FOR`]).
+    pub full_reported_for: Duration,
     /// How fast one address may connect ([`CONNECTS_PER_SECOND_PER_ADDRESS`],
     /// [`CONNECT_BURST_PER_ADDRESS`], [`FLOOD_COOLDOWN`]); `None`: no
     /// per-address limit.
@@ -285,6 +298,7 @@ impl Default for Limits {
             idle_timeout: IDLE_TIMEOUT,
             outbox_stall_timeout: OUTBOX_STALL_TIMEOUT,
             writer_drain_timeout: WRITER_DRAIN_TIMEOUT,
+            full_reported_for: FULL_REPORTED_FOR,
             admission: Some(AdmissionPolicy {
                 per_second: CONNECTS_PER_SECOND_PER_ADDRESS,
                 burst: CONNECT_BURST_PER_ADDRESS,

@@ -127,7 +127,8 @@ impl Session {
         let Some(version) = negotiate(version) else {
             self.out.send(&ServerMsg::error(
                 ErrorCode::ProtocolVersion,
-                format!("this server speaks protocol versions {MIN_PROTOCOL_VERSION} to {PROTOCOL_VERSION}, not {version}"),
+                // Not echoing the number: a negative one was read as 0.
+                format!("this server speaks protocol versions {MIN_PROTOCOL_VERSION} to {PROTOCOL_VERSION} (or any higher one, answered with {PROTOCOL_VERSION}); versions below {MIN_PROTOCOL_VERSION} do not exist"),
             ));
             return;
         };

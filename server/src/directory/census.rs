@@ -9,11 +9,12 @@ use super::{lock, Directory};
 use crate::metrics::Health;
 
 impl Directory {
-    /// The rooms hosted, counted by game and state (pairs with no room
-    /// are left out). Private rooms count too.
+    /// The listed rooms hosted, counted by game and state (pairs with no
+    /// room are left out). Private rooms are left out too: whoever reads
+    /// the metrics must not learn that one was made, started or ended.
     pub fn census(&self) -> Vec<(GameKind, RoomStatus, usize)> {
         let mut counts: Vec<(GameKind, RoomStatus, usize)> = Vec::new();
-        for entry in lock(&self.rooms).by_id.values() {
+        for entry in lock(&self.rooms).by_id.values().filter(|e| !e.private) {
             let (game, state) = (entry.summary.game, entry.summary.status);
             match counts
                 .iter_mut()

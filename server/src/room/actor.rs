@@ -59,6 +59,10 @@ impl Room {
         // Made once, not per command (each made future registers a waiter).
         let mut shutting_down = std::pin::pin!(shutdown.cancelled());
         loop {
+            // Closed between the bots' moves (see `close_if_expired`).
+            if self.closed.is_some() {
+                break;
+            }
             let deadline = if self.status() == RoomStatus::Playing && !self.store_failed {
                 self.clocks.as_ref().and_then(Clocks::deadline)
             } else {
