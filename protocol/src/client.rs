@@ -35,7 +35,10 @@ pub enum ClientMsg {
     /// Must come first: the protocol version the client speaks, and a name
     /// to show to other players.
     Hello {
-        /// The client's protocol version.
+        /// The client's protocol version. Any integer is read: one beyond
+        /// `u32` as `u32::MAX` and a negative one as 0, which negotiate as
+        /// the numbers themselves would (see [`crate::negotiate`]).
+        #[serde(deserialize_with = "crate::version::saturating")]
         version: u32,
         /// Display name (default "anonymous").
         #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -137,10 +137,8 @@ mod tests {
             code(r#"{"type":"join"}"#),
             Some(ErrorCode::RequestMalformed)
         );
-        assert_eq!(
-            code(r#"{"type":"hello","version":-1}"#),
-            Some(ErrorCode::RequestMalformed)
-        );
+        // A version out of range is negotiated (see `version`), but one
+        // no JSON parser reads as a number is not JSON.
         assert_eq!(
             code(r#"{"type":"hello","version":1e999}"#),
             Some(ErrorCode::RequestMalformed)

@@ -12,6 +12,7 @@ mod error_code;
 mod replay;
 mod server;
 mod types;
+mod version;
 
 pub use client::{ClientMsg, CLIENT_TYPES, MAX_ROOMS_PER_PAGE};
 pub use codec::{decode_client, decode_server, encode, DecodeFailure};

@@ -111,7 +111,8 @@ pub struct Deal {
 pub enum Closed {
     /// The room never started within the time allowed.
     NeverStarted,
-    /// Every seated player was gone for the time allowed.
+    /// Every seated player was gone for the time allowed (for a room of
+    /// bots alone: nobody watched it for that long).
     Abandoned,
 }
 

@@ -1,7 +1,6 @@
 //! Accepting connections.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -13,12 +12,9 @@ use tokio_util::task::TaskTracker;
 use crate::admission::{Admission, Turned};
 use crate::connection::{serve, ws_config, Analyses, Shared};
 use crate::directory::Directory;
-use crate::http::{self, Method, Transport};
-use crate::limits::{Limits, LISTEN_BACKLOG, MAX_TURN_AWAYS, TURN_AWAY_LINGER};
-
-/// Pause after a failed `accept` (e.g. out of file descriptors) so that the
-/// loop does not spin while the condition lasts.
-const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
+use crate::http::{self, Method, Route, Transport};
+use crate::limits::{Limits, ACCEPT_BACKOFF, LISTEN_BACKLOG, MAX_TURN_AWAYS, TURN_AWAY_LINGER};
+use crate::slots::Slots;
 
 /// Seconds a client turned away at the connection cap is asked to wait.
 const FULL_RETRY_AFTER_S: u64 = 5;
@@ -47,18 +43,21 @@ pub fn bind(addr: std::net::SocketAddr) -> std::io::Result<TcpListener> {
 }
 
 /// Accepts connections until `shutdown`, each served on its own task.
-/// A connection's place under `limits.max_connections` is taken before
-/// its handshake (as mini-redis takes its semaphore before `accept`): past
-/// the cap, and for addresses connecting faster than `limits.admission`
-/// allows, the client gets an HTTP refusal and no task of its own.
+/// A connection's place among `slots` (`limits.max_connections` of them)
+/// is taken before its handshake (as mini-redis takes its semaphore
+/// before `accept`): past the cap, and for addresses connecting faster
+/// than `limits.admission` allows, the client gets an HTTP refusal and no
+/// task of its own. `/healthz` and `/metrics` are answered here only if
+/// `ops_here` (not when they have a listener of their own).
 pub async fn accept_loop(
     listener: TcpListener,
     directory: Arc<Directory>,
+    slots: Arc<Slots>,
+    ops_here: bool,
     tracker: TaskTracker,
     shutdown: CancellationToken,
     limits: Limits,
 ) {
-    let slots = Arc::new(Semaphore::new(limits.max_connections));
     let turn_aways = Arc::new(Semaphore::new(MAX_TURN_AWAYS));
     let shared = Arc::new(Shared {
         directory,
@@ -80,11 +79,10 @@ pub async fn accept_loop(
                 continue;
             }
         };
-        let refusal = match shared.admission.admit(peer.ip(), Instant::now()) {
+        let now = Instant::now();
+        let refusal = match shared.admission.admit(peer.ip(), now) {
             Err(why) => Err(Refusal::Admission(why)),
-            Ok(()) => Arc::clone(&slots)
-                .try_acquire_owned()
-                .map_err(|_| Refusal::Full),
+            Ok(()) => slots.take(now).ok_or(Refusal::Full),
         };
         let permit = match refusal {
             Ok(permit) => permit,
@@ -105,6 +103,7 @@ pub async fn accept_loop(
         // One deadline for the handshake and `hello` together.
         let hello_by = Instant::now() + limits.hello_timeout;
         let shared = Arc::clone(&shared);
+        let slots = Arc::clone(&slots);
         let stop = shutdown.clone();
         // The socket leaves this runtime's poller for that of the shard
         // the connection runs on, which then alone is woken by its reads.
@@ -125,11 +124,15 @@ pub async fn accept_loop(
                     return;
                 }
             };
+            let http = PlainHttp {
+                slots: &slots,
+                ops_here,
+            };
             let ws = tokio::select! {
                 _ = stop.cancelled() => None,
-                ws = open(stream, peer.ip(), hello_by, &shared) => ws,
+                ws = open(stream, peer.ip(), hello_by, &shared, http) => ws,
             };
-            if let Some(ws) = ws {
+            if let Some((ws, hello_by)) = ws {
                 serve(ws, peer.ip(), hello_by, shared).await;
             }
             drop(permit);
@@ -137,38 +140,97 @@ pub async fn accept_loop(
     }
 }
 
-/// Reads the request head and answers it: a WebSocket upgrade goes on
-/// to the handshake (the connection then serves the protocol), and any
-/// other request is a plain HTTP one, answered and closed here. The head
-/// must come within [`http::HEAD_TIMEOUT`], and the handshake by
-/// `deadline`.
+/// What answering plain HTTP on the game port needs beside [`Shared`].
+#[derive(Clone, Copy)]
+struct PlainHttp<'a> {
+    /// The connection slots (the health check reports on them).
+    slots: &'a Slots,
+    /// Whether `/healthz` and `/metrics` are answered on this port.
+    ops_here: bool,
+}
+
+/// Reads request heads and answers them: a WebSocket upgrade goes on
+/// to the handshake (the connection then serves the protocol, with the
+/// time `hello` is due by), and any other request is a plain HTTP one,
+/// answered here, after which the connection is kept for the next (up to
+/// [`http::MAX_REQUESTS_PER_CONNECTION`]; the browser loads a page's
+/// files over one or two). The first head must come within
+/// [`http::HEAD_TIMEOUT`] and the handshake by `deadline`; each later head
+/// within [`http::KEEP_ALIVE_IDLE`] of the answer before.
 async fn open(
     mut stream: TcpStream,
     peer: std::net::IpAddr,
     deadline: Instant,
     shared: &Shared,
-) -> Option<tokio_tungstenite::WebSocketStream<Transport>> {
-    let head_by = deadline.min(Instant::now() + http::HEAD_TIMEOUT);
-    let head = match http::read_head(&mut stream, head_by).await {
-        Ok(head) => head,
-        Err(why) => {
-            tracing::debug!(?why, "no request head");
-            http::refuse_head(stream, why).await;
+    plain: PlainHttp<'_>,
+) -> Option<(tokio_tungstenite::WebSocketStream<Transport>, Instant)> {
+    let mut head_by = deadline.min(Instant::now() + http::HEAD_TIMEOUT);
+    let mut hello_by = deadline;
+    let mut read = Vec::new();
+    // Whether the connection holds one of its address's admission tokens
+    // (it gives it back for a request that costs next to nothing).
+    let mut charged = true;
+    for served in 1..=http::MAX_REQUESTS_PER_CONNECTION {
+        let head = match http::read_head_after(&mut stream, head_by, read).await {
+            Ok(head) => head,
+            Err(why) => {
+                tracing::debug!(?why, served, "no request head");
+                http::refuse_head(stream, why).await;
+                return None;
+            }
+        };
+        if head.upgrade {
+            if served > 1 {
+                // A connection kept alive from the page goes on to its
+                // WebSocket: its handshake and `hello` are due from now,
+                // and it takes its address's token again if it gave it
+                // back (else refunds would let an address connect
+                // without limit).
+                let now = Instant::now();
+                hello_by = now + shared.limits.hello_timeout;
+                if !charged {
+                    if let Err(why) = shared.admission.admit(peer, now) {
+                        turn_away(stream, Refusal::Admission(why)).await;
+                        return None;
+                    }
+                }
+            }
+            if let Err(why) = http::check_upgrade(&head) {
+                tracing::debug!(?why, "bad WebSocket upgrade");
+                http::refuse_upgrade(stream, why).await;
+                return None;
+            }
+            let _ = stream.set_nodelay(true);
+            let ws = handshake(http::rewind(stream, head.bytes), hello_by).await?;
+            return Some((ws, hello_by));
+        }
+        let method = Method::parse(&head.method);
+        let mut route = http::route(method, &head.target);
+        if http::is_ops(&route) && !plain.ops_here {
+            // Served on `--metrics-bind` only.
+            route = Route::NotFound;
+        }
+        tracing::debug!(method = %head.method, target = %head.target, ?route, served, "HTTP request");
+        // The client's files and the health check cost microseconds and
+        // no task: they do not count against the address's connection
+        // rate (a page load fetches a dozen files; a load balancer polls
+        // the health check as often as it likes).
+        if charged && matches!(route, Route::Asset(_) | Route::Health) {
+            shared.admission.refund(peer, Instant::now());
+            charged = false;
+        }
+        let keep_alive = served < http::MAX_REQUESTS_PER_CONNECTION && head.keeps_alive();
+        let ctx = http::Context {
+            directory: &shared.directory,
+            slots: plain.slots,
+        };
+        if !http::answer(&mut stream, method, route, ctx, keep_alive).await {
             return None;
         }
-    };
-    if !head.upgrade {
-        let method = Method::parse(&head.method);
-        let route = http::route(method, &head.target);
-        tracing::debug!(method = %head.method, target = %head.target, ?route, "HTTP request");
-        if let http::Route::Asset(_) = route {
-            shared.admission.refund(peer, Instant::now());
-        }
-        http::answer(stream, method, route, &shared.directory).await;
-        return None;
+        read = head.rest();
+        head_by = Instant::now() + http::KEEP_ALIVE_IDLE;
     }
-    let _ = stream.set_nodelay(true);
-    handshake(http::rewind(stream, head.bytes), deadline).await
+    None
 }
 
 /// The WebSocket opening handshake, which must finish by `deadline`: a

@@ -61,9 +61,9 @@ struct Args {
     /// the address bound.
     #[arg(long, value_name = "URL", requires = "cluster")]
     advertise: Option<String>,
-    /// Also answer `GET /healthz` and `GET /metrics` (Prometheus text)
-    /// on this address, e.g. one only the monitoring network reaches.
-    /// The game port answers them too.
+    /// Answer `GET /healthz` and `GET /metrics` (Prometheus text) on
+    /// this address, e.g. one only the monitoring network reaches, and
+    /// no longer on the game port (which then answers them 404).
     #[arg(long, value_name = "ADDR")]
     metrics_bind: Option<SocketAddr>,
     /// Write the address actually bound (e.g. `127.0.0.1:41237` after

@@ -1,5 +1,5 @@
-//! Rooms nobody plays in close after their lifetime, driven by tokio's
-//! paused time: no test here sleeps.
+//! Rooms nobody plays in (or, of bots alone, nobody watches) close after
+//! their lifetime, driven by tokio's paused time: no test here sleeps.
 
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic)]
@@ -9,10 +9,11 @@ mod common;
 use std::time::Duration;
 
 use common::{directory, nimrod_room, route, seat_all, Player};
-use parlor_protocol::{Closed, RoomId, RoomStatus};
-use parlor_server::directory::{Directory, ListQuery};
+use parlor_games::{GameKind, Seat};
+use parlor_protocol::{Closed, RoomId, RoomStatus, ServerMsg};
+use parlor_server::directory::{Directory, ListQuery, NewRoom};
 use parlor_server::limits::Limits;
-use parlor_server::room::RoomCmd;
+use parlor_server::room::{RoomCmd, RoomRequest};
 
 fn limits() -> Limits {
     Limits {
@@ -80,9 +81,7 @@ async fn a_started_room_whose_players_are_all_gone_closes_as_abandoned() {
     route(
         &dir,
         &room,
-        RoomCmd::Spectate {
-            who: watcher.member.clone(),
-        },
+        RoomCmd::request(watcher.member.clone(), RoomRequest::Spectate),
     );
     watcher.update().await;
     // One player leaving is not enough: the other is still there.
@@ -122,11 +121,123 @@ async fn a_player_coming_back_keeps_the_room_open() {
     route(
         &dir,
         &room,
-        RoomCmd::Resume {
-            who: back.member.clone(),
-        },
+        RoomCmd::request(back.member.clone(), RoomRequest::Resume),
     );
     back.update().await;
     tokio::time::sleep(Duration::from_secs(3600)).await;
     assert_eq!(dir.len(), 1, "a room with a player back closed");
+}
+
+/// A room of `game` made by `host`, with a bot in each of its fewest seats, `watcher`
+/// watching from before the start if given; every request answered.
+async fn bot_room(
+    dir: &Directory,
+    game: GameKind,
+    host: &mut Player,
+    watcher: Option<&mut Player>,
+) -> RoomId {
+    let room = dir
+        .create(NewRoom {
+            game,
+            seats: None,
+            options: serde_json::Value::Null,
+            clock: None,
+            private: false,
+            creator: Some(host.member.token),
+            creator_addr: None,
+        })
+        .await
+        .unwrap_or_else(|e| panic!("{e:?}"))
+        .room;
+    if let Some(w) = watcher {
+        route(
+            dir,
+            &room,
+            RoomCmd::request(w.member.clone(), RoomRequest::Spectate),
+        );
+        w.update().await;
+    }
+    for seat in 0..game.seat_range().0 {
+        route(
+            dir,
+            &room,
+            RoomCmd::request(
+                host.member.clone(),
+                RoomRequest::AddBot {
+                    seat: Some(Seat(seat)),
+                    strategy: None,
+                },
+            ),
+        );
+        // Answered: the room has seen the bot (and, after the last, who
+        // is watching) before the test moves the clock.
+        loop {
+            match host.next().await {
+                ServerMsg::BotAdded { .. } => break,
+                ServerMsg::Error { code, message, .. } => panic!("{code}: {message}"),
+                _ => {}
+            }
+        }
+    }
+    room
+}
+
+/// Waits (on paused time, a step of the bots at a time) until `dir`
+/// hosts no room; false if it still does after many steps.
+async fn all_closed(dir: &Directory) -> bool {
+    for _ in 0..10_000 {
+        if dir.is_empty() {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    dir.is_empty()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_bot_only_room_nobody_watches_closes_as_abandoned_mid_match() {
+    let dir = directory(limits());
+    let mut host = Player::new(&dir, "host");
+    // Cribbage to 121: hundreds of steps, far more than the bots play
+    // before the clock below moves.
+    let room = bot_room(&dir, GameKind::Cribbage, &mut host, None).await;
+    tokio::time::advance(limits().abandoned_room_timeout + Duration::from_secs(1)).await;
+    assert!(all_closed(&dir).await, "an unwatched bot room played on");
+    let log = dir
+        .store()
+        .log(room)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"))
+        .unwrap_or_else(|| panic!("no log"));
+    assert_eq!(log.closed, Some(Closed::Abandoned));
+    assert_eq!(log.outcome, None, "the match had ended by itself");
+    assert!(!log.moves.is_empty(), "the bots never played");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_watched_bot_only_room_plays_on_until_its_watcher_leaves() {
+    let dir = directory(limits());
+    let mut host = Player::new(&dir, "host");
+    let mut watcher = Player::new(&dir, "watcher");
+    let room = bot_room(&dir, GameKind::Cribbage, &mut host, Some(&mut watcher)).await;
+    let first = watcher.update_at(1).await;
+    tokio::time::advance(limits().abandoned_room_timeout * 3).await;
+    // Still playing, and still moving: a watched room does not close.
+    let later = watcher.update_at(first.seq + 1).await;
+    assert_eq!(later.closed, None);
+    assert_eq!(later.status, RoomStatus::Playing);
+    assert_eq!(dir.len(), 1);
+    // Once nobody watches, the lifetime runs from then.
+    route(
+        &dir,
+        &room,
+        RoomCmd::request(watcher.member.clone(), RoomRequest::Leave),
+    );
+    while !matches!(watcher.next().await, ServerMsg::Left { .. }) {}
+    tokio::time::advance(limits().abandoned_room_timeout + Duration::from_secs(1)).await;
+    assert!(
+        all_closed(&dir).await,
+        "a bot room nobody watches any more played on"
+    );
+    assert_eq!(closed_in_store(&dir, room).await, Some(Closed::Abandoned));
 }

@@ -381,3 +381,45 @@ async fn shutdown_does_not_wait_for_connections_stuck_in_their_handshake() {
         .unwrap();
     drop(silent);
 }
+
+#[tokio::test]
+async fn hello_versions_of_any_size_negotiate_as_the_protocol_says() {
+    let server = start_server_with(Config::default()).await;
+    let url = server.url();
+    let newest = parlor_protocol::PROTOCOL_VERSION;
+    // Below 1, however far: refused, and the client may say hello again.
+    let mut low = Raw::connect(&url).await;
+    for below in ["0", "-1", "-9223372036854775809", "-1e30"] {
+        low.send_text(&format!(r#"{{"type":"hello","version":{below}}}"#))
+            .await;
+        low.expect_error(ErrorCode::ProtocolVersion).await;
+    }
+    low.send_text(r#"{"type":"hello","version":1}"#).await;
+    // Above the newest, however far, even past 64 bits: the newest.
+    for above in [
+        "2",
+        "4294967296",
+        "18446744073709551616",
+        "1000000000000000000000000000000",
+    ] {
+        let mut c = Raw::connect(&url).await;
+        c.send_text(&format!(r#"{{"type":"hello","version":{above}}}"#))
+            .await;
+        let version = c
+            .expect(|m| match m {
+                ServerMsg::Welcome { version, .. } => Some(*version),
+                ServerMsg::Error { code, .. } => panic!("{above}: refused {code}"),
+                _ => None,
+            })
+            .await;
+        assert_eq!(version, newest, "{above}");
+    }
+    let version = low
+        .expect(|m| match m {
+            ServerMsg::Welcome { version, .. } => Some(*version),
+            _ => None,
+        })
+        .await;
+    assert_eq!(version, 1);
+    server.stop().await.unwrap();
+}

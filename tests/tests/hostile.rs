@@ -334,7 +334,7 @@ fn templates() -> Vec<(Value, Vec<(&'static str, Kind)>)> {
     vec![
         (
             json!({"type": "hello", "version": 1, "name": "x"}),
-            vec![("version", U32), ("name", OptStr)],
+            vec![("version", Version), ("name", OptStr)],
         ),
         (
             json!({"type": "resume", "token": "00000000-0000-4000-8000-000000000000"}),
@@ -387,7 +387,9 @@ fn templates() -> Vec<(Value, Vec<(&'static str, Kind)>)> {
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Kind {
     U8,
-    U32,
+    /// `hello`'s version: any integer, of any size or sign (negotiated,
+    /// not refused as malformed; see `protocol/README.md`).
+    Version,
     U64,
     OptU8,
     OptU64,
@@ -422,7 +424,9 @@ fn wrong_values(kind: Kind) -> Vec<Value> {
         match kind {
             Kind::U8 => v.as_u64().is_some_and(|n| n < 16),
             Kind::OptU8 => v.is_null() || v.as_u64().is_some_and(|n| n < 16),
-            Kind::U32 => v.as_u64().is_some_and(|n| n <= u64::from(u32::MAX)),
+            Kind::Version => v
+                .as_f64()
+                .is_some_and(|f| f.is_finite() && f.fract() == 0.0),
             Kind::U64 => v.as_u64().is_some(),
             Kind::OptU64 => v.is_null() || v.as_u64().is_some(),
             Kind::Str => v.is_string(),

@@ -1,7 +1,7 @@
-//! Operations: `/healthz` and `/metrics` over HTTP on the game port and
-//! on a listener of their own, and `/healthz` in cluster mode when the
-//! node's lease lapses (skipped without PostgreSQL, except under
-//! `CI=true`).
+//! Operations: `/healthz` and `/metrics` over HTTP on the game port or
+//! on a listener of their own, `/healthz` while the connection slots are
+//! all taken, and in cluster mode when the node's lease lapses (skipped
+//! without PostgreSQL, except under `CI=true`).
 //!
 //! The metrics recorder is one per process: the counters seen here add
 //! up every server of this test binary. Only one test here plays moves
@@ -13,10 +13,12 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use parlor_protocol::ErrorCode;
+use parlor_protocol::{ErrorCode, ServerMsg};
+use parlor_server::limits::Limits;
 use parlor_server::testing::ScratchSchema;
 use parlor_server::Config;
-use parlor_tests::{nimrod_move, nimrod_pair, start_server, start_server_with, PATIENCE};
+use parlor_tests::{nimrod_move, nimrod_pair, start_server, start_server_with, Raw, PATIENCE};
+use serde_json::json;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 use tokio_postgres::NoTls;
@@ -24,7 +26,7 @@ use tokio_postgres::NoTls;
 /// `GET path` on `addr`: the status and the body.
 async fn get(addr: SocketAddr, path: &str) -> (u16, String) {
     let mut stream = TcpStream::connect(addr).await.unwrap();
-    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
     stream.write_all(req.as_bytes()).await.unwrap();
     let mut all = Vec::new();
     tokio::time::timeout(PATIENCE, stream.read_to_end(&mut all))
@@ -117,8 +119,95 @@ async fn the_metrics_listener_answers_only_health_and_metrics() {
     for (path, want) in [("/", 404), ("/index.html", 404), ("/api/replay/abc", 404)] {
         assert_eq!(get(ops, path).await.0, want, "{path}");
     }
-    // The game port answers them too.
-    assert_eq!(get(server.addr(), "/healthz").await.0, 200);
+    // The game port does not answer them any more (it still serves the
+    // page).
+    for path in ["/healthz", "/metrics"] {
+        assert_eq!(get(server.addr(), path).await.0, 404, "{path}");
+    }
+    assert_eq!(get(server.addr(), "/").await.0, 200);
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn health_on_the_game_port_is_not_held_to_the_connection_rate() {
+    let server = start_server(None).await;
+    let burst = Limits::default().admission.map_or(0.0, |p| p.burst) as usize;
+    // Far more quick polls, one connection each, than an address may open
+    // at once.
+    for i in 0..200.max(burst * 3) {
+        let (status, body) = get(server.addr(), "/healthz").await;
+        assert_eq!(status, 200, "poll {i}: {body}");
+    }
+    server.stop().await.unwrap();
+}
+
+const CRIBBAGE_WAITING: &str = "parlor_rooms{game=\"cribbage\",state=\"waiting\"}";
+
+#[tokio::test]
+async fn metrics_do_not_count_private_rooms() {
+    let server = start_server(None).await;
+    let mut c = Raw::greeted(&server.url(), "host").await;
+    c.send_json(json!({"type": "create_room", "game": "cribbage", "private": true}))
+        .await;
+    let private = c
+        .expect(|m| match m {
+            ServerMsg::RoomCreated { room, .. } => Some(room.clone()),
+            _ => None,
+        })
+        .await;
+    let public = c.create("cribbage", json!(null), None).await;
+    // Only this test makes Cribbage rooms, but the gauge is shared by the
+    // servers of this binary: another test's scrape may set it to 0 in
+    // between, never above this server's count.
+    let mut most = 0.0f64;
+    for _ in 0..3 {
+        let text = metrics(server.addr()).await;
+        assert!(!text.contains(private.as_str()), "{text}");
+        assert!(!text.contains(public.as_str()), "{text}");
+        most = most.max(value(&text, CRIBBAGE_WAITING));
+    }
+    assert_eq!(
+        most, 1.0,
+        "the private room was counted, or the public one not"
+    );
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn health_says_unavailable_while_slow_heads_hold_every_connection_slot() {
+    const SLOTS: usize = 6;
+    let server = start_server_with(Config {
+        metrics_bind: Some(([127, 0, 0, 1], 0).into()),
+        limits: Limits {
+            max_connections: SLOTS,
+            full_reported_for: Duration::from_millis(300),
+            ..Limits::default()
+        },
+        ..Config::default()
+    })
+    .await;
+    let ops = server.metrics_addr().unwrap();
+    assert_eq!(get(ops, "/healthz").await.0, 200);
+    // Clients that start a request head and never finish it: each holds a
+    // slot until the head's time is up.
+    let mut slow = Vec::new();
+    for _ in 0..SLOTS {
+        let mut s = TcpStream::connect(server.addr()).await.unwrap();
+        s.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+        slow.push(s);
+    }
+    let body = health_becomes(ops, 503).await;
+    assert!(body.contains("connection slot"), "{body}");
+    // A newcomer is indeed turned away meanwhile.
+    let (status, body) = get(server.addr(), "/").await;
+    assert_eq!(status, 503, "{body}");
+    assert!(body.contains("server/full"), "{body}");
+    let body = health_becomes(ops, 503).await;
+    assert!(body.starts_with("unavailable: "), "{body}");
+    // Once they go, the slots are free and health is back.
+    drop(slow);
+    health_becomes(ops, 200).await;
+    assert_eq!(get(server.addr(), "/").await.0, 200);
     server.stop().await.unwrap();
 }
 

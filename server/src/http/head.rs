@@ -34,11 +34,68 @@ pub struct Head {
     pub method: String,
     /// The request target (path and query).
     pub target: String,
+    /// The HTTP minor version: 0 for HTTP/1.0, 1 for HTTP/1.1.
+    pub minor: u8,
     /// Whether the client asks to upgrade to WebSocket.
     pub upgrade: bool,
+    /// The header lines, names as sent (compare them without case).
+    pub headers: Vec<(String, String)>,
     /// Every byte read so far: the head and whatever followed it (a
-    /// WebSocket client may send its first frame right behind it).
+    /// WebSocket client may send its first frame right behind it, and a
+    /// client keeping its connection alive its next request).
     pub bytes: Vec<u8>,
+    /// How many of `bytes` are the head.
+    pub len: usize,
+}
+
+impl Head {
+    /// The value of the header `name` (the first, if repeated).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// How many times the header `name` was sent.
+    pub fn count(&self, name: &str) -> usize {
+        self.headers
+            .iter()
+            .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+            .count()
+    }
+
+    /// Whether the comma-separated header `name` lists `token` (any
+    /// case), in any of its lines.
+    pub fn lists(&self, name: &str, token: &str) -> bool {
+        self.headers
+            .iter()
+            .filter(|(n, _)| n.eq_ignore_ascii_case(name))
+            .any(|(_, v)| v.split(',').any(|p| p.trim().eq_ignore_ascii_case(token)))
+    }
+
+    /// Whether the client lets the connection stay open for another
+    /// request: HTTP/1.1 unless it says `Connection: close`; HTTP/1.0
+    /// only if it says `Connection: keep-alive`. A request with a body
+    /// closes (no route reads one, and skipping it is not worth it).
+    pub fn keeps_alive(&self) -> bool {
+        let asked = if self.minor >= 1 {
+            !self.lists("connection", "close")
+        } else {
+            self.lists("connection", "keep-alive")
+        };
+        let body = self.count("transfer-encoding") > 0
+            || self
+                .header("content-length")
+                .is_some_and(|v| v.trim() != "0");
+        asked && !body
+    }
+
+    /// What was read after the head (the start of a next request).
+    pub fn rest(mut self) -> Vec<u8> {
+        self.bytes.drain(..self.len.min(self.bytes.len()));
+        self.bytes
+    }
 }
 
 /// Why no head could be read.
@@ -58,7 +115,16 @@ pub enum HeadError {
 /// Reads from `stream` until a complete request head has arrived, by
 /// `deadline`.
 pub async fn read_head(stream: &mut TcpStream, deadline: Instant) -> Result<Head, HeadError> {
-    let mut bytes = Vec::with_capacity(READ_CHUNK);
+    read_head_after(stream, deadline, Vec::with_capacity(READ_CHUNK)).await
+}
+
+/// [`read_head`], starting with `bytes` already read (what followed the
+/// previous request on a connection kept alive).
+pub async fn read_head_after(
+    stream: &mut TcpStream,
+    deadline: Instant,
+    mut bytes: Vec<u8>,
+) -> Result<Head, HeadError> {
     let mut chunk = [0u8; READ_CHUNK];
     loop {
         if let Some(head) = parse(&bytes)? {
@@ -83,19 +149,28 @@ fn parse(bytes: &[u8]) -> Result<Option<Head>, HeadError> {
     let mut req = httparse::Request::new(&mut headers);
     match req.parse(bytes) {
         Ok(httparse::Status::Partial) => Ok(None),
-        Ok(httparse::Status::Complete(_)) => {
-            let upgrade = req.headers.iter().any(|h| {
-                h.name.eq_ignore_ascii_case("upgrade")
-                    && String::from_utf8_lossy(h.value)
-                        .split(',')
-                        .any(|p| p.trim().eq_ignore_ascii_case("websocket"))
-            });
-            Ok(Some(Head {
+        Ok(httparse::Status::Complete(len)) => {
+            let headers = req
+                .headers
+                .iter()
+                .map(|h| {
+                    (
+                        h.name.to_owned(),
+                        String::from_utf8_lossy(h.value).into_owned(),
+                    )
+                })
+                .collect();
+            let mut head = Head {
                 method: req.method.unwrap_or_default().to_owned(),
                 target: req.path.unwrap_or_default().to_owned(),
-                upgrade,
+                minor: req.version.unwrap_or_default(),
+                upgrade: false,
+                headers,
                 bytes: bytes.to_vec(),
-            }))
+                len,
+            };
+            head.upgrade = head.lists("upgrade", "websocket");
+            Ok(Some(head))
         }
         Err(httparse::Error::TooManyHeaders) => Err(HeadError::TooLarge),
         Err(_) => Err(HeadError::Malformed),
@@ -104,6 +179,8 @@ fn parse(bytes: &[u8]) -> Result<Option<Head>, HeadError> {
 
 #[cfg(test)]
 mod tests {
+    #![allow(clippy::panic)]
+
     use super::*;
 
     #[test]
@@ -117,6 +194,32 @@ mod tests {
         assert_eq!(head.map(|h| h.target.as_str()), Some("/app.js?v=1"));
         assert_eq!(head.map(|h| h.upgrade), Some(false));
         assert_eq!(head.map(|h| h.bytes.ends_with(b"rest")), Some(true));
+        assert_eq!(head.map(|h| h.minor), Some(1));
+        assert_eq!(head.map(|h| h.header("HOST")), Some(Some("x")));
+    }
+
+    fn head(text: &str) -> Head {
+        match parse(text.as_bytes()) {
+            Ok(Some(head)) => head,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn what_follows_a_head_is_kept_for_the_next_request() {
+        let next = head("GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\n").rest();
+        assert_eq!(next, b"GET /b HTTP/1.1\r\n");
+    }
+
+    #[test]
+    fn keep_alive_follows_the_version_the_connection_header_and_bodies() {
+        assert!(head("GET / HTTP/1.1\r\n\r\n").keeps_alive());
+        assert!(!head("GET / HTTP/1.1\r\nConnection: Close\r\n\r\n").keeps_alive());
+        assert!(!head("GET / HTTP/1.0\r\n\r\n").keeps_alive());
+        assert!(head("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n").keeps_alive());
+        assert!(!head("GET / HTTP/1.1\r\nContent-Length: 5\r\n\r\n").keeps_alive());
+        assert!(head("GET / HTTP/1.1\r\nContent-Length: 0\r\n\r\n").keeps_alive());
+        assert!(!head("GET / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n").keeps_alive());
     }
 
     #[test]

@@ -4,11 +4,14 @@
 //! The listener reads each connection's request head first
 //! ([`head::read_head`]). An upgrade to WebSocket goes on to the
 //! protocol's handshake with the bytes already read put back in front
-//! ([`rewind`]); any other request is answered here from a closed set
-//! of [`Route`]s (the client's files, and a finished match's positions
-//! for its replay screen, the health check and the metrics) and the
-//! connection is closed. The health check and the metrics can also be
-//! served on a listener of their own ([`serve_ops`]).
+//! ([`rewind`]), once [`check_upgrade`] finds it sound (else it is
+//! answered 400 or 426); any other request is answered here from a closed
+//! set of [`Route`]s (the client's files, and a finished match's
+//! positions for its replay screen, the health check and the metrics),
+//! and the connection is kept alive for more (up to
+//! [`MAX_REQUESTS_PER_CONNECTION`], [`KEEP_ALIVE_IDLE`] apart). The health
+//! check and the metrics can instead be served on a listener of their own
+//! ([`serve_ops`]).
 
 mod assets;
 mod head;
@@ -17,11 +20,18 @@ mod replay;
 mod response;
 mod route;
 mod transport;
+mod upgrade;
 
 pub use assets::{Asset, ContentType, ASSETS};
-pub use head::{read_head, Head, HeadError, HEAD_TIMEOUT, MAX_HEADERS, MAX_HEAD_BYTES};
+pub use head::{
+    read_head, read_head_after, Head, HeadError, HEAD_TIMEOUT, MAX_HEADERS, MAX_HEAD_BYTES,
+};
 pub use ops::{serve_ops, MAX_OPS_CONNECTIONS};
 pub use replay::MAX_REPLAY_STEPS;
-pub use response::{answer, refuse_head};
+pub use response::{
+    answer, refuse_head, refuse_upgrade, Context, ANSWER_LINGER, KEEP_ALIVE_IDLE,
+    MAX_REQUESTS_PER_CONNECTION,
+};
 pub use route::{is_ops, route, Method, Route, HEALTH_PATH, METRICS_PATH, REPLAY_PREFIX};
 pub use transport::{rewind, Transport};
+pub use upgrade::{check as check_upgrade, BadUpgrade, WEBSOCKET_VERSION};

@@ -3,7 +3,6 @@
 //! from the players' port and its caps.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
@@ -12,9 +11,11 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use super::head::{read_head, HEAD_TIMEOUT};
-use super::response::{answer, refuse_head};
+use super::response::{answer, refuse_head, Context};
 use super::route::{is_ops, route, Method, Route};
 use crate::directory::Directory;
+use crate::limits::ACCEPT_BACKOFF;
+use crate::slots::Slots;
 
 /// Most requests answered at once on the operations listener: a
 /// Prometheus server and a load balancer or two poll it; past this a
@@ -22,18 +23,17 @@ use crate::directory::Directory;
 /// file descriptors players need.
 pub const MAX_OPS_CONNECTIONS: usize = 32;
 
-/// Pause after a failed `accept`, so that the loop does not spin.
-const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
-
 /// Answers `/healthz` and `/metrics` on `listener` (anything else: 404)
-/// until `shutdown`, each request on its own task on `tracker`.
+/// until `shutdown`, each request on its own task on `tracker`; `slots`
+/// are the game port's, which the health check reports on.
 pub async fn serve_ops(
     listener: TcpListener,
     directory: Arc<Directory>,
+    slots: Arc<Slots>,
     tracker: TaskTracker,
     shutdown: CancellationToken,
 ) {
-    let slots = Arc::new(Semaphore::new(MAX_OPS_CONNECTIONS));
+    let places = Arc::new(Semaphore::new(MAX_OPS_CONNECTIONS));
     loop {
         let accepted = tokio::select! {
             _ = shutdown.cancelled() => return,
@@ -47,10 +47,11 @@ pub async fn serve_ops(
                 continue;
             }
         };
-        let Ok(permit) = Arc::clone(&slots).try_acquire_owned() else {
+        let Ok(permit) = Arc::clone(&places).try_acquire_owned() else {
             continue;
         };
         let directory = Arc::clone(&directory);
+        let slots = Arc::clone(&slots);
         tracker.spawn(async move {
             match read_head(&mut stream, Instant::now() + HEAD_TIMEOUT).await {
                 Ok(head) => {
@@ -62,7 +63,11 @@ pub async fn serve_ops(
                     } else {
                         Route::NotFound
                     };
-                    answer(stream, method, found, &directory).await;
+                    let ctx = Context {
+                        directory: &directory,
+                        slots: &slots,
+                    };
+                    answer(&mut stream, method, found, ctx, false).await;
                 }
                 Err(why) => refuse_head(stream, why).await,
             }

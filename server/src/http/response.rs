@@ -11,14 +11,37 @@ use super::assets::ContentType;
 use super::head::HeadError;
 use super::replay::{self, NoReplay};
 use super::route::{Method, Route};
+use super::upgrade::{BadUpgrade, WEBSOCKET_VERSION};
 use crate::directory::Directory;
 use crate::metrics::Health;
+use crate::slots::Slots;
 
 /// How long an answered connection may take to read the answer and
 /// close: the page's largest file is tens of KiB, which a LAN or even a
 /// slow phone link carries in well under this, and a client that does
 /// not read must not hold its connection slot longer.
 pub const ANSWER_LINGER: Duration = Duration::from_secs(10);
+
+/// How long a connection kept alive may sit idle before its next request
+/// has arrived whole. A browser asks for a page's files at once and for a
+/// replay within seconds; every open connection holds one of the slots
+/// players need, so an idle one is let go soon (a browser opens a new one
+/// when it needs to, and retries a request the close raced with).
+pub const KEEP_ALIVE_IDLE: Duration = Duration::from_secs(5);
+
+/// Most requests answered on one connection. A page load is 16 files and
+/// a few reloads fit; past this the connection closes and gives its slot
+/// back, so no client keeps one for ever by asking without pause.
+pub const MAX_REQUESTS_PER_CONNECTION: usize = 100;
+
+/// What answering a request may consult.
+#[derive(Clone, Copy, Debug)]
+pub struct Context<'a> {
+    /// The rooms (for replays, health and metrics).
+    pub directory: &'a Directory,
+    /// The connection slots (health says whether newcomers are refused).
+    pub slots: &'a Slots,
+}
 
 /// Where the page may load anything from, and what it may not do: only
 /// this server, no inline scripts or styles, no plugins, no framing.
@@ -52,8 +75,17 @@ impl Reply {
     }
 }
 
-/// Answers `route` to a `method` request on `stream`, then closes it.
-pub async fn answer(stream: TcpStream, method: Method, route: Route, directory: &Directory) {
+/// Answers `route` to a `method` request on `stream`. With `keep_alive`
+/// the connection stays open for the next request (true if the answer
+/// was sent); without, it says `Connection: close` and closes (false).
+pub async fn answer(
+    stream: &mut TcpStream,
+    method: Method,
+    route: Route,
+    ctx: Context<'_>,
+    keep_alive: bool,
+) -> bool {
+    let directory = ctx.directory;
     let reply = match route {
         Route::Asset(asset) => Reply {
             status: "200 OK",
@@ -86,20 +118,29 @@ pub async fn answer(stream: TcpStream, method: Method, route: Route, directory: 
                 )
             }
         },
-        Route::Health => match crate::metrics::health(directory) {
-            Health::Serving { node } => Reply {
-                body: Cow::Owned(match node {
-                    Some(id) => format!("ok\nnode: {id}\n").into_bytes(),
-                    None => b"ok\n".to_vec(),
-                }),
-                ..Reply::text("200 OK", "")
-            },
-            Health::NotServing(why) => Reply {
-                body: Cow::Owned(format!("unavailable: {why}\n").into_bytes()),
-                ..Reply::text("503 Service Unavailable", "")
-            },
-        },
-        Route::Metrics => match crate::metrics::render(directory) {
+        Route::Health => {
+            // Players turned away at the door come first: the node may
+            // be fine otherwise, but a load balancer must send them
+            // elsewhere.
+            let health = match ctx.slots.refusing(tokio::time::Instant::now()) {
+                Some(why) => Health::NotServing(why),
+                None => directory.health(),
+            };
+            match health {
+                Health::Serving { node } => Reply {
+                    body: Cow::Owned(match node {
+                        Some(id) => format!("ok\nnode: {id}\n").into_bytes(),
+                        None => b"ok\n".to_vec(),
+                    }),
+                    ..Reply::text("200 OK", "")
+                },
+                Health::NotServing(why) => Reply {
+                    body: Cow::Owned(format!("unavailable: {why}\n").into_bytes()),
+                    ..Reply::text("503 Service Unavailable", "")
+                },
+            }
+        }
+        Route::Metrics => match directory.metrics_text() {
             Some(text) => Reply {
                 content_type: PROMETHEUS_TEXT,
                 body: Cow::Owned(text.into_bytes()),
@@ -124,23 +165,50 @@ pub async fn answer(stream: TcpStream, method: Method, route: Route, directory: 
         body,
     } = reply;
     let length = body.len();
+    let connection = if keep_alive {
+        format!("Keep-Alive: timeout={}\r\n", KEEP_ALIVE_IDLE.as_secs())
+    } else {
+        "Connection: close\r\n".to_owned()
+    };
     let head = format!(
         "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {length}\r\n\
          Cache-Control: {cache}\r\nContent-Security-Policy: {CONTENT_SECURITY_POLICY}\r\n\
          X-Content-Type-Options: nosniff\r\nReferrer-Policy: no-referrer\r\n{extra}\
-         Connection: close\r\n\r\n"
+         {connection}\r\n"
     );
     let body = if method == Method::Head {
         &[][..]
     } else {
         &body[..]
     };
-    send(stream, head.as_bytes(), body).await;
+    if keep_alive {
+        write(stream, head.as_bytes(), body).await
+    } else {
+        send(stream, head.as_bytes(), body).await;
+        false
+    }
+}
+
+/// Answers a WebSocket upgrade the handshake cannot take (see
+/// `upgrade::check`), then closes the connection.
+pub async fn refuse_upgrade(mut stream: TcpStream, why: BadUpgrade) {
+    let status = why.status();
+    let reason = why.reason();
+    let version = match why {
+        BadUpgrade::WebSocketVersion => format!("Sec-WebSocket-Version: {WEBSOCKET_VERSION}\r\n"),
+        _ => String::new(),
+    };
+    let head = format!(
+        "HTTP/1.1 {status}\r\n{version}Content-Type: text/plain; charset=utf-8\r\n\
+         Content-Length: {}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n",
+        reason.len()
+    );
+    send(&mut stream, head.as_bytes(), reason.as_bytes()).await;
 }
 
 /// Answers a request whose head could not be read, where the client is
 /// still there to hear why, then closes the connection.
-pub async fn refuse_head(stream: TcpStream, why: HeadError) {
+pub async fn refuse_head(mut stream: TcpStream, why: HeadError) {
     let status = match why {
         HeadError::TooLarge => "431 Request Header Fields Too Large",
         HeadError::Malformed => "400 Bad Request",
@@ -152,15 +220,27 @@ pub async fn refuse_head(stream: TcpStream, why: HeadError) {
         "HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\n\
          Content-Length: 0\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n"
     );
-    send(stream, head.as_bytes(), &[]).await;
+    send(&mut stream, head.as_bytes(), &[]).await;
+}
+
+/// Writes `head` and `body` in one write (the head and a small body
+/// leave in one segment); false if the client did not take them within
+/// [`ANSWER_LINGER`].
+async fn write(stream: &mut TcpStream, head: &[u8], body: &[u8]) -> bool {
+    let mut all = Vec::with_capacity(head.len() + body.len());
+    all.extend_from_slice(head);
+    all.extend_from_slice(body);
+    matches!(
+        timeout(ANSWER_LINGER, stream.write_all(&all)).await,
+        Ok(Ok(()))
+    )
 }
 
 /// Writes `head` and `body`, then closes, reading whatever the client
 /// still sends for a moment: closing a socket with unread data resets it,
 /// and the client might lose the answer.
-async fn send(mut stream: TcpStream, head: &[u8], body: &[u8]) {
+async fn send(stream: &mut TcpStream, head: &[u8], body: &[u8]) {
     let _ = timeout(ANSWER_LINGER, async {
-        // One write: the head and a small body leave in one segment.
         let mut all = Vec::with_capacity(head.len() + body.len());
         all.extend_from_slice(head);
         all.extend_from_slice(body);

@@ -32,12 +32,13 @@ use parlor_protocol::ErrorCode;
 
 pub use health::{health, Health};
 pub use recorder::install;
-pub use scrape::render;
+pub use scrape::{render, Census};
 
 /// Connections holding one of the server's slots (WebSocket sessions,
 /// and plain HTTP requests while they are answered).
 pub const CONNECTIONS: &str = "parlor_connections_open";
-/// Rooms hosted, by `game` and `state` (`waiting`, `playing`, `finished`:
+/// Listed rooms hosted (private ones are left out), by `game` and `state`
+/// (`waiting`, `playing`, `finished`:
 /// finished rooms linger a while for their players).
 pub const ROOMS: &str = "parlor_rooms";
 /// Steps accepted and stored, by `game`: moves played by people and

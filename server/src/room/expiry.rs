@@ -20,19 +20,37 @@ impl Room {
         }
     }
 
-    /// Notes whether every seated player is away (bots don't count; a
-    /// room of bots alone plays to its end by itself).
+    /// Notes whether every seated player is away. Bots don't count as
+    /// players: a room of bots alone counts as away while nobody watches
+    /// it, so that a bot match nobody follows, which may go on for long
+    /// (or for ever, in a game without a bound), cannot pile up against
+    /// the caps; a watched one plays on.
     pub(super) fn track_presence(&mut self, now: Instant) {
         let mut players = self
             .seats
             .iter()
             .filter(|s| matches!(s, Slot::Player { .. }))
             .peekable();
-        let away = players.peek().is_some() && players.all(|s| !s.connected());
+        let away = if players.peek().is_some() {
+            players.all(|s| !s.connected())
+        } else {
+            let bots_only = self.seats.iter().all(|s| matches!(s, Slot::Bot { .. }));
+            bots_only && !self.spectators.iter().any(|m| m.is_open())
+        };
         if !away {
             self.gone_since = None;
         } else if self.gone_since.is_none() {
             self.gone_since = Some(now);
+        }
+    }
+
+    /// Closes the room if its time is up (see [`Room::expiry`]); true if
+    /// it closed. Bots playing on check this between their moves, since
+    /// the actor's timers wait while they do.
+    pub(super) async fn close_if_expired(&mut self, now: Instant) -> bool {
+        match self.expiry() {
+            Some((at, why)) if now >= at => self.close(why).await,
+            _ => false,
         }
     }
 

@@ -323,6 +323,12 @@ impl Room {
                     Err(_) => break,
                 }
             }
+            // A bot match runs in this loop to its end: its lifetime is
+            // checked here (an unwatched one closes as abandoned).
+            self.track_presence(Instant::now());
+            if self.close_if_expired(Instant::now()).await {
+                return;
+            }
             tokio::task::yield_now().await;
         }
     }

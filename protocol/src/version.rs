@@ -1,0 +1,94 @@
+//! Reading the version a client names in `hello`: any JSON integer, so
+//! that one the server cannot represent is still negotiated as the
+//! protocol says (below the oldest: refused; above the newest: answered
+//! with the newest) rather than refused as malformed.
+
+use std::fmt;
+
+use serde::de::{self, Deserializer, Visitor};
+
+use crate::MIN_PROTOCOL_VERSION;
+
+// A negative version is read as 0, which must then be below the oldest.
+const _: () = assert!(MIN_PROTOCOL_VERSION >= 1);
+
+/// Reads an integer of any size or sign as a `u32` that negotiates the
+/// same way: below 0 as 0 (refused like any version below the oldest),
+/// beyond `u32::MAX` as `u32::MAX` (above the newest, like the number
+/// itself). Integral floating-point forms (`1.0`, `1e30`, and integers
+/// too large for 64 bits, which JSON parsers read as floats) count as
+/// integers; a fraction names no version and is malformed.
+pub(crate) fn saturating<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
+    d.deserialize_any(Saturating)
+}
+
+struct Saturating;
+
+impl Visitor<'_> for Saturating {
+    type Value = u32;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an integer protocol version")
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<u32, E> {
+        Ok(u32::try_from(v).unwrap_or(u32::MAX))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<u32, E> {
+        Ok(u32::try_from(v.max(0)).unwrap_or(u32::MAX))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<u32, E> {
+        if !v.is_finite() || v.fract() != 0.0 {
+            return Err(E::invalid_value(de::Unexpected::Float(v), &self));
+        }
+        // `as` saturates: below 0 gives 0, beyond the range u32::MAX.
+        Ok(v as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{decode_client, negotiate, ClientMsg, ErrorCode, PROTOCOL_VERSION};
+
+    fn version(text: &str) -> Option<u32> {
+        match decode_client(&format!(r#"{{"type":"hello","version":{text}}}"#)) {
+            Ok(ClientMsg::Hello { version, .. }) => Some(version),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn numbers_out_of_range_negotiate_as_the_protocol_says() {
+        for below in ["0", "-1", "-9223372036854775809", "-1e30", "-0.0"] {
+            let v = version(below);
+            assert!(v.is_some(), "{below} not read");
+            assert_eq!(v.and_then(negotiate), None, "{below}");
+        }
+        for above in [
+            "2",
+            "4294967296",
+            "18446744073709551615",
+            "18446744073709551616",
+            "1000000000000000000000000000000",
+            "1e30",
+        ] {
+            let v = version(above);
+            assert_eq!(v.and_then(negotiate), Some(PROTOCOL_VERSION), "{above}");
+        }
+        assert_eq!(version("1.0").and_then(negotiate), Some(1));
+    }
+
+    #[test]
+    fn fractions_and_non_numbers_are_malformed() {
+        for bad in ["1.5", "\"1\"", "null", "[1]"] {
+            let got = decode_client(&format!(r#"{{"type":"hello","version":{bad}}}"#));
+            assert_eq!(
+                got.err().map(|e| e.code),
+                Some(ErrorCode::RequestMalformed),
+                "{bad}"
+            );
+        }
+    }
+}
