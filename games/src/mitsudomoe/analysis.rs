@@ -21,11 +21,14 @@ use crate::tool_args::{split, ArgsInput, Flag};
 use serde_json::json;
 
 use super::movegen::count_turns;
-use super::perft::perft;
+use super::perft::{self, perft};
 use super::position::Position;
 use super::search::{search, Limits, MAX_DEPTH};
 use super::strategy::MAX_SEARCH_MS;
-use crate::analysis::{emit_json, input, AnalysisError, Budget, Emit};
+use crate::analysis::{
+    emit_json, input, table_bytes, table_entries_within, table_growth_bytes, AnalysisError, Budget,
+    Emit,
+};
 
 /// The tools, by name.
 pub const TOOLS: &[&str] = &["perft", "best-move"];
@@ -110,6 +113,21 @@ pub fn args_input(tool: &str, words: &[String]) -> Result<ArgsInput, String> {
     Ok(ArgsInput::Complete(v))
 }
 
+/// Bytes perft's tables hold at most when each depth has `positions`
+/// distinct positions: the last depth's table and the next one's, caught
+/// while it doubles (see [`table_growth_bytes`]).
+fn perft_bytes(positions: usize) -> usize {
+    let entry = perft::LEVEL_ENTRY_BYTES;
+    table_bytes(positions, entry).saturating_add(table_growth_bytes(positions, entry))
+}
+
+/// The most distinct positions at one depth perft may keep within `bytes`.
+fn perft_positions_within(bytes: usize) -> usize {
+    // Two tables, one growing: 2.5 times a full table's bytes, within
+    // which `table_entries_within` counts 1.5.
+    table_entries_within(bytes / 5 * 3, perft::LEVEL_ENTRY_BYTES)
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PerftInput {
@@ -151,12 +169,22 @@ pub fn analyze(
                 )));
             }
             let start = position(tool, p.as_deref())?;
-            let limit = budget
+            let by_time = budget
                 .positions
                 .unwrap_or(MAX_PERFT_POSITIONS)
                 .min(MAX_PERFT_POSITIONS);
-            let result = perft(&start, depth, limit)
-                .map_err(|e| AnalysisError::TooLarge(format!("perft: {e}")))?;
+            let by_memory = budget.memory.map_or(usize::MAX, perft_positions_within);
+            let limit = by_time.min(by_memory);
+            let result = perft(&start, depth, limit).map_err(|e| {
+                AnalysisError::TooLarge(if by_memory < by_time {
+                    format!(
+                        "perft: {e}, {} MiB of tables, more than this server keeps per request; run `parlor mitsudomoe perft` locally",
+                        perft_bytes(limit + 1) >> 20
+                    )
+                } else {
+                    format!("perft: {e}")
+                })
+            })?;
             emit_json(emit, 0, &result)
         }
         "best-move" => {
@@ -233,6 +261,39 @@ mod tests {
             ),
             Ok(vec![json!({"depth": 0, "moves": 1, "positions": 1})])
         );
+    }
+
+    #[test]
+    fn perft_keeps_within_a_memory_budget() {
+        let perft_in = |depth: u32, bytes: usize| {
+            let mut out = Vec::new();
+            let r = analyze(
+                "perft",
+                &json!({ "depth": depth }),
+                Budget::within(1_000_000, bytes),
+                &mut |x| {
+                    out.push(serde_json::from_str::<serde_json::Value>(&x).unwrap_or_default());
+                    true
+                },
+            );
+            r.map(|()| out)
+        };
+        // 81 positions two turns deep fit tables of 64 KiB...
+        let budget = 64 << 10;
+        assert!(perft_bytes(81) <= budget);
+        assert_eq!(perft_in(2, budget), run("perft", json!({"depth": 2})));
+        // ... the positions three turns deep do not, and the refusal says
+        // what was too large.
+        let three = run("perft", json!({"depth": 3})).unwrap_or_default();
+        let positions = three[0]["positions"].as_u64().unwrap_or(0) as usize;
+        assert!(perft_bytes(positions) > budget, "{positions}");
+        match perft_in(3, budget) {
+            Err(AnalysisError::TooLarge(m)) => assert!(m.contains("MiB"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        // Within the budget a table never grows past it.
+        let most = perft_positions_within(budget);
+        assert!(perft_bytes(most) <= budget, "{most}");
     }
 
     #[test]

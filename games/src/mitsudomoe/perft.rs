@@ -88,6 +88,10 @@ impl Hasher for Fold {
 /// Positions and the number of ways to reach each.
 type Level = HashMap<Position, u128, BuildHasherDefault<Fold>>;
 
+/// Bytes one entry of a depth's table takes (the table adds a control
+/// byte): what a memory budget for [`perft`] counts in.
+pub const LEVEL_ENTRY_BYTES: usize = std::mem::size_of::<(Position, u128)>();
+
 /// Counts from `start`, `depth` turns deep, keeping at most `limit`
 /// distinct positions at any one depth. Breadth first, each distinct
 /// position expanded once with the number of sequences reaching it, so
