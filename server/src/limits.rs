@@ -173,6 +173,16 @@ pub const MAX_ANALYSIS_REPLY_BYTES: usize = 256 * 1024;
 /// core at most; bigger deals are for the CLI, which has no limit.
 pub const MAX_ANALYSIS_POSITIONS: usize = 3_000_000;
 
+/// Most bytes one analysis's tables may hold (memo tables, levels of
+/// positions, lists being built), counted at their peak while they grow:
+/// with the thread, the input and the reply, an analysis in flight stays
+/// under 64 MiB, so the heavy places (`MAX_CONCURRENT_ANALYSES`) and the
+/// quick ones add at most a few hundred MiB on a small host. A request
+/// whose size predicts more is refused (`analysis/too_large`) before the
+/// work; a memo that fills up forgets positions (answers stay exact) and
+/// the position budget bounds the time.
+pub const MAX_ANALYSIS_MEMORY_BYTES: usize = 48 << 20;
+
 /// Heavy analyses running at once: they are CPU-bound and run on blocking
 /// threads; two keep the game rooms responsive on a small machine.
 pub const MAX_CONCURRENT_ANALYSES: usize = 2;
@@ -291,6 +301,8 @@ pub struct Limits {
     /// [`CONNECT_BURST_PER_ADDRESS`], [`FLOOD_COOLDOWN`]); `None`: no
     /// per-address limit.
     pub admission: Option<AdmissionPolicy>,
+    /// Most positions one analysis may search ([`MAX_ANALYSIS_POSITIONS`]).
+    pub analysis_positions: usize,
 }
 
 impl Default for Limits {
@@ -305,6 +317,7 @@ impl Default for Limits {
             keepalive_interval: KEEPALIVE_INTERVAL,
             idle_timeout: IDLE_TIMEOUT,
             outbox_stall_timeout: OUTBOX_STALL_TIMEOUT,
+            analysis_positions: MAX_ANALYSIS_POSITIONS,
             writer_drain_timeout: WRITER_DRAIN_TIMEOUT,
             admission: Some(AdmissionPolicy {
                 per_second: CONNECTS_PER_SECOND_PER_ADDRESS,

@@ -176,13 +176,12 @@ pub fn analyze(
             let by_memory = budget.memory.map_or(usize::MAX, perft_positions_within);
             let limit = by_time.min(by_memory);
             let result = perft(&start, depth, limit).map_err(|e| {
-                AnalysisError::TooLarge(if by_memory < by_time {
-                    format!(
-                        "perft: {e}, {} MiB of tables, more than this server keeps per request; run `parlor mitsudomoe perft` locally",
-                        perft_bytes(limit + 1) >> 20
-                    )
-                } else {
-                    format!("perft: {e}")
+                AnalysisError::TooLarge(match budget.memory {
+                    Some(bytes) if by_memory < by_time => format!(
+                        "perft: {e}, more than {} MiB of tables hold, the most this server gives one request; run `parlor mitsudomoe perft` locally",
+                        bytes >> 20
+                    ),
+                    _ => format!("perft: {e}"),
                 })
             })?;
             emit_json(emit, 0, &result)

@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::ops::ControlFlow::Continue;
+use std::ops::ControlFlow::{Break, Continue};
 
 use serde::Serialize;
 
@@ -117,12 +117,18 @@ pub fn perft(start: &Position, depth: u32, limit: usize) -> Result<Perft, TooMan
             if d > 1 && pos.end_of_turn().is_some() {
                 continue;
             }
-            let _ = each_turn::<()>(pos, |_, child| {
+            // Checked before each new position goes in, so that the table
+            // never grows past the size `limit` positions need (a memory
+            // budget counts on it).
+            let flow = each_turn::<()>(pos, |_, child| {
+                if next.len() >= limit && !next.contains_key(child) {
+                    return Break(());
+                }
                 *next.entry(*child).or_insert(0) += ways;
                 moves += ways;
                 Continue(())
             });
-            if next.len() > limit {
+            if flow.is_break() || next.len() > limit {
                 return Err(too_many);
             }
         }

@@ -284,9 +284,19 @@ impl MemoCap {
 fn put_within(map: &mut Map, cap: MemoCap, big: &mut usize, s: State, t: Tally) {
     if map.len() >= cap.entries || *big >= cap.big {
         evict(map, cap.entries / 2);
-        *big = map.values().filter(|t| matches!(t, Tally::Big(_))).count();
-        if map.len() > cap.entries / 2 || *big >= cap.big / 2 {
-            map.clear();
+        // Put what is kept back into the emptied table: removed entries
+        // leave tombstones that new ones do not always reuse, and a table
+        // full of them grows (doubles) even with few entries; emptied, it
+        // keeps its buckets and has room for `cap.entries` again. The
+        // moment's copy is at most half the table's entries.
+        let kept: Vec<(State, Tally)> = map.drain().collect();
+        *big = kept
+            .iter()
+            .filter(|(_, t)| matches!(t, Tally::Big(_)))
+            .count();
+        if kept.len() <= cap.entries / 2 && *big < cap.big / 2 {
+            map.extend(kept);
+        } else {
             *big = 0;
         }
     }
@@ -442,7 +452,8 @@ impl<'e> Solver<'e> {
     }
 
     /// Bytes the memo's table holds now (its allocation, big counts apart).
-    pub fn memo_bytes(&self) -> usize {
+    #[cfg(test)]
+    fn memo_bytes(&self) -> usize {
         crate::analysis::table_bytes(self.memo.capacity(), ENTRY_BYTES)
     }
 
@@ -749,6 +760,11 @@ mod tests {
         assert!(roomy.memo_bytes() > 4 * budget, "{}", roomy.memo_bytes());
         // ... bounded, its table never grew past the budget's share, even
         // counting the old table alive while it doubled.
+        assert!(
+            tight.memo.capacity() <= tight.cap,
+            "{}",
+            tight.memo.capacity()
+        );
         let grown = crate::analysis::table_growth_bytes(tight.memo.capacity(), ENTRY_BYTES);
         assert!(grown <= budget / 4 * 3, "{grown} > {budget}");
         assert!(tight.big <= tight.big_cap);
