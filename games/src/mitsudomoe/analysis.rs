@@ -25,10 +25,7 @@ use super::perft::{self, perft};
 use super::position::Position;
 use super::search::{search, Limits, MAX_DEPTH};
 use super::strategy::MAX_SEARCH_MS;
-use crate::analysis::{
-    emit_json, input, table_bytes, table_entries_within, table_growth_bytes, AnalysisError, Budget,
-    Emit,
-};
+use crate::analysis::{emit_json, input, table_entries_within, AnalysisError, Budget, Emit};
 
 /// The tools, by name.
 pub const TOOLS: &[&str] = &["perft", "best-move"];
@@ -115,8 +112,10 @@ pub fn args_input(tool: &str, words: &[String]) -> Result<ArgsInput, String> {
 
 /// Bytes perft's tables hold at most when each depth has `positions`
 /// distinct positions: the last depth's table and the next one's, caught
-/// while it doubles (see [`table_growth_bytes`]).
+/// while it doubles (see [`crate::analysis::table_growth_bytes`]).
+#[cfg(test)]
 fn perft_bytes(positions: usize) -> usize {
+    use crate::analysis::{table_bytes, table_growth_bytes};
     let entry = perft::LEVEL_ENTRY_BYTES;
     table_bytes(positions, entry).saturating_add(table_growth_bytes(positions, entry))
 }
