@@ -606,8 +606,9 @@ pub fn predict_within(pos: &Position, max_positions: usize) -> Option<Prediction
     predict_within_memory(pos, max_positions, None)
 }
 
-/// [`predict_within`] with its memo held within `memory` bytes (see
-/// [`Solver::with_memory`]): the same answer whenever it answers.
+/// [`predict_within`] with its memo held within `memory` bytes: a memo
+/// that would hold more forgets its lightest positions and recomputes
+/// them when met again, so the answer is the same whenever it answers.
 pub fn predict_within_memory(
     pos: &Position,
     max_positions: usize,
