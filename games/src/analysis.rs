@@ -90,8 +90,13 @@ pub fn table_growth_bytes(entries: usize, entry: usize) -> usize {
 }
 
 /// The most entries of `entry` bytes a hash table may grow to while
-/// [`table_growth_bytes`] stays within `bytes` (at least 16).
+/// [`table_growth_bytes`] stays within `bytes` (0 when not even the
+/// smallest table fits).
 pub fn table_entries_within(bytes: usize, entry: usize) -> usize {
+    let grown = |buckets: usize| buckets.saturating_mul(entry + 1).saturating_mul(3) / 2;
+    if grown(16) > bytes {
+        return 0;
+    }
     let mut buckets = 16usize;
     while buckets
         .saturating_mul(2)

@@ -174,14 +174,17 @@ pub const MAX_ANALYSIS_REPLY_BYTES: usize = 256 * 1024;
 pub const MAX_ANALYSIS_POSITIONS: usize = 3_000_000;
 
 /// Most bytes one analysis's tables may hold (memo tables, levels of
-/// positions, lists being built), counted at their peak while they grow:
-/// with the thread, the input and the reply, an analysis in flight stays
-/// under 64 MiB, so the heavy places (`MAX_CONCURRENT_ANALYSES`) and the
-/// quick ones add at most a few hundred MiB on a small host. A request
-/// whose size predicts more is refused (`analysis/too_large`) before the
-/// work; a memo that fills up forgets positions (answers stay exact) and
-/// the position budget bounds the time.
-pub const MAX_ANALYSIS_MEMORY_BYTES: usize = 48 << 20;
+/// positions, lists being built), counted at their peak while they grow
+/// (old and new table alive while one doubles). With the thread, the
+/// input and the reply, an analysis in flight then stays under 64 MiB of
+/// resident memory (see the README's hostile table), so the two heavy
+/// places and the quick ones cannot push a small host into the kernel's
+/// out-of-memory killer. 56 rather than 48: a Mitsudomoe `perft` to depth
+/// 4 (182,255 positions of 128 bytes) still fits. A request whose size
+/// predicts more is refused (`analysis/too_large`) before the work; a memo
+/// that fills up forgets positions (answers stay exact) and the position
+/// budget bounds the time.
+pub const MAX_ANALYSIS_MEMORY_BYTES: usize = 56 << 20;
 
 /// Heavy analyses running at once: they are CPU-bound and run on blocking
 /// threads; two keep the game rooms responsive on a small machine.

@@ -96,7 +96,7 @@ struct Args {
     rooms_per_address: usize,
     /// Most positions one `analyze` request may search (its time budget;
     /// Rummikub's `predict` searches about a million a second); more is
-    /// refused with `analysis/too_large`. Memory is bounded apart (48 MiB
+    /// refused with `analysis/too_large`. Memory is bounded apart (56 MiB
     /// of tables a request) whatever this is.
     #[arg(long, default_value_t = parlor_server::limits::MAX_ANALYSIS_POSITIONS)]
     analysis_positions: usize,

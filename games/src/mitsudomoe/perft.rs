@@ -99,7 +99,18 @@ pub const LEVEL_ENTRY_BYTES: usize = std::mem::size_of::<(Position, u128)>();
 /// which the mover has won or is out is not expanded (`start` always is:
 /// no turn led to it).
 pub fn perft(start: &Position, depth: u32, limit: usize) -> Result<Perft, TooManyPositions> {
-    let too_many = TooManyPositions { depth, limit };
+    perft_within(start, depth, |_| limit)
+}
+
+/// [`perft`] keeping at most `limit(n)` distinct positions at a depth
+/// whose previous depth has `n`: a memory budget holds both depths'
+/// tables at once, so the more the last depth took, the less the next
+/// may.
+pub fn perft_within(
+    start: &Position,
+    depth: u32,
+    limit: impl Fn(usize) -> usize,
+) -> Result<Perft, TooManyPositions> {
     let mut level = Level::default();
     level.insert(*start, 1);
     if depth == 0 {
@@ -111,6 +122,8 @@ pub fn perft(start: &Position, depth: u32, limit: usize) -> Result<Perft, TooMan
     }
     for d in 1..=depth {
         let last = d == depth;
+        let limit = limit(level.len());
+        let too_many = TooManyPositions { depth, limit };
         let mut next = Level::default();
         let mut moves: u128 = 0;
         for (pos, ways) in &level {

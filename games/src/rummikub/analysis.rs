@@ -386,7 +386,7 @@ mod tests {
 
     #[test]
     fn a_deal_too_large_for_the_budget_is_refused_before_the_search() {
-        let server = Budget::within(3_000_000, 48 << 20);
+        let server = Budget::within(3_000_000, 56 << 20);
         // Racks of 25, each two colours in runs of 12 and 13: their own
         // lines of play alone make about a billion positions.
         let run = |c: &'static str, lo: i64| (lo..=13).map(move |n| blk(n, c));
