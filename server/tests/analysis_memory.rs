@@ -231,6 +231,7 @@ async fn peak_memory_of_each_analysis_kind() {
     let mut replay = largest_accepted.clone();
     replay["actions"] = json!([]);
     let mut replay_25 = deal(2, 25, 25, 2);
+    let start = parlor_games::mitsudomoe::Position::initial().to_string();
     replay_25["actions"] = json!([]);
     let cases = [
         Case {
@@ -302,7 +303,7 @@ async fn peak_memory_of_each_analysis_kind() {
             clients: 1,
         },
         Case {
-            label: "nimrod `lose-positions`, 1,000,000 (refused)",
+            label: "nimrod `lose-positions`, 1,000,000 (refused: over 256 KiB)",
             request: analyze("nimrod", "lose-positions", json!({"count": 1_000_000})),
             clients: 1,
         },
@@ -316,7 +317,7 @@ async fn peak_memory_of_each_analysis_kind() {
             clients: 1,
         },
         Case {
-            label: "mitsudomoe `perft`, depth 4",
+            label: "mitsudomoe `perft`, depth 4 (182,255 positions)",
             request: analyze("mitsudomoe", "perft", json!({"depth": 4})),
             clients: 1,
         },
@@ -330,7 +331,7 @@ async fn peak_memory_of_each_analysis_kind() {
             request: analyze(
                 "mitsudomoe",
                 "best-move",
-                json!({"position": START, "time_ms": 10_000}),
+                json!({"position": start, "time_ms": 10_000}),
             ),
             clients: 1,
         },
@@ -347,6 +348,3 @@ async fn peak_memory_of_each_analysis_kind() {
 /// The deal (scramble seed, rack sizes, bag) with the most positions that
 /// a server's budget still answers, found by trying scrambles.
 const LARGEST_ACCEPTED: (u64, usize, usize, usize) = (6, 24, 24, 4);
-
-/// Mitsudomoe's start in notation.
-const START: &str = "wW,wW,wW,.,./wW,.,.,.,./wW,.,.,.,bB/.,.,.,.,bB/.,.,bB,bB,bB w";
