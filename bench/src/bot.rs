@@ -10,9 +10,9 @@ use serde_json::{json, Value};
 use tokio::sync::{watch, Barrier};
 use tokio::time::{sleep_until, Instant};
 
-use crate::cli::Placement;
 use crate::conn::Conn;
 use crate::metrics::Counters;
+use crate::placement::Placement;
 
 /// Seats in a Nimrod room.
 pub const PLAYERS: usize = 2;

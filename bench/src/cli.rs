@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 use crate::log_readers;
+use crate::placement::Placement;
 
 /// Drives bot games through a Parlor server over the real protocol and
 /// prints one JSON line of figures (medians over `--reps`).
@@ -159,25 +160,6 @@ pub enum Mode {
 }
 
 impl Mode {
-    /// The name given on the command line.
-    pub fn name(self) -> String {
-        self.to_possible_value()
-            .map_or_else(|| format!("{self:?}"), |v| v.get_name().to_owned())
-    }
-}
-
-/// Which node each client of a room connects to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Placement {
-    /// Every client (players and spectators) to a node picked at random:
-    /// most commands and frames are forwarded over the bus.
-    Random,
-    /// Every client of a room to the node its creator connected to (the
-    /// rooms' creators take the nodes in turn): nothing is forwarded.
-    Owner,
-}
-
-impl Placement {
     /// The name given on the command line.
     pub fn name(self) -> String {
         self.to_possible_value()

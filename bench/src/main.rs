@@ -36,6 +36,7 @@ mod log_readers;
 mod metrics;
 mod pacer;
 mod pages;
+mod placement;
 mod populate;
 mod process;
 mod procfs;

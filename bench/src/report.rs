@@ -9,12 +9,12 @@ use tokio::sync::{watch, Barrier, Semaphore};
 use tokio::time::Instant;
 
 use crate::bot::{run_room, Plan};
-use crate::cli::Placement;
 use crate::cluster::{self, Probe};
 use crate::conn::Conn;
 use crate::flood::{flood, FloodStats};
 use crate::log_readers::{LogReads, Readers};
 use crate::metrics::{latency_summary, round, Counters};
+use crate::placement::Placement;
 use crate::procfs;
 use crate::threads;
 

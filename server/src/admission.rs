@@ -15,23 +15,12 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+pub use crate::limits::AdmissionPolicy;
 use crate::limits::MAX_TRACKED_ADDRESSES;
 
 /// Least time between two sweeps of full books: a sweep walks every entry,
 /// and books full of live entries must not be walked on every attempt.
 const SWEEP_INTERVAL: Duration = Duration::from_secs(1);
-
-/// How a client address may connect.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct AdmissionPolicy {
-    /// New connections per second an address may open on average.
-    pub per_second: f64,
-    /// New connections an address may open at once above the average.
-    pub burst: f64,
-    /// How long an address whose connection was closed for flooding is
-    /// refused.
-    pub flood_cooldown: Duration,
-}
 
 /// Why a connection was turned away.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,12 +1,50 @@
 //! Parlor's authoritative game server.
 //!
-//! Layered like tokio's mini-redis: a [`listener`] accepts connections, a
-//! [`connection`] task pair per client decodes requests and writes
-//! replies, the [`directory`] routes commands to rooms and owns their
-//! lifetimes, a [`room`] actor per match owns the game, and the [`store`]
-//! writes every accepted step to its database (SQLite by default) before
-//! anyone is told of it.
+//! # A map of the server
+//!
+//! Every module, one line each, in the order a move passes through them:
+//!
+//! - [`listener`]: accepts connections on the game port, turning away
+//!   what is over the caps before any handshake.
+//! - [`admission`]: the per-address token bucket and flood cool-down a
+//!   connection passes first (its policy is in [`limits`]).
+//! - [`http`]: plain HTTP on the same port (the web client, `/api/*`,
+//!   `/healthz`, `/metrics`), or the WebSocket upgrade.
+//! - [`connection`]: one reader (decodes a request, answers it or turns it
+//!   into a room request) and one writer per client.
+//! - [`rate`]: the per-connection message token bucket.
+//! - [`outbox`]: a connection's bounded queue of frames, which rooms write
+//!   to by connection id.
+//! - [`shard`]: the threads rooms and their connections run on.
+//! - [`accounts`]: players with names: name rules, password hashes,
+//!   tokens (not yet wired into a request).
+//! - [`matchmaking`]: seeks paired into matches (the pure pairing
+//!   function, not yet wired into a request).
+//! - [`directory`]: routes a room request to its room; owns sessions,
+//!   creation and caps, hosting (restore, claim, relinquish) and the
+//!   listing; cluster mode plugs in behind one `Mode` and
+//!   `directory::cluster` (forwarding, stand-ins, the shared lobby).
+//! - [`room`]: one actor per match: seating, moves, clocks, views, expiry;
+//!   it reaches its node only through [`room::RoomHost`].
+//! - [`store`]: the durable log (SQLite, or PostgreSQL shared by a
+//!   cluster); every accepted step is stored before anyone hears of it;
+//!   the cluster's lease and claims sit behind `Store::cluster`.
+//! - [`bus`]: Redis pub/sub between a cluster's nodes, transport only.
+//! - [`metrics`]: what a node records and reports (a leaf: it is handed
+//!   what it reports).
+//! - [`limits`]: every client-facing cap and timeout, with its reason.
+//! - [`logs`]: log lines tagged with the node's id.
+//! - [`shutdown`]: waiting for the signal to stop.
+//! - [`transfer`]: `export` and `import`, moving a single node's matches
+//!   into a cluster.
+//! - [`testing`]: the services cluster-mode tests need.
+//!
+//! Arrows between these modules run one way: `listener` → `connection` →
+//! `directory` → `room` → `store`; `bus` knows neither rooms nor the
+//! directory, and `metrics` and `limits` import no other module. The
+//! server's wiring is [`run_with`] below.
 
+pub mod accounts;
 pub mod admission;
 pub mod bus;
 pub mod connection;
@@ -15,6 +53,7 @@ pub mod http;
 pub mod limits;
 pub mod listener;
 pub mod logs;
+pub mod matchmaking;
 pub mod metrics;
 pub mod outbox;
 pub mod rate;
@@ -166,7 +205,7 @@ pub async fn run_with(
     drop(directory);
     if let Some(bus) = bus {
         // A Redis that is gone must not hold the stop up.
-        let _ = tokio::time::timeout(limits::BUS_COMMAND_TIMEOUT, bus.close()).await;
+        let _ = tokio::time::timeout(bus::BUS_COMMAND_TIMEOUT, bus.close()).await;
     }
     match tokio::time::timeout(STORE_DRAIN_TIMEOUT, store_task.finished()).await {
         Ok(Ok(())) => {}

@@ -1,8 +1,10 @@
-//! Every limit the server enforces, with the reason for its value.
+//! Every limit the server enforces on its clients, with the reason for its
+//! value: the caps and timeouts a client meets, the admission policy, and
+//! the settings an operator may change ([`Limits`]). Internal tuning (the
+//! store's batches, pools and WAL, the lease's renewals, the bus's queues,
+//! the shards' sampling) lives next to the code it tunes.
 
 use std::time::Duration;
-
-use crate::admission::AdmissionPolicy;
 
 /// Largest frame or message a client may send. The biggest legitimate
 /// request is an analysis input (a Rummikub position is a few KiB); 64 KiB
@@ -88,6 +90,12 @@ pub const TURN_AWAY_LINGER: Duration = Duration::from_millis(200);
 /// without an answer. Each holds a socket for up to [`TURN_AWAY_LINGER`]:
 /// a burst of attempts must not use up the file descriptors players need.
 pub const MAX_TURN_AWAYS: usize = 256;
+
+/// How long an accept loop (the game port's, the operations port's) waits
+/// after `accept` failed (out of file descriptors, say) before trying
+/// again: a failing accept returns at once, and retrying at once would
+/// spin a core while nothing can be accepted anyway.
+pub const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
 /// How long a new connection has to complete the WebSocket handshake and
 /// send `hello`: long enough for any real client, short enough that
@@ -204,47 +212,6 @@ pub const QUICK_ANALYSES: usize = 2;
 /// client can take every heavy place for itself.
 pub const ANALYSES_PER_CONNECTION: usize = 1;
 
-/// Store jobs committed in one transaction: batching moves from many rooms
-/// into one commit is what makes durable writes cheap under load.
-pub const STORE_BATCH: usize = 512;
-
-/// How long the store's writer lets jobs gather before a commit when they
-/// stream in faster than it commits (the previous batch held at least
-/// [`STORE_GATHER_AFTER`] and ended less than this ago). Measured in the
-/// closed loop: store CPU per move 11 -> 7 µs, with no loss of latency
-/// (the server is CPU-bound there).
-pub const STORE_GATHER: Duration = Duration::from_micros(1000);
-
-/// Batch size from which the writer starts gathering. At 2,500 moves/s
-/// commits keep up with one or two jobs each, and gathering there only
-/// added a millisecond to every move (paced p50 0.35 -> 1.7 ms).
-pub const STORE_GATHER_AFTER: usize = 4;
-
-/// How long a shard's busy share is measured over before rooms are
-/// placed by it again: long enough to average over many moves, short
-/// enough that a shard filling up is seen within a fraction of a second.
-pub const SHARD_LOAD_SAMPLE: Duration = Duration::from_millis(100);
-
-/// How busy a shard may be expected to get before new rooms go to the
-/// next one. Filling one shard first keeps the others asleep: on two
-/// cores at 1,000 moves/s, two half-idle shards woke twice as often as
-/// one and cost ~20% more CPU a move (issue 15). Half busy leaves a
-/// shard headroom for its rooms' bursts before its queue delays moves.
-pub const SHARD_PACK_UNTIL: f64 = 0.5;
-
-/// How often the write-ahead log is checkpointed into the database file
-/// (on a thread of its own, see `store::sqlite::checkpoint`), after which
-/// the log starts over: often enough that the log stays a few megabytes
-/// at thousands of moves a second, and a checkpoint's pause stays short.
-pub const CHECKPOINT_INTERVAL: Duration = Duration::from_secs(1);
-
-/// Size the write-ahead log is cut back to after a checkpoint, if a burst
-/// made it grow beyond: a few seconds of peak load, so it is rarely regrown.
-pub const WAL_SIZE_LIMIT_BYTES: i64 = 64 * 1024 * 1024;
-
-/// Store jobs waiting for the writer thread before callers wait their turn.
-pub const STORE_QUEUE: usize = 8_192;
-
 /// WebSocket read buffer per connection. tungstenite's default (128 KiB)
 /// costs ~21x the memory per connection of 4 KiB and measured slower here;
 /// our frames are small.
@@ -271,6 +238,18 @@ pub const MAX_NAME_CHARS: usize = 32;
 /// aborted: a client that never reads its socket would otherwise keep the
 /// writer, its socket and its queue alive for ever.
 pub const WRITER_DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How a client address may connect.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AdmissionPolicy {
+    /// New connections per second an address may open on average.
+    pub per_second: f64,
+    /// New connections an address may open at once above the average.
+    pub burst: f64,
+    /// How long an address whose connection was closed for flooding is
+    /// refused.
+    pub flood_cooldown: Duration,
+}
 
 /// The limits one server instance runs with: the constants above by
 /// default; tests and benchmarks set smaller ones through
@@ -331,48 +310,7 @@ impl Default for Limits {
     }
 }
 
-// Store reads, served apart from the writer (see `store::reader`).
-
-/// Threads serving the store's reads (`get_log`, the restore at start-up),
-/// each on its own read-only connection. Reads are rare next to moves;
-/// two keep one long read from queueing every other without taking more
-/// cores from the rooms on a small machine.
-pub const STORE_READERS: usize = 2;
-
-/// Reads waiting for a reader before callers wait their turn (on a
-/// blocking thread, never an async worker). Each waiting read holds only
-/// its request; a burst of `get_log`s beyond this is slowed, not refused.
-pub const STORE_READ_QUEUE: usize = 256;
-
-// The Postgres store (`--cluster`; see `store::postgres`).
-
-/// Pooled connections serving the Postgres store's reads (the restore at
-/// start-up, `get_log`); the writer has a connection of its own. Reads are
-/// rare next to moves, and each connection is a server process on the
-/// database's side: a few keep one long read from queueing the others.
-pub const PG_POOL_SIZE: usize = 4;
-
-/// How long a read waits for a pooled connection before it fails with
-/// `server/storage`: far longer than any read takes, so only a stuck or
-/// unreachable database makes a read fail here.
-pub const PG_POOL_WAIT: Duration = Duration::from_secs(10);
-
-/// How long opening a connection to Postgres may take. A database that is
-/// down then refuses moves with `server/storage` within this instead of
-/// holding them; on loopback a refused connection fails at once anyway.
-pub const PG_CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// How long one batch of writes may take, from `BEGIN` to `COMMIT`. Commits
-/// take milliseconds; a database that stops answering must not hold every
-/// room's moves for ever: past this the batch is answered with errors and
-/// its connection dropped (the next batch opens a new one).
-pub const PG_BATCH_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// How long one read (its queries and their rows) may take: generous, as
-/// the restore at start-up reads every unfinished match at once.
-pub const PG_READ_TIMEOUT: Duration = Duration::from_secs(60);
-
-// Cluster mode: leases and claims (see `store::postgres::node`).
+// Cluster mode: the lease an operator may set (`--lease-ms`).
 
 /// How long a node's rooms stay its own without a renewal of its lease,
 /// unless `--lease-ms` says otherwise: after a node's crash its rooms wait
@@ -380,61 +318,3 @@ pub const PG_READ_TIMEOUT: Duration = Duration::from_secs(60);
 /// whose renewals are held up this long (a stalled disk, a network blip)
 /// loses its rooms, so it must be well above such hiccups.
 pub const DEFAULT_LEASE: Duration = Duration::from_secs(5);
-
-/// The shortest lease allowed: below this, a renewal's round trip and
-/// the database's own pauses are a real part of the lease.
-pub const MIN_LEASE: Duration = Duration::from_millis(200);
-
-/// Renewals per lease: one that fails still leaves several more before
-/// the lease runs out.
-pub const LEASE_RENEWALS: u32 = 5;
-
-/// A node stops writing `1 / LEASE_MARGIN_PARTS` of a lease before its
-/// own reckoning of the deadline, so that it stops before the database's
-/// clock lets another node claim its rooms.
-pub const LEASE_MARGIN_PARTS: u32 = 5;
-
-/// Most orphaned rooms one node claims in one sweep: a node that comes
-/// back to many orphans rebuilds them in bounded steps, and the others
-/// get their share in between.
-pub const MAX_CLAIM_BATCH: i64 = 64;
-
-// Cluster mode: the bus (see `bus` and `directory::cluster`).
-
-/// Bus messages a node may have received and not yet handled before the
-/// oldest are dropped (the Redis client's broadcast queue): drops are
-/// healed by `seq` and `resume`, but each is a client left waiting, so
-/// this is far above a node's messages per scheduler turn.
-pub const BUS_INBOX: usize = 65_536;
-
-/// How long one publish may wait for Redis (connecting or reconnecting
-/// included): past this the command is answered `server/unreachable`
-/// rather than left to hang while the bus is down.
-pub const BUS_COMMAND_TIMEOUT: Duration = Duration::from_secs(2);
-
-/// Delay between attempts to reach a lost Redis: short, since every
-/// forwarded game is paused meanwhile.
-pub const BUS_RECONNECT_DELAY: Duration = Duration::from_millis(200);
-
-/// How often a command for a room that nobody on the bus hosts, though a
-/// live node owns it, is tried again (the owner is subscribing, or is
-/// dying and its lease not yet out).
-pub const BUS_RETRY_EVERY: Duration = Duration::from_millis(50);
-
-/// Commands for one room waiting while its node is looked for: a client
-/// that keeps sending meanwhile is refused `server/busy` beyond this.
-pub const BUS_PENDING_PER_ROOM: usize = 64;
-
-/// How often a node deletes, with its next listing write, the finished
-/// rooms no longer listed from the cluster's lobby table (a scan of the
-/// table: rare enough to cost nothing, often enough to keep it small).
-pub const LOBBY_SWEEP_EVERY: Duration = Duration::from_secs(60);
-
-/// How often a node that is not sure it still holds its lease checks
-/// again before sending frames over the bus (see `cluster::proxy::link`):
-/// a fraction of any lease, so frames wait little once it is renewed.
-pub const LEASE_RECHECK: Duration = Duration::from_millis(20);
-
-/// Frames sent to a gateway in one bus message at most: batches stay
-/// well under Redis's and the gateway's comfortable message size.
-pub const BUS_BATCH_FRAMES: usize = 256;

@@ -1,7 +1,6 @@
 //! Accepting connections.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
@@ -14,11 +13,7 @@ use crate::admission::{Admission, Turned};
 use crate::connection::{serve, ws_config, Analyses, Shared};
 use crate::directory::Directory;
 use crate::http::{self, Method, Transport};
-use crate::limits::{Limits, LISTEN_BACKLOG, MAX_TURN_AWAYS, TURN_AWAY_LINGER};
-
-/// Pause after a failed `accept` (e.g. out of file descriptors) so that the
-/// loop does not spin while the condition lasts.
-const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
+use crate::limits::{Limits, ACCEPT_BACKOFF, LISTEN_BACKLOG, MAX_TURN_AWAYS, TURN_AWAY_LINGER};
 
 /// Seconds a client turned away at the connection cap is asked to wait.
 const FULL_RETRY_AFTER_S: u64 = 5;

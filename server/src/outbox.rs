@@ -18,7 +18,10 @@ use crate::limits::{MAX_QUEUED_BYTES, OUTBOX_CAPACITY};
 
 /// A connection's number, unique for the server's lifetime (for logs and
 /// for telling a player's old connection from a new one).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
 pub struct ConnId(pub u64);
 
 impl ConnId {

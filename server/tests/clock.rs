@@ -13,7 +13,7 @@ use parlor_games::{Outcome, Seat, SeatSet};
 use parlor_protocol::{Clock, LoggedAction, RoomId};
 use parlor_server::directory::Directory;
 use parlor_server::limits::Limits;
-use parlor_server::room::RoomCmd;
+use parlor_server::room::{RoomCmd, RoomRequest};
 use serde_json::json;
 use tokio::time::Instant;
 
@@ -72,12 +72,14 @@ async fn an_increment_clock_charges_only_thinking_time() {
     lobby
         .route(
             &room,
-            RoomCmd::Play {
-                who: a.member.clone(),
-                seat: Seat(0),
-                seq: 0,
-                mv: json!({"take": [0, 1]}),
-            },
+            RoomCmd::request(
+                a.member.clone(),
+                RoomRequest::Play {
+                    seat: Seat(0),
+                    seq: 0,
+                    mv: json!({"take": [0, 1]}),
+                },
+            ),
         )
         .unwrap_or_else(|e| panic!("{e:?}"));
     let after = b.update_at(1).await;

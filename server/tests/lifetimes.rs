@@ -12,7 +12,7 @@ use common::{directory, nimrod_room, route, seat_all, Player};
 use parlor_protocol::{Closed, RoomId, RoomStatus};
 use parlor_server::directory::{Directory, ListQuery};
 use parlor_server::limits::Limits;
-use parlor_server::room::RoomCmd;
+use parlor_server::room::{RoomCmd, RoomRequest};
 
 fn limits() -> Limits {
     Limits {
@@ -80,9 +80,7 @@ async fn a_started_room_whose_players_are_all_gone_closes_as_abandoned() {
     route(
         &dir,
         &room,
-        RoomCmd::Spectate {
-            who: watcher.member.clone(),
-        },
+        RoomCmd::request(watcher.member.clone(), RoomRequest::Spectate),
     );
     watcher.update().await;
     // One player leaving is not enough: the other is still there.
@@ -122,9 +120,7 @@ async fn a_player_coming_back_keeps_the_room_open() {
     route(
         &dir,
         &room,
-        RoomCmd::Resume {
-            who: back.member.clone(),
-        },
+        RoomCmd::request(back.member.clone(), RoomRequest::Resume),
     );
     back.update().await;
     tokio::time::sleep(Duration::from_secs(3600)).await;

@@ -7,7 +7,7 @@ use common::{directory, nimrod_room, route, seat_all, Player};
 use parlor_games::Seat;
 use parlor_protocol::{ErrorCode, ServerMsg};
 use parlor_server::limits::Limits;
-use parlor_server::room::RoomCmd;
+use parlor_server::room::{RoomCmd, RoomRequest};
 use serde_json::json;
 
 #[tokio::test]
@@ -23,18 +23,20 @@ async fn the_old_connection_cannot_move_a_seat_resumed_elsewhere() {
     route(
         &dir,
         &room,
-        RoomCmd::Resume {
-            who: new.member.clone(),
-        },
+        RoomCmd::request(new.member.clone(), RoomRequest::Resume),
     );
     let resumed = new.update_at(0).await;
     assert_eq!(resumed.you, Some(Seat(0)));
     // The old connection, though it still carries the token, may not move.
-    let play = |who: &Player| RoomCmd::Play {
-        who: who.member.clone(),
-        seat: Seat(0),
-        seq: 0,
-        mv: json!({"take": [0, 1]}),
+    let play = |who: &Player| {
+        RoomCmd::request(
+            who.member.clone(),
+            RoomRequest::Play {
+                seat: Seat(0),
+                seq: 0,
+                mv: json!({"take": [0, 1]}),
+            },
+        )
     };
     route(&dir, &room, play(&old));
     let code = loop {

@@ -10,10 +10,12 @@
 //!   connections the process holds.
 //! - `ALL`: the cluster's shared channel (sessions taken over, or gone).
 //!
+//! The bus is transport only: it carries JSON of any serialisable type;
+//! what nodes say to each other is the cluster directory's
+//! (`directory::cluster::wire`).
+//!
 //! Losing Redis loses no move: every step is in PostgreSQL before anyone
 //! hears of it, and clients heal gaps with `seq` and `resume`.
-
-mod envelope;
 
 use std::sync::Arc;
 
@@ -22,11 +24,24 @@ use fred::interfaces::{ClientLike, EventInterface, PubsubInterface};
 use fred::prelude::{Builder, Config, ReconnectPolicy};
 use fred::types::Message;
 use parlor_protocol::RoomId;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 use tokio::sync::broadcast;
 
-pub use envelope::{Envelope, WireCmd, WireFrame, WireMember};
+/// Bus messages a node may have received and not yet handled before the
+/// oldest are dropped (the Redis client's broadcast queue): drops are
+/// healed by `seq` and `resume`, but each is a client left waiting, so
+/// this is far above a node's messages per scheduler turn.
+pub const BUS_INBOX: usize = 65_536;
 
-use crate::limits::{BUS_COMMAND_TIMEOUT, BUS_INBOX, BUS_RECONNECT_DELAY};
+/// How long one publish may wait for Redis (connecting or reconnecting
+/// included): past this the command is answered `server/unreachable`
+/// rather than left to hang while the bus is down.
+pub const BUS_COMMAND_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Delay between attempts to reach a lost Redis: short, since every
+/// forwarded game is paused meanwhile.
+pub const BUS_RECONNECT_DELAY: std::time::Duration = std::time::Duration::from_millis(200);
 
 /// Why the bus failed.
 #[derive(Debug, thiserror::Error)]
@@ -118,8 +133,8 @@ impl Bus {
         format!("{}:all", self.prefix)
     }
 
-    /// Publishes `env` on `channel`; how many listeners heard it.
-    pub async fn publish(&self, channel: String, env: &Envelope) -> Result<u64, BusError> {
+    /// Publishes `env` on `channel`, as JSON; how many listeners heard it.
+    pub async fn publish(&self, channel: String, env: &impl Serialize) -> Result<u64, BusError> {
         let bytes = serde_json::to_vec(env)?;
         let heard = self.publisher.publish(channel, bytes).await?;
         crate::metrics::bus_published(1);
@@ -147,8 +162,9 @@ impl Bus {
         self.subscriber.reconnect_rx()
     }
 
-    /// Decodes a message heard on the bus.
-    pub fn decode(msg: &Message) -> Option<Envelope> {
+    /// Decodes a message heard on the bus (JSON); `None`, logged, if it
+    /// is not a `T`.
+    pub fn decode<T: DeserializeOwned>(msg: &Message) -> Option<T> {
         let bytes = msg.value.as_bytes()?;
         match serde_json::from_slice(bytes) {
             Ok(env) => Some(env),

@@ -16,7 +16,7 @@ use super::Session;
 use crate::directory::{ListQuery, NewRoom, Unrouted};
 use crate::limits::MAX_NAME_CHARS;
 use crate::outbox::CLOSE_TAKEN_OVER;
-use crate::room::{Member, RoomCmd};
+use crate::room::{Member, RoomCmd, RoomRequest};
 
 impl Session {
     pub(super) async fn on_msg(&mut self, msg: ClientMsg) {
@@ -60,38 +60,20 @@ impl Session {
                 room,
                 seat,
                 client_seed,
-            } => self.forward(
-                room,
-                |who| RoomCmd::Join {
-                    who,
-                    seat,
-                    client_seed,
-                },
-                true,
-            ),
-            ClientMsg::Spectate { room } => {
-                self.forward(room, |who| RoomCmd::Spectate { who }, true)
-            }
+            } => self.forward(room, RoomRequest::Join { seat, client_seed }, true),
+            ClientMsg::Spectate { room } => self.forward(room, RoomRequest::Spectate, true),
             ClientMsg::AddBot {
                 room,
                 seat,
                 strategy,
-            } => self.forward(
-                room,
-                |who| RoomCmd::AddBot {
-                    who,
-                    seat,
-                    strategy,
-                },
-                false,
-            ),
+            } => self.forward(room, RoomRequest::AddBot { seat, strategy }, false),
             ClientMsg::Play {
                 room,
                 seat,
                 seq,
                 mv,
-            } => self.forward(room, |who| RoomCmd::Play { who, seat, seq, mv }, false),
-            ClientMsg::Leave { room } => self.forward(room, |who| RoomCmd::Leave { who }, false),
+            } => self.forward(room, RoomRequest::Play { seat, seq, mv }, false),
+            ClientMsg::Leave { room } => self.forward(room, RoomRequest::Leave, false),
             ClientMsg::GetLog { room, predict } => self.get_log(room, predict).await,
             ClientMsg::Analyze { game, tool, input } => self.analyze(game, tool, input),
             ClientMsg::Ping { id } => {
@@ -108,8 +90,9 @@ impl Session {
         }
     }
 
-    fn forward(&mut self, room: RoomId, cmd: impl FnOnce(Member) -> RoomCmd, remember: bool) {
-        match self.shared.directory.route(&room, cmd(self.member())) {
+    fn forward(&mut self, room: RoomId, req: RoomRequest, remember: bool) {
+        let cmd = RoomCmd::request(self.member(), req);
+        match self.shared.directory.route(&room, cmd) {
             Ok(()) => {
                 if remember {
                     self.follow(&room);
@@ -249,7 +232,7 @@ impl Session {
         let mut rooms: Vec<RoomId> = seats.into_iter().map(|s| s.room).collect();
         rooms.dedup();
         for room in rooms {
-            self.forward(room, |who| RoomCmd::Resume { who }, true);
+            self.forward(room, RoomRequest::Resume, true);
         }
     }
 

@@ -66,6 +66,33 @@ pub(super) fn page(listed: &BTreeMap<RoomId, Arc<RoomSummary>>, q: &ListQuery) -
     Page { rooms, next }
 }
 
+impl super::Directory {
+    /// Puts the public rooms hosted here that `q` wants, up to `upper`,
+    /// into `rooms` as they are now, over what the database said of them
+    /// (a room just created or joined here shows at once).
+    pub(super) fn list_here(
+        &self,
+        rooms: &mut BTreeMap<RoomId, RoomSummary>,
+        q: &ListQuery,
+        upper: Option<&RoomId>,
+    ) {
+        let local = super::lock(&self.rooms);
+        rooms.retain(|id, _| !local.by_id.contains_key(id));
+        let start = match &q.after {
+            Some(id) => Bound::Excluded(id),
+            None => Bound::Unbounded,
+        };
+        for (id, s) in local.listed.range::<RoomId, _>((start, Bound::Unbounded)) {
+            if upper.is_some_and(|u| id > u) {
+                break;
+            }
+            if q.wants(s) {
+                rooms.insert(id.clone(), RoomSummary::clone(s));
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

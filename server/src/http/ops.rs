@@ -3,7 +3,6 @@
 //! from the players' port and its caps.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
@@ -15,15 +14,13 @@ use super::head::{read_head, HEAD_TIMEOUT};
 use super::response::{answer, refuse_head};
 use super::route::{is_ops, route, Method, Route};
 use crate::directory::Directory;
+use crate::limits::ACCEPT_BACKOFF;
 
 /// Most requests answered at once on the operations listener: a
 /// Prometheus server and a load balancer or two poll it; past this a
 /// connection is closed unanswered, so a flood cannot use up the
 /// file descriptors players need.
 pub const MAX_OPS_CONNECTIONS: usize = 32;
-
-/// Pause after a failed `accept`, so that the loop does not spin.
-const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
 
 /// Answers `/healthz` and `/metrics` on `listener` (anything else: 404)
 /// until `shutdown`, each request on its own task on `tracker`.

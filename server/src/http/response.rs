@@ -86,7 +86,7 @@ pub async fn answer(stream: TcpStream, method: Method, route: Route, directory: 
                 )
             }
         },
-        Route::Health => match crate::metrics::health(directory) {
+        Route::Health => match directory.health() {
             Health::Serving { node } => Reply {
                 body: Cow::Owned(match node {
                     Some(id) => format!("ok\nnode: {id}\n").into_bytes(),
@@ -99,7 +99,7 @@ pub async fn answer(stream: TcpStream, method: Method, route: Route, directory: 
                 ..Reply::text("503 Service Unavailable", "")
             },
         },
-        Route::Metrics => match crate::metrics::render(directory) {
+        Route::Metrics => match directory.metrics_text() {
             Some(text) => Reply {
                 content_type: PROMETHEUS_TEXT,
                 body: Cow::Owned(text.into_bytes()),

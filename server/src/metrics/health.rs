@@ -4,8 +4,6 @@
 
 use std::sync::Arc;
 
-use crate::directory::Directory;
-
 /// Whether a node can serve.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Health {
@@ -18,13 +16,11 @@ pub enum Health {
     NotServing(String),
 }
 
-/// How the node serving `directory` is doing.
-pub fn health(directory: &Directory) -> Health {
-    let store = directory.store();
-    match store.health() {
-        Ok(()) => Health::Serving {
-            node: store.node_id(),
-        },
+/// How a node is doing, from its store's health (why it cannot serve,
+/// if it cannot) and, in cluster mode, its node id.
+pub fn health(store: Result<(), String>, node: Option<Arc<str>>) -> Health {
+    match store {
+        Ok(()) => Health::Serving { node },
         Err(why) => Health::NotServing(why),
     }
 }

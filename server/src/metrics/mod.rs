@@ -32,7 +32,7 @@ use parlor_protocol::ErrorCode;
 
 pub use health::{health, Health};
 pub use recorder::install;
-pub use scrape::render;
+pub use scrape::{render, Census};
 
 /// Connections holding one of the server's slots (WebSocket sessions,
 /// and plain HTTP requests while they are answered).

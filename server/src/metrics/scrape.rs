@@ -5,7 +5,6 @@ use parlor_games::GameKind;
 use parlor_protocol::RoomStatus;
 
 use super::{recorder, LEASES_HELD, ROOMS};
-use crate::directory::Directory;
 
 /// Every room state, as labelled.
 const STATES: [(RoomStatus, &str); 3] = [
@@ -14,11 +13,15 @@ const STATES: [(RoomStatus, &str); 3] = [
     (RoomStatus::Finished, "finished"),
 ];
 
-/// The metrics as Prometheus text (format 0.0.4), with `directory`'s
-/// rooms and lease; `None` if the recorder could not be installed.
-pub fn render(directory: &Directory) -> Option<String> {
+/// The rooms a server hosts, counted by game and state (pairs with no
+/// room may be left out).
+pub type Census = [(GameKind, RoomStatus, usize)];
+
+/// The metrics as Prometheus text (format 0.0.4), with the asked server's
+/// `census` of rooms and, in cluster mode, whether it holds its lease;
+/// `None` if the recorder could not be installed.
+pub fn render(census: &Census, lease_held: Option<bool>) -> Option<String> {
     let handle = recorder::handle()?;
-    let census = directory.census();
     // Every game and state, zeros included: a series that vanished would
     // leave its last value on dashboards.
     for game in GameKind::ALL {
@@ -30,7 +33,7 @@ pub fn render(directory: &Directory) -> Option<String> {
             metrics::gauge!(ROOMS, "game" => game.name(), "state" => label).set(n as f64);
         }
     }
-    if let Some(held) = directory.store().lease_held() {
+    if let Some(held) = lease_held {
         metrics::gauge!(LEASES_HELD).set(if held { 1.0 } else { 0.0 });
     }
     Some(handle.render())

@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use super::clock::Clocks;
 use super::slot::Slot;
-use super::{Member, RoomCmd, RoomEvent, RoomHost};
+use super::{Member, RoomCmd, RoomEvent, RoomHost, RoomRequest};
 use crate::outbox::Outbox;
 use crate::store::{MatchKey, Store};
 
@@ -44,7 +44,7 @@ pub(super) struct Room {
     /// Set once another node took the room over: the actor stops.
     pub moved: bool,
     /// Cluster mode: the node's lease generation when the room was set up
-    /// here (see `Store::generation`).
+    /// here (see `ClusterStore::generation`).
     pub generation: Option<u64>,
     /// A step's commit was not confirmed and the log could not be read
     /// since: the room reads it before its next step (see `moved`).
@@ -109,7 +109,10 @@ impl Room {
             // further on; the registry's notice to stop may still be on
             // its way, and by then the node may hold a lease again (under
             // a new id), which `hold_unsure` would take for this room's.
-            RoomCmd::Spectate { who } | RoomCmd::Resume { who } if self.hold_lost() => {
+            RoomCmd::Request {
+                who,
+                req: RoomRequest::Spectate | RoomRequest::Resume,
+            } if self.hold_lost() => {
                 self.give_up();
                 self.error(
                     &who,
@@ -123,27 +126,24 @@ impl Room {
             // until its lease is confirmed again it shows no one the
             // room's position, which may be stale. Moves need no such
             // check: their writes are refused.
-            RoomCmd::Spectate { who } | RoomCmd::Resume { who } if self.hold_unsure() => {
+            RoomCmd::Request {
+                who,
+                req: RoomRequest::Spectate | RoomRequest::Resume,
+            } if self.hold_unsure() => {
                 self.error(
                     &who,
                     ErrorCode::ServerUnreachable,
                     "this server's hold on the room is not confirmed now; resume (or spectate) again shortly",
                 );
             }
-            RoomCmd::Join {
-                who,
-                seat,
-                client_seed,
-            } => self.join(who, seat, client_seed).await,
-            RoomCmd::Spectate { who } => self.spectate(who),
-            RoomCmd::AddBot {
-                who,
-                seat,
-                strategy,
-            } => self.add_bot(who, seat, strategy).await,
-            RoomCmd::Play { who, seat, seq, mv } => self.play(who, seat, seq, mv).await,
-            RoomCmd::Leave { who } => self.leave(who).await,
-            RoomCmd::Resume { who } => self.resume(who),
+            RoomCmd::Request { who, req } => match req {
+                RoomRequest::Join { seat, client_seed } => self.join(who, seat, client_seed).await,
+                RoomRequest::Spectate => self.spectate(who),
+                RoomRequest::AddBot { seat, strategy } => self.add_bot(who, seat, strategy).await,
+                RoomRequest::Play { seat, seq, mv } => self.play(who, seat, seq, mv).await,
+                RoomRequest::Leave => self.leave(who).await,
+                RoomRequest::Resume => self.resume(who),
+            },
             RoomCmd::Detach { token, conn } => self.detach(token, conn),
             RoomCmd::Relinquish => self.give_up(),
         }
@@ -157,13 +157,13 @@ impl Room {
     /// Cluster mode: whether this node has lost its lease since the room
     /// was set up here (the room is surely not this node's any more).
     fn hold_lost(&self) -> bool {
-        self.generation != self.store().generation()
+        self.generation != self.store().cluster().map(|c| c.generation())
     }
 
     /// Cluster mode: whether this node's lease has run out unconfirmed
     /// (another node may own the room now).
     fn hold_unsure(&self) -> bool {
-        self.store().lease_held() == Some(false)
+        self.store().cluster().is_some_and(|c| !c.lease_held())
     }
 
     pub(super) fn status(&self) -> RoomStatus {

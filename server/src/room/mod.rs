@@ -1,7 +1,7 @@
 //! Rooms: one actor task per room owns its match.
 //!
 //! The actor is the only code that touches the game. Sessions send it
-//! [`RoomCmd`]s through the room directory; it validates in the order of
+//! [`RoomCmd`]s (a [`RoomRequest`] and who asks) through the room directory; it validates in the order of
 //! boardgame.io's master (match exists, not over, seat held, fresh `seq`,
 //! seat to act, move decodes, rules accept), writes each accepted step to
 //! the store before anyone hears of it, then sends every member its own
@@ -23,6 +23,7 @@ use std::time::Duration;
 
 use parlor_games::Seat;
 use parlor_protocol::{RoomId, RoomSummary};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -35,7 +36,9 @@ pub use clock::Clocks;
 pub use setup::{spawn_restored, spawn_room, unix_ms, RoomInit};
 
 /// A session acting in a room: who it is and which connection to answer.
-#[derive(Clone, Debug)]
+/// It travels between a cluster's nodes as is, its connection then being
+/// the gateway's (the owner swaps in its stand-in's, [`RoomCmd::with_conn`]).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Member {
     /// The session's resume token: the identity seats are held under.
     pub token: Uuid,
@@ -45,27 +48,23 @@ pub struct Member {
     pub conn: ConnId,
 }
 
-/// A request for a room's actor.
-#[derive(Debug)]
-pub enum RoomCmd {
+/// What a session asks of a room: the one spelling of a room command,
+/// from a connection's request to the actor's handler, over the bus too
+/// (a new request is a variant here and its arm in the actor).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "c", rename_all = "snake_case")]
+pub enum RoomRequest {
     /// Take a seat (or the first free one).
     Join {
-        /// Who.
-        who: Member,
         /// Which seat.
         seat: Option<Seat>,
         /// The player's contribution to the deal.
         client_seed: Option<String>,
     },
     /// Watch.
-    Spectate {
-        /// Who.
-        who: Member,
-    },
+    Spectate,
     /// Seat a built-in bot.
     AddBot {
-        /// Who asked.
-        who: Member,
         /// Which seat.
         seat: Option<Seat>,
         /// Which strategy.
@@ -73,8 +72,6 @@ pub enum RoomCmd {
     },
     /// Play a move.
     Play {
-        /// Who.
-        who: Member,
         /// For which seat.
         seat: Seat,
         /// The position it answers.
@@ -83,14 +80,23 @@ pub enum RoomCmd {
         mv: Value,
     },
     /// Stop watching, free a seat before the start, or resign.
-    Leave {
+    Leave,
+    /// A session took back its token: re-attach its seats to this
+    /// connection (the member's, a new one).
+    Resume,
+}
+
+/// What a room's actor is sent: a session's request, or one of the
+/// node's own control messages.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoomCmd {
+    /// A session's request.
+    Request {
         /// Who.
         who: Member,
-    },
-    /// A session took back its token: re-attach its seats to this connection.
-    Resume {
-        /// Who, on the new connection.
-        who: Member,
+        /// What.
+        req: RoomRequest,
     },
     /// A connection closed: its seats stay held, its spectating ends.
     Detach {
@@ -100,22 +106,53 @@ pub enum RoomCmd {
         conn: ConnId,
     },
     /// This node no longer owns the room (cluster mode: it lost its
-    /// lease): tell everyone in it where they stand, and stop.
+    /// lease): tell everyone in it where they stand, and stop. Only a
+    /// room's own node sends it: it never travels.
+    #[serde(skip)]
     Relinquish,
 }
 
 impl RoomCmd {
+    /// `who` asks `req`.
+    pub fn request(who: Member, req: RoomRequest) -> RoomCmd {
+        RoomCmd::Request { who, req }
+    }
+
     /// The connection the command came on; `None` for what no connection
     /// sends now (a connection that closed, a room given up).
     pub fn conn(&self) -> Option<ConnId> {
         match self {
-            RoomCmd::Join { who, .. }
-            | RoomCmd::Spectate { who }
-            | RoomCmd::AddBot { who, .. }
-            | RoomCmd::Play { who, .. }
-            | RoomCmd::Leave { who }
-            | RoomCmd::Resume { who } => Some(who.conn),
+            RoomCmd::Request { who, .. } => Some(who.conn),
             RoomCmd::Detach { .. } | RoomCmd::Relinquish => None,
+        }
+    }
+
+    /// The connection the command names, a closed one included; `None`
+    /// for a room given up.
+    pub fn origin(&self) -> Option<ConnId> {
+        match self {
+            RoomCmd::Request { who, .. } => Some(who.conn),
+            RoomCmd::Detach { conn, .. } => Some(*conn),
+            RoomCmd::Relinquish => None,
+        }
+    }
+
+    /// Whether it may be sent to another node (all but what only a
+    /// room's own node sends).
+    pub fn travels(&self) -> bool {
+        !matches!(self, RoomCmd::Relinquish)
+    }
+
+    /// The command with its connection `conn` (here, a stand-in for the
+    /// gateway's connection it came on).
+    pub fn with_conn(self, conn: ConnId) -> RoomCmd {
+        match self {
+            RoomCmd::Request { who, req } => RoomCmd::Request {
+                who: Member { conn, ..who },
+                req,
+            },
+            RoomCmd::Detach { token, .. } => RoomCmd::Detach { token, conn },
+            RoomCmd::Relinquish => RoomCmd::Relinquish,
         }
     }
 }

@@ -118,7 +118,7 @@ pub fn spawn_room(
         gone_since: None,
         closed: None,
         moved: false,
-        generation: host.store().generation(),
+        generation: host.store().cluster().map(|c| c.generation()),
         unsettled: false,
     };
     Prepared::new(room)
@@ -189,7 +189,7 @@ pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<P
         gone_since: Some(now),
         closed: None,
         moved: false,
-        generation: host.store().generation(),
+        generation: host.store().cluster().map(|c| c.generation()),
         unsettled: false,
     };
     Ok(Prepared::new(room))

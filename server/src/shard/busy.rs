@@ -5,7 +5,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 use std::time::Instant;
 
-use crate::limits::SHARD_LOAD_SAMPLE;
+/// How long a shard's busy share is measured over before rooms are
+/// placed by it again: long enough to average over many moves, short
+/// enough that a shard filling up is seen within a fraction of a second.
+pub(super) const SHARD_LOAD_SAMPLE: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// Nanoseconds since the first reading in this process: busy times are
 /// kept in atomics, which hold integers, not instants.

@@ -16,13 +16,11 @@
 //! `Store` dispatches on an enum, not a trait object: the hot path (one
 //! append per move) costs one match, no allocation and no virtual call.
 
-use std::net::IpAddr;
 use std::path::PathBuf;
 
 use parlor_games::{Outcome, Seat};
-use parlor_protocol::{Closed, LogEntry, MatchHeader, MatchLog, RoomId};
+use parlor_protocol::{Closed, LogEntry, MatchLog, RoomId};
 use tokio::sync::oneshot;
-use uuid::Uuid;
 
 mod cluster;
 mod exported;
@@ -33,10 +31,13 @@ mod postgres;
 mod rows;
 mod sqlite;
 mod task;
+mod types;
 
 pub use faults::{Faults, ReadHold};
 pub use health::FAILURE_SHOWN_FOR;
+pub use sqlite::{STORE_READERS, STORE_READ_QUEUE};
 pub use task::StoreTask;
+pub use types::{MatchKey, MatchRecord, Origin, Step, StoredMatch, StoredSeat};
 
 pub use cluster::ClusterStore;
 pub use exported::{ExportedMatch, ExportedStep};
@@ -140,116 +141,12 @@ pub enum Sync {
     Full,
 }
 
-/// Who sits in a seat, as stored.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum StoredSeat {
-    /// A player, known by their resume token.
-    Player {
-        /// Resume token.
-        token: Uuid,
-        /// Display name.
-        name: String,
-        /// What they added to the deal.
-        client_seed: Option<String>,
-    },
-    /// A built-in bot.
-    Bot {
-        /// Strategy name.
-        strategy: String,
-    },
-}
+/// Store jobs committed in one transaction: batching moves from many rooms
+/// into one commit is what makes durable writes cheap under load.
+pub(crate) const STORE_BATCH: usize = 512;
 
-/// One step as the store files it: the action is already the JSON text
-/// of a `LoggedAction` (a room writes it straight from its typed move,
-/// which spares building a JSON tree per move only to print it).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Step {
-    /// The position it was played from.
-    pub seq: u64,
-    /// Who acted.
-    pub seat: Seat,
-    /// The `LoggedAction`, as JSON.
-    pub action: String,
-}
-
-impl Step {
-    /// The step `seat` took from position `seq`; `action` serialises as a
-    /// `LoggedAction`.
-    pub fn new(seq: u64, seat: Seat, action: &impl serde::Serialize) -> Result<Step, StoreError> {
-        let action = serde_json::to_string(action)
-            .map_err(|e| StoreError::Corrupt(format!("a step did not encode: {e}")))?;
-        Ok(Step { seq, seat, action })
-    }
-}
-
-/// A match's number in the store, what its seats and moves are filed
-/// under, and the epoch its writer holds it at. Numbers grow with every
-/// match, which keeps a live match's rows together at the end of the
-/// tables (see `schema`). The epoch is a shared store's fencing token:
-/// each node that takes a room over bumps it, and a write made at an older
-/// epoch is refused ([`StoreError::Fenced`]); SQLite's is always 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct MatchKey {
-    id: i64,
-    epoch: i64,
-}
-
-impl MatchKey {
-    /// A match first held at epoch 1 (its creation).
-    pub(crate) fn new(id: i64) -> MatchKey {
-        MatchKey { id, epoch: 1 }
-    }
-
-    /// A match held at `epoch`.
-    pub(crate) fn at(id: i64, epoch: i64) -> MatchKey {
-        MatchKey { id, epoch }
-    }
-
-    /// The epoch this key writes at.
-    pub fn epoch(&self) -> i64 {
-        self.epoch
-    }
-}
-
-/// A match's header as stored.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MatchRecord {
-    /// The room.
-    pub room: RoomId,
-    /// Game, options, seats, seed and clock.
-    pub header: MatchHeader,
-    /// Not listed in the lobby.
-    pub private: bool,
-    /// Who made it, and when.
-    pub origin: Origin,
-}
-
-/// Who made a match and when: what the caps and lifetimes need after a
-/// restart (absent for matches stored by older servers).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Origin {
-    /// The creator's resume token.
-    pub creator: Option<Uuid>,
-    /// The creator's address, as the caps count it (IPv6 by /64).
-    pub addr: Option<IpAddr>,
-    /// When it was made, in milliseconds since the Unix epoch.
-    pub created_ms: Option<u64>,
-}
-
-/// A match restored at start-up.
-#[derive(Clone, Debug)]
-pub struct StoredMatch {
-    /// Its number in the store.
-    pub key: MatchKey,
-    /// Its header.
-    pub record: MatchRecord,
-    /// Seats taken, by seat number.
-    pub seats: Vec<(Seat, StoredSeat)>,
-    /// Every step so far.
-    pub moves: Vec<LogEntry>,
-    /// Clocks (ms left per seat) after the last step, if the room has a clock.
-    pub clocks: Option<Vec<u64>>,
-}
+/// Store jobs waiting for the writer thread before callers wait their turn.
+pub(crate) const STORE_QUEUE: usize = 8_192;
 
 type Reply<T> = oneshot::Sender<Result<T, StoreError>>;
 
@@ -324,7 +221,7 @@ pub struct Store(Backend);
 #[derive(Clone, Debug)]
 enum Backend {
     Sqlite(SqliteStore),
-    Postgres(PgStore),
+    Postgres(ClusterStore),
 }
 
 impl Store {
@@ -347,7 +244,7 @@ impl Store {
             }
             StoreConfig::Postgres { url, node } => {
                 let (store, task) = PgStore::open(url, node, faults).await?;
-                Ok((Store(Backend::Postgres(store)), task))
+                Ok((Store(Backend::Postgres(ClusterStore(store))), task))
             }
         }
     }
@@ -380,7 +277,7 @@ impl Store {
     async fn write<T>(&self, job: impl FnOnce(Reply<T>) -> WriteJob) -> Result<T, StoreError> {
         match &self.0 {
             Backend::Sqlite(s) => s.write(job).await,
-            Backend::Postgres(s) => s.write(job).await,
+            Backend::Postgres(s) => s.0.write(job).await,
         }
     }
 
@@ -432,47 +329,14 @@ impl Store {
         self.write(|r| WriteJob::Close(key, why, r)).await
     }
 
-    /// Whether other nodes may share this store (PostgreSQL): then a
-    /// node hosts only the rooms it owns, and takes over orphans by
-    /// [`Store::claim`], rather than restoring every unfinished match.
-    pub fn is_shared(&self) -> bool {
-        matches!(self.0, Backend::Postgres(_))
-    }
-
-    /// What only a shared store (cluster mode) answers; `None` for SQLite.
-    pub fn cluster(&self) -> Option<ClusterStore<'_>> {
+    /// The cluster's side of a shared store (leases, claims, where rooms
+    /// are, the lobby); `None` for SQLite. The log API above is the same
+    /// on every backend; only a cluster's directory and a room's fencing
+    /// check reach past it, and only in cluster mode.
+    pub fn cluster(&self) -> Option<&ClusterStore> {
         match &self.0 {
             Backend::Sqlite(_) => None,
-            Backend::Postgres(s) => Some(ClusterStore(s)),
-        }
-    }
-
-    /// This node's id in a shared store (it changes when the node loses
-    /// its lease); `None` for SQLite.
-    pub fn node_id(&self) -> Option<std::sync::Arc<str>> {
-        match &self.0 {
-            Backend::Sqlite(_) => None,
-            Backend::Postgres(s) => Some(s.node_id()),
-        }
-    }
-
-    /// In a shared store: a receiver whose value grows each time this
-    /// node lost its lease (and so every room it hosted), and how often
-    /// to [`Store::claim`]. `None` for SQLite.
-    pub fn ownership(&self) -> Option<(tokio::sync::watch::Receiver<u64>, std::time::Duration)> {
-        match &self.0 {
-            Backend::Sqlite(_) => None,
-            Backend::Postgres(s) => Some((s.generations(), s.claim_every())),
-        }
-    }
-
-    /// Takes over this node's share of the orphaned rooms (unfinished,
-    /// whose owner stopped or lost its lease) at a bumped epoch, and reads
-    /// each back whole. SQLite has no other node: nothing to claim.
-    pub async fn claim(&self) -> Result<Vec<StoredMatch>, StoreError> {
-        match &self.0 {
-            Backend::Sqlite(_) => Ok(Vec::new()),
-            Backend::Postgres(s) => s.claim().await,
+            Backend::Postgres(s) => Some(s),
         }
     }
 
@@ -483,53 +347,7 @@ impl Store {
     pub fn health(&self) -> Result<(), String> {
         match &self.0 {
             Backend::Sqlite(s) => s.health(),
-            Backend::Postgres(s) => s.health(),
-        }
-    }
-
-    /// In a shared store, whether this node surely holds its lease now;
-    /// `None` for SQLite.
-    pub fn lease_held(&self) -> Option<bool> {
-        match &self.0 {
-            Backend::Sqlite(_) => None,
-            Backend::Postgres(s) => Some(s.lease_held()),
-        }
-    }
-
-    /// In a shared store, how many times this node has lost its lease
-    /// (and with it every room it hosted then); `None` for SQLite.
-    pub fn generation(&self) -> Option<u64> {
-        match &self.0 {
-            Backend::Sqlite(_) => None,
-            Backend::Postgres(s) => Some(s.generation()),
-        }
-    }
-
-    /// In a shared store, how long from now this node surely holds its
-    /// lease (zero: not surely); `None` for SQLite.
-    pub fn lease_left(&self) -> Option<std::time::Duration> {
-        match &self.0 {
-            Backend::Sqlite(_) => None,
-            Backend::Postgres(s) => Some(s.lease_left()),
-        }
-    }
-
-    /// A shared store's lease; `None` for SQLite.
-    pub fn lease(&self) -> Option<std::time::Duration> {
-        match &self.0 {
-            Backend::Sqlite(_) => None,
-            Backend::Postgres(s) => Some(s.lease()),
-        }
-    }
-
-    /// Takes over every orphaned room in which `token` holds a seat (a
-    /// player resuming here), and reads each back whole; with how many
-    /// unfinished rooms the token holds a seat in, wherever they are
-    /// hosted. SQLite: nothing to claim.
-    pub async fn claim_for(&self, token: Uuid) -> Result<(Vec<StoredMatch>, i64), StoreError> {
-        match &self.0 {
-            Backend::Sqlite(_) => Ok((Vec::new(), 0)),
-            Backend::Postgres(s) => s.claim_for(token).await,
+            Backend::Postgres(s) => s.0.health(),
         }
     }
 
@@ -537,7 +355,7 @@ impl Store {
     pub async fn unfinished(&self) -> Result<Vec<StoredMatch>, StoreError> {
         match &self.0 {
             Backend::Sqlite(s) => s.unfinished().await,
-            Backend::Postgres(s) => s.unfinished().await,
+            Backend::Postgres(s) => s.0.unfinished().await,
         }
     }
 
@@ -546,7 +364,7 @@ impl Store {
     pub async fn log(&self, room: RoomId) -> Result<Option<MatchLog>, StoreError> {
         match &self.0 {
             Backend::Sqlite(s) => s.log(room).await,
-            Backend::Postgres(s) => s.log(room).await,
+            Backend::Postgres(s) => s.0.log(room).await,
         }
     }
 }

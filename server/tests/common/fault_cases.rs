@@ -13,9 +13,10 @@ use parlor_games::{GameKind, Outcome, Seat, SeatSet};
 use parlor_protocol::{
     ErrorCode, LogEntry, LoggedAction, MatchHeader, MatchLog, RoomId, ServerMsg,
 };
-use parlor_server::limits::{Limits, STORE_READERS, STORE_READ_QUEUE};
-use parlor_server::room::RoomCmd;
+use parlor_server::limits::Limits;
+use parlor_server::room::{RoomCmd, RoomRequest};
 use parlor_server::store::{Faults, MatchKey, MatchRecord, Origin, Store, StoreError};
+use parlor_server::store::{STORE_READERS, STORE_READ_QUEUE};
 use serde_json::{json, Value};
 
 use super::backend::{close, Backend};
@@ -194,11 +195,15 @@ pub async fn a_room_refuses_a_move_whose_commit_fails_and_keeps_its_state(backen
     let start = a.update_at(0).await;
     assert_eq!((start.seq, start.to_act), (0, SeatSet::single(Seat(0))));
     let who = a.member.clone();
-    let play = |mv: Value| RoomCmd::Play {
-        who: who.clone(),
-        seat: Seat(0),
-        seq: 0,
-        mv,
+    let play = |mv: Value| {
+        RoomCmd::request(
+            who.clone(),
+            RoomRequest::Play {
+                seat: Seat(0),
+                seq: 0,
+                mv,
+            },
+        )
     };
 
     faults.fail_next_commits(1);

@@ -16,7 +16,7 @@ use parlor_protocol::{decode_server, Clock, RoomId, RoomStatus, ServerMsg, Updat
 use parlor_server::directory::{Directory, NewRoom};
 use parlor_server::limits::Limits;
 use parlor_server::outbox::{ConnId, Inbox, Outbox, Outgoing};
-use parlor_server::room::{Member, RoomCmd};
+use parlor_server::room::{Member, RoomCmd, RoomRequest};
 use parlor_server::store::Store;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -86,11 +86,13 @@ impl Player {
 
     /// Its request to sit in `seat`.
     pub fn join(&self, seat: u8) -> RoomCmd {
-        RoomCmd::Join {
-            who: self.member.clone(),
-            seat: Some(Seat(seat)),
-            client_seed: None,
-        }
+        RoomCmd::request(
+            self.member.clone(),
+            RoomRequest::Join {
+                seat: Some(Seat(seat)),
+                client_seed: None,
+            },
+        )
     }
 
     /// Its connection closing.

@@ -8,10 +8,11 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 use super::super::{lock, Directory};
-use super::proxy;
-use crate::bus::{Bus, Envelope, WireCmd, WireFrame};
+use super::wire::{Envelope, WireFrame};
+use super::{proxy, Cluster};
+use crate::bus::Bus;
 use crate::outbox::{ConnId, CLOSE_TAKEN_OVER};
-use crate::room::RoomHost;
+use crate::room::RoomCmd;
 
 /// WebSocket close code for a connection whose forwarded rooms' frames
 /// may have been lost with the bus (1012, service restart): reconnect and
@@ -19,14 +20,9 @@ use crate::room::RoomHost;
 pub const CLOSE_BUS_LOST: u16 = 1012;
 
 /// Handles what arrives on the bus until the directory is gone.
-pub(super) async fn listen(dir: Weak<Directory>) {
-    let mut messages = {
-        let Some(d) = dir.upgrade() else { return };
-        let Some(cluster) = d.cluster.as_ref() else {
-            return;
-        };
-        cluster.bus.messages()
-    };
+pub(super) async fn listen(dir: Weak<Directory>, cluster: Arc<Cluster>) {
+    let cluster = &cluster;
+    let mut messages = cluster.bus.messages();
     loop {
         let msg = match messages.recv().await {
             Ok(msg) => msg,
@@ -39,12 +35,12 @@ pub(super) async fn listen(dir: Weak<Directory>) {
             }
             Err(RecvError::Closed) => return,
         };
-        let Some(env) = Bus::decode(&msg) else {
+        let Some(env) = Bus::decode::<Envelope>(&msg) else {
             continue;
         };
         let Some(d) = dir.upgrade() else { return };
         match env {
-            Envelope::Cmd { gw, room, cmd } => command(&d, gw, room, cmd),
+            Envelope::Cmd { gw, room, cmd } => command(&d, cluster, gw, room, cmd),
             Envelope::Frames { frames, until_ms } => {
                 if in_time(until_ms, crate::room::unix_ms()) {
                     deliver(&d, frames);
@@ -52,36 +48,36 @@ pub(super) async fn listen(dir: Weak<Directory>) {
                     distrust(&d, &frames);
                 }
             }
-            Envelope::TakenOver { gw, conn, token } => taken_over(&d, &gw, conn, token),
-            Envelope::Gone { gw, conn } => gone(&d, gw, conn),
-            Envelope::Rehosted { room } => rehosted(&d, &room),
+            Envelope::TakenOver { gw, conn, token } => taken_over(&d, cluster, &gw, conn, token),
+            Envelope::Gone { gw, conn } => gone(&d, cluster, gw, conn),
+            Envelope::Rehosted { room } => rehosted(&d, cluster, &room),
         }
     }
 }
 
 /// A command for a room hosted here, from gateway `gw`.
-fn command(dir: &Arc<Directory>, gw: String, room: RoomId, cmd: WireCmd) {
-    let Some(cluster) = dir.cluster.as_ref() else {
+fn command(dir: &Arc<Directory>, cluster: &Arc<Cluster>, gw: String, room: RoomId, cmd: RoomCmd) {
+    let me = cluster.bus.me();
+    // Only what travels is sent: every such command names its connection.
+    let Some(remote_conn) = cmd.origin() else {
         return;
     };
-    let me = cluster.bus.me();
-    let remote_conn = cmd.conn();
     let conn = if *gw == **me {
         // This node's own command, published before it hosted the room.
-        Some(ConnId(remote_conn))
+        Some(remote_conn)
     } else {
-        let remote: proxy::Remote = (Arc::from(gw), remote_conn);
+        let remote: proxy::Remote = (Arc::from(gw), remote_conn.0);
         match cmd {
             // A connection that closed needs no stand-in made for it.
-            WireCmd::Detach { .. } => lock(&cluster.proxies).get(&remote).map(|o| o.id()),
-            _ => Some(stand_in(dir, remote)),
+            RoomCmd::Detach { .. } => lock(&cluster.proxies).get(&remote).map(|o| o.id()),
+            _ => Some(stand_in(dir, cluster, remote)),
         }
     };
     let Some(conn) = conn else { return };
-    let cmd = cmd.into_cmd(conn);
+    let cmd = cmd.with_conn(conn);
     if dir.route_local(&room, cmd).is_err() {
         // Gone from here meanwhile: the player finds it again by resuming.
-        if let Some(out) = dir.outbox(conn) {
+        if let Some(out) = dir.sessions().outbox(conn) {
             out.send(&ServerMsg::room_error(
                 &room,
                 ErrorCode::RoomMoved,
@@ -92,25 +88,21 @@ fn command(dir: &Arc<Directory>, gw: String, room: RoomId, cmd: WireCmd) {
 }
 
 /// The stand-in for a gateway's connection, made if needed.
-fn stand_in(dir: &Arc<Directory>, remote: proxy::Remote) -> ConnId {
-    let Some(cluster) = dir.cluster.as_ref() else {
-        return ConnId(0);
-    };
+fn stand_in(dir: &Arc<Directory>, cluster: &Arc<Cluster>, remote: proxy::Remote) -> ConnId {
     let weak = Arc::downgrade(dir);
+    let weak_cluster = Arc::downgrade(cluster);
     let bus = cluster.bus.clone();
-    let tracker = dir.tracker.clone();
-    let stop = dir.shutdown.clone();
-    let store = dir.store.clone();
+    let store = cluster.store.clone();
     let (out, new) = lock(&cluster.proxies).get_or_make(remote, |gw, joining| {
         let link = proxy::link(bus, gw, joining, store, move |gw| {
-            if let Some(d) = weak.upgrade() {
-                gateway_gone(&d, gw);
+            if let (Some(d), Some(cluster)) = (weak.upgrade(), weak_cluster.upgrade()) {
+                gateway_gone(&d, &cluster, gw);
             }
         });
-        tracker.spawn(super::until(stop, link));
+        dir.spawn(link);
     });
     if new {
-        lock(&dir.conns).insert(out.id(), out.clone());
+        dir.sessions().add(&out);
     }
     out.id()
 }
@@ -120,12 +112,12 @@ fn deliver(dir: &Directory, frames: Vec<WireFrame>) {
     for frame in frames {
         match frame {
             WireFrame::Text { conn, text } => {
-                if let Some(out) = dir.outbox(ConnId(conn)) {
+                if let Some(out) = dir.sessions().outbox(ConnId(conn)) {
                     out.send_text(Utf8Bytes::from(String::from(Box::<str>::from(text))));
                 }
             }
             WireFrame::End { conn, code, why } => {
-                if let Some(out) = dir.outbox(ConnId(conn)) {
+                if let Some(out) = dir.sessions().outbox(ConnId(conn)) {
                     out.end(code, why);
                 }
             }
@@ -154,7 +146,7 @@ fn distrust(dir: &Directory, frames: &[WireFrame]) {
         if !closed.insert(conn) {
             continue;
         }
-        if let Some(out) = dir.outbox(ConnId(conn)) {
+        if let Some(out) = dir.sessions().outbox(ConnId(conn)) {
             tracing::info!(
                 conn,
                 "frames came after their sender's lease; the connection resumes"
@@ -170,22 +162,10 @@ fn distrust(dir: &Directory, frames: &[WireFrame]) {
 
 /// `token` speaks on gateway `gw`'s `conn` now: a connection here that
 /// spoke for it is told and closed.
-fn taken_over(dir: &Directory, gw: &str, conn: u64, token: uuid::Uuid) {
-    let Some(cluster) = dir.cluster.as_ref() else {
-        return;
-    };
+fn taken_over(dir: &Directory, cluster: &Cluster, gw: &str, conn: u64, token: uuid::Uuid) {
     let here = **cluster.bus.me() == *gw;
-    let old = {
-        let mut owners = lock(&dir.owners);
-        match owners.get(&token) {
-            Some(&c) if !(here && c == ConnId(conn)) => {
-                owners.remove(&token);
-                Some(c)
-            }
-            _ => None,
-        }
-    };
-    if let Some(out) = old.and_then(|c| lock(&dir.conns).get(&c).cloned()) {
+    let keep = here.then_some(ConnId(conn));
+    if let Some(out) = dir.sessions().displace(token, keep) {
         out.send(&ServerMsg::error(
             ErrorCode::SessionTakenOver,
             "your session was resumed on another connection",
@@ -195,13 +175,10 @@ fn taken_over(dir: &Directory, gw: &str, conn: u64, token: uuid::Uuid) {
 }
 
 /// Gateway `gw`'s connection `conn` closed: its stand-in here goes.
-fn gone(dir: &Directory, gw: String, conn: u64) {
-    let Some(cluster) = dir.cluster.as_ref() else {
-        return;
-    };
+fn gone(dir: &Directory, cluster: &Cluster, gw: String, conn: u64) {
     let out = lock(&cluster.proxies).remove(&(Arc::from(gw), conn));
     if let Some(out) = out {
-        lock(&dir.conns).remove(&out.id());
+        dir.sessions().remove(out.id());
         out.end(crate::outbox::CLOSE_SLOW, ErrorCode::ConnectionIdle);
     }
 }
@@ -210,31 +187,24 @@ fn gone(dir: &Directory, gw: String, conn: u64) {
 /// that reached it over the bus are not attached to the rebuilt room, and
 /// the node they reached may have died without a word, so each is told
 /// `room/moved` (resume, or spectate again).
-fn rehosted(dir: &Directory, room: &RoomId) {
-    let Some(cluster) = dir.cluster.as_ref() else {
-        return;
-    };
+fn rehosted(dir: &Directory, cluster: &Cluster, room: &RoomId) {
     let msg = ServerMsg::room_error(
         room,
         ErrorCode::RoomMoved,
         "another server hosts this room now; send resume (or spectate) again to carry on",
     );
     for conn in cluster.reached(room) {
-        if let Some(out) = dir.outbox(conn) {
+        if let Some(out) = dir.sessions().outbox(conn) {
             out.send(&msg);
         }
     }
 }
 
 /// Gateway `gw` is gone: every stand-in of its connections goes.
-fn gateway_gone(dir: &Directory, gw: &str) {
-    let Some(cluster) = dir.cluster.as_ref() else {
-        return;
-    };
+fn gateway_gone(dir: &Directory, cluster: &Cluster, gw: &str) {
     let outs = lock(&cluster.proxies).remove_gateway(gw);
-    let mut conns = lock(&dir.conns);
     for out in outs {
-        conns.remove(&out.id());
+        dir.sessions().remove(out.id());
         out.end(crate::outbox::CLOSE_SLOW, ErrorCode::ConnectionIdle);
     }
 }
@@ -242,23 +212,14 @@ fn gateway_gone(dir: &Directory, gw: &str) {
 /// Each time the bus comes back after Redis was lost, closes the local
 /// connections that play or watch rooms hosted elsewhere: frames for them
 /// may have been lost meanwhile, and a resume brings them up to date.
-pub(super) async fn watch_reconnects(dir: Weak<Directory>) {
-    let mut reconnects = {
-        let Some(d) = dir.upgrade() else { return };
-        let Some(cluster) = d.cluster.as_ref() else {
-            return;
-        };
-        cluster.bus.reconnects()
-    };
+pub(super) async fn watch_reconnects(dir: Weak<Directory>, cluster: Arc<Cluster>) {
+    let mut reconnects = cluster.bus.reconnects();
     loop {
         match reconnects.recv().await {
             Ok(_) | Err(RecvError::Lagged(_)) => {}
             Err(RecvError::Closed) => return,
         }
         let Some(d) = dir.upgrade() else { return };
-        let Some(cluster) = d.cluster.as_ref() else {
-            return;
-        };
         // Each, as it closes, tells the cluster to drop its stand-ins.
         let forwarded: Vec<ConnId> = lock(&cluster.forwarded).keys().copied().collect();
         tracing::warn!(
@@ -266,7 +227,7 @@ pub(super) async fn watch_reconnects(dir: Weak<Directory>) {
             "the bus came back; connections to rooms hosted elsewhere are closed to resume"
         );
         for conn in forwarded {
-            if let Some(out) = lock(&d.conns).get(&conn).cloned() {
+            if let Some(out) = d.sessions().get(conn) {
                 out.send(&ServerMsg::error(
                     ErrorCode::ServerUnreachable,
                     "this server lost touch with the rest of the cluster for a moment; reconnect and resume",

@@ -3,38 +3,40 @@
 //! listing is neither stale nor missing after a node dies (its rooms keep
 //! their last summary until their new owner writes one).
 
-use std::sync::Weak;
+use std::sync::{Arc, Weak};
 
 use std::collections::BTreeMap;
-use std::ops::Bound;
 
 use parlor_protocol::{RoomId, RoomSummary};
 
 use super::super::listing::{ListQuery, Page};
 use super::super::{lock, Directory};
-use crate::limits::{FINISHED_LISTED_FOR, LOBBY_SWEEP_EVERY};
+use super::Cluster;
+use crate::limits::FINISHED_LISTED_FOR;
 use crate::room::unix_ms;
 use crate::store::{ClusterStore, LobbyQuery, StoreError};
+
+/// How often a node deletes, with its next listing write, the finished
+/// rooms no longer listed from the cluster's lobby table (a scan of the
+/// table: rare enough to cost nothing, often enough to keep it small).
+pub(super) const LOBBY_SWEEP_EVERY: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Writes queued listings, all those queued at once in one transaction,
 /// until the directory is gone. A failed write is kept for the next one
 /// unless a newer listing of the room came meanwhile.
-pub(super) async fn flush(dir: Weak<Directory>) {
+pub(super) async fn flush(dir: Weak<Directory>, cluster: Arc<Cluster>) {
     let mut swept = tokio::time::Instant::now();
     loop {
-        let Some(d) = dir.upgrade() else { return };
-        let Some(cluster) = d.cluster.as_ref() else {
+        if dir.strong_count() == 0 {
             return;
-        };
+        }
         let notified = cluster.listed.notified();
         let batch = std::mem::take(&mut *lock(&cluster.listings));
         if batch.is_empty() {
             notified.await;
             continue;
         }
-        let Some(store) = d.store.cluster() else {
-            return;
-        };
+        let store = &cluster.store;
         // In match order: two writers of the same rooms (a zombie and the
         // new owner) lock them in one order.
         let mut rows: Vec<_> = batch.values().cloned().collect();
@@ -52,7 +54,7 @@ pub(super) async fn flush(dir: Weak<Directory>) {
                         queued.entry(room).or_insert(row);
                     }
                 }
-                tokio::time::sleep(crate::limits::BUS_RETRY_EVERY).await;
+                tokio::time::sleep(super::BUS_RETRY_EVERY).await;
             }
         }
     }
@@ -70,7 +72,7 @@ fn listed_since() -> i64 {
 /// joined here shows at once, before its listing is written).
 pub async fn list(
     dir: &Directory,
-    store: ClusterStore<'_>,
+    store: &ClusterStore,
     q: &ListQuery,
 ) -> Result<Page, StoreError> {
     let size = q.page_size();
@@ -89,23 +91,7 @@ pub async fn list(
         .flatten();
     let mut rooms: BTreeMap<RoomId, RoomSummary> =
         stored.into_iter().map(|s| (s.room.clone(), s)).collect();
-    {
-        let local = lock(&dir.rooms);
-        // Rooms hosted here are listed as they are now, below.
-        rooms.retain(|id, _| !local.by_id.contains_key(id));
-        let start = match &q.after {
-            Some(id) => Bound::Excluded(id),
-            None => Bound::Unbounded,
-        };
-        for (id, s) in local.listed.range::<RoomId, _>((start, Bound::Unbounded)) {
-            if upper.as_ref().is_some_and(|u| id > u) {
-                break;
-            }
-            if q.wants(s) {
-                rooms.insert(id.clone(), RoomSummary::clone(s));
-            }
-        }
-    }
+    dir.list_here(&mut rooms, q, upper.as_ref());
     let more = rooms.len() > size;
     let mut rooms: Vec<RoomSummary> = rooms.into_values().take(size).collect();
     rooms.shrink_to_fit();

@@ -15,24 +15,33 @@
 mod inbound;
 mod lobby;
 mod proxy;
+mod wire;
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::{Arc, Mutex, Weak};
 
-use parlor_protocol::{ErrorCode, RoomId, ServerMsg};
+use parlor_protocol::{ErrorCode, RoomId, RoomSummary, ServerMsg};
 use tokio::sync::{mpsc, Notify};
-use tokio_util::sync::CancellationToken;
 use uuid::Uuid;
 
 use super::{lock, Directory, Unrouted};
-use crate::bus::{Bus, Envelope, WireCmd};
-use crate::limits::{BUS_PENDING_PER_ROOM, BUS_RETRY_EVERY};
+use crate::bus::Bus;
 use crate::outbox::ConnId;
-use crate::room::RoomCmd;
-use crate::store::{Listing, Whereabouts};
+use crate::room::{RoomCmd, RoomRequest};
+use crate::store::{ClusterStore, Listing, MatchKey, Whereabouts};
 
 pub use lobby::list as list_cluster;
 use proxy::Proxies;
+use wire::Envelope;
+
+/// How often a command for a room that nobody on the bus hosts, though a
+/// live node owns it, is tried again (the owner is subscribing, or is
+/// dying and its lease not yet out).
+pub(super) const BUS_RETRY_EVERY: std::time::Duration = std::time::Duration::from_millis(50);
+
+/// Commands for one room waiting while its node is looked for: a client
+/// that keeps sending meanwhile is refused `server/busy` beyond this.
+pub(super) const BUS_PENDING_PER_ROOM: usize = 64;
 
 /// Commands the publisher task has not yet sent: past this, a command
 /// is refused `server/busy` (the bus is far behind).
@@ -55,8 +64,10 @@ enum Sub {
 }
 
 /// A node's part of the cluster's directory.
-pub(super) struct Cluster {
+pub(in crate::directory) struct Cluster {
     bus: Bus,
+    /// The shared store: where rooms are, claims, the lobby, the lease.
+    store: ClusterStore,
     outbound: mpsc::Sender<Outbound>,
     subs: mpsc::UnboundedSender<Sub>,
     /// Rooms whose node is being looked for, with the commands waiting
@@ -81,19 +92,20 @@ impl std::fmt::Debug for Cluster {
 }
 
 /// The receiving ends of a cluster's queues, for its tasks.
-pub(super) struct Queues {
+pub(in crate::directory) struct Queues {
     outbound: mpsc::Receiver<Outbound>,
     subs: mpsc::UnboundedReceiver<Sub>,
 }
 
 impl Cluster {
     /// A node's cluster directory on `bus`, and its queues.
-    pub fn new(bus: Bus) -> (Cluster, Queues) {
+    pub fn new(bus: Bus, store: ClusterStore) -> (Cluster, Queues) {
         let (outbound, outbound_rx) = mpsc::channel(OUTBOUND_QUEUE);
         let (subs, subs_rx) = mpsc::unbounded_channel();
         (
             Cluster {
                 bus,
+                store,
                 outbound,
                 subs,
                 pending: Mutex::default(),
@@ -109,18 +121,15 @@ impl Cluster {
         )
     }
 
-    /// Starts the cluster's tasks for `dir`, until `stop`.
-    pub fn start(dir: &Arc<Directory>, queues: Queues, stop: CancellationToken) {
+    /// Starts the cluster's tasks for `dir`, until its shutdown.
+    pub fn start(cluster: &Arc<Cluster>, dir: &Arc<Directory>, queues: Queues) {
         let weak = Arc::downgrade(dir);
-        let tracker = dir.tracker.clone();
-        tracker.spawn(until(stop.clone(), publish(weak.clone(), queues.outbound)));
-        tracker.spawn(until(
-            stop.clone(),
-            subscriptions(weak.clone(), queues.subs),
-        ));
-        tracker.spawn(until(stop.clone(), inbound::listen(weak.clone())));
-        tracker.spawn(until(stop.clone(), inbound::watch_reconnects(weak.clone())));
-        tracker.spawn(until(stop, lobby::flush(weak)));
+        let c = || Arc::clone(cluster);
+        dir.spawn(publish(weak.clone(), c(), queues.outbound));
+        dir.spawn(subscriptions(c(), queues.subs));
+        dir.spawn(inbound::listen(weak.clone(), c()));
+        dir.spawn(inbound::watch_reconnects(weak.clone(), c()));
+        dir.spawn(lobby::flush(weak, c()));
     }
 
     /// Sends `cmd` for `room`, hosted elsewhere (or nowhere yet).
@@ -192,18 +201,15 @@ impl Cluster {
         let _ = self.subs.send(Sub::Unhost(room.clone()));
     }
 
-    /// Queues a room's listing for the database.
-    pub fn listing(&self, room: &RoomId, listing: Listing) {
+    /// Queues a room's listing for the cluster's lobby.
+    pub fn list(&self, room: &RoomId, key: MatchKey, summary: &RoomSummary) {
+        let listing = Listing {
+            key,
+            summary: summary.clone(),
+            at_ms: i64::try_from(crate::room::unix_ms()).unwrap_or(i64::MAX),
+        };
         lock(&self.listings).insert(room.clone(), listing);
         self.listed.notify_one();
-    }
-}
-
-/// Runs `task` until `stop`.
-async fn until(stop: CancellationToken, task: impl std::future::Future<Output = ()>) {
-    tokio::select! {
-        () = stop.cancelled() => {}
-        () = task => {}
     }
 }
 
@@ -211,18 +217,16 @@ async fn until(stop: CancellationToken, task: impl std::future::Future<Output = 
 /// `Detach` has nobody to tell).
 fn refuse(dir: &Directory, room: &RoomId, cmd: &RoomCmd, code: ErrorCode, message: &str) {
     let Some(conn) = cmd.conn() else { return };
-    if let Some(out) = crate::room::RoomHost::outbox(dir, conn) {
+    if let Some(out) = dir.sessions().outbox(conn) {
         out.send(&ServerMsg::room_error(room, code, message));
     }
 }
 
 /// The publisher: sends commands and announcements in order.
-async fn publish(dir: Weak<Directory>, mut queue: mpsc::Receiver<Outbound>) {
+async fn publish(dir: Weak<Directory>, shared: Arc<Cluster>, mut queue: mpsc::Receiver<Outbound>) {
+    let cluster = &*shared;
     while let Some(job) = queue.recv().await {
         let Some(dir) = dir.upgrade() else { return };
-        let Some(cluster) = dir.cluster.as_ref() else {
-            return;
-        };
         match job {
             Outbound::Announce(env) => {
                 if let Err(e) = cluster.bus.publish(cluster.bus.all_channel(), &env).await {
@@ -252,9 +256,7 @@ async fn publish(dir: Weak<Directory>, mut queue: mpsc::Receiver<Outbound>) {
                     Sent::Heard => {}
                     Sent::Unheard => {
                         lock(&cluster.pending).insert(room.clone(), VecDeque::from([cmd]));
-                        let stop = dir.shutdown.clone();
-                        dir.tracker
-                            .spawn(until(stop, resolve(Arc::downgrade(&dir), room)));
+                        dir.spawn(resolve(Arc::downgrade(&dir), Arc::clone(&shared), room));
                     }
                     Sent::Failed => refuse(
                         &dir,
@@ -277,22 +279,22 @@ enum Sent {
 }
 
 async fn send(dir: &Directory, cluster: &Cluster, room: &RoomId, cmd: &RoomCmd) -> Sent {
-    let Some(wire) = WireCmd::of(cmd) else {
+    if !cmd.travels() {
         return Sent::Heard;
-    };
+    }
     // A command whose connection has closed meanwhile (it waited for its
     // room's node) is dropped: sent late, a `resume` would take the seats
     // from the connection the player uses now.
     if cmd
         .conn()
-        .is_some_and(|c| crate::room::RoomHost::outbox(dir, c).is_none())
+        .is_some_and(|c| dir.sessions().outbox(c).is_none())
     {
         return Sent::Heard;
     }
     let env = Envelope::Cmd {
         gw: cluster.bus.me().to_string(),
         room: room.clone(),
-        cmd: wire,
+        cmd: cmd.clone(),
     };
     match cluster
         .bus
@@ -311,24 +313,19 @@ async fn send(dir: &Directory, cluster: &Cluster, room: &RoomId, cmd: &RoomCmd) 
 /// Finds where `room` went, for the commands waiting for it: claims it
 /// here if it is an orphan, waits for its live owner to listen (at most
 /// a lease), or refuses them if it is over or unknown.
-async fn resolve(dir: Weak<Directory>, room: RoomId) {
+async fn resolve(dir: Weak<Directory>, cluster: Arc<Cluster>, room: RoomId) {
+    let cluster = &*cluster;
     let give_up = {
-        let Some(d) = dir.upgrade() else { return };
-        let lease = d.store.lease().unwrap_or_default();
+        let lease = cluster.store.lease();
         tokio::time::Instant::now() + lease + lease
     };
     loop {
         let Some(d) = dir.upgrade() else { return };
-        let Some(cluster) = d.cluster.as_ref() else {
-            return;
-        };
         // Hosted here meanwhile (claimed by a sweep or a resume).
         if d.hosts(&room) {
             return drain(&d, cluster, &room).await;
         }
-        let Some(store) = d.store.cluster() else {
-            return;
-        };
+        let store = &cluster.store;
         match store.whereabouts(&room).await {
             Ok(Whereabouts::Unknown | Whereabouts::Over) => {
                 let message = format!("no room {room}");
@@ -336,7 +333,7 @@ async fn resolve(dir: Weak<Directory>, room: RoomId) {
             }
             Ok(Whereabouts::Orphaned) => match store.claim_room(&room).await {
                 Ok(claimed) => {
-                    d.host_all(claimed);
+                    d.host(claimed);
                     continue;
                 }
                 Err(e) => tracing::warn!(room = %room, error = %e, "cannot claim an orphaned room"),
@@ -401,8 +398,10 @@ async fn drain(dir: &Directory, cluster: &Cluster, room: &RoomId) {
             // A join, resume or spectate that waited while the room was
             // rebuilt here attaches its connection to the rebuilt room:
             // that connection is not to be told the room moved.
-            if let RoomCmd::Join { who, .. } | RoomCmd::Resume { who } | RoomCmd::Spectate { who } =
-                &next
+            if let RoomCmd::Request {
+                who,
+                req: RoomRequest::Join { .. } | RoomRequest::Resume | RoomRequest::Spectate,
+            } = &next
             {
                 if let Some(rooms) = lock(&cluster.forwarded).get_mut(&who.conn) {
                     rooms.remove(room);
@@ -434,14 +433,9 @@ fn fail(dir: &Directory, cluster: &Cluster, room: &RoomId, code: ErrorCode, mess
 }
 
 /// Makes and drops room subscriptions, in order.
-async fn subscriptions(dir: Weak<Directory>, mut queue: mpsc::UnboundedReceiver<Sub>) {
+async fn subscriptions(cluster: Arc<Cluster>, mut queue: mpsc::UnboundedReceiver<Sub>) {
     while let Some(sub) = queue.recv().await {
-        let Some(d) = dir.upgrade() else { return };
-        let Some(cluster) = d.cluster.as_ref() else {
-            return;
-        };
-        let bus = cluster.bus.clone();
-        drop(d);
+        let bus = &cluster.bus;
         let (room, done) = match &sub {
             Sub::Host(room) => (room, bus.subscribe(bus.room_channel(room)).await),
             Sub::Unhost(room) => (room, bus.unsubscribe(bus.room_channel(room)).await),

@@ -19,10 +19,19 @@ use parlor_protocol::ErrorCode;
 use serde_json::value::RawValue;
 use tokio::sync::{mpsc, watch};
 
-use crate::bus::{Bus, Envelope, WireFrame};
-use crate::limits::{BUS_BATCH_FRAMES, LEASE_RECHECK};
+use super::wire::{Envelope, WireFrame};
+use crate::bus::Bus;
 use crate::outbox::{ConnId, Inbox, Outbox, Outgoing};
-use crate::store::Store;
+use crate::store::ClusterStore;
+
+/// How often a node that is not sure it still holds its lease checks
+/// again before sending frames over the bus (see `cluster::proxy::link`):
+/// a fraction of any lease, so frames wait little once it is renewed.
+pub(super) const LEASE_RECHECK: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Frames sent to a gateway in one bus message at most: batches stay
+/// well under Redis's and the gateway's comfortable message size.
+pub(super) const BUS_BATCH_FRAMES: usize = 256;
 
 /// A gateway's connection: the gateway's name and its number there.
 pub(super) type Remote = (Arc<str>, u64);
@@ -146,10 +155,10 @@ pub(super) async fn link(
     bus: Bus,
     gw: Arc<str>,
     mut joining: mpsc::UnboundedReceiver<(u64, Inbox)>,
-    store: Store,
+    store: ClusterStore,
     gone: impl FnOnce(&str),
 ) {
-    let mut generations = store.ownership().map(|(g, _)| g);
+    let mut generations = store.generations();
     let channel = bus.gateway_channel(&gw);
     let mut all: SelectAll<Frames> = SelectAll::new();
     let mut open = true;
@@ -174,7 +183,7 @@ pub(super) async fn link(
             }
         }
         let sent = batch.len();
-        let until_ms = leased(&store, generations.as_mut()).await;
+        let until_ms = Some(leased(&store, &mut generations).await);
         let envelope = Envelope::Frames {
             frames: batch,
             until_ms,
@@ -196,20 +205,19 @@ pub(super) async fn link(
 }
 
 /// Waits until this node surely holds its lease and returns until when
-/// (Unix ms; `None` for a store without leases), or 0 if the lease was
-/// lost since the last batch (the generation moved on).
-async fn leased(store: &Store, generations: Option<&mut watch::Receiver<u64>>) -> Option<u64> {
-    let generations = generations?;
+/// (Unix ms), or 0 if the lease was lost since the last batch (the
+/// generation moved on).
+async fn leased(store: &ClusterStore, generations: &mut watch::Receiver<u64>) -> u64 {
     loop {
         // A closed channel: the store is closing with the server.
         if generations.has_changed().unwrap_or(false) {
             generations.borrow_and_update();
-            return Some(0);
+            return 0;
         }
-        let left = store.lease_left().unwrap_or_default();
+        let left = store.lease_left();
         if !left.is_zero() {
             let left = u64::try_from(left.as_millis()).unwrap_or(u64::MAX);
-            return Some(crate::room::unix_ms().saturating_add(left));
+            return crate::room::unix_ms().saturating_add(left);
         }
         tokio::time::sleep(LEASE_RECHECK).await;
     }

@@ -13,17 +13,14 @@
 //! every job is settled: sent behind a failed job, it would roll the
 //! whole transaction back and still report success.
 
-use parlor_games::{Outcome, Seat};
-use parlor_protocol::Closed;
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Error, Row, Statement};
 
 use super::super::job::WriteJob;
 use super::super::rows::{to_json, NewHeader};
-use super::super::{
-    with_causes, Faults, MatchKey, MatchRecord, Reply, Step, StoreError, StoredSeat,
-};
-use super::node::Node;
+use super::super::{with_causes, Faults, StoreError, StoredSeat};
+use super::cluster::node::Node;
+use super::payload::{split, Answer, Payload};
 use super::pipeline::in_order;
 use super::statements::Statements;
 
@@ -32,67 +29,6 @@ use super::statements::Statements;
 pub(super) struct Conn {
     pub client: Client,
     pub statements: Statements,
-}
-
-/// What a job writes.
-enum Payload {
-    Create(MatchRecord),
-    Seat(MatchKey, Seat, Option<StoredSeat>),
-    Close(MatchKey, Closed),
-    Append {
-        key: MatchKey,
-        step: Step,
-        clocks: Option<Vec<u64>>,
-        outcome: Option<Outcome>,
-    },
-}
-
-/// Where a job's answer goes.
-enum Answer {
-    Unit(Reply<()>),
-    Key(Reply<MatchKey>),
-}
-
-fn split(job: WriteJob) -> (Payload, Answer) {
-    match job {
-        WriteJob::Create(rec, r) => (Payload::Create(rec), Answer::Key(r)),
-        WriteJob::Seat(key, seat, who, r) => (Payload::Seat(key, seat, who), Answer::Unit(r)),
-        WriteJob::Close(key, why, r) => (Payload::Close(key, why), Answer::Unit(r)),
-        WriteJob::Append {
-            key,
-            step,
-            clocks,
-            outcome,
-            reply,
-        } => (
-            Payload::Append {
-                key,
-                step,
-                clocks,
-                outcome,
-            },
-            Answer::Unit(reply),
-        ),
-    }
-}
-
-impl Answer {
-    /// Sends a job's result: for a new match, the number in its row.
-    fn send(self, res: Result<Vec<Row>, StoreError>) {
-        // A caller that stopped waiting has nothing to be told.
-        match self {
-            Answer::Unit(r) => drop(r.send(res.map(|_| ()))),
-            Answer::Key(r) => {
-                let key = res.and_then(|rows| {
-                    let row = rows
-                        .first()
-                        .ok_or_else(|| StoreError::Corrupt("a new match has no id".into()))?;
-                    Ok(MatchKey::new(row.try_get(0)?))
-                });
-                drop(r.send(key));
-            }
-        }
-    }
 }
 
 /// A job's statement parameters, encoded. `epoch` is the epoch the
@@ -331,7 +267,7 @@ pub(super) async fn run(conn: &Conn, jobs: Vec<WriteJob>, faults: &Faults, node:
         payloads.iter().map(|_| None).collect();
     let started = tokio::time::Instant::now();
     let ran = tokio::time::timeout(
-        crate::limits::PG_BATCH_TIMEOUT,
+        crate::store::postgres::PG_BATCH_TIMEOUT,
         transaction(conn, &payloads, faults, &owner, &mut results),
     )
     .await;
@@ -348,7 +284,7 @@ pub(super) async fn run(conn: &Conn, jobs: Vec<WriteJob>, faults: &Faults, node:
         Err(_) => (
             Err(Broken::Unconfirmed(format!(
                 "no answer from the database within {:?}",
-                crate::limits::PG_BATCH_TIMEOUT
+                crate::store::postgres::PG_BATCH_TIMEOUT
             ))),
             false,
         ),
@@ -535,7 +471,7 @@ mod tests {
     // Test helpers fail the test by panicking.
     #![allow(clippy::panic)]
 
-    use parlor_games::GameKind;
+    use parlor_games::{GameKind, Outcome, Seat};
     use parlor_protocol::{MatchHeader, RoomId};
     use serde_json::json;
     use tokio::sync::oneshot;
@@ -543,6 +479,7 @@ mod tests {
     use super::super::connect::Target;
     use super::super::schema;
     use super::*;
+    use crate::store::{MatchKey, MatchRecord, Step};
     use crate::testing::ScratchSchema;
 
     fn ok<T, E: std::fmt::Debug>(r: Result<T, E>) -> T {

@@ -14,7 +14,22 @@ use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 use tokio_postgres::{Client, Config, NoTls};
 
 use super::super::{with_causes, StoreError};
-use crate::limits::{PG_CONNECT_TIMEOUT, PG_POOL_SIZE, PG_POOL_WAIT};
+
+/// Pooled connections serving the Postgres store's reads (the restore at
+/// start-up, `get_log`); the writer has a connection of its own. Reads are
+/// rare next to moves, and each connection is a server process on the
+/// database's side: a few keep one long read from queueing the others.
+pub(super) const PG_POOL_SIZE: usize = 4;
+
+/// How long a read waits for a pooled connection before it fails with
+/// `server/storage`: far longer than any read takes, so only a stuck or
+/// unreachable database makes a read fail here.
+pub(super) const PG_POOL_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
+/// How long opening a connection to Postgres may take. A database that is
+/// down then refuses moves with `server/storage` within this instead of
+/// holding them; on loopback a refused connection fails at once anyway.
+pub(super) const PG_CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// The schema the store uses when the URL names none.
 pub const DEFAULT_SCHEMA: &str = "parlor";

@@ -13,7 +13,10 @@ use tokio_postgres::{IsolationLevel, Row};
 
 use super::super::rows::{HeaderRow, MoveRow, SeatRow, Steps};
 use super::super::{Faults, StoreError, StoredMatch, StoredSeat};
-use crate::limits::PG_READ_TIMEOUT;
+
+/// How long one read (its queries and their rows) may take: generous, as
+/// the restore at start-up reads every unfinished match at once.
+pub(super) const PG_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
 const HEADER_COLUMNS: &str = "id, room, game, options::text, seats, seed, clock::text, private, \
      outcome::text, closed::text, deal::text, creator::text, creator_addr, created_ms, epoch";

@@ -22,11 +22,12 @@ use tokio_util::sync::CancellationToken;
 use super::super::job::WriteJob;
 use super::super::{Faults, StoreError};
 use super::batch::{self, Conn};
-use super::claim;
+use super::cluster::claim;
+use super::cluster::node::Node;
 use super::connect::Target;
-use super::node::Node;
+use super::connect::PG_CONNECT_TIMEOUT;
 use super::statements::Statements;
-use crate::limits::{PG_CONNECT_TIMEOUT, STORE_BATCH};
+use crate::store::STORE_BATCH;
 
 impl Conn {
     /// Opens the writer's connection and prepares its statements, within

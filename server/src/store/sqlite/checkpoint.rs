@@ -8,8 +8,13 @@ use std::time::Instant;
 use rusqlite::Connection;
 
 use super::shards::locked;
-use crate::limits::CHECKPOINT_INTERVAL;
 use crate::metrics::{checkpoint_took, CheckpointStep};
+
+/// How often the write-ahead log is checkpointed into the database file
+/// (on a thread of its own, see `store::sqlite::checkpoint`), after which
+/// the log starts over: often enough that the log stays a few megabytes
+/// at thousands of moves a second, and a checkpoint's pause stays short.
+pub(super) const CHECKPOINT_INTERVAL: std::time::Duration = std::time::Duration::from_secs(1);
 
 /// Copies committed WAL frames into the database file.
 pub(super) fn checkpoint(conn: &Connection, mode: &str) {

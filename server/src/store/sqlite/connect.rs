@@ -18,7 +18,10 @@ use rusqlite::{Connection, OpenFlags};
 use uuid::Uuid;
 
 use super::{schema, StoreError, Sync};
-use crate::limits::WAL_SIZE_LIMIT_BYTES;
+
+/// Size the write-ahead log is cut back to after a checkpoint, if a burst
+/// made it grow beyond: a few seconds of peak load, so it is rarely regrown.
+pub(super) const WAL_SIZE_LIMIT_BYTES: i64 = 64 * 1024 * 1024;
 
 /// Page size of new databases. 2 KiB halves the log written per commit
 /// against SQLite's 4 KiB default, while rows of up to ~480 bytes (every

@@ -20,8 +20,8 @@ use tokio::sync::oneshot;
 use super::{
     Faults, MatchKey, MatchRecord, Reply, Step, StoreError, StoredMatch, StoredSeat, Sync,
 };
-use crate::limits::STORE_QUEUE;
 use crate::shard::Shards;
+use crate::store::STORE_QUEUE;
 
 mod checkpoint;
 mod connect;
@@ -31,6 +31,8 @@ mod reader;
 mod schema;
 mod shards;
 mod writer;
+
+pub use reader::{STORE_READERS, STORE_READ_QUEUE};
 
 use super::health::CommitHealth;
 use super::job::WriteJob;

@@ -14,7 +14,17 @@ use rusqlite::Connection;
 
 use super::queries::{control, log, unfinished};
 use super::{connect, Faults, Reply, StoreError, StoredMatch};
-use crate::limits::{STORE_READERS, STORE_READ_QUEUE};
+
+/// Threads serving the store's reads (`get_log`, the restore at start-up),
+/// each on its own read-only connection. Reads are rare next to moves;
+/// two keep one long read from queueing every other without taking more
+/// cores from the rooms on a small machine.
+pub const STORE_READERS: usize = 2;
+
+/// Reads waiting for a reader before callers wait their turn (on a
+/// blocking thread, never an async worker). Each waiting read holds only
+/// its request; a burst of `get_log`s beyond this is slowed, not refused.
+pub const STORE_READ_QUEUE: usize = 256;
 
 /// What the readers do.
 pub(super) enum ReadJob {

@@ -24,9 +24,9 @@ use super::super::health::CommitHealth;
 use super::super::job::WriteJob;
 use super::writer::run_batch;
 use super::Faults;
-use crate::limits::{STORE_BATCH, STORE_QUEUE};
 use crate::metrics::{commit_took, StoreKind};
 use crate::shard::Shards;
+use crate::store::{STORE_BATCH, STORE_QUEUE};
 
 /// The writer connection, shared by the writer thread and the shards.
 pub(super) type SharedConn = Arc<Mutex<Connection>>;

@@ -19,8 +19,20 @@ use super::super::job::WriteJob;
 use super::queries::{append, close, control, create, set_seat};
 use super::shards::locked;
 use super::{Faults, MatchKey, Reply, StoreError};
-use crate::limits::{STORE_BATCH, STORE_GATHER, STORE_GATHER_AFTER};
 use crate::metrics::{commit_took, StoreKind};
+use crate::store::STORE_BATCH;
+
+/// How long the store's writer lets jobs gather before a commit when they
+/// stream in faster than it commits (the previous batch held at least
+/// [`STORE_GATHER_AFTER`] and ended less than this ago). Measured in the
+/// closed loop: store CPU per move 11 -> 7 µs, with no loss of latency
+/// (the server is CPU-bound there).
+pub(super) const STORE_GATHER: std::time::Duration = std::time::Duration::from_micros(1000);
+
+/// Batch size from which the writer starts gathering. At 2,500 moves/s
+/// commits keep up with one or two jobs each, and gathering there only
+/// added a millisecond to every move (paced p50 0.35 -> 1.7 ms).
+pub(super) const STORE_GATHER_AFTER: usize = 4;
 
 /// Serves jobs until every sender is gone.
 pub(super) fn run(

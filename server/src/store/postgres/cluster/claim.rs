@@ -14,8 +14,12 @@
 
 use tokio_postgres::GenericClient;
 
-use super::super::StoreError;
-use crate::limits::MAX_CLAIM_BATCH;
+use crate::store::StoreError;
+
+/// Most orphaned rooms one node claims in one sweep: a node that comes
+/// back to many orphans rebuilds them in bounded steps, and the others
+/// get their share in between.
+pub(super) const MAX_CLAIM_BATCH: i64 = 64;
 
 /// Orphans: unfinished matches whose owner is nobody or a node whose
 /// lease ran out (`m`, joined to its owner `n`).
@@ -23,7 +27,9 @@ const ORPHAN: &str = "NOT m.finished AND (m.owner IS NULL OR n.lease_until <= no
 
 /// How many orphans `me` should take now: its share of them among the
 /// live nodes, rounded up, at most [`MAX_CLAIM_BATCH`].
-pub(super) async fn share(client: &impl GenericClient) -> Result<i64, StoreError> {
+pub(in crate::store::postgres) async fn share(
+    client: &impl GenericClient,
+) -> Result<i64, StoreError> {
     let row = client
         .query_one(
             &format!(
@@ -42,7 +48,7 @@ pub(super) async fn share(client: &impl GenericClient) -> Result<i64, StoreError
 /// Makes `me` the owner of up to `limit` orphans at a bumped epoch, if
 /// `me`'s own lease is fresh; returns each one's `(id, epoch)`. The rows
 /// stay locked until the caller's transaction ends.
-pub(super) async fn take(
+pub(in crate::store::postgres) async fn take(
     client: &impl GenericClient,
     me: &str,
     limit: i64,
@@ -55,7 +61,7 @@ pub(super) async fn take(
 
 /// [`take`] for the orphans in which `token` holds a seat (a player
 /// resuming), however many.
-pub(super) async fn take_for(
+pub(in crate::store::postgres) async fn take_for(
     client: &impl GenericClient,
     me: &str,
     token: &str,
@@ -70,7 +76,7 @@ pub(super) async fn take_for(
 
 /// [`take`] for room `room`, if it is an orphan (a command for it found
 /// nobody hosting it).
-pub(super) async fn take_room(
+pub(in crate::store::postgres) async fn take_room(
     client: &impl GenericClient,
     me: &str,
     room: &str,
@@ -79,7 +85,7 @@ pub(super) async fn take_room(
 }
 
 /// How many unfinished matches `token` holds a seat in, whoever owns them.
-pub(super) async fn unfinished_for(
+pub(in crate::store::postgres) async fn unfinished_for(
     client: &impl GenericClient,
     token: &str,
 ) -> Result<i64, StoreError> {
@@ -121,7 +127,10 @@ async fn taking(
 
 /// Gives up every unfinished room `me` owns (a clean stop): they are
 /// orphans at once, for the other nodes to claim.
-pub(super) async fn release(client: &impl GenericClient, me: &str) -> Result<u64, StoreError> {
+pub(in crate::store::postgres) async fn release(
+    client: &impl GenericClient,
+    me: &str,
+) -> Result<u64, StoreError> {
     Ok(client
         .execute(
             "UPDATE matches SET owner = NULL WHERE owner = $1 AND NOT finished",
@@ -142,12 +151,17 @@ mod tests {
     use serde_json::json;
     use tokio_postgres::{Client, NoTls};
 
-    use super::super::super::{MatchKey, MatchRecord, Origin, Store, StoreError, StoreTask};
     use super::*;
+    use crate::store::{MatchKey, MatchRecord, Origin, Store, StoreError, StoreTask};
     use crate::testing::ScratchSchema;
 
     fn ok<T, E: std::fmt::Debug>(r: Result<T, E>) -> T {
         r.unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    /// A node's cluster side (every store here is shared).
+    fn shared(store: &Store) -> &crate::store::ClusterStore {
+        store.cluster().unwrap_or_else(|| panic!("a shared store"))
     }
 
     /// A node: a store of its own on the shared schema.
@@ -192,7 +206,7 @@ mod tests {
     /// Ends `store`'s lease in the database, as its death would once the
     /// lease ran out (its own process does not know yet).
     async fn expire(admin: &Client, store: &Store) {
-        let id = store.node_id().unwrap_or_else(|| panic!("a shared store"));
+        let id = shared(store).node_id();
         let n = ok(admin
             .execute(
                 "UPDATE nodes SET lease_until = now() - interval '1 second' WHERE id = $1",
@@ -231,7 +245,7 @@ mod tests {
         // A dies (as far as the database knows); B takes the room over.
         expire(&admin, &a).await;
         let (b, _b_task) = node(&scratch).await;
-        let claimed = ok(b.claim().await);
+        let claimed = ok(shared(&b).claim().await);
         assert_eq!(claimed.len(), 1);
         let taken = claimed[0].key;
         assert_eq!(taken.epoch(), key.epoch() + 1);
@@ -258,7 +272,7 @@ mod tests {
         );
         assert_eq!(moves(&admin).await, 2);
         // Nothing is left to claim.
-        assert!(ok(b.claim().await).is_empty());
+        assert!(ok(shared(&b).claim().await).is_empty());
     }
 
     #[tokio::test]
@@ -274,10 +288,7 @@ mod tests {
         expire(&admin, &dead).await;
         let (b, _b_task) = node(&scratch).await;
         let (c, _c_task) = node(&scratch).await;
-        let (b_id, c_id) = (
-            b.node_id().unwrap_or_else(|| panic!("id")),
-            c.node_id().unwrap_or_else(|| panic!("id")),
-        );
+        let (b_id, c_id) = (shared(&b).node_id(), shared(&c).node_id());
         // Two live nodes, ten orphans: five each.
         assert_eq!(ok(share(&admin).await), 5);
         // B's claim holds its rows while C claims: C skips them.
@@ -316,7 +327,7 @@ mod tests {
         let key = new_match(&zombie, 1).await;
         expire(&admin, &zombie).await;
         let (b, _b_task) = node(&scratch).await;
-        let b_id = b.node_id().unwrap_or_else(|| panic!("id"));
+        let b_id = shared(&b).node_id();
         // B's takeover holds the row...
         let mut conn = connect_to(&scratch).await;
         let tx = ok(conn.transaction().await);
@@ -362,13 +373,13 @@ mod tests {
         }
         let (b, _b_task) = node(&scratch).await;
         // A's lease is fresh: nothing to claim.
-        assert!(ok(b.claim().await).is_empty());
+        assert!(ok(shared(&b).claim().await).is_empty());
         drop(a);
         ok(a_task.finished().await);
         assert!(owners(&admin)
             .await
             .iter()
             .all(|(_, owner, _)| owner.is_none()));
-        assert_eq!(ok(b.claim().await).len(), 3);
+        assert_eq!(ok(shared(&b).claim().await).len(), 3);
     }
 }

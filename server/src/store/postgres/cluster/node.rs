@@ -24,17 +24,30 @@ use tokio::time::Instant;
 use tokio_postgres::Client;
 use uuid::Uuid;
 
-use super::super::health::CommitHealth;
-use super::super::StoreError;
-use super::connect::Target;
-use crate::limits::{DEFAULT_LEASE, LEASE_MARGIN_PARTS, LEASE_RENEWALS, MIN_LEASE};
+use super::super::connect::Target;
+use crate::limits::DEFAULT_LEASE;
+use crate::store::health::CommitHealth;
+use crate::store::StoreError;
+
+/// The shortest lease allowed: below this, a renewal's round trip and
+/// the database's own pauses are a real part of the lease.
+pub(super) const MIN_LEASE: std::time::Duration = std::time::Duration::from_millis(200);
+
+/// Renewals per lease: one that fails still leaves several more before
+/// the lease runs out.
+pub(super) const LEASE_RENEWALS: u32 = 5;
+
+/// A node stops writing `1 / LEASE_MARGIN_PARTS` of a lease before its
+/// own reckoning of the deadline, so that it stops before the database's
+/// clock lets another node claim its rooms.
+pub(super) const LEASE_MARGIN_PARTS: u32 = 5;
 
 /// How a node takes part in a cluster.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodeSettings {
     /// How long a node's rooms stay its own without a renewal: after a
     /// crash, its rooms are claimed by the others this long after its last
-    /// renewal. Renewed [`LEASE_RENEWALS`] times per lease.
+    /// renewal. Renewed `LEASE_RENEWALS` times per lease.
     pub lease: Duration,
     /// The address clients can reach this node at (`ws://host:port`),
     /// kept in `nodes.url` for operators and smart clients.
@@ -86,7 +99,7 @@ pub(crate) struct Node {
     /// Grows each time the node loses its lease and takes a new id.
     generation: watch::Sender<u64>,
     /// How the writer's last commit went (for `/healthz`).
-    pub(super) commits: CommitHealth,
+    pub(in crate::store::postgres) commits: CommitHealth,
 }
 
 fn fresh_id() -> Arc<str> {
@@ -95,7 +108,7 @@ fn fresh_id() -> Arc<str> {
 
 impl Node {
     /// Registers a new node on `client` with a fresh lease.
-    pub(super) async fn register(
+    pub(in crate::store::postgres) async fn register(
         client: &Client,
         settings: NodeSettings,
     ) -> Result<Node, StoreError> {
@@ -181,7 +194,10 @@ impl Node {
 
     /// Extends the lease if it has not run out. `Ok(false)`: it had, and
     /// the node has given up its old id for a new one.
-    pub(super) async fn renew(&self, client: &Client) -> Result<bool, StoreError> {
+    pub(in crate::store::postgres) async fn renew(
+        &self,
+        client: &Client,
+    ) -> Result<bool, StoreError> {
         let sent = Instant::now();
         let renewed = client
             .query_opt(
@@ -208,7 +224,10 @@ impl Node {
 
     /// Gives up the lease at once (a clean stop): the node's rooms can be
     /// claimed without waiting for it to run out.
-    pub(super) async fn retire(&self, client: &Client) -> Result<(), StoreError> {
+    pub(in crate::store::postgres) async fn retire(
+        &self,
+        client: &Client,
+    ) -> Result<(), StoreError> {
         *self
             .held_until
             .lock()
@@ -225,7 +244,7 @@ impl Node {
 
 /// Renews `node`'s lease until `stop`, on a connection of its own
 /// (reopened when it breaks).
-pub(super) async fn keep_lease(
+pub(in crate::store::postgres) async fn keep_lease(
     node: Arc<Node>,
     target: Target,
     mut client: Option<Client>,

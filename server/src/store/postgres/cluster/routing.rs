@@ -6,7 +6,7 @@ use parlor_games::Seat;
 use parlor_protocol::RoomId;
 use tokio_postgres::GenericClient;
 
-use super::super::StoreError;
+use crate::store::StoreError;
 
 /// A live owner: a node whose lease has not run out (`m` joined to `n`).
 const LIVE_OWNER: &str = "(m.owner IS NOT NULL AND n.lease_until > now())";
@@ -25,7 +25,7 @@ pub enum Whereabouts {
 }
 
 /// Where `room` is.
-pub(super) async fn whereabouts(
+pub(in crate::store::postgres) async fn whereabouts(
     client: &impl GenericClient,
     room: &str,
 ) -> Result<Whereabouts, StoreError> {
@@ -63,7 +63,7 @@ pub struct HeldSeat {
 }
 
 /// The seats `token` holds in unfinished matches, by room.
-pub(super) async fn seats_of(
+pub(in crate::store::postgres) async fn seats_of(
     client: &impl GenericClient,
     token: &str,
 ) -> Result<Vec<HeldSeat>, StoreError> {

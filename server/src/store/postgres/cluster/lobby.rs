@@ -14,9 +14,9 @@ use deadpool_postgres::Pool;
 use parlor_protocol::{RoomStatus, RoomSummary};
 use tokio_postgres::types::ToSql;
 
-use super::super::{MatchKey, StoreError};
-use super::reader::pool_error;
-use crate::limits::PG_BATCH_TIMEOUT;
+use super::super::reader::pool_error;
+use crate::store::postgres::PG_BATCH_TIMEOUT;
+use crate::store::{MatchKey, StoreError};
 
 /// One room's listing, as its owner publishes it.
 #[derive(Clone, Debug)]
@@ -64,7 +64,7 @@ fn played(s: &RoomSummary) -> bool {
 /// others are fenced: their rooms moved on), and forgets finished rooms
 /// listed before `forget_before_ms` if given (a scan of the table: now and
 /// then, not on every write); how many listings were written.
-pub(super) async fn publish(
+pub(in crate::store::postgres) async fn publish(
     pool: &Pool,
     me: &str,
     rows: &[Listing],
@@ -118,7 +118,7 @@ pub(super) async fn publish(
 
 /// One page of the public rooms, by id: unfinished ones, and played ones
 /// finished since `finished_since_ms`.
-pub(super) async fn page(
+pub(in crate::store::postgres) async fn page(
     client: &impl tokio_postgres::GenericClient,
     q: &LobbyQuery<'_>,
 ) -> Result<Vec<RoomSummary>, StoreError> {

@@ -1,0 +1,265 @@
+//! The public ratings ledger: one line per rated match, in the order the
+//! ratings were applied, chained by SHA-256 so that a rewritten history
+//! shows, and folded from the initial ratings by anyone.
+//!
+//! **Canonical form.** A line's `hash` is the SHA-256 (lower-case hex) of
+//! the line's compact JSON without its `hash` field: keys in the order of
+//! [`LedgerLine`]'s fields, no spaces, numbers as the shortest text that
+//! reads back to the same `f64` (what serde_json and Python's `json.dumps`
+//! both write). `prev` is the previous line's `hash`, 64 zeros for the
+//! first line.
+//!
+//! **Fold.** Ratings are kept per pool and player. For a line, each
+//! player's rating entering the match is their last rating in the pool
+//! (the initial one for a first match), widened by [`Glicko2::idle`] for
+//! each whole day (86,400,000 ms of `at_ms`) since their last rated match
+//! there; that is the line's `before`. Each player's period then holds one
+//! game against every other player who is not their partner (a `team`
+//! shared with them), scored 1 / 0.5 / 0 as their `place` is better (lower)
+//! / equal / worse, against that opponent's `before`; its result is the
+//! line's `after`.
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::glicko2::{Glicko2, Rating, Result as GameResult};
+
+/// A day, in the ledger's milliseconds: idle time counts in whole days.
+pub const DAY_MS: u64 = 86_400_000;
+
+/// `prev` of the first line.
+pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
+/// One rated match.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LedgerLine {
+    /// The line's number, from 1 with no gaps.
+    pub n: u64,
+    /// When the match ended (milliseconds since the Unix epoch).
+    pub at_ms: u64,
+    /// The rating pool: the game's name.
+    pub pool: String,
+    /// The match's room, whose log `parlor verify` checks.
+    pub room: String,
+    /// The match's deal commitment, as its log has it.
+    pub commitment: String,
+    /// Every rated player of the match, by seat.
+    pub players: Vec<LedgerPlayer>,
+    /// The previous line's hash.
+    pub prev: String,
+    /// This line's hash (see the module's canonical form).
+    pub hash: String,
+}
+
+/// A player's part in a rated match.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LedgerPlayer {
+    /// The account's name.
+    pub name: String,
+    /// The seat played.
+    pub seat: u8,
+    /// The partnership, for games played in teams; partners are not each
+    /// other's opponents.
+    pub team: Option<u8>,
+    /// 1 for the winners; higher is worse; equal places drew.
+    pub place: u8,
+    /// The rating entering the match.
+    pub before: Rating,
+    /// The rating after it.
+    pub after: Rating,
+}
+
+/// The fields of a line that its hash covers, in canonical order.
+#[derive(Serialize)]
+struct Unhashed<'a> {
+    n: u64,
+    at_ms: u64,
+    pool: &'a str,
+    room: &'a str,
+    commitment: &'a str,
+    players: &'a [LedgerPlayer],
+    prev: &'a str,
+}
+
+impl LedgerLine {
+    /// The line's canonical bytes: what its hash is taken over.
+    pub fn canonical(&self) -> Vec<u8> {
+        let unhashed = Unhashed {
+            n: self.n,
+            at_ms: self.at_ms,
+            pool: &self.pool,
+            room: &self.room,
+            commitment: &self.commitment,
+            players: &self.players,
+            prev: &self.prev,
+        };
+        // Serialising plain structs of numbers and strings cannot fail; an
+        // empty form would only make the hash disagree, never pass.
+        serde_json::to_vec(&unhashed).unwrap_or_default()
+    }
+
+    /// The hash the line should carry.
+    pub fn compute_hash(&self) -> String {
+        hex::encode(Sha256::digest(self.canonical()))
+    }
+
+    /// Sets `hash` from the rest of the line.
+    pub fn seal(mut self) -> Self {
+        self.hash = self.compute_hash();
+        self
+    }
+}
+
+/// Why a ledger does not check out, and at which line.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum LedgerError {
+    /// `n` is not the next number.
+    #[error("line {at}: n is {n}, expected {at}")]
+    Numbering {
+        /// The expected number.
+        at: u64,
+        /// The number found.
+        n: u64,
+    },
+    /// `prev` is not the previous line's hash.
+    #[error("line {0}: prev is not the previous line's hash")]
+    Chain(u64),
+    /// `hash` is not the hash of the line.
+    #[error("line {0}: hash does not match the line")]
+    Hash(u64),
+    /// `at_ms` went back in time.
+    #[error("line {0}: at_ms is earlier than the previous line's")]
+    Time(u64),
+    /// A player appears twice in one match.
+    #[error("line {0}: {1} appears twice")]
+    Duplicate(u64, String),
+    /// A `before` differs from the fold's rating entering the match.
+    #[error("line {0}: {1}'s before is {2:?}, the fold gives {3:?}")]
+    Before(u64, String, Rating, Rating),
+    /// An `after` differs from the fold's result.
+    #[error("line {0}: {1}'s after is {2:?}, the fold gives {3:?}")]
+    After(u64, String, Rating, Rating),
+}
+
+/// A player's result in a rated match: (name, team, place).
+pub type Placed<'a> = (&'a str, Option<u8>, u8);
+
+/// The ratings a fold arrives at: per pool and player, the rating and when
+/// it was last applied.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Standing {
+    ratings: HashMap<(String, String), (Rating, u64)>,
+}
+
+impl Standing {
+    /// A player's current rating in a pool and when it last changed.
+    pub fn get(&self, pool: &str, name: &str) -> Option<(Rating, u64)> {
+        self.ratings
+            .get(&(pool.to_owned(), name.to_owned()))
+            .copied()
+    }
+
+    /// The rating `name` enters a match in `pool` at `at_ms` with.
+    pub fn entering(&self, system: &Glicko2, pool: &str, name: &str, at_ms: u64) -> Rating {
+        match self.get(pool, name) {
+            Some((r, last)) => system.idle(r, at_ms.saturating_sub(last) / DAY_MS),
+            None => system.initial,
+        }
+    }
+
+    /// Applies one rated match: returns each player's (before, after) in
+    /// the order given and records the afters.
+    pub fn apply(
+        &mut self,
+        system: &Glicko2,
+        pool: &str,
+        at_ms: u64,
+        players: &[Placed<'_>],
+    ) -> Vec<(Rating, Rating)> {
+        let before: Vec<Rating> = players
+            .iter()
+            .map(|(name, _, _)| self.entering(system, pool, name, at_ms))
+            .collect();
+        let mut out = Vec::with_capacity(players.len());
+        for (i, (_, team, place)) in players.iter().enumerate() {
+            let results: Vec<GameResult> = players
+                .iter()
+                .enumerate()
+                .filter(|(j, (_, t, _))| *j != i && (team.is_none() || t != team))
+                .map(|(j, (_, _, p))| GameResult {
+                    opponent: before[j],
+                    score: match place.cmp(p) {
+                        std::cmp::Ordering::Less => 1.0,
+                        std::cmp::Ordering::Equal => 0.5,
+                        std::cmp::Ordering::Greater => 0.0,
+                    },
+                })
+                .collect();
+            out.push((before[i], system.rate(before[i], &results)));
+        }
+        for ((name, _, _), (_, after)) in players.iter().zip(&out) {
+            self.ratings
+                .insert((pool.to_owned(), (*name).to_owned()), (*after, at_ms));
+        }
+        out
+    }
+}
+
+/// Checks a whole ledger from its first line: numbering, the hash chain,
+/// each line's hash, and every `before` and `after` against its own fold
+/// (equal to within `tolerance`; 0 asks for bit-identical values, which
+/// this crate's own fold gives). Returns the fold's ratings.
+pub fn verify(
+    system: &Glicko2,
+    lines: &[LedgerLine],
+    tolerance: f64,
+) -> Result<Standing, LedgerError> {
+    let mut standing = Standing::default();
+    let mut prev = GENESIS.to_owned();
+    let mut last_at = 0;
+    for (i, line) in lines.iter().enumerate() {
+        let at = i as u64 + 1;
+        if line.n != at {
+            return Err(LedgerError::Numbering { at, n: line.n });
+        }
+        if line.prev != prev {
+            return Err(LedgerError::Chain(at));
+        }
+        if line.hash != line.compute_hash() {
+            return Err(LedgerError::Hash(at));
+        }
+        if line.at_ms < last_at {
+            return Err(LedgerError::Time(at));
+        }
+        for (k, p) in line.players.iter().enumerate() {
+            if line.players[..k].iter().any(|q| q.name == p.name) {
+                return Err(LedgerError::Duplicate(at, p.name.clone()));
+            }
+        }
+        let players: Vec<_> = line
+            .players
+            .iter()
+            .map(|p| (p.name.as_str(), p.team, p.place))
+            .collect();
+        let folded = standing.apply(system, &line.pool, line.at_ms, &players);
+        for (p, (before, after)) in line.players.iter().zip(folded) {
+            if !close(&p.before, &before, tolerance) {
+                return Err(LedgerError::Before(at, p.name.clone(), p.before, before));
+            }
+            if !close(&p.after, &after, tolerance) {
+                return Err(LedgerError::After(at, p.name.clone(), p.after, after));
+            }
+        }
+        prev.clone_from(&line.hash);
+        last_at = line.at_ms;
+    }
+    Ok(standing)
+}
+
+fn close(a: &Rating, b: &Rating, tolerance: f64) -> bool {
+    (a.rating - b.rating).abs() <= tolerance
+        && (a.rd - b.rd).abs() <= tolerance
+        && (a.vol - b.vol).abs() <= tolerance
+}

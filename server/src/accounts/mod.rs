@@ -1,0 +1,19 @@
+//! Players with names: what an account is and how its secrets are kept.
+//!
+//! - [`name`]: the rules of an account name (length, characters, reserved
+//!   names) and the case-insensitive key that makes names unique.
+//! - [`password`]: passwords, hashed with Argon2id and never kept, logged
+//!   or shown in clear.
+//! - [`token`]: API and browser-session tokens: 256 random bits shown once,
+//!   kept only as their SHA-256, compared in constant time.
+//! - [`kind`]: human or bot, fixed when the account is made.
+
+pub mod kind;
+pub mod name;
+pub mod password;
+pub mod token;
+
+pub use kind::AccountKind;
+pub use name::{AccountName, NameError};
+pub use password::{Password, PasswordError, PasswordHash};
+pub use token::{Token, TokenHash};

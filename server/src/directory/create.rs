@@ -1,0 +1,214 @@
+//! Creating rooms: the caps (per creator, per address, per node), the
+//! options and clock checked, the deal committed to, the match stored,
+//! and lingering finished rooms making way for new ones.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+
+use parlor_games::deal::DealSecret;
+use parlor_games::GameKind;
+use parlor_protocol::{Clock, Deal, ErrorCode, MatchHeader, RoomId};
+use serde_json::Value;
+use uuid::Uuid;
+
+use super::registry::{Entry, Registry};
+use super::{lock, Directory, Refused};
+use crate::admission::address_key;
+use crate::limits::{MAX_CLOCK_MS, MAX_OPEN_ROOMS_PER_CREATOR};
+use crate::room::{spawn_room, unix_ms, RoomInit};
+use crate::store::{MatchRecord, Origin};
+
+/// What `create_room` asks for.
+#[derive(Debug)]
+pub struct NewRoom {
+    /// The game.
+    pub game: GameKind,
+    /// Seats, default the game's fewest.
+    pub seats: Option<u8>,
+    /// Options, `null` for defaults.
+    pub options: Value,
+    /// A clock.
+    pub clock: Option<Clock>,
+    /// Not listed.
+    pub private: bool,
+    /// The creator's token: besides seated players, only the creator may
+    /// seat bots (so a stranger who learns a room's id cannot fill it).
+    pub creator: Option<Uuid>,
+    /// The creator's address, for the per-address cap.
+    pub creator_addr: Option<IpAddr>,
+}
+
+/// A room just created.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Created {
+    /// Its id.
+    pub room: RoomId,
+    /// Its seats.
+    pub seats: u8,
+    /// The commitment to its deal seed.
+    pub commitment: String,
+}
+
+impl Directory {
+    /// Refuses a creation over one of the caps.
+    fn check_caps(&self, req: &NewRoom) -> Result<(), Refused> {
+        let too_many = |m: String| Err((ErrorCode::RoomTooMany, m));
+        let rooms = lock(&self.rooms);
+        if let Some(creator) = req.creator {
+            let open = rooms.open_by(creator);
+            if open >= MAX_OPEN_ROOMS_PER_CREATOR {
+                return too_many(format!(
+                    "you already have {open} unfinished rooms, the most one player may; finish or leave one first"
+                ));
+            }
+        }
+        let per_addr = self.limits.rooms_per_address;
+        if let (Some(addr), true) = (req.creator_addr, per_addr > 0) {
+            let open = rooms.open_from(address_key(addr));
+            if open >= per_addr {
+                return too_many(format!(
+                    "your address already has {open} unfinished rooms, the most one address may; finish one first"
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Creates a room.
+    pub async fn create(&self, req: NewRoom) -> Result<Created, Refused> {
+        self.check_caps(&req)?;
+        // Finished rooms only linger as a courtesy: they make way first.
+        self.make_way(|rooms| rooms.by_id.len() >= self.limits.max_rooms);
+        if lock(&self.rooms).by_id.len() >= self.limits.max_rooms {
+            return Err((
+                ErrorCode::RoomTooMany,
+                format!(
+                    "the server hosts {} rooms, its limit; try later",
+                    self.limits.max_rooms
+                ),
+            ));
+        }
+        let bad = |m: String| (ErrorCode::RoomBadOptions, m);
+        let game = req.game;
+        let seats = req.seats.unwrap_or(game.seat_range().0);
+        let options = game
+            .parse_config(&req.options)
+            .map_err(|e| bad(e.to_string()))?;
+        if let Some(clock) = req.clock {
+            check_clock(clock).map_err(bad)?;
+        }
+        // The server's half of the deal, committed to now and revealed in
+        // the log once the match is over. Until every seat is taken the
+        // room shows a provisional deal from it alone.
+        let secret = DealSecret::new(rand::random(), rand::random());
+        let commitment = secret.commitment();
+        let header = MatchHeader {
+            game,
+            options,
+            seats,
+            seed: None,
+            deal: Some(Deal {
+                commitment: commitment.clone(),
+                server_seed: secret.seed_hex(),
+                salt: secret.salt_hex(),
+                client_seeds: vec![None; usize::from(seats)],
+            }),
+            clock: req.clock,
+        };
+        let (instance, rng) = parlor_protocol::replay(&header, &[]).map_err(|e| match e {
+            parlor_protocol::ReplayError::Setup(m) => bad(m),
+            other => bad(other.to_string()),
+        })?;
+        let room = loop {
+            let id = Uuid::new_v4().simple().to_string();
+            if let Some(id) = RoomId::new(&id[..12]) {
+                if !lock(&self.rooms).by_id.contains_key(&id) {
+                    break id;
+                }
+            }
+        };
+        let creator_addr = req.creator_addr.map(address_key);
+        let record = MatchRecord {
+            room: room.clone(),
+            header: header.clone(),
+            private: req.private,
+            origin: Origin {
+                creator: req.creator,
+                addr: creator_addr,
+                created_ms: Some(unix_ms()),
+            },
+        };
+        let key = self.store.create_match(record).await.map_err(|e| {
+            (
+                ErrorCode::ServerStorage,
+                format!("the room could not be stored: {e}"),
+            )
+        })?;
+        let Some(host) = self.room_host() else {
+            return Err((
+                ErrorCode::ServerShuttingDown,
+                "the server is stopping".into(),
+            ));
+        };
+        let prepared = spawn_room(
+            &host,
+            RoomInit {
+                room: room.clone(),
+                key,
+                header,
+                private: req.private,
+                creator: req.creator,
+            },
+            instance,
+            rng,
+        );
+        let shard = self.shards.place_room();
+        let entry = Entry {
+            tx: prepared.tx.clone(),
+            summary: Arc::new(prepared.summary()),
+            private: req.private,
+            creator: req.creator,
+            creator_addr,
+            seated: Vec::new(),
+            key,
+            shard,
+        };
+        self.register(&room, entry, &[]);
+        prepared.start(&self.shards, shard);
+        Ok(Created {
+            room,
+            seats,
+            commitment,
+        })
+    }
+
+    /// Closes the oldest lingering finished room if `crowded` says so.
+    pub(super) fn make_way(&self, crowded: impl FnOnce(&Registry) -> bool) {
+        let evicted = {
+            let mut rooms = lock(&self.rooms);
+            if crowded(&rooms) {
+                rooms.take_oldest_finished()
+            } else {
+                None
+            }
+        };
+        if let Some((id, entry)) = evicted {
+            self.unindex_room(&id, entry);
+        }
+    }
+}
+
+/// Refuses clock times out of range.
+fn check_clock(clock: Clock) -> Result<(), String> {
+    let (main, inc) = match clock {
+        Clock::PerMove { ms } => (ms, 0),
+        Clock::Increment {
+            main_ms,
+            increment_ms,
+        } => (main_ms, increment_ms),
+    };
+    if main == 0 || main > MAX_CLOCK_MS || inc > MAX_CLOCK_MS {
+        return Err(format!("clock times must be 1 to {MAX_CLOCK_MS} ms"));
+    }
+    Ok(())
+}

@@ -1,0 +1,121 @@
+//! The records the log holds: a match's header and origin, its seats and
+//! steps, the key it is filed under, and a match as read back whole.
+
+use std::net::IpAddr;
+
+use parlor_games::Seat;
+use parlor_protocol::{LogEntry, MatchHeader, RoomId};
+use uuid::Uuid;
+
+use super::StoreError;
+
+/// Who sits in a seat, as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoredSeat {
+    /// A player, known by their resume token.
+    Player {
+        /// Resume token.
+        token: Uuid,
+        /// Display name.
+        name: String,
+        /// What they added to the deal.
+        client_seed: Option<String>,
+    },
+    /// A built-in bot.
+    Bot {
+        /// Strategy name.
+        strategy: String,
+    },
+}
+
+/// One step as the store files it: the action is already the JSON text
+/// of a `LoggedAction` (a room writes it straight from its typed move,
+/// which spares building a JSON tree per move only to print it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The position it was played from.
+    pub seq: u64,
+    /// Who acted.
+    pub seat: Seat,
+    /// The `LoggedAction`, as JSON.
+    pub action: String,
+}
+
+impl Step {
+    /// The step `seat` took from position `seq`; `action` serialises as a
+    /// `LoggedAction`.
+    pub fn new(seq: u64, seat: Seat, action: &impl serde::Serialize) -> Result<Step, StoreError> {
+        let action = serde_json::to_string(action)
+            .map_err(|e| StoreError::Corrupt(format!("a step did not encode: {e}")))?;
+        Ok(Step { seq, seat, action })
+    }
+}
+
+/// A match's number in the store, what its seats and moves are filed
+/// under, and the epoch its writer holds it at. Numbers grow with every
+/// match, which keeps a live match's rows together at the end of the
+/// tables (see `schema`). The epoch is a shared store's fencing token:
+/// each node that takes a room over bumps it, and a write made at an older
+/// epoch is refused ([`StoreError::Fenced`]); SQLite's is always 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct MatchKey {
+    pub(in crate::store) id: i64,
+    pub(in crate::store) epoch: i64,
+}
+
+impl MatchKey {
+    /// A match first held at epoch 1 (its creation).
+    pub(crate) fn new(id: i64) -> MatchKey {
+        MatchKey { id, epoch: 1 }
+    }
+
+    /// A match held at `epoch`.
+    pub(crate) fn at(id: i64, epoch: i64) -> MatchKey {
+        MatchKey { id, epoch }
+    }
+
+    /// The epoch this key writes at.
+    pub fn epoch(&self) -> i64 {
+        self.epoch
+    }
+}
+
+/// A match's header as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchRecord {
+    /// The room.
+    pub room: RoomId,
+    /// Game, options, seats, seed and clock.
+    pub header: MatchHeader,
+    /// Not listed in the lobby.
+    pub private: bool,
+    /// Who made it, and when.
+    pub origin: Origin,
+}
+
+/// Who made a match and when: what the caps and lifetimes need after a
+/// restart (absent for matches stored by older servers).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Origin {
+    /// The creator's resume token.
+    pub creator: Option<Uuid>,
+    /// The creator's address, as the caps count it (IPv6 by /64).
+    pub addr: Option<IpAddr>,
+    /// When it was made, in milliseconds since the Unix epoch.
+    pub created_ms: Option<u64>,
+}
+
+/// A match restored at start-up.
+#[derive(Clone, Debug)]
+pub struct StoredMatch {
+    /// Its number in the store.
+    pub key: MatchKey,
+    /// Its header.
+    pub record: MatchRecord,
+    /// Seats taken, by seat number.
+    pub seats: Vec<(Seat, StoredSeat)>,
+    /// Every step so far.
+    pub moves: Vec<LogEntry>,
+    /// Clocks (ms left per seat) after the last step, if the room has a clock.
+    pub clocks: Option<Vec<u64>>,
+}
