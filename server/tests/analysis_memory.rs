@@ -348,3 +348,52 @@ async fn peak_memory_of_each_analysis_kind() {
 /// The deal (scramble seed, rack sizes, bag) with the most positions that
 /// a server's budget still answers, found by trying scrambles.
 const LARGEST_ACCEPTED: (u64, usize, usize, usize) = (6, 24, 24, 4);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement: run on purpose, with --release"]
+async fn small_analyses_while_two_heavy_ones_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, url) = server(dir.path(), &[]);
+    let (mut a, _) = hello(&url).await.unwrap();
+    let (mut b, _) = hello(&url).await.unwrap();
+    let (mut small, _) = hello(&url).await.unwrap();
+    let (mut third, _) = hello(&url).await.unwrap();
+    let best_move = analyze("nimrod", "best-move", json!({"piles": [5, 12]}));
+    let mut calm = Vec::new();
+    for _ in 0..20 {
+        let t = Instant::now();
+        send(&mut small, best_move.clone()).await.unwrap();
+        answer(&mut small).await.unwrap();
+        calm.push(t.elapsed());
+    }
+    send(&mut a, predict_25()).await.unwrap();
+    send(&mut b, predict_25()).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // A third heavy request finds both heavy places taken.
+    send(&mut third, predict_25()).await.unwrap();
+    let third_answer = answer(&mut third).await.err().map(|(c, _)| c);
+    let mut busy = Vec::new();
+    for _ in 0..20 {
+        let t = Instant::now();
+        send(&mut small, best_move.clone()).await.unwrap();
+        answer(&mut small).await.unwrap();
+        busy.push(t.elapsed());
+    }
+    for ws in [&mut a, &mut b] {
+        answer(ws).await.err().unwrap();
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let ms = |v: &mut Vec<Duration>| {
+        v.sort();
+        (
+            v[v.len() / 2].as_secs_f64() * 1e3,
+            v[v.len() - 1].as_secs_f64() * 1e3,
+        )
+    };
+    let (c50, cmax) = ms(&mut calm);
+    let (b50, bmax) = ms(&mut busy);
+    println!(
+        "nimrod best-move: median {c50:.2} ms, max {cmax:.2} ms alone; median {b50:.2} ms, max {bmax:.2} ms beside two 25-block predictions; a third prediction: {third_answer:?}"
+    );
+}
