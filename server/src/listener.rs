@@ -61,7 +61,7 @@ pub async fn accept_loop(
     let turn_aways = Arc::new(Semaphore::new(MAX_TURN_AWAYS));
     let shared = Arc::new(Shared {
         directory,
-        analyses: Arc::new(Analyses::default()),
+        analyses: Arc::new(Analyses::new(limits.analysis_positions)),
         admission: Admission::new(limits.admission),
         shutdown: shutdown.clone(),
         limits,

@@ -51,6 +51,7 @@
 mod action;
 pub mod analysis;
 mod block;
+pub mod bound;
 mod empty_bag;
 mod engine;
 mod game;
@@ -71,7 +72,7 @@ pub use outcomes::{all_outcomes, outcomes, Solution};
 pub use position::{Player, Position, PositionError, MAX_BLOCKS};
 pub use predict::{
     count_wins, predict, predict_actions, predict_sequential, predict_with_workers, predict_within,
-    Prediction, MEMO_CAP, PARALLEL_THRESHOLD, WORKERS,
+    predict_within_memory, Prediction, MEMO_CAP, PARALLEL_THRESHOLD, WORKERS,
 };
 pub use row::{Row, RowKind, MIN_ROW};
 pub use rules::{check, hosted_moves, legal_moves, plays, Change, Illegal, NEW_ROW};
