@@ -9,7 +9,8 @@
 //! - [`admission`]: the per-address token bucket and flood cool-down a
 //!   connection passes first (its policy is in [`limits`]).
 //! - [`http`]: plain HTTP on the same port (the web client, `/api/*`,
-//!   `/healthz`, `/metrics`), or the WebSocket upgrade.
+//!   `/healthz`, `/metrics`), or the WebSocket upgrade; native TLS
+//!   under both, and each request's `Peer` (client address, `secure`).
 //! - [`connection`]: one reader (decodes a request, answers it or turns it
 //!   into a room request) and one writer per client.
 //! - [`rate`]: the per-connection message token bucket.
@@ -97,6 +98,13 @@ pub struct Config {
     /// How many shard threads run rooms and connections (see [`shard`]);
     /// 0 runs them on the caller's runtime. Default: one per core.
     pub shards: usize,
+    /// Native TLS on the game port (`--tls-cert`, `--tls-key`):
+    /// `https://` and `wss://` instead of `http://` and `ws://`. The
+    /// `metrics_bind` listener stays plain.
+    pub tls: Option<http::Tls>,
+    /// Reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto`
+    /// are believed (`--behind-proxy`); from anyone else they are ignored.
+    pub proxies: http::Proxies,
 }
 
 impl Default for Config {
@@ -107,6 +115,8 @@ impl Default for Config {
             bus: None,
             metrics_bind: None,
             shards: shard::default_count(),
+            tls: None,
+            proxies: http::Proxies::default(),
         }
     }
 }
@@ -149,7 +159,8 @@ pub async fn run_with(
     let mut store_config = config.store.clone();
     if let StoreConfig::Postgres { node, .. } = &mut store_config {
         if node.advertise.is_empty() {
-            node.advertise = format!("ws://{}", listener.local_addr()?);
+            let scheme = if config.tls.is_some() { "wss" } else { "ws" };
+            node.advertise = format!("{scheme}://{}", listener.local_addr()?);
         }
     }
     let (store, store_task) = store::Store::open(&store_config).await?;
@@ -207,6 +218,10 @@ pub async fn run_with(
         tracker.clone(),
         shutdown,
         config.limits,
+        listener::Front {
+            tls: config.tls.clone(),
+            proxies: config.proxies.clone(),
+        },
     )
     .await;
     tracker.close();
@@ -235,6 +250,7 @@ pub async fn run_with(
 pub struct Server {
     addr: SocketAddr,
     metrics_addr: Option<SocketAddr>,
+    tls: bool,
     shutdown: CancellationToken,
     task: JoinHandle<Result<(), ServerError>>,
 }
@@ -247,10 +263,12 @@ impl Server {
         let ops = config.metrics_bind.map(listener::bind).transpose()?;
         let metrics_addr = ops.as_ref().map(TcpListener::local_addr).transpose()?;
         let shutdown = CancellationToken::new();
+        let tls = config.tls.is_some();
         let task = tokio::spawn(run_with(listener, ops, config, shutdown.clone()));
         Ok(Server {
             addr,
             metrics_addr,
+            tls,
             shutdown,
             task,
         })
@@ -267,9 +285,10 @@ impl Server {
         self.metrics_addr
     }
 
-    /// Its WebSocket URL.
+    /// Its WebSocket URL (`wss://` under native TLS).
     pub fn url(&self) -> String {
-        format!("ws://{}", self.addr)
+        let scheme = if self.tls { "wss" } else { "ws" };
+        format!("{scheme}://{}", self.addr)
     }
 
     /// Shuts down gracefully and waits until it has stopped.

@@ -12,7 +12,7 @@ use tokio_util::task::TaskTracker;
 use crate::admission::{Admission, Turned};
 use crate::connection::{serve, ws_config, Analyses, Shared};
 use crate::directory::Directory;
-use crate::http::{self, Method, Route, Transport};
+use crate::http::{self, Method, Peer, Proxies, Route, Socket, Stream, Tls, Transport};
 use crate::limits::{Limits, ACCEPT_BACKOFF, LISTEN_BACKLOG, MAX_TURN_AWAYS, TURN_AWAY_LINGER};
 use crate::slots::Slots;
 
@@ -26,6 +26,18 @@ enum Refusal {
     Admission(Turned),
     /// The server holds as many connections as it allows.
     Full,
+}
+
+/// How the game port is reached: under native TLS or in clear, and
+/// through which trusted proxies.
+#[derive(Clone, Debug, Default)]
+pub struct Front {
+    /// Native TLS (`--tls-cert`): every connection's TLS handshake
+    /// comes before its first request head.
+    pub tls: Option<Tls>,
+    /// Proxies whose `X-Forwarded-*` headers are believed
+    /// (`--behind-proxy`).
+    pub proxies: Proxies,
 }
 
 /// Listens on `addr` with a backlog of [`LISTEN_BACKLOG`] (the standard
@@ -57,7 +69,9 @@ pub async fn accept_loop(
     tracker: TaskTracker,
     shutdown: CancellationToken,
     limits: Limits,
+    front: Front,
 ) {
+    let front = Arc::new(front);
     let turn_aways = Arc::new(Semaphore::new(MAX_TURN_AWAYS));
     let shared = Arc::new(Shared {
         directory,
@@ -80,7 +94,15 @@ pub async fn accept_loop(
             }
         };
         let now = Instant::now();
-        let refusal = match shared.admission.admit(peer.ip(), now) {
+        // A trusted proxy's connections are admitted by the address it
+        // forwards, once their first head is read.
+        let proxied = front.proxies.trusts(peer.ip());
+        let admitted = if proxied {
+            Ok(())
+        } else {
+            shared.admission.admit(peer.ip(), now)
+        };
+        let refusal = match admitted {
             Err(why) => Err(Refusal::Admission(why)),
             Ok(()) => slots.take(now).ok_or(Refusal::Full),
         };
@@ -115,6 +137,7 @@ pub async fn accept_loop(
             }
         };
         let shards = Arc::clone(shared.directory.shards());
+        let front = Arc::clone(&front);
         shards.spawn_connection(&tracker, async move {
             let _open = crate::metrics::OpenConnection::open();
             let stream = match TcpStream::from_std(stream) {
@@ -127,13 +150,19 @@ pub async fn accept_loop(
             let http = PlainHttp {
                 slots: &slots,
                 ops_here,
+                front: &front,
+                charge: if proxied {
+                    Charge::Owed
+                } else {
+                    Charge::Held(peer.ip())
+                },
             };
             let ws = tokio::select! {
                 _ = stop.cancelled() => None,
                 ws = open(stream, peer.ip(), hello_by, &shared, http) => ws,
             };
-            if let Some((ws, hello_by)) = ws {
-                serve(ws, peer.ip(), hello_by, shared).await;
+            if let Some((ws, client, hello_by)) = ws {
+                serve(ws, client, hello_by, shared).await;
             }
             drop(permit);
         });
@@ -141,12 +170,27 @@ pub async fn accept_loop(
 }
 
 /// What answering plain HTTP on the game port needs beside [`Shared`].
-#[derive(Clone, Copy)]
 struct PlainHttp<'a> {
     /// The connection slots (the health check reports on them).
     slots: &'a Slots,
     /// Whether `/healthz` and `/metrics` are answered on this port.
     ops_here: bool,
+    /// TLS and the trusted proxies.
+    front: &'a Front,
+    /// The admission token the connection holds.
+    charge: Charge,
+}
+
+/// Which address's admission token a connection holds, if any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Charge {
+    /// Taken at the accept for this address (a direct connection), or
+    /// for the client a proxy forwarded.
+    Held(std::net::IpAddr),
+    /// Given back (the connection fetched only the client's files).
+    Refunded,
+    /// A trusted proxy's connection, not yet charged to any client.
+    Owed,
 }
 
 /// Reads request heads and answers them: a WebSocket upgrade goes on
@@ -156,20 +200,29 @@ struct PlainHttp<'a> {
 /// [`http::MAX_REQUESTS_PER_CONNECTION`]; the browser loads a page's
 /// files over one or two). The first head must come within
 /// [`http::HEAD_TIMEOUT`] and the handshake by `deadline`; each later head
-/// within [`http::KEEP_ALIVE_IDLE`] of the answer before.
+/// within [`http::KEEP_ALIVE_IDLE`] of the answer before. Under native
+/// TLS its handshake comes first, due with the first head. The
+/// connection's [`Peer`] (the client's address and whether it is secure)
+/// is the upgrade request's.
 async fn open(
-    mut stream: TcpStream,
-    peer: std::net::IpAddr,
+    stream: TcpStream,
+    socket_peer: std::net::IpAddr,
     deadline: Instant,
     shared: &Shared,
-    plain: PlainHttp<'_>,
-) -> Option<(tokio_tungstenite::WebSocketStream<Transport>, Instant)> {
+    mut plain: PlainHttp<'_>,
+) -> Option<(tokio_tungstenite::WebSocketStream<Transport>, Peer, Instant)> {
     let mut head_by = deadline.min(Instant::now() + http::HEAD_TIMEOUT);
+    let socket = Socket::new(stream);
+    let mut stream = match &plain.front.tls {
+        None => Stream::Plain(socket),
+        // The handshake is due when the first head would be: a client
+        // speaking plain HTTP to this port fails it at once, and a silent
+        // one gives its slot back then.
+        Some(tls) => tls.accept(socket, head_by).await?,
+    };
+    let tls = stream.is_tls();
     let mut hello_by = deadline;
     let mut read = Vec::new();
-    // Whether the connection holds one of its address's admission tokens
-    // (it gives it back for a request that costs next to nothing).
-    let mut charged = true;
     for served in 1..=http::MAX_REQUESTS_PER_CONNECTION {
         let head = match http::read_head_after(&mut stream, head_by, read).await {
             Ok(head) => head,
@@ -179,20 +232,20 @@ async fn open(
                 return None;
             }
         };
+        let peer = plain.front.proxies.peer(socket_peer, tls, &head);
         if head.upgrade {
             if served > 1 {
                 // A connection kept alive from the page goes on to its
-                // WebSocket: its handshake and `hello` are due from now,
-                // and it takes its address's token again if it gave it
-                // back (else refunds would let an address connect
-                // without limit).
-                let now = Instant::now();
-                hello_by = now + shared.limits.hello_timeout;
-                if !charged {
-                    if let Err(why) = shared.admission.admit(peer, now) {
-                        turn_away(stream, Refusal::Admission(why)).await;
-                        return None;
-                    }
+                // WebSocket: its handshake and `hello` are due from now.
+                hello_by = Instant::now() + shared.limits.hello_timeout;
+            }
+            // It takes its address's token again if it gave it back (else
+            // refunds would let an address connect without limit), or
+            // first takes one if a proxy forwarded it.
+            if plain.charge != Charge::Held(peer.addr) {
+                if let Err(why) = shared.admission.admit(peer.addr, Instant::now()) {
+                    turn_away(stream, Refusal::Admission(why)).await;
+                    return None;
                 }
             }
             if let Err(why) = http::check_upgrade(&head) {
@@ -202,7 +255,7 @@ async fn open(
             }
             let _ = stream.set_nodelay(true);
             let ws = handshake(http::rewind(stream, head.bytes), hello_by).await?;
-            return Some((ws, hello_by));
+            return Some((ws, peer, hello_by));
         }
         let method = Method::parse(&head.method);
         let mut route = http::route(method, &head.target);
@@ -215,14 +268,25 @@ async fn open(
         // no task: they do not count against the address's connection
         // rate (a page load fetches a dozen files; a load balancer polls
         // the health check as often as it likes).
-        if charged && matches!(route, Route::Asset(_) | Route::Health) {
-            shared.admission.refund(peer, Instant::now());
-            charged = false;
+        if matches!(route, Route::Asset(_) | Route::Health) {
+            if let Charge::Held(addr) = plain.charge {
+                shared.admission.refund(addr, Instant::now());
+                plain.charge = Charge::Refunded;
+            }
+        } else if plain.charge == Charge::Owed {
+            // A proxy's connection pays for its first costly request as
+            // a direct one pays at the accept.
+            if let Err(why) = shared.admission.admit(peer.addr, Instant::now()) {
+                turn_away(stream, Refusal::Admission(why)).await;
+                return None;
+            }
+            plain.charge = Charge::Held(peer.addr);
         }
         let keep_alive = served < http::MAX_REQUESTS_PER_CONNECTION && head.keeps_alive();
         let ctx = http::Context {
             directory: &shared.directory,
             slots: plain.slots,
+            peer,
         };
         if !http::answer(&mut stream, method, route, ctx, keep_alive).await {
             return None;
@@ -259,7 +323,10 @@ async fn handshake(
 /// handshake error), then closes it. Whatever the client sent is drained
 /// for a moment first: closing a socket with unread data resets it, and
 /// the client might never see the answer.
-async fn turn_away(mut stream: TcpStream, why: Refusal) {
+async fn turn_away<S>(mut stream: S, why: Refusal)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin,
+{
     let (status, retry, reason) = match why {
         Refusal::Admission(Turned::TooFast) => (
             "429 Too Many Requests",

@@ -80,8 +80,9 @@ struct Args {
     max_rooms: usize,
     /// New connections one client address may open per second on average,
     /// after a burst of 64; faster ones get HTTP 429, and an address whose
-    /// connection is closed for flooding waits 10 s. 0 turns this off: do
-    /// so behind a reverse proxy, where every client has its address.
+    /// connection is closed for flooding waits 10 s. 0 turns this off.
+    /// Behind a reverse proxy, give --behind-proxy: the client address is
+    /// then the one the proxy forwards.
     #[arg(long, default_value_t = parlor_server::limits::CONNECTS_PER_SECOND_PER_ADDRESS)]
     connects_per_address: f64,
     /// Threads that run rooms and connections, each on its own
@@ -91,7 +92,8 @@ struct Args {
     shards: Option<u16>,
     /// Unfinished rooms that may be created from one client address (an
     /// IPv6 address counts by its /64); more are refused with
-    /// `room/too_many`. 0 turns this off: do so behind a reverse proxy.
+    /// `room/too_many`. 0 turns this off. Behind a reverse proxy, give
+    /// --behind-proxy so that each client counts by its own address.
     #[arg(long, default_value_t = parlor_server::limits::MAX_OPEN_ROOMS_PER_ADDRESS)]
     rooms_per_address: usize,
     /// Most positions one `analyze` request may search (its time budget;
@@ -100,6 +102,21 @@ struct Args {
     /// of tables a request) whatever this is.
     #[arg(long, default_value_t = parlor_server::limits::MAX_ANALYSIS_POSITIONS)]
     analysis_positions: usize,
+    /// Serve https:// and wss:// on the game port with this certificate
+    /// chain (PEM, leaf first). Needs --tls-key. --metrics-bind stays
+    /// plain HTTP.
+    #[arg(long, value_name = "FILE", requires = "tls_key")]
+    tls_cert: Option<PathBuf>,
+    /// The private key of --tls-cert (PEM: PKCS#8, PKCS#1 or SEC1).
+    #[arg(long, value_name = "FILE", requires = "tls_cert")]
+    tls_key: Option<PathBuf>,
+    /// A reverse proxy in front of the server (an address, or a CIDR block
+    /// such as 10.0.0.0/8; repeat for more). Only from these peers are
+    /// X-Forwarded-For (the client's address, for the per-address limits)
+    /// and X-Forwarded-Proto (`https`: the request counts as secure)
+    /// believed; from anyone else they are ignored.
+    #[arg(long, value_name = "ADDR")]
+    behind_proxy: Vec<parlor_server::http::Net>,
 }
 
 // The main thread accepts connections and runs the cluster's background
@@ -111,6 +128,18 @@ async fn main() -> ExitCode {
     if let Some(command) = args.command {
         return command.run().await;
     }
+    // Read before binding: a bad file stops the start with its name.
+    let tls = match (&args.tls_cert, &args.tls_key) {
+        (Some(cert), Some(key)) => match parlor_server::http::Tls::from_pem_files(cert, key) {
+            Ok(tls) => Some(tls),
+            Err(e) => {
+                eprintln!("parlor-server: {e}");
+                return ExitCode::FAILURE;
+            }
+        },
+        _ => None,
+    };
+    let scheme = if tls.is_some() { "wss" } else { "ws" };
     let listener = match parlor_server::listener::bind(args.bind) {
         Ok(l) => l,
         Err(e) => {
@@ -136,7 +165,7 @@ async fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     }
-    println!("parlor-server listening on ws://{bound}");
+    println!("parlor-server listening on {scheme}://{bound}");
     let shutdown = CancellationToken::new();
     let trigger = shutdown.clone();
     tokio::spawn(async move {
@@ -151,7 +180,9 @@ async fn main() -> ExitCode {
                 url,
                 node: parlor_server::store::NodeSettings {
                     lease: std::time::Duration::from_millis(args.lease_ms),
-                    advertise: args.advertise.unwrap_or_else(|| format!("ws://{bound}")),
+                    advertise: args
+                        .advertise
+                        .unwrap_or_else(|| format!("{scheme}://{bound}")),
                 },
             },
             None => StoreConfig::Sqlite {
@@ -179,6 +210,8 @@ async fn main() -> ExitCode {
         shards: args
             .shards
             .map_or_else(parlor_server::shard::default_count, usize::from),
+        tls,
+        proxies: parlor_server::http::Proxies::new(args.behind_proxy),
     };
     match run(listener, config, shutdown).await {
         Ok(()) => ExitCode::SUCCESS,

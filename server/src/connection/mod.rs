@@ -8,7 +8,6 @@ mod writer;
 
 use std::collections::HashSet;
 use std::future::Future;
-use std::net::IpAddr;
 use std::pin::Pin;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -25,7 +24,7 @@ use reader::Ended;
 
 use crate::admission::Admission;
 use crate::directory::Directory;
-use crate::http::Transport;
+use crate::http::{Peer, Transport};
 use crate::limits::{Limits, CLOSE_LINGER};
 use crate::outbox::{ConnId, Inbox, Outbox};
 use crate::rate::RateLimiter;
@@ -52,7 +51,10 @@ struct Session {
     token: Uuid,
     name: Arc<str>,
     greeted: bool,
-    peer: IpAddr,
+    /// Whom the connection comes from (the address its per-address
+    /// limits count against) and whether it is secure (native TLS, or a
+    /// trusted proxy's `X-Forwarded-Proto: https`).
+    peer: Peer,
     /// Rooms this connection sat or watched in, to detach from at the end.
     rooms: HashSet<RoomId>,
     shared: Arc<Shared>,
@@ -63,12 +65,13 @@ struct Session {
     move_to: Option<usize>,
 }
 
-/// Serves one accepted WebSocket connection from `peer` until it closes;
+/// Serves one accepted WebSocket connection from `peer` until it closes
+/// (`peer` is the upgrade request's: see [`Peer`]);
 /// `hello_by` is when `hello` must have arrived (counted from the accept,
 /// so the handshake's time counts against it).
 pub async fn serve(
     ws: WebSocketStream<Transport>,
-    peer: IpAddr,
+    peer: Peer,
     hello_by: Instant,
     shared: Arc<Shared>,
 ) {
@@ -153,8 +156,8 @@ fn live(
         };
         let shared = Arc::clone(&session.shared);
         if flooded {
-            tracing::info!(conn = session.conn.0, peer = %session.peer, "closed for flooding; the address cools down");
-            shared.admission.flooded(session.peer, Instant::now());
+            tracing::info!(conn = session.conn.0, peer = %session.peer.addr, "closed for flooding; the address cools down");
+            shared.admission.flooded(session.peer.addr, Instant::now());
         }
         session.detach_all();
         shared.directory.disconnect(session.conn, session.token);

@@ -43,7 +43,7 @@ impl Session {
                     clock,
                     private,
                     creator: Some(self.token),
-                    creator_addr: Some(self.peer),
+                    creator_addr: Some(self.peer.addr),
                 };
                 let answer = match self.shared.directory.create(req).await {
                     Ok(c) => ServerMsg::RoomCreated {

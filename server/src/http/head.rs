@@ -2,8 +2,7 @@
 
 use std::time::Duration;
 
-use tokio::io::AsyncReadExt;
-use tokio::net::TcpStream;
+use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::time::{timeout_at, Instant};
 
 /// Largest request head accepted, request line and headers together.
@@ -114,14 +113,17 @@ pub enum HeadError {
 
 /// Reads from `stream` until a complete request head has arrived, by
 /// `deadline`.
-pub async fn read_head(stream: &mut TcpStream, deadline: Instant) -> Result<Head, HeadError> {
+pub async fn read_head<S: AsyncRead + Unpin>(
+    stream: &mut S,
+    deadline: Instant,
+) -> Result<Head, HeadError> {
     read_head_after(stream, deadline, Vec::with_capacity(READ_CHUNK)).await
 }
 
 /// [`read_head`], starting with `bytes` already read (what followed the
 /// previous request on a connection kept alive).
-pub async fn read_head_after(
-    stream: &mut TcpStream,
+pub async fn read_head_after<S: AsyncRead + Unpin>(
+    stream: &mut S,
     deadline: Instant,
     mut bytes: Vec<u8>,
 ) -> Result<Head, HeadError> {

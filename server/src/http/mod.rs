@@ -12,13 +12,20 @@
 //! [`MAX_REQUESTS_PER_CONNECTION`], [`KEEP_ALIVE_IDLE`] apart). The health
 //! check and the metrics can instead be served on a listener of their own
 //! ([`serve_ops`]).
+//!
+//! With native TLS ([`Tls`]) every connection's TLS handshake comes
+//! first, and everything above runs inside it. Who a request comes from
+//! and whether it is secure is its [`Peer`] (see [`Proxies`] for
+//! `--behind-proxy`).
 
 mod assets;
 mod head;
 mod ops;
+mod peer;
 mod replay;
 mod response;
 mod route;
+mod tls;
 mod transport;
 mod upgrade;
 
@@ -27,11 +34,13 @@ pub use head::{
     read_head, read_head_after, Head, HeadError, HEAD_TIMEOUT, MAX_HEADERS, MAX_HEAD_BYTES,
 };
 pub use ops::{serve_ops, MAX_OPS_CONNECTIONS};
+pub use peer::{BadNet, Net, Peer, Proxies};
 pub use replay::MAX_REPLAY_STEPS;
 pub use response::{
     answer, refuse_head, refuse_upgrade, Context, ANSWER_LINGER, KEEP_ALIVE_IDLE,
     MAX_REQUESTS_PER_CONNECTION,
 };
 pub use route::{is_ops, route, Method, Route, HEALTH_PATH, METRICS_PATH, REPLAY_PREFIX};
-pub use transport::{rewind, Transport};
+pub use tls::{Tls, TlsError};
+pub use transport::{rewind, Socket, Stream, Transport};
 pub use upgrade::{check as check_upgrade, BadUpgrade, WEBSOCKET_VERSION};

@@ -39,8 +39,8 @@ pub async fn serve_ops(
             _ = shutdown.cancelled() => return,
             accepted = listener.accept() => accepted,
         };
-        let mut stream = match accepted {
-            Ok((stream, _)) => stream,
+        let (mut stream, from) = match accepted {
+            Ok(accepted) => accepted,
             Err(e) => {
                 tracing::warn!(error = %e, "accept failed on the metrics listener");
                 tokio::time::sleep(ACCEPT_BACKOFF).await;
@@ -66,6 +66,12 @@ pub async fn serve_ops(
                     let ctx = Context {
                         directory: &directory,
                         slots: &slots,
+                        // Always plain, and never behind the game
+                        // port's proxy.
+                        peer: super::Peer {
+                            addr: from.ip(),
+                            secure: false,
+                        },
                     };
                     answer(&mut stream, method, found, ctx, false).await;
                 }

@@ -3,8 +3,7 @@
 use std::borrow::Cow;
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::time::timeout;
 
 use super::assets::ContentType;
@@ -41,6 +40,8 @@ pub struct Context<'a> {
     pub directory: &'a Directory,
     /// The connection slots (health says whether newcomers are refused).
     pub slots: &'a Slots,
+    /// Whom the request comes from, and whether it came under TLS.
+    pub peer: super::Peer,
 }
 
 /// Where the page may load anything from, and what it may not do: only
@@ -78,8 +79,8 @@ impl Reply {
 /// Answers `route` to a `method` request on `stream`. With `keep_alive`
 /// the connection stays open for the next request (true if the answer
 /// was sent); without, it says `Connection: close` and closes (false).
-pub async fn answer(
-    stream: &mut TcpStream,
+pub async fn answer<S: AsyncRead + AsyncWrite + Unpin>(
+    stream: &mut S,
     method: Method,
     route: Route,
     ctx: Context<'_>,
@@ -191,7 +192,7 @@ pub async fn answer(
 
 /// Answers a WebSocket upgrade the handshake cannot take (see
 /// `upgrade::check`), then closes the connection.
-pub async fn refuse_upgrade(mut stream: TcpStream, why: BadUpgrade) {
+pub async fn refuse_upgrade<S: AsyncRead + AsyncWrite + Unpin>(mut stream: S, why: BadUpgrade) {
     let status = why.status();
     let reason = why.reason();
     let version = match why {
@@ -208,7 +209,7 @@ pub async fn refuse_upgrade(mut stream: TcpStream, why: BadUpgrade) {
 
 /// Answers a request whose head could not be read, where the client is
 /// still there to hear why, then closes the connection.
-pub async fn refuse_head(mut stream: TcpStream, why: HeadError) {
+pub async fn refuse_head<S: AsyncRead + AsyncWrite + Unpin>(mut stream: S, why: HeadError) {
     let status = match why {
         HeadError::TooLarge => "431 Request Header Fields Too Large",
         HeadError::Malformed => "400 Bad Request",
@@ -226,12 +227,18 @@ pub async fn refuse_head(mut stream: TcpStream, why: HeadError) {
 /// Writes `head` and `body` in one write (the head and a small body
 /// leave in one segment); false if the client did not take them within
 /// [`ANSWER_LINGER`].
-async fn write(stream: &mut TcpStream, head: &[u8], body: &[u8]) -> bool {
+async fn write<S: AsyncWrite + Unpin>(stream: &mut S, head: &[u8], body: &[u8]) -> bool {
     let mut all = Vec::with_capacity(head.len() + body.len());
     all.extend_from_slice(head);
     all.extend_from_slice(body);
+    // Flushed: under TLS the answer may still sit in the session's
+    // buffer after the write (for plain TCP the flush does nothing).
     matches!(
-        timeout(ANSWER_LINGER, stream.write_all(&all)).await,
+        timeout(ANSWER_LINGER, async {
+            stream.write_all(&all).await?;
+            stream.flush().await
+        })
+        .await,
         Ok(Ok(()))
     )
 }
@@ -239,7 +246,7 @@ async fn write(stream: &mut TcpStream, head: &[u8], body: &[u8]) -> bool {
 /// Writes `head` and `body`, then closes, reading whatever the client
 /// still sends for a moment: closing a socket with unread data resets it,
 /// and the client might lose the answer.
-async fn send(stream: &mut TcpStream, head: &[u8], body: &[u8]) {
+async fn send<S: AsyncRead + AsyncWrite + Unpin>(stream: &mut S, head: &[u8], body: &[u8]) {
     let _ = timeout(ANSWER_LINGER, async {
         let mut all = Vec::with_capacity(head.len() + body.len());
         all.extend_from_slice(head);

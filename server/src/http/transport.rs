@@ -1,4 +1,5 @@
-//! The byte stream a WebSocket connection runs on.
+//! The byte stream a connection runs on: plain TCP, or TLS over TCP
+//! (`--tls-cert`), either of which can move between runtimes.
 
 use std::io;
 use std::pin::Pin;
@@ -6,30 +7,101 @@ use std::task::{Context, Poll};
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
+use tokio_rustls::server::TlsStream;
 
-/// A TCP connection whose first bytes (the request head, already read to
-/// decide how to answer it) are read again before the socket's own: the
-/// WebSocket handshake then sees the request as the client sent it.
-///
-/// It can move to another runtime ([`Transport::rehome`]): a connection
-/// follows its room to the room's shard (see `shard`), and a socket is
-/// woken by the poller of the runtime it was registered with.
+/// A TCP socket that can move to another runtime ([`Socket::rehome`]): a
+/// connection follows its room to the room's shard (see `shard`), and a
+/// socket is woken by the poller of the runtime it was registered with.
 #[derive(Debug)]
-pub struct Transport {
-    /// The bytes read ahead, and how many of them were read again.
-    head: Vec<u8>,
-    read: usize,
+pub struct Socket {
     /// `None` only if a move to another runtime failed: the connection
     /// is then over.
     stream: Option<TcpStream>,
 }
 
+impl Socket {
+    /// `stream`, registered with the current runtime.
+    pub fn new(stream: TcpStream) -> Socket {
+        Socket {
+            stream: Some(stream),
+        }
+    }
+
+    /// Registers the socket with the current runtime's poller (leaving the
+    /// one it was registered with). Must run on the runtime that is to
+    /// poll it from now on.
+    fn rehome(&mut self) -> io::Result<()> {
+        let stream = self.stream.take().ok_or_else(gone)?;
+        let std = stream.into_std()?;
+        self.stream = Some(TcpStream::from_std(std)?);
+        Ok(())
+    }
+
+    /// Sets `TCP_NODELAY` (frames are small and must leave at once).
+    pub fn set_nodelay(&self, on: bool) -> io::Result<()> {
+        self.stream.as_ref().ok_or_else(gone)?.set_nodelay(on)
+    }
+
+    fn stream(&mut self) -> io::Result<Pin<&mut TcpStream>> {
+        self.stream.as_mut().map(Pin::new).ok_or_else(gone)
+    }
+}
+
+/// A connection's bytes, in clear or under TLS. An enum rather than a
+/// boxed trait object, so that the plain path costs what it always did
+/// (no allocation, no dynamic call); the TLS state (rustls's buffers,
+/// about a kilobyte) is boxed so that it does not make every plain
+/// connection larger.
+#[derive(Debug)]
+pub enum Stream {
+    /// Plain TCP.
+    Plain(Socket),
+    /// TLS over TCP.
+    Tls(Box<TlsStream<Socket>>),
+}
+
+impl Stream {
+    /// Whether the bytes travel under TLS.
+    pub fn is_tls(&self) -> bool {
+        matches!(self, Stream::Tls(_))
+    }
+
+    /// See [`Socket::rehome`].
+    fn rehome(&mut self) -> io::Result<()> {
+        match self {
+            Stream::Plain(s) => s.rehome(),
+            Stream::Tls(t) => t.get_mut().0.rehome(),
+        }
+    }
+
+    /// Sets `TCP_NODELAY` on the socket underneath.
+    pub fn set_nodelay(&self, on: bool) -> io::Result<()> {
+        match self {
+            Stream::Plain(s) => s.set_nodelay(on),
+            Stream::Tls(t) => t.get_ref().0.set_nodelay(on),
+        }
+    }
+}
+
+/// A connection whose first bytes (the request head, already read to
+/// decide how to answer it) are read again before the stream's own: the
+/// WebSocket handshake then sees the request as the client sent it.
+///
+/// It can move to another runtime ([`Transport::rehome`]).
+#[derive(Debug)]
+pub struct Transport {
+    /// The bytes read ahead, and how many of them were read again.
+    head: Vec<u8>,
+    read: usize,
+    stream: Stream,
+}
+
 /// `stream` with `read` put back in front of what it will still read.
-pub fn rewind(stream: TcpStream, read: Vec<u8>) -> Transport {
+pub fn rewind(stream: Stream, read: Vec<u8>) -> Transport {
     Transport {
         head: read,
         read: 0,
-        stream: Some(stream),
+        stream,
     }
 }
 
@@ -45,14 +117,7 @@ impl Transport {
     /// one it was registered with). Must run on the runtime that is to
     /// poll it from now on.
     pub fn rehome(&mut self) -> io::Result<()> {
-        let stream = self.stream.take().ok_or_else(gone)?;
-        let std = stream.into_std()?;
-        self.stream = Some(TcpStream::from_std(std)?);
-        Ok(())
-    }
-
-    fn stream(&mut self) -> io::Result<Pin<&mut TcpStream>> {
-        self.stream.as_mut().map(Pin::new).ok_or_else(gone)
+        self.stream.rehome()
     }
 }
 
@@ -75,14 +140,112 @@ impl AsyncRead for Transport {
             }
             return Poll::Ready(Ok(()));
         }
-        match this.stream() {
+        Pin::new(&mut this.stream).poll_read(cx, buf)
+    }
+}
+
+impl AsyncWrite for Transport {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().stream).poll_write(cx, buf)
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        Pin::new(&mut self.get_mut().stream).poll_write_vectored(cx, bufs)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.stream.is_write_vectored()
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().stream).poll_shutdown(cx)
+    }
+}
+
+impl AsyncRead for Stream {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_read(cx, buf),
+            Stream::Tls(t) => Pin::new(t.as_mut()).poll_read(cx, buf),
+        }
+    }
+}
+
+impl AsyncWrite for Stream {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_write(cx, buf),
+            Stream::Tls(t) => Pin::new(t.as_mut()).poll_write(cx, buf),
+        }
+    }
+
+    fn poll_write_vectored(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[io::IoSlice<'_>],
+    ) -> Poll<io::Result<usize>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_write_vectored(cx, bufs),
+            Stream::Tls(t) => Pin::new(t.as_mut()).poll_write_vectored(cx, bufs),
+        }
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        match self {
+            Stream::Plain(s) => s.is_write_vectored(),
+            Stream::Tls(t) => t.is_write_vectored(),
+        }
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_flush(cx),
+            Stream::Tls(t) => Pin::new(t.as_mut()).poll_flush(cx),
+        }
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        match self.get_mut() {
+            Stream::Plain(s) => Pin::new(s).poll_shutdown(cx),
+            Stream::Tls(t) => Pin::new(t.as_mut()).poll_shutdown(cx),
+        }
+    }
+}
+
+impl AsyncRead for Socket {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        match self.get_mut().stream() {
             Ok(s) => s.poll_read(cx, buf),
             Err(e) => Poll::Ready(Err(e)),
         }
     }
 }
 
-impl AsyncWrite for Transport {
+impl AsyncWrite for Socket {
     fn poll_write(
         self: Pin<&mut Self>,
         cx: &mut Context<'_>,
@@ -147,7 +310,10 @@ mod tests {
             let addr = ok(listener.local_addr());
             let client = ok(TcpStream::connect(addr).await);
             let (server, _) = ok(listener.accept().await);
-            (rewind(server, b"GET / ".to_vec()), client)
+            (
+                rewind(Stream::Plain(Socket::new(server)), b"GET / ".to_vec()),
+                client,
+            )
         });
         let second = ok(std::thread::spawn(move || {
             let rt = ok(tokio::runtime::Builder::new_current_thread()
