@@ -13,6 +13,9 @@ pub enum ClientError {
     /// The connection failed.
     #[error("connection error: {0}")]
     Ws(#[from] tokio_tungstenite::tungstenite::Error),
+    /// TLS could not be set up (the CA file).
+    #[error("TLS: {0}")]
+    Tls(String),
     /// The server closed the connection.
     #[error("the server closed the connection{}", .0.as_deref().map(|r| format!(": {r}")).unwrap_or_default())]
     Closed(Option<String>),
@@ -37,9 +40,17 @@ pub struct Client {
 }
 
 impl Client {
-    /// Connects to `url` (`ws://host:port`) and says hello as `name`.
+    /// Connects to `url` (`ws://host:port`, or `wss://host:port` trusting
+    /// the CAs of [`crate::tls`]) and says hello as `name`.
     pub async fn connect(url: &str, name: &str) -> Result<Client, ClientError> {
-        let (ws, _) = tokio_tungstenite::connect_async(url).await?;
+        let connector = if url.starts_with("wss:") {
+            let config = crate::tls::config().map_err(ClientError::Tls)?;
+            Some(tokio_tungstenite::Connector::Rustls(config))
+        } else {
+            None
+        };
+        let (ws, _) =
+            tokio_tungstenite::connect_async_tls_with_config(url, None, false, connector).await?;
         let mut client = Client {
             ws,
             token: Uuid::nil(),

@@ -12,6 +12,7 @@ pub mod play;
 pub mod progress;
 pub mod render;
 pub mod replay;
+pub mod tls;
 pub mod verify;
 pub mod watch;
 

@@ -18,6 +18,10 @@ use parlor_games::GameKind;
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
+    /// For wss:// servers: also trust the CA certificate(s) in this PEM
+    /// file (e.g. a LAN's own CA, or a test's), beside the public roots.
+    #[arg(long, global = true, value_name = "FILE", env = "PARLOR_CA_CERT")]
+    ca_cert: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -61,6 +65,11 @@ async fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let cli = Cli::parse();
+    if let Some(path) = &cli.ca_cert {
+        if let Err(e) = parlor_cli::tls::trust_ca_file(path) {
+            return cmd::fail(e);
+        }
+    }
     let res = match cli.cmd {
         // The one command with an exit status of its own: 1 for a failed check.
         Cmd::Verify(a) => return cmd::verify::run(a).await.unwrap_or_else(cmd::fail),
