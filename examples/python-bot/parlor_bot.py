@@ -17,7 +17,9 @@ import asyncio
 import itertools
 import json
 import math
+import os
 import secrets
+import ssl
 import sys
 
 import websockets
@@ -231,10 +233,22 @@ def canonical(move):
 # --- The protocol -------------------------------------------------------
 
 
-async def play(url, game, seats, options, opponent, verbose):
+def tls_context(url, ca_cert):
+    """For a wss:// URL: the system's trusted roots, plus `ca_cert` (a PEM
+    file, e.g. a test's own CA) if given; None for ws://."""
+    if not url.startswith("wss://"):
+        return None
+    context = ssl.create_default_context()
+    if ca_cert:
+        context.load_verify_locations(cafile=ca_cert)
+    return context
+
+
+async def play(url, game, seats, options, opponent, verbose, ca_cert=None):
     report = {"game": game, "seats": seats, "moves": 0, "checked": 0,
               "mismatches": 0, "refusals": 0, "outcome": None}
-    async with websockets.connect(url) as ws:
+    context = tls_context(url, ca_cert)
+    async with websockets.connect(url, **({"ssl": context} if context else {})) as ws:
         async def send(msg):
             await ws.send(json.dumps(msg))
 
@@ -306,7 +320,7 @@ async def play(url, game, seats, options, opponent, verbose):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("server", help="the server's URL, e.g. ws://127.0.0.1:7878")
+    p.add_argument("server", help="the server's URL, e.g. ws://127.0.0.1:7878 or wss://host:7878")
     p.add_argument("--game", choices=sorted(MOVERS), default="nimrod")
     p.add_argument("--seats", type=int, default=2)
     p.add_argument("--options", type=json.loads, default=None,
@@ -315,11 +329,14 @@ def main():
                    help="the built-in bots' strategy (default: the game's default bot)")
     p.add_argument("--timeout", type=float, default=600, help="seconds before giving up")
     p.add_argument("--verbose", action="store_true", help="print every move sent")
+    p.add_argument("--ca-cert", default=os.environ.get("PARLOR_CA_CERT"),
+                   help="for wss://: also trust this CA certificate (PEM; default $PARLOR_CA_CERT)")
     args = p.parse_args()
     opponent = args.opponent or DEFAULT_OPPONENT[args.game]
     try:
         report = asyncio.run(asyncio.wait_for(
-            play(args.server, args.game, args.seats, args.options, opponent, args.verbose),
+            play(args.server, args.game, args.seats, args.options, opponent, args.verbose,
+                 args.ca_cert),
             args.timeout))
     except (RuntimeError, OSError, asyncio.TimeoutError, websockets.WebSocketException) as e:
         print(json.dumps({"game": args.game, "seats": args.seats, "error": str(e) or type(e).__name__}))
