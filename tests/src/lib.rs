@@ -158,6 +158,32 @@ impl Raw {
         .await
     }
 
+    /// [`Raw::greeted`] with extra header lines on the upgrade request
+    /// (as a reverse proxy adds them).
+    pub async fn greeted_with_headers(url: &str, headers: &[(&str, &str)], name: &str) -> Raw {
+        use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+        use tokio_tungstenite::tungstenite::http::{HeaderName, HeaderValue};
+        let mut request = url
+            .into_client_request()
+            .unwrap_or_else(|e| panic!("bad URL {url}: {e}"));
+        for (name, value) in headers {
+            let value =
+                HeaderValue::from_str(value).unwrap_or_else(|e| panic!("bad header {value}: {e}"));
+            let name = HeaderName::from_bytes(name.as_bytes())
+                .unwrap_or_else(|e| panic!("bad header name {name}: {e}"));
+            request.headers_mut().append(name, value);
+        }
+        let (ws, _) = tokio_tungstenite::connect_async(request)
+            .await
+            .unwrap_or_else(|e| panic!("handshake failed: {e}"));
+        Raw {
+            ws,
+            token: Uuid::nil(),
+        }
+        .hello(name)
+        .await
+    }
+
     async fn hello(self, name: &str) -> Raw {
         let mut c = self;
         c.send(&ClientMsg::Hello {

@@ -1,0 +1,66 @@
+//! `--behind-proxy`: a trusted proxy's `X-Forwarded-For` decides the
+//! address the per-address limits count against; anyone else's is
+//! ignored.
+
+// Test helpers fail the test by panicking.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+use parlor_protocol::ErrorCode;
+use parlor_server::http::Proxies;
+use parlor_server::limits::Limits;
+use parlor_server::Config;
+use parlor_tests::{start_server_with, Raw};
+use serde_json::json;
+
+/// A server allowing one unfinished room per address, trusting `proxies`.
+async fn server(proxies: &[&str]) -> parlor_tests::TestServer {
+    start_server_with(Config {
+        limits: Limits {
+            rooms_per_address: 1,
+            ..Limits::default()
+        },
+        proxies: Proxies::new(proxies.iter().map(|p| p.parse().unwrap()).collect()),
+        ..Config::default()
+    })
+    .await
+}
+
+/// A client whose upgrade carries `X-Forwarded-For: forwarded`.
+async fn via(url: &str, forwarded: &str) -> Raw {
+    Raw::greeted_with_headers(url, &[("X-Forwarded-For", forwarded)], "p").await
+}
+
+/// Asks for a Nimrod room and expects the per-address refusal.
+async fn refused(c: &mut Raw) {
+    c.send_json(json!({"type": "create_room", "game": "nimrod"}))
+        .await;
+    c.expect_error(ErrorCode::RoomTooMany).await;
+}
+
+#[tokio::test]
+async fn a_trusted_proxys_clients_count_by_their_forwarded_addresses() {
+    let server = server(&["127.0.0.0/8"]).await;
+    let url = server.url();
+    let mut a = via(&url, "198.51.100.1").await;
+    a.create("nimrod", json!(null), None).await;
+    // Another client through the same proxy has a room of its own...
+    let mut b = via(&url, "198.51.100.2").await;
+    b.create("nimrod", json!(null), None).await;
+    // ...and the first one's address has used its one.
+    let mut again = via(&url, "203.0.113.50, 198.51.100.1").await;
+    refused(&mut again).await;
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_untrusted_peers_forwarded_header_is_ignored() {
+    // The proxy is elsewhere: 127.0.0.1 is a client like any other.
+    let server = server(&["192.0.2.1"]).await;
+    let url = server.url();
+    let mut a = via(&url, "198.51.100.1").await;
+    a.create("nimrod", json!(null), None).await;
+    // Claiming another address does not buy another room.
+    let mut b = via(&url, "198.51.100.2").await;
+    refused(&mut b).await;
+    server.stop().await.unwrap();
+}
