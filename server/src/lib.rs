@@ -214,13 +214,13 @@ pub async fn run_with(
         listener,
         std::sync::Arc::clone(&directory),
         slots,
-        ops_here,
         tracker.clone(),
         shutdown,
         config.limits,
-        listener::Front {
+        listener::GamePort {
             tls: config.tls.clone(),
             proxies: config.proxies.clone(),
+            ops_here,
         },
     )
     .await;

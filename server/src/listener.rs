@@ -28,16 +28,19 @@ enum Refusal {
     Full,
 }
 
-/// How the game port is reached: under native TLS or in clear, and
-/// through which trusted proxies.
+/// How the game port is reached (under native TLS or in clear, through
+/// which trusted proxies) and what it answers beside the game.
 #[derive(Clone, Debug, Default)]
-pub struct Front {
+pub struct GamePort {
     /// Native TLS (`--tls-cert`): every connection's TLS handshake
     /// comes before its first request head.
     pub tls: Option<Tls>,
     /// Proxies whose `X-Forwarded-*` headers are believed
     /// (`--behind-proxy`).
     pub proxies: Proxies,
+    /// Whether `/healthz` and `/metrics` are answered here (not when they
+    /// have a listener of their own).
+    pub ops_here: bool,
 }
 
 /// Listens on `addr` with a backlog of [`LISTEN_BACKLOG`] (the standard
@@ -60,18 +63,17 @@ pub fn bind(addr: std::net::SocketAddr) -> std::io::Result<TcpListener> {
 /// before `accept`): past the cap, and for addresses connecting faster
 /// than `limits.admission` allows, the client gets an HTTP refusal and no
 /// task of its own. `/healthz` and `/metrics` are answered here only if
-/// `ops_here` (not when they have a listener of their own).
+/// `port.ops_here`.
 pub async fn accept_loop(
     listener: TcpListener,
     directory: Arc<Directory>,
     slots: Arc<Slots>,
-    ops_here: bool,
     tracker: TaskTracker,
     shutdown: CancellationToken,
     limits: Limits,
-    front: Front,
+    port: GamePort,
 ) {
-    let front = Arc::new(front);
+    let front = Arc::new(port);
     let turn_aways = Arc::new(Semaphore::new(MAX_TURN_AWAYS));
     let shared = Arc::new(Shared {
         directory,
@@ -149,7 +151,6 @@ pub async fn accept_loop(
             };
             let http = PlainHttp {
                 slots: &slots,
-                ops_here,
                 front: &front,
                 charge: if proxied {
                     Charge::Owed
@@ -173,10 +174,9 @@ pub async fn accept_loop(
 struct PlainHttp<'a> {
     /// The connection slots (the health check reports on them).
     slots: &'a Slots,
-    /// Whether `/healthz` and `/metrics` are answered on this port.
-    ops_here: bool,
-    /// TLS and the trusted proxies.
-    front: &'a Front,
+    /// TLS, the trusted proxies, and whether the operations' paths are
+    /// answered.
+    front: &'a GamePort,
     /// The admission token the connection holds.
     charge: Charge,
 }
@@ -259,7 +259,7 @@ async fn open(
         }
         let method = Method::parse(&head.method);
         let mut route = http::route(method, &head.target);
-        if http::is_ops(&route) && !plain.ops_here {
+        if http::is_ops(&route) && !plain.front.ops_here {
             // Served on `--metrics-bind` only.
             route = Route::NotFound;
         }
