@@ -9,7 +9,7 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 use tokio_rustls::server::TlsStream;
 
-/// A TCP socket that can move to another runtime ([`Socket::rehome`]): a
+/// A TCP socket that can move to another runtime (see `rehome`): a
 /// connection follows its room to the room's shard (see `shard`), and a
 /// socket is woken by the poller of the runtime it was registered with.
 #[derive(Debug)]
