@@ -73,7 +73,7 @@ pub async fn accept_loop(
     limits: Limits,
     port: GamePort,
 ) {
-    let front = Arc::new(port);
+    let port = Arc::new(port);
     let turn_aways = Arc::new(Semaphore::new(MAX_TURN_AWAYS));
     let shared = Arc::new(Shared {
         directory,
@@ -98,7 +98,7 @@ pub async fn accept_loop(
         let now = Instant::now();
         // A trusted proxy's connections are admitted by the address it
         // forwards, once their first head is read.
-        let proxied = front.proxies.trusts(peer.ip());
+        let proxied = port.proxies.trusts(peer.ip());
         let admitted = if proxied {
             Ok(())
         } else {
@@ -139,7 +139,7 @@ pub async fn accept_loop(
             }
         };
         let shards = Arc::clone(shared.directory.shards());
-        let front = Arc::clone(&front);
+        let port = Arc::clone(&port);
         shards.spawn_connection(&tracker, async move {
             let _open = crate::metrics::OpenConnection::open();
             let stream = match TcpStream::from_std(stream) {
@@ -151,7 +151,7 @@ pub async fn accept_loop(
             };
             let http = PlainHttp {
                 slots: &slots,
-                front: &front,
+                port: &port,
                 charge: if proxied {
                     Charge::Owed
                 } else {
@@ -176,7 +176,7 @@ struct PlainHttp<'a> {
     slots: &'a Slots,
     /// TLS, the trusted proxies, and whether the operations' paths are
     /// answered.
-    front: &'a GamePort,
+    port: &'a GamePort,
     /// The admission token the connection holds.
     charge: Charge,
 }
@@ -213,7 +213,7 @@ async fn open(
 ) -> Option<(tokio_tungstenite::WebSocketStream<Transport>, Peer, Instant)> {
     let mut head_by = deadline.min(Instant::now() + http::HEAD_TIMEOUT);
     let socket = Socket::new(stream);
-    let mut stream = match &plain.front.tls {
+    let mut stream = match &plain.port.tls {
         None => Stream::Plain(socket),
         // The handshake is due when the first head would be: a client
         // speaking plain HTTP to this port fails it at once, and a silent
@@ -232,7 +232,7 @@ async fn open(
                 return None;
             }
         };
-        let peer = plain.front.proxies.peer(socket_peer, tls, &head);
+        let peer = plain.port.proxies.peer(socket_peer, tls, &head);
         if head.upgrade {
             if served > 1 {
                 // A connection kept alive from the page goes on to its
@@ -259,7 +259,7 @@ async fn open(
         }
         let method = Method::parse(&head.method);
         let mut route = http::route(method, &head.target);
-        if http::is_ops(&route) && !plain.front.ops_here {
+        if http::is_ops(&route) && !plain.port.ops_here {
             // Served on `--metrics-bind` only.
             route = Route::NotFound;
         }
