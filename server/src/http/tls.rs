@@ -108,7 +108,10 @@ impl Tls {
     /// same as the first request head's: a client that says nothing, or
     /// speaks plain HTTP to this port, lets its slot go then or at once).
     pub async fn accept(&self, socket: Socket, deadline: Instant) -> Option<Stream> {
-        match timeout_at(deadline, self.acceptor.accept(socket)).await {
+        // Boxed: the handshake's state (rustls's session, about a
+        // kilobyte) would otherwise sit inline in every connection task's
+        // future, plain ones included, for the connection's whole life.
+        match timeout_at(deadline, Box::pin(self.acceptor.accept(socket))).await {
             Ok(Ok(tls)) => Some(Stream::Tls(Box::new(tls))),
             Ok(Err(e)) => {
                 tracing::debug!(error = %e, "TLS handshake failed");
