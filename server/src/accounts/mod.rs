@@ -7,10 +7,12 @@
 //! - [`token`]: API and browser-session tokens: 256 random bits shown once,
 //!   kept only as their SHA-256, compared in constant time.
 //! - [`kind`]: human or bot, fixed when the account is made.
+//! - [`store`]: where accounts, tokens and sessions are kept.
 
 pub mod kind;
 pub mod name;
 pub mod password;
+pub mod store;
 pub mod token;
 
 pub use kind::AccountKind;
