@@ -97,6 +97,8 @@ pub struct Config {
     /// How many shard threads run rooms and connections (see [`shard`]);
     /// 0 runs them on the caller's runtime. Default: one per core.
     pub shards: usize,
+    /// Account settings (`--insecure-passwords`, `--allow-origin`).
+    pub accounts: accounts::AccountSettings,
 }
 
 impl Default for Config {
@@ -107,6 +109,7 @@ impl Default for Config {
             bus: None,
             metrics_bind: None,
             shards: shard::default_count(),
+            accounts: accounts::AccountSettings::default(),
         }
     }
 }
@@ -206,7 +209,7 @@ pub async fn run_with(
         ops_here,
         tracker.clone(),
         shutdown,
-        config.limits,
+        &config,
     )
     .await;
     tracker.close();

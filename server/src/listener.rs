@@ -13,7 +13,7 @@ use crate::admission::{Admission, Turned};
 use crate::connection::{serve, ws_config, Analyses, Shared};
 use crate::directory::Directory;
 use crate::http::{self, Method, Route, Transport};
-use crate::limits::{Limits, ACCEPT_BACKOFF, LISTEN_BACKLOG, MAX_TURN_AWAYS, TURN_AWAY_LINGER};
+use crate::limits::{ACCEPT_BACKOFF, LISTEN_BACKLOG, MAX_TURN_AWAYS, TURN_AWAY_LINGER};
 use crate::slots::Slots;
 
 /// Seconds a client turned away at the connection cap is asked to wait.
@@ -56,10 +56,17 @@ pub async fn accept_loop(
     ops_here: bool,
     tracker: TaskTracker,
     shutdown: CancellationToken,
-    limits: Limits,
+    config: &crate::Config,
 ) {
+    let limits = config.limits;
     let turn_aways = Arc::new(Semaphore::new(MAX_TURN_AWAYS));
+    let accounts = Arc::new(crate::accounts::Accounts::new(
+        directory.store().accounts(),
+        config.accounts.clone(),
+        &limits,
+    ));
     let shared = Arc::new(Shared {
+        accounts,
         directory,
         analyses: Arc::new(Analyses::default()),
         admission: Admission::new(limits.admission),
@@ -203,6 +210,24 @@ async fn open(
             let _ = stream.set_nodelay(true);
             let ws = handshake(http::rewind(stream, head.bytes), hello_by).await?;
             return Some((ws, hello_by));
+        }
+        if let Some(api) = http::api::route(&head.method, &head.target) {
+            tracing::debug!(method = %head.method, ?api, served, "API request");
+            let keep_alive = served < http::MAX_REQUESTS_PER_CONNECTION
+                && head.count("transfer-encoding") == 0
+                && if head.minor >= 1 {
+                    !head.lists("connection", "close")
+                } else {
+                    head.lists("connection", "keep-alive")
+                };
+            let req = http::api::ApiRequest {
+                accounts: &shared.accounts,
+                peer,
+                secure: false,
+            };
+            read = http::api::serve(&mut stream, &head, api, req, keep_alive).await?;
+            head_by = Instant::now() + http::KEEP_ALIVE_IDLE;
+            continue;
         }
         let method = Method::parse(&head.method);
         let mut route = http::route(method, &head.target);

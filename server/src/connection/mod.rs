@@ -43,6 +43,8 @@ pub struct Shared {
     pub shutdown: CancellationToken,
     /// Limits and timeouts.
     pub limits: Limits,
+    /// Accounts, tokens and sessions.
+    pub accounts: Arc<crate::accounts::Accounts>,
 }
 
 /// One connection's state.

@@ -13,6 +13,7 @@
 //! check and the metrics can instead be served on a listener of their own
 //! ([`serve_ops`]).
 
+pub mod api;
 mod assets;
 mod head;
 mod ops;

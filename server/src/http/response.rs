@@ -226,7 +226,7 @@ pub async fn refuse_head(mut stream: TcpStream, why: HeadError) {
 /// Writes `head` and `body` in one write (the head and a small body
 /// leave in one segment); false if the client did not take them within
 /// [`ANSWER_LINGER`].
-async fn write(stream: &mut TcpStream, head: &[u8], body: &[u8]) -> bool {
+pub(super) async fn write(stream: &mut TcpStream, head: &[u8], body: &[u8]) -> bool {
     let mut all = Vec::with_capacity(head.len() + body.len());
     all.extend_from_slice(head);
     all.extend_from_slice(body);
@@ -239,7 +239,7 @@ async fn write(stream: &mut TcpStream, head: &[u8], body: &[u8]) -> bool {
 /// Writes `head` and `body`, then closes, reading whatever the client
 /// still sends for a moment: closing a socket with unread data resets it,
 /// and the client might lose the answer.
-async fn send(stream: &mut TcpStream, head: &[u8], body: &[u8]) {
+pub(super) async fn send(stream: &mut TcpStream, head: &[u8], body: &[u8]) {
     let _ = timeout(ANSWER_LINGER, async {
         let mut all = Vec::with_capacity(head.len() + body.len());
         all.extend_from_slice(head);
