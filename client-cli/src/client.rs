@@ -39,6 +39,16 @@ pub struct Client {
 impl Client {
     /// Connects to `url` (`ws://host:port`) and says hello as `name`.
     pub async fn connect(url: &str, name: &str) -> Result<Client, ClientError> {
+        Client::connect_as(url, name, None).await
+    }
+
+    /// [`Client::connect`], as the account of the API token `token` if
+    /// given (sent in `hello`; the server then shows the account's name).
+    pub async fn connect_as(
+        url: &str,
+        name: &str,
+        token: Option<&str>,
+    ) -> Result<Client, ClientError> {
         let (ws, _) = tokio_tungstenite::connect_async(url).await?;
         let mut client = Client {
             ws,
@@ -48,6 +58,7 @@ impl Client {
             .send(&ClientMsg::Hello {
                 version: PROTOCOL_VERSION,
                 name: Some(name.to_owned()),
+                token: token.map(str::to_owned),
             })
             .await?;
         match client.recv().await? {

@@ -139,8 +139,8 @@ pub async fn accept_loop(
                 _ = stop.cancelled() => None,
                 ws = open(stream, peer.ip(), hello_by, &shared, http) => ws,
             };
-            if let Some((ws, hello_by)) = ws {
-                serve(ws, peer.ip(), hello_by, shared).await;
+            if let Some((ws, hello_by, credential)) = ws {
+                serve(ws, peer.ip(), hello_by, shared, credential).await;
             }
             drop(permit);
         });
@@ -170,7 +170,14 @@ async fn open(
     deadline: Instant,
     shared: &Shared,
     plain: PlainHttp<'_>,
-) -> Option<(tokio_tungstenite::WebSocketStream<Transport>, Instant)> {
+) -> Option<(
+    tokio_tungstenite::WebSocketStream<Transport>,
+    Instant,
+    Option<crate::accounts::Credential>,
+)> {
+    // Whether the connection came over TLS (or a trusted TLS proxy): not
+    // until the server speaks TLS.
+    let secure = false;
     let mut head_by = deadline.min(Instant::now() + http::HEAD_TIMEOUT);
     let mut hello_by = deadline;
     let mut read = Vec::new();
@@ -207,9 +214,28 @@ async fn open(
                 http::refuse_upgrade(stream, why).await;
                 return None;
             }
+            let credential = match (http::api::bearer(&head), http::api::session_cookie(&head)) {
+                (Some(token), _) => Some(crate::accounts::Credential::Bearer(token.to_owned())),
+                (None, Some(session)) => {
+                    // A page of another site must not play as the player
+                    // whose cookie the browser adds to its upgrade.
+                    if !http::api::origin_allowed(
+                        head.header("origin"),
+                        head.header("host"),
+                        secure,
+                        &shared.accounts.settings().allow_origins,
+                    ) {
+                        tracing::debug!("upgrade with the session cookie from a foreign origin");
+                        http::refuse_upgrade(stream, http::BadUpgrade::ForeignOrigin).await;
+                        return None;
+                    }
+                    Some(crate::accounts::Credential::Session(session.to_owned()))
+                }
+                (None, None) => None,
+            };
             let _ = stream.set_nodelay(true);
             let ws = handshake(http::rewind(stream, head.bytes), hello_by).await?;
-            return Some((ws, hello_by));
+            return Some((ws, hello_by, credential));
         }
         if let Some(api) = http::api::route(&head.method, &head.target) {
             tracing::debug!(method = %head.method, ?api, served, "API request");
@@ -223,7 +249,7 @@ async fn open(
             let req = http::api::ApiRequest {
                 accounts: &shared.accounts,
                 peer,
-                secure: false,
+                secure,
             };
             read = http::api::serve(&mut stream, &head, api, req, keep_alive).await?;
             head_by = Instant::now() + http::KEEP_ALIVE_IDLE;

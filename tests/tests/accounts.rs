@@ -7,9 +7,10 @@
 use std::net::SocketAddr;
 
 use base64::Engine;
+use parlor_protocol::{AccountInfo, ClientMsg, ErrorCode, ServerMsg, PROTOCOL_VERSION};
 use parlor_server::limits::Limits;
 use parlor_server::Config;
-use parlor_tests::{start_server, start_server_with, PATIENCE};
+use parlor_tests::{start_server, start_server_with, Raw, Received, PATIENCE};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -385,5 +386,177 @@ async fn oversized_and_chunked_bodies_are_refused() {
     assert_eq!((a.status, a.code()), (413, "http/too_large"));
     let m = request(addr, "GET", "/api/accounts", &[], None).await;
     assert_eq!(m.status, 405);
+    server.stop().await.unwrap();
+}
+
+/// Registers `name` and makes it an API token.
+async fn account_with_token(addr: SocketAddr, name: &str) -> (String, i64) {
+    assert_eq!(register(addr, name, "bot").await.status, 201);
+    let made = request(
+        addr,
+        "POST",
+        "/api/tokens",
+        &[basic(name, "correct horse")],
+        None,
+    )
+    .await;
+    assert_eq!(made.status, 201, "{made:?}");
+    (
+        made.body["token"].as_str().unwrap().to_owned(),
+        made.body["id"].as_i64().unwrap(),
+    )
+}
+
+/// Sends `hello` with `token` on `c` and reads the answer.
+async fn hello_with(c: &mut Raw, name: &str, token: Option<&str>) -> ServerMsg {
+    c.send(&ClientMsg::Hello {
+        version: PROTOCOL_VERSION,
+        name: Some(name.into()),
+        token: token.map(str::to_owned),
+    })
+    .await;
+    match c.next().await {
+        Received::Msg(m) => m,
+        Received::Closed(f) => panic!("closed: {f:?}"),
+    }
+}
+
+fn welcome_account(m: &ServerMsg) -> Option<AccountInfo> {
+    match m {
+        ServerMsg::Welcome { account, .. } => account.clone(),
+        other => panic!("not a welcome: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_token_in_hello_names_the_player_on_the_seat_for_everyone() {
+    let server = start_server(None).await;
+    let addr = server.addr();
+    let (token, id) = account_with_token(addr, "Nimbot").await;
+    let mut bot = Raw::connect(&server.url()).await;
+    let welcome = hello_with(&mut bot, "whatever", Some(&token)).await;
+    assert_eq!(
+        welcome_account(&welcome),
+        Some(AccountInfo {
+            name: "Nimbot".into(),
+            kind: "bot".into()
+        })
+    );
+    // A guest asking for the account's name (in any case) is shown as a guest.
+    let mut guest = Raw::connect(&server.url()).await;
+    let welcome = hello_with(&mut guest, "nimbot", None).await;
+    assert_eq!(welcome_account(&welcome), None);
+    let room = guest.create("nimrod", json!({"piles": [2, 3]}), None).await;
+    bot.join(&room, 0).await;
+    let u = guest.join(&room, 1).await;
+    let seats = serde_json::to_value(&u.seats).unwrap();
+    assert_eq!(seats[0]["name"], "Nimbot");
+    assert_eq!(seats[0]["account"], true);
+    assert_eq!(seats[1]["name"], "nimbot (guest)");
+    assert!(seats[1].get("account").is_none(), "{seats}");
+    let mut watcher = Raw::greeted(&server.url(), "watcher").await;
+    watcher
+        .send_json(json!({"type": "spectate", "room": room.to_string()}))
+        .await;
+    let seen = watcher.update(&room).await;
+    let seats = serde_json::to_value(&seen.seats).unwrap();
+    assert_eq!(seats[0]["account"], true, "everyone sees the account");
+
+    // Revoked: refused with its code, and the connection closes.
+    let gone = request(
+        addr,
+        "DELETE",
+        &format!("/api/tokens/{id}"),
+        &[bearer(&token)],
+        None,
+    )
+    .await;
+    assert_eq!(gone.status, 204);
+    let mut again = Raw::connect(&server.url()).await;
+    match hello_with(&mut again, "x", Some(&token)).await {
+        ServerMsg::Error { code, .. } => assert_eq!(code, ErrorCode::AuthInvalidToken),
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(again.next().await, Received::Closed(_)));
+    server.stop().await.unwrap();
+}
+
+/// Opens a WebSocket to `addr` with extra headers on the upgrade; the
+/// handshake's error if it is refused.
+async fn upgrade(addr: SocketAddr, headers: &[(&str, String)]) -> Result<Raw, String> {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut req = format!("ws://{addr}").into_client_request().unwrap();
+    for (n, v) in headers {
+        req.headers_mut().insert(
+            tokio_tungstenite::tungstenite::http::HeaderName::from_bytes(n.as_bytes()).unwrap(),
+            v.parse().unwrap(),
+        );
+    }
+    let tcp = TcpStream::connect(addr).await.unwrap();
+    match tokio_tungstenite::client_async(req, tokio_tungstenite::MaybeTlsStream::Plain(tcp)).await
+    {
+        Ok((ws, _)) => Ok(Raw::from_stream(ws)),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+#[tokio::test]
+async fn bearer_and_cookie_on_the_upgrade_and_the_origin_rule() {
+    let server = start_server(None).await;
+    let addr = server.addr();
+    let (token, _) = account_with_token(addr, "upbot").await;
+    let mut c = upgrade(addr, &[bearer(&token)]).await.unwrap();
+    let welcome = hello_with(&mut c, "ignored", None).await;
+    assert_eq!(
+        welcome_account(&welcome).map(|a| a.name),
+        Some("upbot".into())
+    );
+
+    let session = login(addr, "upbot", "correct horse").await.session();
+    let cookie = ("Cookie", format!("parlor_session={session}"));
+    let evil = upgrade(
+        addr,
+        &[cookie.clone(), ("Origin", "http://evil.example".into())],
+    )
+    .await;
+    let err = evil.expect_err("a foreign origin with the cookie is refused");
+    assert!(err.contains("403"), "{err}");
+    let mut own = upgrade(addr, &[cookie, ("Origin", format!("http://{addr}"))])
+        .await
+        .unwrap();
+    let welcome = hello_with(&mut own, "ignored", None).await;
+    assert_eq!(
+        welcome_account(&welcome).map(|a| a.name),
+        Some("upbot".into())
+    );
+    // Without the cookie any origin is a guest as before.
+    let mut guest = upgrade(addr, &[("Origin", "http://evil.example".into())])
+        .await
+        .unwrap();
+    assert_eq!(
+        welcome_account(&hello_with(&mut guest, "g", None).await),
+        None
+    );
+    // A bad bearer token: refused at hello with its code.
+    let mut bad = upgrade(addr, &[bearer("parlor_0")]).await.unwrap();
+    match hello_with(&mut bad, "x", None).await {
+        ServerMsg::Error { code, .. } => assert_eq!(code, ErrorCode::AuthInvalidToken),
+        other => panic!("{other:?}"),
+    }
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn passwords_from_this_machine_are_accepted_without_tls() {
+    // The refusal for other addresses is decided by
+    // `password_allowed` (unit-tested); tests reach only loopback.
+    let server = start_server(None).await;
+    let made = register(server.addr(), "local_1", "human").await;
+    assert_eq!(made.status, 201);
+    assert!(!parlor_server::accounts::service::password_allowed(
+        false,
+        [10, 0, 0, 2].into(),
+        false
+    ));
     server.stop().await.unwrap();
 }

@@ -24,5 +24,5 @@ pub mod token;
 pub use kind::AccountKind;
 pub use name::{AccountName, NameError};
 pub use password::{Password, PasswordError, PasswordHash};
-pub use service::{AccountSettings, Accounts, AuthError};
+pub use service::{AccountSettings, Accounts, AuthError, Credential};
 pub use token::{Token, TokenHash};

@@ -110,6 +110,25 @@ pub fn now_ms() -> i64 {
         .unwrap_or(0)
 }
 
+/// What a WebSocket upgrade presented to authenticate with. Its `Debug`
+/// never shows the secret.
+#[derive(Clone)]
+pub enum Credential {
+    /// `Authorization: Bearer TOKEN`.
+    Bearer(String),
+    /// The `parlor_session` cookie.
+    Session(String),
+}
+
+impl std::fmt::Debug for Credential {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Credential::Bearer(_) => f.write_str("Bearer(..)"),
+            Credential::Session(_) => f.write_str("Session(..)"),
+        }
+    }
+}
+
 /// The account service; one per server, shared by its connections.
 #[derive(Debug)]
 pub struct Accounts {
@@ -272,6 +291,25 @@ impl Accounts {
                 ))
             }
         }
+    }
+
+    /// The account `credential` names.
+    pub async fn by_credential(&self, credential: &Credential) -> Result<Account, AuthError> {
+        match credential {
+            Credential::Bearer(token) => self.by_token(token).await,
+            Credential::Session(session) => self.by_session(session).await,
+        }
+    }
+
+    /// Whether `name` is a registered account's (any case); a failed
+    /// lookup counts as yes, so that a guest is never shown under an
+    /// account's name.
+    pub async fn is_taken(&self, name: &str) -> bool {
+        if AccountName::new(name).is_err() {
+            // Not an account's form: no account can have it.
+            return false;
+        }
+        !matches!(self.store.by_name(name).await, Ok(None))
     }
 
     /// The account of the API token `token` (as presented).

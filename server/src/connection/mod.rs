@@ -54,6 +54,10 @@ struct Session {
     token: Uuid,
     name: Arc<str>,
     greeted: bool,
+    /// The account the connection acts as, once `hello` is answered.
+    account: Option<crate::accounts::store::Account>,
+    /// What the upgrade presented to authenticate with, checked at `hello`.
+    credential: Option<crate::accounts::Credential>,
     peer: IpAddr,
     /// Rooms this connection sat or watched in, to detach from at the end.
     rooms: HashSet<RoomId>,
@@ -73,6 +77,7 @@ pub async fn serve(
     peer: IpAddr,
     hello_by: Instant,
     shared: Arc<Shared>,
+    credential: Option<crate::accounts::Credential>,
 ) {
     let conn = ConnId::next();
     let (out, inbox) = Outbox::new(conn);
@@ -84,6 +89,8 @@ pub async fn serve(
         token,
         name: Arc::from("anonymous"),
         greeted: false,
+        account: None,
+        credential,
         peer,
         rooms: HashSet::new(),
         shared,
