@@ -29,6 +29,15 @@ pub enum ClientError {
     },
 }
 
+/// The API token every connection of this process sends in `hello`
+/// (`parlor --token`, `PARLOR_TOKEN`), set once at start-up.
+static TOKEN: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Makes every later [`Client::connect`] act as the account of `token`.
+pub fn use_token(token: String) {
+    let _ = TOKEN.set(token);
+}
+
 /// A connected, greeted client.
 #[derive(Debug)]
 pub struct Client {
@@ -39,7 +48,7 @@ pub struct Client {
 impl Client {
     /// Connects to `url` (`ws://host:port`) and says hello as `name`.
     pub async fn connect(url: &str, name: &str) -> Result<Client, ClientError> {
-        Client::connect_as(url, name, None).await
+        Client::connect_as(url, name, TOKEN.get().map(String::as_str)).await
     }
 
     /// [`Client::connect`], as the account of the API token `token` if
