@@ -128,6 +128,7 @@ macro_rules! hosted_games {
                         } else {
                             decode(self.name(), "options", v)?
                         };
+                        let cfg = <$ty as Game>::for_new_room(cfg);
                         Ok(serde_json::to_value(cfg).unwrap_or(Value::Null))
                     }),+
                 }

@@ -203,6 +203,15 @@ pub trait Game: Sized + Clone + Send + Sync + Debug + 'static {
     /// any answer.
     fn max_steps(cfg: &Self::Config, seats: u8) -> u64;
 
+    /// The options a new room stores, from those its creator gave (already
+    /// checked): a game names here every value it would otherwise default,
+    /// so that a stored match keeps the rules it was created under when a
+    /// later version adds a rule or changes a default (replays then read no
+    /// default). Most games store what was given.
+    fn for_new_room(cfg: Self::Config) -> Self::Config {
+        cfg
+    }
+
     /// Sets up a new match; all chance comes from `rng`, drawn only with
     /// its documented draws ([`GameRng::shuffle`], [`GameRng::below`],
     /// [`GameRng::range_inclusive`]) so that no dependency upgrade can

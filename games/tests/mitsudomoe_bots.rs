@@ -151,7 +151,7 @@ const SEARCH_MATCHES: u64 = 20;
 #[test]
 #[ignore = "20 matches with a search per move: run in release with --ignored --nocapture"]
 fn every_search_match_ends() {
-    let limit = usize::from(Config::default().max_turns.get());
+    let limit = usize::from(Config::default().max_turns.unwrap_or_default().get());
     let mut how = std::collections::BTreeMap::new();
     let mut longest = 0;
     for i in 0..SEARCH_MATCHES {
