@@ -22,7 +22,7 @@
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 use parlor_games::mitsudomoe::{Config, EndReason, Mitsudomoe};
-use parlor_games::{Game, GameRng, Outcome, Seat, Strategy, Viewer};
+use parlor_games::{Bots, Game, GameRng, Outcome, Seat, Strategy, Viewer};
 
 /// Turns after which a game counts as unfinished: beyond the turn limit
 /// (which ends every match drawn), so only a broken rule reaches it.

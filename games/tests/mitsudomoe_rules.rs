@@ -8,7 +8,7 @@
 use parlor_games::mitsudomoe::{
     legal_turns, Color, Config, End, EndReason, Illegal, Mitsudomoe, Move, Position, Square,
 };
-use parlor_games::{Game, GameRng, Outcome, Seat, SeatSet, SetupError, Viewer};
+use parlor_games::{Bots, Game, GameRng, Outcome, Seat, SeatSet, SetupError, Viewer};
 
 fn sq(s: &str) -> Square {
     s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))

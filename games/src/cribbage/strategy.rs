@@ -17,7 +17,7 @@ use super::game::{Cribbage, Move, Phase, View};
 use super::pegging::{lay_points, Pegging, MAX_COUNT};
 use crate::game::Seat;
 use crate::rng::GameRng;
-use crate::strategy::Strategy;
+use crate::strategy::{Bots, Strategy};
 
 /// The hand `seat` holds if it must discard now.
 fn discarding(seat: Seat, view: &View) -> Option<&[Card]> {
@@ -234,5 +234,18 @@ impl Strategy<Cribbage> for Expert {
         let mut cards = playable(seat, view)?;
         cards.sort();
         self.lay(seat, view, cards, rng).map(Move::Play)
+    }
+}
+
+impl Bots for Cribbage {
+    const STRATEGIES: &'static [&'static str] = &["expert", "seed", "random"];
+
+    fn strategy(name: &str) -> Option<Box<dyn Strategy<Self>>> {
+        match name {
+            "expert" => Some(Box::new(Expert::default())),
+            "seed" => Some(Box::new(SeedPlayer)),
+            "random" => Some(Box::new(RandomMove)),
+            _ => None,
+        }
     }
 }

@@ -9,13 +9,11 @@ use super::outcome::{End, EndReason};
 use super::position::Position;
 use super::repetition::{Repetitions, REPETITION_DRAW};
 use super::rules;
-use super::strategy;
 use super::turn::Move;
 use super::turn_limit::MaxTurns;
 use super::view::{LastTurn, View};
 use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 use crate::rng::GameRng;
-use crate::strategy::Strategy;
 
 /// Room options. `{}` (or `null`): the standard start. `{"position":
 /// P}`: start from position `P` in notation instead (for puzzles,
@@ -149,8 +147,6 @@ impl Game for Mitsudomoe {
 
     const NAME: &'static str = "mitsudomoe";
     const SEATS: (u8, u8) = (2, 2);
-    const STRATEGIES: &'static [&'static str] = strategy::NAMES;
-
     /// Parlor's turn limit: every match ends within `max_turns` turns
     /// (a forfeit is the last step, never one beyond). A match stored
     /// before the house rules has no bound.
@@ -275,9 +271,5 @@ impl Game for Mitsudomoe {
                 self.end = Some(End::win(c.other(), EndReason::Forfeit));
             }
         }
-    }
-
-    fn strategy(name: &str) -> Option<Box<dyn Strategy<Self>>> {
-        strategy::by_name(name)
     }
 }
