@@ -413,10 +413,10 @@ macro_rules! hosted_games {
 }
 
 hosted_games! {
-    Nimrod => crate::nimrod::Nimrod, crate::nimrod::analysis,
-    Rummikub => crate::rummikub::Rummikub, crate::rummikub::analysis,
-    Cribbage => crate::cribbage::Cribbage, crate::cribbage::analysis,
-    Mitsudomoe => crate::mitsudomoe::Mitsudomoe, crate::mitsudomoe::analysis,
+    Nimrod => crate::nimrod::Nimrod, crate::nimrod::ai::analysis,
+    Rummikub => crate::rummikub::Rummikub, crate::rummikub::ai::analysis,
+    Cribbage => crate::cribbage::Cribbage, crate::cribbage::ai::analysis,
+    Mitsudomoe => crate::mitsudomoe::Mitsudomoe, crate::mitsudomoe::ai::analysis,
 }
 
 impl fmt::Display for GameKind {

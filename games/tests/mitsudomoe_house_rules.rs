@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use parlor_games::mitsudomoe::search::{search, HouseRules, Limits, DRAW, WIN};
+use parlor_games::mitsudomoe::ai::search::{search, HouseRules, Limits, DRAW, WIN};
 use parlor_games::mitsudomoe::{
     legal_turns, play, Config, End, EndReason, MaxTurns, Mitsudomoe, Move, Position,
 };

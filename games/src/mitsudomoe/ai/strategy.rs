@@ -6,15 +6,15 @@
 
 use std::time::{Duration, Instant};
 
-use super::color::Color;
 use super::eval::evaluate;
-use super::game::Mitsudomoe;
-use super::movegen::{count_turns, each_turn, nth_turn};
-use super::position::Position;
 use super::search::{search, HouseRules, Limits, DRAW, MAX_DEPTH, WIN};
-use super::turn::Move;
-use super::view::View;
 use crate::game::Seat;
+use crate::mitsudomoe::color::Color;
+use crate::mitsudomoe::game::Mitsudomoe;
+use crate::mitsudomoe::movegen::{count_turns, each_turn, nth_turn};
+use crate::mitsudomoe::position::Position;
+use crate::mitsudomoe::turn::Move;
+use crate::mitsudomoe::view::View;
 use crate::rng::GameRng;
 use crate::strategy::{Bots, Strategy};
 

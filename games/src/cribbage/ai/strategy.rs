@@ -11,10 +11,10 @@
 
 use rand::seq::SliceRandom;
 
-use super::advice::{advise, select_hand, Role};
-use super::card::{Card, CardSet};
-use super::game::{Cribbage, Move, Phase, View};
-use super::pegging::{lay_points, Pegging, MAX_COUNT};
+use crate::cribbage::advice::{advise, select_hand, Role};
+use crate::cribbage::card::{Card, CardSet};
+use crate::cribbage::game::{Cribbage, Move, Phase, View};
+use crate::cribbage::pegging::{lay_points, Pegging, MAX_COUNT};
 use crate::game::Seat;
 use crate::rng::GameRng;
 use crate::strategy::{Bots, Strategy};

@@ -4,14 +4,14 @@
 
 use rand::seq::SliceRandom;
 
-use super::action::{Action, Move};
-use super::block::Block;
-use super::game::{Rummikub, View};
-use super::position::{Player, Position};
 use super::predict::predict_actions;
-use super::rules::hosted_moves;
 use crate::game::Seat;
 use crate::rng::GameRng;
+use crate::rummikub::action::{Action, Move};
+use crate::rummikub::block::Block;
+use crate::rummikub::game::{Rummikub, View};
+use crate::rummikub::position::{Player, Position};
+use crate::rummikub::rules::hosted_moves;
 use crate::strategy::{Bots, Strategy};
 
 /// The seat's legal moves, if the view says it is to move.

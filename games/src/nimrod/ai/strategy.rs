@@ -2,15 +2,15 @@
 
 use rand::Rng;
 
-use super::game::{Nimrod, View};
 use super::lose::best_move;
-use super::play::Move;
 use crate::game::Seat;
+use crate::nimrod::game::{Nimrod, View};
+use crate::nimrod::play::Move;
 use crate::rng::GameRng;
 use crate::strategy::{Bots, Strategy};
 
 /// The view's piles if `seat` is to move.
-fn my_turn(seat: Seat, view: &View) -> Option<super::Piles> {
+fn my_turn(seat: Seat, view: &View) -> Option<crate::nimrod::Piles> {
     (view.next == Some(seat) && !view.piles.is_empty()).then_some(view.piles)
 }
 
