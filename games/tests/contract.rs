@@ -16,24 +16,105 @@
 //! - no seat's view shows another seat's secrets or an undisclosed item, a
 //!   spectator's view shows no secret at all, and each seat's view shows
 //!   its own secrets;
-//! - every playout ends within [`MAX_PLAYOUT_MOVES`];
+//! - every playout ends within the game's own bound on steps
+//!   ([`Game::max_steps`] for its options and seats), checked by
+//!   [`ends_within`], which a game that never ends fails;
 //! - replaying the same moves from the same key reproduces every view.
+//!
+//! And for each game, its strongest built-in bots against each other end
+//! within the same bound.
 
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 use parlor_games::secrets::occurs_in;
-use parlor_games::{AnyGame, AnyMove, GameKind, GameRng, Seat, Viewer};
+use parlor_games::{
+    AnyBot, AnyGame, AnyMove, Game, GameKind, GameRng, Outcome, Seat, SeatSet, SetupError, Viewer,
+};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde_json::Value;
+use serde_json::{json, Value};
 
-/// The most moves a playout may take before it counts as not ending. Far
-/// above any hosted game's length (four-player Cribbage to 121 takes a
-/// few hundred moves, Rummikub at most 104 turns, Nimrod at most 30 from
-/// its default piles), so only a game that never ends reaches it.
-const MAX_PLAYOUT_MOVES: usize = 5_000;
+/// A match in progress, as [`ends_within`] plays it: a hosted game or a
+/// test game of the test's own.
+trait Table {
+    /// One move.
+    type Move;
+    /// Whether the match is over.
+    fn over(&self) -> bool;
+    /// Who must act.
+    fn to_act(&self) -> SeatSet;
+    /// Plays `mv` for `seat`.
+    fn step(&mut self, seat: Seat, mv: &Self::Move) -> Result<(), String>;
+}
+
+/// A hosted match and its generator.
+struct Hosted {
+    game: AnyGame,
+    rng: GameRng,
+}
+
+impl Table for Hosted {
+    type Move = AnyMove;
+    fn over(&self) -> bool {
+        self.game.outcome().is_some()
+    }
+    fn to_act(&self) -> SeatSet {
+        self.game.to_act()
+    }
+    fn step(&mut self, seat: Seat, mv: &AnyMove) -> Result<(), String> {
+        self.game
+            .play(seat, mv, &mut self.rng)
+            .map_err(|e| e.message)
+    }
+}
+
+/// A match of any [`Game`], for games the server does not host.
+struct Typed<G: Game> {
+    game: G,
+    rng: GameRng,
+}
+
+impl<G: Game> Table for Typed<G> {
+    type Move = G::Move;
+    fn over(&self) -> bool {
+        self.game.outcome().is_some()
+    }
+    fn to_act(&self) -> SeatSet {
+        self.game.to_act()
+    }
+    fn step(&mut self, seat: Seat, mv: &G::Move) -> Result<(), String> {
+        self.game
+            .play(seat, mv, &mut self.rng)
+            .map_err(|e| e.to_string())
+    }
+}
+
+/// Plays `table` until it is over, `choose` picking each move (for the
+/// first seat to act), and returns the steps it took; `Err` once it has
+/// taken `bound` steps and is still on, or when nobody can move.
+fn ends_within<T: Table>(
+    table: &mut T,
+    bound: u64,
+    mut choose: impl FnMut(&T, Seat) -> Option<T::Move>,
+) -> Result<u64, String> {
+    let mut steps = 0;
+    while !table.over() {
+        if steps >= bound {
+            return Err(format!("still on after {steps} steps, its bound"));
+        }
+        let seat = table
+            .to_act()
+            .iter()
+            .next()
+            .ok_or("nobody to act in an unfinished match")?;
+        let mv = choose(table, seat).ok_or_else(|| format!("no move for {seat}"))?;
+        table.step(seat, &mv)?;
+        steps += 1;
+    }
+    Ok(steps)
+}
 
 /// Refused-move probes tried at each position: enough to meet every kind
 /// of refusal over a playout, few enough to keep the debug build quick.
@@ -43,7 +124,11 @@ const PROBES_PER_POSITION: usize = 3;
 /// game name: each is played at every seat count too. (Options that only
 /// change sizes, such as Rummikub's rack or Nimrod's piles, change no
 /// rule, and the defaults stand for them.)
-const RULE_OPTIONS: &[(&str, &str)] = &[("rummikub", r#"{"empty_bag": "pass"}"#)];
+const RULE_OPTIONS: &[(&str, &str)] = &[
+    ("rummikub", r#"{"empty_bag": "pass"}"#),
+    // The shortest turn limit: random play often reaches it.
+    ("mitsudomoe", r#"{"max_turns": 20}"#),
+];
 
 /// Every hosted game with every seat count it supports, with its default
 /// options (`null`) and each of its [`RULE_OPTIONS`].
@@ -272,6 +357,7 @@ fn playout(
     let mut r = ChaCha8Rng::seed_from_u64(choice_seed);
     let mut rng = GameRng::from_key(key);
     let mut g = kind.setup(options, seats, &mut rng).unwrap();
+    let bound = kind.max_steps(options, seats).unwrap();
     let mut history: Vec<(Seat, AnyMove)> = Vec::new();
     let mut seen = Vec::new();
     loop {
@@ -288,7 +374,12 @@ fn playout(
             break;
         }
         prop_assert!(!to_act.is_empty(), "nobody to act in an unfinished game");
-        prop_assert!(history.len() < MAX_PLAYOUT_MOVES, "{} did not end", kind);
+        prop_assert!(
+            (history.len() as u64) < bound,
+            "{} did not end within its bound of {} steps",
+            kind,
+            bound
+        );
         if history.len() == moves {
             break;
         }
@@ -442,4 +533,194 @@ fn rule_options_name_hosted_games_and_set_up() {
                 .unwrap();
         }
     }
+}
+
+/// A game that never ends, claiming a bound all the same: the check must
+/// catch it.
+#[derive(Clone, Debug)]
+struct Endless {
+    turns: u64,
+}
+
+/// Endless refuses nothing; its refusal type is never made.
+#[derive(Clone, Debug, serde::Serialize)]
+struct NeverRefused;
+
+impl std::fmt::Display for NeverRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("never refused")
+    }
+}
+
+impl std::error::Error for NeverRefused {}
+
+impl Game for Endless {
+    type Config = ();
+    type Move = u8;
+    type View = u64;
+    type Illegal = NeverRefused;
+
+    const NAME: &'static str = "endless";
+    const SEATS: (u8, u8) = (2, 2);
+
+    /// A false claim: nothing here ends a match.
+    fn max_steps(_cfg: &(), _seats: u8) -> u64 {
+        1_000
+    }
+
+    fn setup(_cfg: &(), _seats: u8, _rng: &mut GameRng) -> Result<Self, SetupError> {
+        Ok(Endless { turns: 0 })
+    }
+
+    fn seats(&self) -> u8 {
+        2
+    }
+
+    fn to_act(&self) -> SeatSet {
+        SeatSet::single(Seat((self.turns % 2) as u8))
+    }
+
+    fn legal_moves(&self, seat: Seat) -> Vec<u8> {
+        if self.to_act().contains(seat) {
+            vec![0]
+        } else {
+            Vec::new()
+        }
+    }
+
+    fn play(&mut self, _seat: Seat, _mv: &u8, _rng: &mut GameRng) -> Result<(), NeverRefused> {
+        self.turns += 1;
+        Ok(())
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        None
+    }
+
+    fn view(&self, _viewer: Viewer) -> u64 {
+        self.turns
+    }
+
+    fn forfeit(&mut self, _seat: Seat) {}
+}
+
+#[test]
+fn a_game_that_never_ends_fails_the_bound_check() {
+    let mut rng = GameRng::from_seed(1);
+    let game = Endless::setup(&(), 2, &mut rng).unwrap();
+    let bound = Endless::max_steps(&(), 2);
+    let mut table = Typed { game, rng };
+    let result = ends_within(&mut table, bound, |t, seat| {
+        t.game.legal_moves(seat).first().copied()
+    });
+    assert_eq!(
+        result,
+        Err("still on after 1000 steps, its bound".to_owned())
+    );
+    assert_eq!(table.game.turns, bound);
+}
+
+#[test]
+fn random_play_ends_every_game_within_its_bound() {
+    // The check the endless game fails, on every hosted table, with
+    // moves drawn at random (a few deals each).
+    for (kind, seats, options) in tables() {
+        let bound = kind.max_steps(&options, seats).unwrap();
+        for seed in 0..4 {
+            let mut rng = GameRng::from_seed(seed);
+            let game = kind.setup(&options, seats, &mut rng).unwrap();
+            let mut choice = ChaCha8Rng::seed_from_u64(seed);
+            let mut table = Hosted { game, rng };
+            let steps = ends_within(&mut table, bound, |t, seat| {
+                let legal = t.game.legal_moves(seat);
+                (!legal.is_empty()).then(|| legal[choice.gen_range(0..legal.len())].clone())
+            })
+            .unwrap_or_else(|e| panic!("{kind} {seats} {options}: {e}"));
+            assert!(steps <= bound);
+        }
+    }
+}
+
+/// Plays a match of `kind` with `seats` and `options` between the
+/// built-in `strategies` (one per seat, in turn), from a fixed deal, and
+/// checks it ends within the game's bound; returns the steps taken.
+fn bots_end_within_the_bound(
+    kind: GameKind,
+    seats: u8,
+    options: Value,
+    strategies: &[&str],
+) -> u64 {
+    let bound = kind.max_steps(&options, seats).unwrap();
+    let mut rng = GameRng::from_seed(7);
+    let game = kind.setup(&options, seats, &mut rng).unwrap();
+    let mut bots: Vec<AnyBot> = (0..usize::from(seats))
+        .map(|i| {
+            let name = strategies[i % strategies.len()];
+            kind.bot(name)
+                .unwrap_or_else(|| panic!("{kind} has no {name}"))
+        })
+        .collect();
+    let mut bot_rng = GameRng::from_seed(8);
+    let mut table = Hosted { game, rng };
+    let steps = ends_within(&mut table, bound, |t, seat| {
+        let view = t.game.view(Viewer::Seat(seat));
+        bots[seat.index()].choose(seat, &view, &mut bot_rng)
+    })
+    .unwrap_or_else(|e| panic!("{kind} {options}: {e}"));
+    assert!(steps > 0 && steps <= bound);
+    steps
+}
+
+#[test]
+fn nimrod_optimal_bots_end_within_the_bound() {
+    // Removes a rod or more a step: the bound is the rods at the start.
+    let steps = bots_end_within_the_bound(
+        GameKind::Nimrod,
+        2,
+        json!({"piles": [40, 65]}),
+        &["optimal"],
+    );
+    assert!(steps <= 105);
+}
+
+#[test]
+fn rummikub_predictor_bots_end_within_the_bound() {
+    bots_end_within_the_bound(GameKind::Rummikub, 2, Value::Null, &["predictor"]);
+    // The rule that plays on past an empty bag, with more seats (the
+    // predictor plays greedily there).
+    bots_end_within_the_bound(
+        GameKind::Rummikub,
+        4,
+        json!({"empty_bag": "pass"}),
+        &["predictor", "greedy"],
+    );
+}
+
+#[test]
+fn cribbage_expert_bots_end_within_the_bound() {
+    for seats in 2..=4 {
+        bots_end_within_the_bound(
+            GameKind::Cribbage,
+            seats,
+            json!({"target": 61}),
+            &["expert"],
+        );
+    }
+}
+
+#[test]
+fn mitsudomoe_search_bots_end_within_the_bound() {
+    // Parlor's turn limit bounds the match, whatever the bots see: in a
+    // debug build `search:20` sees little and may shuffle until the
+    // limit, so the limit here is the shortest a room may set (a turn
+    // takes up to about 0.1 s in a debug build; no assertion depends on
+    // it). Matches under the default limit are `mitsudomoe_bots`'s
+    // release test, `every_search_match_ends`.
+    let steps = bots_end_within_the_bound(
+        GameKind::Mitsudomoe,
+        2,
+        json!({"max_turns": 20}),
+        &["search:20"],
+    );
+    assert!(steps <= 20);
 }

@@ -9,15 +9,23 @@
 //!
 //! `MITSUDOMOE_GAMES` sets the games per pairing (default 100) and
 //! `MITSUDOMOE_SEARCH_MS` the search's time per move (default 100).
+//!
+//! `every_search_match_ends` (also ignored; `.ci/run` runs it in
+//! release) plays 20 matches of `search:20` against itself under the
+//! default options and counts how each ended:
+//!
+//! ```text
+//! cargo test --release -p parlor-games --test mitsudomoe_bots -- --ignored --nocapture every_search_match_ends
+//! ```
 
 // Tests fail by panicking, helpers included.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 use parlor_games::mitsudomoe::{Config, EndReason, Mitsudomoe};
-use parlor_games::{Game, GameRng, Outcome, Seat, Strategy, Viewer};
+use parlor_games::{Bots, Game, GameRng, Outcome, Seat, Strategy, Viewer};
 
-/// Turns after which a game counts as unfinished: games between these
-/// bots take tens of turns; only two players shuffling forever reach it.
+/// Turns after which a game counts as unfinished: beyond the turn limit
+/// (which ends every match drawn), so only a broken rule reaches it.
 const MAX_TURNS: usize = 1_000;
 
 /// How one game went for the first bot named.
@@ -25,6 +33,7 @@ const MAX_TURNS: usize = 1_000;
 enum Result {
     Won(EndReason),
     Lost(EndReason),
+    Drawn(EndReason),
     Unfinished,
 }
 
@@ -40,11 +49,13 @@ fn game(a: &str, b: &str, a_seat: u8, seed: u64) -> (Result, usize) {
         })
         .collect();
     for turn in 0..MAX_TURNS {
-        if let (Some(Outcome::Win { winners }), Some(end)) = (g.outcome(), g.end()) {
-            let r = if winners.contains(Seat(a_seat)) {
-                Result::Won(end.reason)
-            } else {
-                Result::Lost(end.reason)
+        if let (Some(outcome), Some(end)) = (g.outcome(), g.end()) {
+            let r = match outcome {
+                Outcome::Win { winners } if winners.contains(Seat(a_seat)) => {
+                    Result::Won(end.reason)
+                }
+                Outcome::Win { .. } => Result::Lost(end.reason),
+                Outcome::Draw => Result::Drawn(end.reason),
             };
             return (r, turn);
         }
@@ -69,7 +80,8 @@ fn interval(wins: u64, n: u64) -> (f64, f64) {
     (centre - half, centre + half)
 }
 
-/// Plays `games` games of `a` against `b`; returns (won, lost, unfinished).
+/// Plays `games` games of `a` against `b`; returns (won, lost, drawn or
+/// unfinished).
 fn series(a: &str, b: &str, games: u64) -> (u64, u64, u64) {
     let mut tally = (0, 0, 0);
     let mut turns = 0;
@@ -81,12 +93,12 @@ fn series(a: &str, b: &str, games: u64) -> (u64, u64, u64) {
         match r {
             Result::Won(_) => tally.0 += 1,
             Result::Lost(_) => tally.1 += 1,
-            Result::Unfinished => tally.2 += 1,
+            Result::Drawn(_) | Result::Unfinished => tally.2 += 1,
         }
     }
     let (lo, hi) = interval(tally.0, games);
     println!(
-        "{a} vs {b}: {games} games, won {}, lost {}, unfinished {}: win rate {:.1}% (95% CI {:.1}-{:.1}%), {:.1} turns a game",
+        "{a} vs {b}: {games} games, won {}, lost {}, drawn or unfinished {}: win rate {:.1}% (95% CI {:.1}-{:.1}%), {:.1} turns a game",
         tally.0,
         tally.1,
         tally.2,
@@ -130,4 +142,29 @@ fn a_quick_search_beats_random() {
         let (r, _) = game("search:20", "random", seat, i as u64);
         assert!(matches!(r, Result::Won(_)), "{r:?}");
     }
+}
+
+/// Matches of [`every_search_match_ends`]: as many as the issue asked
+/// for, a minute or two in release at 20 ms a move.
+const SEARCH_MATCHES: u64 = 20;
+
+#[test]
+#[ignore = "20 matches with a search per move: run in release with --ignored --nocapture"]
+fn every_search_match_ends() {
+    let limit = usize::from(Config::default().max_turns.unwrap_or_default().get());
+    let mut how = std::collections::BTreeMap::new();
+    let mut longest = 0;
+    for i in 0..SEARCH_MATCHES {
+        let (r, turns) = game("search:20", "search:20", (i % 2) as u8, 2_000 + i);
+        assert_ne!(r, Result::Unfinished, "match {i} did not end");
+        assert!(turns <= limit, "match {i} took {turns} turns");
+        longest = longest.max(turns);
+        let reason = match r {
+            Result::Won(e) | Result::Lost(e) | Result::Drawn(e) => e,
+            Result::Unfinished => unreachable!(),
+        };
+        *how.entry(format!("{reason:?}")).or_insert(0u64) += 1;
+    }
+    println!("search:20 vs search:20, {SEARCH_MATCHES} matches, every one ended: {how:?}; longest {longest} turns");
+    assert_eq!(how.values().sum::<u64>(), SEARCH_MATCHES);
 }

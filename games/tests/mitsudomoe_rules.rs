@@ -8,7 +8,7 @@
 use parlor_games::mitsudomoe::{
     legal_turns, Color, Config, End, EndReason, Illegal, Mitsudomoe, Move, Position, Square,
 };
-use parlor_games::{Game, GameRng, Outcome, Seat, SeatSet, SetupError, Viewer};
+use parlor_games::{Bots, Game, GameRng, Outcome, Seat, SeatSet, SetupError, Viewer};
 
 fn sq(s: &str) -> Square {
     s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
@@ -21,6 +21,7 @@ fn mv(s: &str) -> Move {
 fn game(position: &str) -> Mitsudomoe {
     let cfg = Config {
         position: Some(position.to_owned()),
+        ..Config::default()
     };
     Mitsudomoe::setup(&cfg, 2, &mut GameRng::from_seed(0)).unwrap_or_else(|e| panic!("{e}"))
 }
@@ -353,7 +354,7 @@ fn a_player_without_a_legal_turn_is_out() {
     assert_eq!(
         g.end(),
         Some(End {
-            winner: Color::Black,
+            winner: Some(Color::Black),
             reason: EndReason::NoTurn
         })
     );
@@ -364,6 +365,7 @@ fn a_player_without_a_legal_turn_is_out() {
     let stuck = "wb,.,.,bB,./.,.,.,bB,bB/.,.,wW,wW,wW/.,.,.,.,./.,.,.,wwb,wwb w";
     let cfg = Config {
         position: Some(stuck.into()),
+        ..Config::default()
     };
     assert!(matches!(
         Mitsudomoe::setup(&cfg, 2, &mut GameRng::from_seed(0)),
@@ -381,7 +383,7 @@ fn ending_a_turn_with_every_home_square_full_puts_the_mover_out() {
     assert_eq!(
         stays.end(),
         Some(End {
-            winner: Color::White,
+            winner: Some(Color::White),
             reason: EndReason::HomeFilled
         })
     );
@@ -412,7 +414,7 @@ fn all_three_balls_on_goal_at_the_end_of_the_turn_wins() {
     assert_eq!(
         g.end(),
         Some(End {
-            winner: Color::Black,
+            winner: Some(Color::Black),
             reason: EndReason::AllOnGoal
         })
     );
@@ -434,7 +436,7 @@ fn relocating_the_opponents_last_ball_home_puts_the_mover_out() {
     assert_eq!(
         g.end(),
         Some(End {
-            winner: Color::White,
+            winner: Some(Color::White),
             reason: EndReason::HomeFilled
         })
     );
@@ -469,6 +471,7 @@ fn setup_takes_two_seats_and_a_valid_position() {
     ));
     let bad = Config {
         position: Some("nonsense".into()),
+        ..Config::default()
     };
     assert!(matches!(
         Mitsudomoe::setup(&bad, 2, &mut rng),
@@ -477,15 +480,17 @@ fn setup_takes_two_seats_and_a_valid_position() {
     // A decided position (Black's balls all home) cannot start a match.
     let done = Config {
         position: Some(".,.,.,b,b/.,.,.,.,b/.,.,wW,wW,wW/bB,b,.,.,./bB,bB,.,.,. w".into()),
+        ..Config::default()
     };
     assert!(matches!(
         Mitsudomoe::setup(&done, 2, &mut rng),
         Err(SetupError::Config(_))
     ));
-    // Options as JSON: `{}` or a position.
+    // Options as JSON: the default names Parlor's turn limit (a stored
+    // `{}` is a match from before the house rules), or a position.
     assert_eq!(
         serde_json::to_value(Config::default()).ok(),
-        Some(serde_json::json!({}))
+        Some(serde_json::json!({"max_turns": 300}))
     );
     assert!(serde_json::from_value::<Config>(serde_json::json!({"piles": [1, 2]})).is_err());
 }

@@ -64,7 +64,7 @@ error_codes! {
     ActionIllegalMove = "action/illegal_move": "The game's rules refuse the move; `detail` says why.",
     AnalysisUnknownTool = "analysis/unknown_tool": "The game has no analysis tool of that name.",
     AnalysisBadInput = "analysis/bad_input": "The analysis input is not what the tool takes.",
-    AnalysisTooLarge = "analysis/too_large": "The answer needs more search or bytes than one request may use here; run the tool locally with `parlor`.",
+    AnalysisTooLarge = "analysis/too_large": "The answer needs more search, memory or bytes than one request may use here; run the tool locally with `parlor`.",
     AuthInvalidToken = "auth/invalid_token": "The token in `hello` or on the upgrade (bearer or session cookie) is not valid (wrong, revoked or expired); the connection is closed (code 1008).",
     ServerFull = "server/full": "The server has as many connections as it allows (new connections get HTTP 503 before the handshake).",
     ServerReplyTooLarge = "server/reply_too_large": "The answer would be larger than the server sends in one frame; ask for less.",

@@ -178,9 +178,17 @@ fn update_fixtures_hold_views_and_moves_of_their_game() {
         let Ok(ServerMsg::Update(u)) = decode_server(&text) else {
             continue;
         };
-        u.game
+        let view = u
+            .game
             .parse_view(&u.view)
             .unwrap_or_else(|e| panic!("server/{name}: {e}"));
+        // Written back, the view is the fixture's: no field the game
+        // sends is missing from it, and none is made up.
+        assert_eq!(
+            serde_json::to_value(&view).unwrap(),
+            u.view,
+            "server/{name}: the view is not as its game writes it"
+        );
         for mv in u.legal.iter().flatten() {
             u.game
                 .parse_move(mv)

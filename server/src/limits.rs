@@ -191,6 +191,19 @@ pub const MAX_ANALYSIS_REPLY_BYTES: usize = 256 * 1024;
 /// core at most; bigger deals are for the CLI, which has no limit.
 pub const MAX_ANALYSIS_POSITIONS: usize = 3_000_000;
 
+/// Most bytes one analysis's tables may hold (memo tables, levels of
+/// positions, lists being built), counted at their peak while they grow
+/// (old and new table alive while one doubles). With the thread, the
+/// input and the reply, an analysis in flight then stays under 64 MiB of
+/// resident memory (see the README's hostile table), so the two heavy
+/// places and the quick ones cannot push a small host into the kernel's
+/// out-of-memory killer. 56 rather than 48: a Mitsudomoe `perft` to depth
+/// 4 (182,255 positions of 128 bytes) still fits. A request whose size
+/// predicts more is refused (`analysis/too_large`) before the work; a memo
+/// that fills up forgets positions (answers stay exact) and the position
+/// budget bounds the time.
+pub const MAX_ANALYSIS_MEMORY_BYTES: usize = 56 << 20;
+
 /// Heavy analyses running at once: they are CPU-bound and run on blocking
 /// threads; two keep the game rooms responsive on a small machine.
 pub const MAX_CONCURRENT_ANALYSES: usize = 2;
@@ -320,6 +333,8 @@ pub struct Limits {
     /// [`CONNECT_BURST_PER_ADDRESS`], [`FLOOD_COOLDOWN`]); `None`: no
     /// per-address limit.
     pub admission: Option<AdmissionPolicy>,
+    /// Most positions one analysis may search ([`MAX_ANALYSIS_POSITIONS`]).
+    pub analysis_positions: usize,
     /// Accounts one address may create an hour
     /// ([`ACCOUNTS_PER_ADDRESS_HOUR`]; 0: no cap).
     pub accounts_per_address_hour: usize,
@@ -337,6 +352,7 @@ impl Default for Limits {
             keepalive_interval: KEEPALIVE_INTERVAL,
             idle_timeout: IDLE_TIMEOUT,
             outbox_stall_timeout: OUTBOX_STALL_TIMEOUT,
+            analysis_positions: MAX_ANALYSIS_POSITIONS,
             writer_drain_timeout: WRITER_DRAIN_TIMEOUT,
             full_reported_for: FULL_REPORTED_FOR,
             admission: Some(AdmissionPolicy {

@@ -68,7 +68,7 @@ pub async fn accept_loop(
     let shared = Arc::new(Shared {
         accounts,
         directory,
-        analyses: Arc::new(Analyses::default()),
+        analyses: Arc::new(Analyses::new(limits.analysis_positions)),
         admission: Admission::new(limits.admission),
         shutdown: shutdown.clone(),
         limits,

@@ -94,6 +94,12 @@ struct Args {
     /// `room/too_many`. 0 turns this off: do so behind a reverse proxy.
     #[arg(long, default_value_t = parlor_server::limits::MAX_OPEN_ROOMS_PER_ADDRESS)]
     rooms_per_address: usize,
+    /// Most positions one `analyze` request may search (its time budget;
+    /// Rummikub's `predict` searches about a million a second); more is
+    /// refused with `analysis/too_large`. Memory is bounded apart (56 MiB
+    /// of tables a request) whatever this is.
+    #[arg(long, default_value_t = parlor_server::limits::MAX_ANALYSIS_POSITIONS)]
+    analysis_positions: usize,
     /// Accounts that may be created from one client address an hour; more
     /// are refused with `auth/rate_limited`. 0 turns this off: do so
     /// behind a reverse proxy.
@@ -171,6 +177,7 @@ async fn main() -> ExitCode {
             max_connections: args.max_connections,
             max_rooms: args.max_rooms,
             rooms_per_address: args.rooms_per_address,
+            analysis_positions: args.analysis_positions,
             accounts_per_address_hour: args.accounts_per_address_hour,
             // The default policy, at the rate asked for (0: none).
             admission: defaults

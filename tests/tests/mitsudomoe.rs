@@ -22,13 +22,24 @@ fn view(u: &Update) -> View {
 /// few; Black has D1 and E1 on goal and D2 beside E2, its last goal.
 const ENDGAME: &str = "wW,wW,.,.,./wW,.,.,.,./.,.,.,.,./bB,bB,.,.,./bB,.,.,.,. w";
 
+/// Turns a bots' match may last here: far more than `search` needs to
+/// beat `random`, few enough that a match that shuffles (a debug build's
+/// `search:20` sees little) ends within seconds, whatever the bots play.
+const BOT_MATCH_TURNS: u64 = 100;
+
 #[tokio::test]
 async fn bots_finish_hosted_matches() {
     let server = start_server(None).await;
     let url = server.url();
     for (black, white) in [("search:20", "random"), ("greedy", "search:20")] {
         let mut host = Raw::greeted(&url, "host").await;
-        let room = create_room(&mut host, "mitsudomoe", 2, Value::Null).await;
+        let room = create_room(
+            &mut host,
+            "mitsudomoe",
+            2,
+            json!({"max_turns": BOT_MATCH_TURNS}),
+        )
+        .await;
         host.send(&ClientMsg::Spectate { room: room.clone() }).await;
         add_bot(&mut host, &room, 0, black).await;
         add_bot(&mut host, &room, 1, white).await;
@@ -44,14 +55,19 @@ async fn bots_finish_hosted_matches() {
         }
         let v = view(&last);
         let end = v.end.unwrap_or_else(|| panic!("finished without an end"));
-        assert_eq!(
-            last.outcome,
-            Some(Outcome::Win {
-                winners: SeatSet::single(end.winner.seat())
-            })
-        );
+        let expected = match end.winner {
+            Some(c) => Outcome::Win {
+                winners: SeatSet::single(c.seat()),
+            },
+            None => Outcome::Draw,
+        };
+        assert_eq!(last.outcome, Some(expected));
         if white == "random" {
-            assert_eq!(end.winner.seat(), Seat(0), "search lost to random: {v:?}");
+            assert_eq!(
+                end.winner.map(|c| c.seat()),
+                Some(Seat(0)),
+                "search lost to random: {v:?}"
+            );
         }
         let log = match_log(&mut host, &room).await;
         let (game, _) =
@@ -251,6 +267,27 @@ async fn options_are_checked_and_search_budgets_are_bounded() {
     c.send_json(json!({"type": "create_room", "game": "mitsudomoe", "seats": 3}))
         .await;
     c.expect_error(ErrorCode::RoomBadOptions).await;
+    // Parlor's turn limit: a whole number from 20 to 2000.
+    for bad in [
+        json!(19),
+        json!(2_001),
+        json!("300"),
+        json!(-1),
+        json!(12.5),
+    ] {
+        c.send_json(
+            json!({"type": "create_room", "game": "mitsudomoe", "options": {"max_turns": bad}}),
+        )
+        .await;
+        let ServerMsg::Error { message, .. } = c.expect_error(ErrorCode::RoomBadOptions).await
+        else {
+            unreachable!()
+        };
+        assert!(
+            message.contains("max_turns must be a whole number from 20 to 2000"),
+            "{bad}: {message}"
+        );
+    }
     let room = c.create("mitsudomoe", Value::Null, None).await;
     c.send(&ClientMsg::AddBot {
         room: room.clone(),
@@ -380,30 +417,156 @@ async fn capture_an_example_game() {
 
 /// Someone who starts watching while bots are in the middle of a match
 /// sees each move as it is played, not only the end (the room handles
-/// the commands that came in between two bot moves).
+/// the commands that came in between two bot moves). The match is kept
+/// short by the room's turn limit, so the test takes a few seconds
+/// whatever the bots play: `search:20` thinks 20 ms a turn, leaving the
+/// room idle between moves, which is what lets commands in.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_spectator_joining_a_bots_match_midway_sees_it_progress() {
+    const MAX_TURNS: u64 = 20;
     let server = start_server(None).await;
     let mut host = Raw::greeted(&server.url(), "host").await;
-    let room = create_room(&mut host, "mitsudomoe", 2, serde_json::json!({})).await;
+    let room = create_room(
+        &mut host,
+        "mitsudomoe",
+        2,
+        serde_json::json!({"max_turns": MAX_TURNS}),
+    )
+    .await;
+    host.send(&ClientMsg::Spectate { room: room.clone() }).await;
     let mut watcher = Raw::greeted(&server.url(), "watcher").await;
-    add_bot(&mut host, &room, 0, "search:100").await;
-    add_bot(&mut host, &room, 1, "search:100").await;
+    add_bot(&mut host, &room, 0, "search:20").await;
+    add_bot(&mut host, &room, 1, "search:20").await;
+    // Midway: the host, watching from the start, has seen two turns.
+    host.update_at(&room, 2).await;
     watcher
         .send_json(serde_json::json!({"type": "spectate", "room": room}))
         .await;
     let mut seqs = Vec::new();
-    loop {
+    let last = loop {
         let u = watcher.update(&room).await;
         seqs.push(u.seq);
         if u.outcome.is_some() {
-            break;
+            break u;
         }
-    }
+    };
+    assert!(seqs[0] >= 2, "joined before the match began: {seqs:?}");
     assert!(
         seqs.len() >= 3,
         "the spectator saw only {seqs:?} of a match of {} moves",
         seqs.last().copied().unwrap_or(0)
     );
     assert!(seqs.windows(2).all(|w| w[0] <= w[1]), "{seqs:?}");
+    assert!(last.seq <= MAX_TURNS, "{seqs:?}");
+    server.stop().await.unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Plays `players` through `room` (seat 0 first, the standard start)
+/// with turns that reach positions not seen before and end nothing, as
+/// far as the match goes; returns the last update.
+async fn play_fresh_turns(players: &mut [Raw; 2], room: &parlor_protocol::RoomId) -> Update {
+    let mut seen = std::collections::HashSet::new();
+    let mut seq = 0;
+    loop {
+        let seat = (seq % 2) as usize;
+        let u = players[seat].update_at(room, seq).await;
+        if u.outcome.is_some() {
+            return u;
+        }
+        let pos: Position = view(&u).position.parse().unwrap();
+        seen.insert(pos);
+        let legal = u.legal.clone().unwrap_or_else(|| panic!("no legal list"));
+        let pick = legal
+            .into_iter()
+            .find(|m| {
+                let mv: Move = serde_json::from_value(m.clone()).unwrap();
+                let next = parlor_games::mitsudomoe::play(&pos, &mv).unwrap().position;
+                !seen.contains(&next) && next.end_after_turn().is_none()
+            })
+            .unwrap_or_else(|| panic!("no fresh turn at {pos}"));
+        players[seat].play(room, seat as u8, seq, pick).await;
+        seq += 1;
+    }
+}
+
+#[tokio::test]
+async fn the_turn_limit_ends_a_hosted_match_drawn() {
+    let server = start_server(None).await;
+    let url = server.url();
+    let mut alice = Raw::greeted(&url, "alice").await;
+    let mut bob = Raw::greeted(&url, "bob").await;
+    let room = alice
+        .create("mitsudomoe", json!({"max_turns": 20}), None)
+        .await;
+    alice.join(&room, 0).await;
+    bob.join(&room, 1).await;
+    let mut players = [alice, bob];
+    let last = play_fresh_turns(&mut players, &room).await;
+    assert_eq!(last.seq, 20);
+    assert_eq!(last.outcome, Some(Outcome::Draw));
+    let v = view(&last);
+    assert_eq!((v.turns, v.max_turns), (20, Some(20)));
+    assert_eq!(
+        serde_json::to_value(v.end).unwrap(),
+        json!({"winner": null, "reason": "turn_limit"})
+    );
+    let log = match_log(&mut players[1], &room).await;
+    assert_eq!(log.header.options, json!({"max_turns": 20}));
+    let (game, _) =
+        parlor_protocol::replay(&log.header, &log.moves).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(game.outcome(), Some(Outcome::Draw));
+    // `parlor verify` reaches the same end from the log alone.
+    let report = parlor_cli::verify::verify(&log);
+    assert!(report.verified, "{:?}", report.failures);
+    assert_eq!(report.replay.replayed_outcome, Some(Outcome::Draw));
+    server.stop().await.unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[tokio::test]
+async fn a_third_occurrence_ends_a_hosted_match_drawn() {
+    let server = start_server(None).await;
+    let url = server.url();
+    // By hand: each side walks a ball round a triangle of rings; the
+    // start comes back after six turns, and the third time draws.
+    let shuffle = ".,.,bB,.,./w,wW,.,.,./.,.,bB,b,bB/.,.,.,.,./.,.,.,wW,wW b";
+    let lap = [
+        json!({"ring": {"from": "C4", "to": "D3"}, "ball": {"from": "C3", "to": "D3"}}),
+        json!({"ring": {"from": "B1", "to": "A2"}, "ball": {"from": "B2", "to": "A2"}}),
+        json!({"ring": {"from": "C3", "to": "C4"}, "ball": {"from": "D3", "to": "C4"}}),
+        json!({"ring": {"from": "B2", "to": "B1"}, "ball": {"from": "A2", "to": "B1"}}),
+        json!({"ring": {"from": "D3", "to": "C3"}, "ball": {"from": "C4", "to": "C3"}}),
+        json!({"ring": {"from": "A2", "to": "B2"}, "ball": {"from": "B1", "to": "B2"}}),
+    ];
+    let mut alice = Raw::greeted(&url, "alice").await;
+    let mut bob = Raw::greeted(&url, "bob").await;
+    let room = alice
+        .create("mitsudomoe", json!({"position": shuffle}), None)
+        .await;
+    alice.join(&room, 0).await;
+    bob.join(&room, 1).await;
+    let mut players = [alice, bob];
+    for (seq, mv) in lap.iter().chain(lap.iter()).enumerate() {
+        let seat = seq % 2;
+        let seq = seq as u64;
+        let u = players[seat].update_at(&room, seq).await;
+        if seq == 6 {
+            // Back at the start: one occurrence short of a draw.
+            assert_eq!(view(&u).repeated, vec![shuffle.to_owned()]);
+        }
+        players[seat].play(&room, seat as u8, seq, mv.clone()).await;
+    }
+    let done = players[0].update_at(&room, 12).await;
+    assert_eq!(done.outcome, Some(Outcome::Draw));
+    assert_eq!(
+        serde_json::to_value(view(&done).end).unwrap(),
+        json!({"winner": null, "reason": "repetition"})
+    );
+    let log = match_log(&mut players[1], &room).await;
+    let (game, _) =
+        parlor_protocol::replay(&log.header, &log.moves).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(game.outcome(), Some(Outcome::Draw));
+    let report = parlor_cli::verify::verify(&log);
+    assert!(report.verified, "{:?}", report.failures);
+    assert_eq!(report.replay.replayed_outcome, Some(Outcome::Draw));
+    server.stop().await.unwrap_or_else(|e| panic!("{e}"));
 }

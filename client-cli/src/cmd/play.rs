@@ -31,7 +31,9 @@ pub struct Args {
     /// Number of seats of a new room.
     #[arg(long)]
     seats: Option<u8>,
-    /// Game options of a new room, as JSON (e.g. '{"piles": [5, 9]}').
+    /// Game options of a new room, as JSON (e.g. '{"piles": [5, 9]}';
+    /// Mitsudomoe's '{"max_turns": 100}' sets Parlor's turn limit, after
+    /// which the match is drawn).
     #[arg(long)]
     options: Option<String>,
     /// Seconds per move (a new room's clock).

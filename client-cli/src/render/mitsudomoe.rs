@@ -6,7 +6,10 @@
 //! Turns are typed in the game's notation (`+C3 A4-C3`, `B3-C3 A5-A3
 //! xA4-E5`) or picked by number; `?` lists the legal turns (`? B5`: those
 //! of the ball on B5). A turn the rules refuse is refused here, with
-//! their reason, before it is sent.
+//! their reason, before it is sent. Under the board, the turn count and
+//! the room's limit, and the positions seen twice: Parlor's house rules
+//! (not the published game's) end a match drawn at the limit or on a
+//! position's third occurrence, and the end says which.
 
 use parlor_games::mitsudomoe::{
     legal_turns, play, Color, EndReason, Move, Position, Square, View, SIDE,
@@ -83,6 +86,10 @@ fn reason(r: EndReason) -> &'static str {
         EndReason::HomeFilled => "the loser ended a turn with all its home squares full",
         EndReason::NoTurn => "the loser had no legal turn",
         EndReason::Forfeit => "the loser resigned or ran out of time",
+        EndReason::Repetition => {
+            "the same position came up for the third time (Parlor's house rule)"
+        }
+        EndReason::TurnLimit => "the room's turn limit was reached (Parlor's house rule)",
     }
 }
 
@@ -109,13 +116,30 @@ pub fn board(u: &Update) -> String {
             last.notation
         ));
     }
-    if let Some(end) = v.end {
+    match v.max_turns {
+        Some(limit) => s.push_str(&format!(
+            "  Turn {} of {limit} (Parlor's limit: then drawn, as on a third repetition of a position)\n",
+            v.turns
+        )),
+        // A match from before Parlor's house rules.
+        None => s.push_str(&format!("  Turn {}\n", v.turns)),
+    }
+    if !v.repeated.is_empty() && v.end.is_none() {
         s.push_str(&format!(
-            "  {} (seat {}) wins: {}.\n",
-            name(end.winner),
-            seat_of(end.winner),
-            reason(end.reason)
+            "  Seen twice (reaching one again draws): {}\n",
+            v.repeated.join(" · ")
         ));
+    }
+    if let Some(end) = v.end {
+        match end.winner {
+            Some(w) => s.push_str(&format!(
+                "  {} (seat {}) wins: {}.\n",
+                name(w),
+                seat_of(w),
+                reason(end.reason)
+            )),
+            None => s.push_str(&format!("  Drawn: {}.\n", reason(end.reason))),
+        }
     } else {
         s.push_str(&format!(
             "  {} (seat {}) to move.\n",
@@ -264,6 +288,48 @@ mod tests {
         );
         assert!(text.contains("Black (seat 0) to move"), "{text}");
         assert_eq!(GameKind::Mitsudomoe.name(), "mitsudomoe");
+    }
+
+    #[test]
+    fn a_drawn_end_says_which_house_rule_ended_it() {
+        let shuffle = ".,.,bB,.,./w,wW,.,.,./.,.,bB,b,bB/.,.,.,.,./.,.,.,wW,wW b";
+        let mut g = parlor_games::mitsudomoe::Mitsudomoe::setup(
+            &parlor_games::mitsudomoe::Config {
+                position: Some(shuffle.into()),
+                ..Default::default()
+            },
+            2,
+            &mut GameRng::from_seed(0),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let lap = [
+            "C4-D3 C3-D3",
+            "B1-A2 B2-A2",
+            "C3-C4 D3-C4",
+            "B2-B1 A2-B1",
+            "D3-C3 C4-C3",
+            "A2-B2 B1-B2",
+        ];
+        for (i, turn) in lap.iter().chain(lap.iter()).enumerate() {
+            if i == 6 {
+                let text = board(&update(&g));
+                assert!(text.contains("Turn 6 of 300"), "{text}");
+                assert!(
+                    text.contains(&format!("Seen twice (reaching one again draws): {shuffle}")),
+                    "{text}"
+                );
+            }
+            let mv: Move = turn.parse().unwrap_or_else(|e| panic!("{turn}: {e}"));
+            g.play(Seat((i % 2) as u8), &mv, &mut GameRng::from_seed(0))
+                .unwrap_or_else(|e| panic!("{turn}: {e}"));
+        }
+        let text = board(&update(&g));
+        assert!(
+            text.contains(
+                "Drawn: the same position came up for the third time (Parlor's house rule)."
+            ),
+            "{text}"
+        );
     }
 
     #[test]

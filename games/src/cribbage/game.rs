@@ -49,11 +49,9 @@ use super::card::{first_duplicate, show_cards, Card, CardSet};
 use super::events::{Event, Reason, Stage};
 use super::pegging::{Laid, PegScore, Pegging};
 use super::score::{breakdown, HandKind};
-use super::strategy::{Expert, RandomMove, SeedPlayer};
 use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 use crate::rng::GameRng;
 use crate::secrets::Secrets;
-use crate::strategy::Strategy;
 
 /// The usual game, once round a standard board.
 pub const DEFAULT_TARGET: u16 = 121;
@@ -670,7 +668,15 @@ impl Game for Cribbage {
 
     const NAME: &'static str = "cribbage";
     const SEATS: (u8, u8) = (2, 4);
-    const STRATEGIES: &'static [&'static str] = &["expert", "seed", "random"];
+    /// Ends by construction: every hand scores at least one point (the
+    /// play's last card scores 1, or 2 for 31), so after `sides x
+    /// (target - 1) + 1` hands some side has reached the target; and a
+    /// hand takes `5 x seats` steps (one discard and four cards laid per
+    /// seat).
+    fn max_steps(cfg: &Config, seats: u8) -> u64 {
+        let hands = sides(seats) as u64 * u64::from(cfg.target.saturating_sub(1)) + 1;
+        hands * 5 * u64::from(seats)
+    }
 
     /// Sets up a match, cutting for the first deal with `rng`.
     fn setup(cfg: &Config, seats: u8, rng: &mut GameRng) -> Result<Self, SetupError> {
@@ -842,15 +848,6 @@ impl Game for Cribbage {
                 .collect(),
         });
         self.phase = Phase::Over;
-    }
-
-    fn strategy(name: &str) -> Option<Box<dyn Strategy<Self>>> {
-        match name {
-            "expert" => Some(Box::new(Expert::default())),
-            "seed" => Some(Box::new(SeedPlayer)),
-            "random" => Some(Box::new(RandomMove)),
-            _ => None,
-        }
     }
 }
 

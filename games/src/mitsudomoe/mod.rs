@@ -28,6 +28,13 @@
 //!   otherwise a mover whose three home squares all hold balls (of any
 //!   colour) is out (the official anti-stalling rule). A player with no
 //!   legal whole turn is out. With two players, the other one wins.
+//! - **Parlor's house rules** (not the published game's, which has
+//!   nothing to stop two players shuffling rings for ever): the third
+//!   occurrence of a position (board, supplies, player to move) ends the
+//!   match drawn ([`repetition`]), and so does the room's turn limit
+//!   ([`turn_limit`], option `max_turns`). The rules' own endings come
+//!   first. The state both need is kept in the game, so a replay of the
+//!   log ends the same way; a given start position starts a fresh count.
 //!
 //! # Decisions and sources
 //!
@@ -57,25 +64,23 @@
 //! is JSON ([`Move`]), and the view ([`View`]) carries the position in both
 //! forms.
 
-pub mod analysis;
+pub mod ai;
 mod board;
 mod color;
 mod direction;
-pub mod eval;
 mod game;
 mod illegal;
 mod movegen;
 pub mod notation;
 mod outcome;
-pub mod perft;
 mod position;
 pub mod relocation;
+pub mod repetition;
 mod rules;
-pub mod search;
 mod set;
 mod square;
-pub mod strategy;
 mod turn;
+pub mod turn_limit;
 mod view;
 
 pub use board::{Board, BALLS_PER_PLAYER, MAX_STACK, RINGS_PER_PLAYER};
@@ -88,8 +93,10 @@ pub use notation::NotationError;
 pub use outcome::{End, EndReason};
 pub use position::Position;
 pub use relocation::{Relocation, Relocations, MAX_JUMPED};
+pub use repetition::{Repetitions, REPETITION_DRAW};
 pub use rules::{canonical, play, Played};
 pub use set::SquareSet;
 pub use square::{BadSquare, Square, SIDE, SQUARES};
 pub use turn::{BallStep, Move, RingStep};
+pub use turn_limit::{MaxTurns, DEFAULT_MAX_TURNS, FEWEST_MAX_TURNS, MOST_MAX_TURNS};
 pub use view::{Cell, LastTurn, Player, View};

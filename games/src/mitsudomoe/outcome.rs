@@ -1,5 +1,7 @@
-//! How a game ends: the checks at the end of each turn, and a player
-//! left without a legal turn.
+//! How a game ends: the checks at the end of each turn, a player left
+//! without a legal turn, and Parlor's house rules that draw a match
+//! (see [`repetition`](super::repetition) and
+//! [`turn_limit`](super::turn_limit)).
 
 use serde::{Deserialize, Serialize};
 
@@ -20,17 +22,42 @@ pub enum EndReason {
     NoTurn,
     /// The loser resigned or ran out of time.
     Forfeit,
+    /// Drawn: a position occurred for the third time (Parlor's house
+    /// rule).
+    Repetition,
+    /// Drawn: the match reached the room's `max_turns` (Parlor's house
+    /// rule).
+    TurnLimit,
 }
 
 /// The end of a game: who won and why. `{"winner": "black", "reason":
-/// "all_on_goal"}`. With two players, a player out of the game leaves the
+/// "all_on_goal"}`; a draw has no winner: `{"winner": null, "reason":
+/// "repetition"}`. With two players, a player out of the game leaves the
 /// other the winner.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct End {
-    /// The winning colour.
-    pub winner: Color,
+    /// The winning colour; `None` for a draw.
+    pub winner: Option<Color>,
     /// Why.
     pub reason: EndReason,
+}
+
+impl End {
+    /// `winner` won for `reason`.
+    pub fn win(winner: Color, reason: EndReason) -> End {
+        End {
+            winner: Some(winner),
+            reason,
+        }
+    }
+
+    /// A draw for `reason`.
+    pub fn draw(reason: EndReason) -> End {
+        End {
+            winner: None,
+            reason,
+        }
+    }
 }
 
 impl Position {
@@ -44,16 +71,10 @@ impl Position {
         let mover = self.to_move().other();
         let board = self.board();
         if board.balls(mover) == mover.goals() {
-            return Some(End {
-                winner: mover,
-                reason: EndReason::AllOnGoal,
-            });
+            return Some(End::win(mover, EndReason::AllOnGoal));
         }
         if board.occupied().is_superset(mover.home()) {
-            return Some(End {
-                winner: self.to_move(),
-                reason: EndReason::HomeFilled,
-            });
+            return Some(End::win(self.to_move(), EndReason::HomeFilled));
         }
         None
     }
@@ -67,10 +88,7 @@ impl Position {
 
     /// The player to move is out if it has no legal turn.
     pub fn end_without_turn(&self) -> Option<End> {
-        (!has_turn(self)).then(|| End {
-            winner: self.to_move().other(),
-            reason: EndReason::NoTurn,
-        })
+        (!has_turn(self)).then(|| End::win(self.to_move().other(), EndReason::NoTurn))
     }
 
     /// A colour with all three balls on its goals, if one has: a position

@@ -9,6 +9,7 @@ use super::outcome::End;
 use super::position::Position;
 use super::square::{Square, SIDE};
 use super::turn::Move;
+use super::turn_limit::DEFAULT_MAX_TURNS;
 use crate::game::Seat;
 
 /// One square: its rings from the bottom up, and its ball.
@@ -68,6 +69,19 @@ pub struct View {
     pub last: Option<LastTurn>,
     /// How the game ended, once it has.
     pub end: Option<End>,
+    /// Turns played so far (from the start, or the position the room
+    /// was given).
+    #[serde(default)]
+    pub turns: u16,
+    /// Parlor's turn limit: the match ends drawn after this many turns;
+    /// `null` for a match from before Parlor's house rules, which has
+    /// neither the limit nor the repetition draw.
+    pub max_turns: Option<u16>,
+    /// Parlor's repetition rule: positions (in notation, sorted) that
+    /// have occurred twice, so that a turn reaching one of them again
+    /// ends the match drawn.
+    #[serde(default)]
+    pub repeated: Vec<String>,
 }
 
 fn squares(set: super::set::SquareSet) -> [Square; 3] {
@@ -86,7 +100,8 @@ fn cell(board: &Board, sq: Square) -> Cell {
 }
 
 impl View {
-    /// The view of `pos` (with what led to it and how it ended).
+    /// The view of `pos` (with what led to it and how it ended), at the
+    /// start of a match under the default turn limit.
     pub fn of(pos: &Position, last: Option<LastTurn>, end: Option<End>) -> View {
         let board = pos.board();
         let player = |c: Color| Player {
@@ -110,7 +125,33 @@ impl View {
             next: end.is_none().then(|| pos.to_move().seat()),
             last,
             end,
+            turns: 0,
+            max_turns: Some(DEFAULT_MAX_TURNS),
+            repeated: Vec::new(),
         }
+    }
+
+    /// The view with the state of Parlor's house rules: `turns` played
+    /// of `max_turns`, and the positions `repeated` twice.
+    pub fn with_house_rules(
+        self,
+        turns: u16,
+        max_turns: Option<u16>,
+        repeated: Vec<String>,
+    ) -> View {
+        View {
+            turns,
+            max_turns,
+            repeated,
+            ..self
+        }
+    }
+
+    /// Turns left before the turn limit draws the match (without a
+    /// limit, as many as a count can hold).
+    pub fn turns_left(&self) -> u16 {
+        self.max_turns
+            .map_or(u16::MAX, |m| m.saturating_sub(self.turns))
     }
 
     /// The position the view shows, read back from its notation.

@@ -8,11 +8,9 @@ use super::empty_bag::EmptyBag;
 use super::review::{replay_input, REVIEW_TOOL};
 use super::row::Row;
 use super::rules::{check, hosted_moves, plays, Change, Illegal};
-use super::strategy::{Greedy, Predictor, RandomMove};
 use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 use crate::rng::GameRng;
 use crate::secrets::Secrets;
-use crate::strategy::Strategy;
 
 /// The rack size when the room does not choose one: the seed leaves it
 /// open, and seven keeps games short while leaving a real bag.
@@ -344,7 +342,19 @@ impl Game for Rummikub {
 
     const NAME: &'static str = "rummikub";
     const SEATS: (u8, u8) = (2, 4);
-    const STRATEGIES: &'static [&'static str] = &["greedy", "random", "predictor"];
+    /// Ends by construction: a block only moves forward, bag to rack
+    /// (a draw) and rack to table (a lay), so at most twice the set's
+    /// blocks in steps that are not passes; and passes come only in runs
+    /// of fewer than `seats` between two such steps, a run of `seats`
+    /// ending the match (with `empty_bag: "pass"`; otherwise there are
+    /// none).
+    fn max_steps(cfg: &Config, seats: u8) -> u64 {
+        let moves = 2 * HOSTED_SET_SIZE as u64;
+        match cfg.empty_bag {
+            EmptyBag::End => moves,
+            EmptyBag::Pass => moves + u64::from(seats) * (moves + 1),
+        }
+    }
 
     fn setup(cfg: &Config, seats: u8, rng: &mut GameRng) -> Result<Self, SetupError> {
         let (min, max) = Self::SEATS;
@@ -488,15 +498,6 @@ impl Game for Rummikub {
         steps: &[(Seat, Option<Move>)],
     ) -> Result<serde_json::Value, String> {
         replay_input(cfg, seats, rng, steps)
-    }
-
-    fn strategy(name: &str) -> Option<Box<dyn Strategy<Self>>> {
-        match name {
-            "greedy" => Some(Box::new(Greedy)),
-            "random" => Some(Box::new(RandomMove)),
-            "predictor" => Some(Box::new(Predictor::default())),
-            _ => None,
-        }
     }
 }
 

@@ -2,6 +2,8 @@
 //! one analysis running, and every request first runs in a quick lane
 //! with a small budget, so small requests never wait behind big ones.
 //! Only a request that needs more takes one of the few heavy places.
+//! Every run is bounded in memory as well as in positions
+//! (`MAX_ANALYSIS_MEMORY_BYTES`).
 
 use std::sync::Arc;
 
@@ -11,8 +13,8 @@ use serde_json::Value;
 use tokio::sync::Semaphore;
 
 use crate::limits::{
-    MAX_ANALYSIS_POSITIONS, MAX_ANALYSIS_REPLY_BYTES, MAX_ANALYSIS_RESULTS,
-    MAX_CONCURRENT_ANALYSES, QUICK_ANALYSES, QUICK_ANALYSIS_POSITIONS,
+    MAX_ANALYSIS_MEMORY_BYTES, MAX_ANALYSIS_POSITIONS, MAX_ANALYSIS_REPLY_BYTES,
+    MAX_ANALYSIS_RESULTS, MAX_CONCURRENT_ANALYSES, QUICK_ANALYSES, QUICK_ANALYSIS_POSITIONS,
 };
 
 /// The server's analysis places.
@@ -20,13 +22,23 @@ use crate::limits::{
 pub struct Analyses {
     quick: Arc<Semaphore>,
     heavy: Arc<Semaphore>,
+    /// Most positions a heavy run searches.
+    positions: usize,
 }
 
 impl Default for Analyses {
     fn default() -> Self {
+        Analyses::new(MAX_ANALYSIS_POSITIONS)
+    }
+}
+
+impl Analyses {
+    /// The places, a heavy run searching at most `positions` positions.
+    pub fn new(positions: usize) -> Self {
         Analyses {
             quick: Arc::new(Semaphore::new(QUICK_ANALYSES)),
             heavy: Arc::new(Semaphore::new(MAX_CONCURRENT_ANALYSES)),
+            positions,
         }
     }
 }
@@ -72,7 +84,7 @@ impl Analyses {
             game,
             tool.clone(),
             Arc::clone(&input),
-            Budget::positions(QUICK_ANALYSIS_POSITIONS),
+            Budget::within(QUICK_ANALYSIS_POSITIONS, MAX_ANALYSIS_MEMORY_BYTES),
         )
         .await;
         drop(quick);
@@ -91,7 +103,7 @@ impl Analyses {
                     game,
                     tool.clone(),
                     input,
-                    Budget::positions(MAX_ANALYSIS_POSITIONS),
+                    Budget::within(self.positions, MAX_ANALYSIS_MEMORY_BYTES),
                 )
                 .await;
                 drop(heavy);

@@ -50,7 +50,10 @@ function optionFields(game) {
         h('option', { value: 121 }, '121'), h('option', { value: 61 }, '61')))];
     case 'mitsudomoe':
       return [h('label', {}, 'Start position (notation, optional) ',
-        h('input', { name: 'position', placeholder: 'standard', size: 30 }))];
+        h('input', { name: 'position', placeholder: 'standard', size: 30 })),
+      // Parlor's house rule: a match reaching the limit is drawn.
+      h('label', {}, 'Turn limit (then drawn) ',
+        h('input', { name: 'max_turns', type: 'number', min: 20, max: 2000, placeholder: '300' }))];
     default:
       return [];
   }
@@ -65,8 +68,12 @@ function readOptions(game, form) {
       return v('rack_size') ? { rack_size: Number(v('rack_size')) } : null;
     case 'cribbage':
       return { target: Number(v('target')) };
-    case 'mitsudomoe':
-      return v('position') ? { position: v('position') } : null;
+    case 'mitsudomoe': {
+      const o = {};
+      if (v('position')) o.position = v('position');
+      if (v('max_turns')) o.max_turns = Number(v('max_turns'));
+      return Object.keys(o).length ? o : null;
+    }
     default:
       return null;
   }

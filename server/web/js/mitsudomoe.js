@@ -76,7 +76,17 @@ const END_REASON = {
   home_filled: 'the loser ended a turn with a ball on each of its own home squares (the anti-stalling rule)',
   no_turn: 'the loser had no legal turn',
   forfeit: 'the loser resigned or ran out of time',
+  // Parlor's house rules, not the published game's.
+  repetition: 'the same position came up for the third time (Parlor\'s house rule)',
+  turn_limit: 'the room\'s turn limit was reached (Parlor\'s house rule)',
 };
+
+/** How the game ended, in words: a win or a house rule's draw. */
+function ending(end) {
+  const why = END_REASON[end.reason] || end.reason;
+  if (!end.winner) return `Drawn: ${why}.`;
+  return `${end.winner === 'black' ? 'Black' : 'White'} won: ${why}.`;
+}
 
 export function render(el, u, ctx) {
   const v = u.view;
@@ -119,7 +129,12 @@ export function render(el, u, ctx) {
     h('p', { class: 'hint' }, players),
     board(v, pick),
     v.last ? h('p', { class: 'last-move' }, `Last turn: seat ${v.last.seat} ${v.last.notation}`) : null,
-    v.end ? h('p', { class: 'end', id: 'end-reason' }, `${v.end.winner === 'black' ? 'Black' : 'White'} won: ${END_REASON[v.end.reason] || v.end.reason}.`) : null,
+    v.max_turns ? h('p', { class: 'hint', id: 'turn-count' },
+      `Turn ${v.turns} of ${v.max_turns} (then drawn)`
+      + (!v.end && v.repeated && v.repeated.length
+        ? ` · ${v.repeated.length} position${v.repeated.length > 1 ? 's' : ''} seen twice: a third time draws`
+        : '')) : null,
+    v.end ? h('p', { class: 'end', id: 'end-reason' }, ending(v.end)) : null,
     ctx.myTurn ? h('form', { class: 'row', onsubmit: submit },
       h('label', { for: 'turn' }, 'Your turn: '), input, h('button', { class: 'primary' }, 'Play'),
       st.note ? h('span', { class: 'refusal' }, st.note) : null) : null,

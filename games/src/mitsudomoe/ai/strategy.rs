@@ -6,17 +6,17 @@
 
 use std::time::{Duration, Instant};
 
-use super::color::Color;
 use super::eval::evaluate;
-use super::game::Mitsudomoe;
-use super::movegen::{count_turns, each_turn, nth_turn};
-use super::position::Position;
-use super::search::{search, Limits, MAX_DEPTH, WIN};
-use super::turn::Move;
-use super::view::View;
+use super::search::{search, HouseRules, Limits, DRAW, MAX_DEPTH, WIN};
 use crate::game::Seat;
+use crate::mitsudomoe::color::Color;
+use crate::mitsudomoe::game::Mitsudomoe;
+use crate::mitsudomoe::movegen::{count_turns, each_turn, nth_turn};
+use crate::mitsudomoe::position::Position;
+use crate::mitsudomoe::turn::Move;
+use crate::mitsudomoe::view::View;
 use crate::rng::GameRng;
-use crate::strategy::Strategy;
+use crate::strategy::{Bots, Strategy};
 
 /// The built-in strategies, the default first.
 pub const NAMES: &[&str] = &["search", "greedy", "random"];
@@ -71,22 +71,24 @@ impl Strategy<Mitsudomoe> for RandomTurn {
 }
 
 /// The turn whose result scores best for the mover: a win at once if
-/// there is one, never a turn that puts it out (unless all do), and
-/// otherwise the best [`evaluate`] after the turn; ties are broken at
-/// random.
+/// there is one, never a turn that puts it out (unless all do), a draw
+/// by a house rule as an even position, and otherwise the best
+/// [`evaluate`] after the turn; ties are broken at random.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Greedy;
 
-/// Greedy's choice in `pos` (ties broken with `rng`).
-pub fn greedy(pos: &Position, rng: &mut GameRng) -> Option<Move> {
+/// Greedy's choice in `pos` under `house` (ties broken with `rng`).
+pub fn greedy(pos: &Position, house: &HouseRules, rng: &mut GameRng) -> Option<Move> {
     let me = pos.to_move();
     let mut best = i32::MIN;
     let mut ties: u64 = 0;
     let mut choice = None;
+    let last_turn = house.turns_left.is_some_and(|left| left <= 1);
     let _ = each_turn::<()>(pos, |m, child| {
         let score = match child.end_after_turn() {
-            Some(end) if end.winner == me => WIN,
+            Some(end) if end.winner == Some(me) => WIN,
             Some(_) => -WIN,
+            None if last_turn || house.repeated.contains(child) => DRAW,
             None => evaluate(child, me),
         };
         if score > best {
@@ -107,7 +109,7 @@ pub fn greedy(pos: &Position, rng: &mut GameRng) -> Option<Move> {
 
 impl Strategy<Mitsudomoe> for Greedy {
     fn choose(&mut self, seat: Seat, view: &View, rng: &mut GameRng) -> Option<Move> {
-        greedy(&my_turn(seat, view)?, rng)
+        greedy(&my_turn(seat, view)?, &HouseRules::of_view(view), rng)
     }
 }
 
@@ -126,8 +128,8 @@ impl Search {
     }
 }
 
-/// The search's choice in `pos`, thinking for `budget`.
-pub fn think(pos: &Position, budget: Duration) -> super::search::Found {
+/// The search's choice in `pos` under `house`, thinking for `budget`.
+pub fn think(pos: &Position, house: HouseRules, budget: Duration) -> super::search::Found {
     let deadline = Instant::now() + budget;
     search(
         pos,
@@ -135,12 +137,22 @@ pub fn think(pos: &Position, budget: Duration) -> super::search::Found {
             stop: &|| Instant::now() >= deadline,
             max_nodes: None,
             max_depth: MAX_DEPTH,
+            house,
         },
     )
 }
 
 impl Strategy<Mitsudomoe> for Search {
     fn choose(&mut self, seat: Seat, view: &View, _rng: &mut GameRng) -> Option<Move> {
-        think(&my_turn(seat, view)?, self.budget).best
+        let pos = my_turn(seat, view)?;
+        think(&pos, HouseRules::of_view(view), self.budget).best
+    }
+}
+
+impl Bots for Mitsudomoe {
+    const STRATEGIES: &'static [&'static str] = NAMES;
+
+    fn strategy(name: &str) -> Option<Box<dyn Strategy<Self>>> {
+        by_name(name)
     }
 }

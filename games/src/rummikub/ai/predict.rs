@@ -3,8 +3,8 @@
 //! The number of complete games from a position is the sum over its legal
 //! actions of the number from each resulting position. Positions recur
 //! (laying A then B and laying B then A meet again), so each position's
-//! counts are memoised on its canonical form (see [`super::engine`]); each
-//! distinct position is then expanded once, however many games pass
+//! counts are memoised on its canonical form (see the rules' `engine`);
+//! each distinct position is then expanded once, however many games pass
 //! through it. Counts are exact: they start as `u64` and move to
 //! arbitrary precision the moment one would overflow.
 
@@ -15,10 +15,10 @@ use std::sync::{Arc, Mutex};
 
 use num_bigint::BigUint;
 
-use super::action::Action;
-use super::block::Block;
-use super::engine::{End, Engine, State, Step};
-use super::position::{Player, Position, PositionError};
+use crate::rummikub::action::Action;
+use crate::rummikub::block::Block;
+use crate::rummikub::engine::{End, Engine, State, Step};
+use crate::rummikub::position::{Player, Position, PositionError};
 
 /// Most positions the memo of one search holds. A hash table of this
 /// many entries stays within 2^24 slots of about 81 bytes (key, counts and
@@ -27,6 +27,18 @@ use super::position::{Player, Position, PositionError};
 /// cheapest to recompute) are dropped until half remain: exactness never
 /// depends on the memo, only speed does.
 pub const MEMO_CAP: usize = 14_000_000;
+
+/// Bytes one memo entry takes in its table: the position and its counts
+/// (the table adds a control byte; counts beyond 64 bits own more, see
+/// [`BIG_BYTES`]).
+pub const ENTRY_BYTES: usize = std::mem::size_of::<(State, Tally)>();
+
+/// Heap bytes one memo entry with counts beyond 64 bits holds besides its
+/// table entry, an upper estimate: the shared allocation's two reference
+/// counts and three big numbers of up to four 64-bit digits each (counts
+/// below 2^256: a search within a server's budget has far fewer games),
+/// plus the allocator's overhead for each of the four allocations.
+pub const BIG_BYTES: usize = 16 + 3 * 24 + 3 * 32 + 4 * 16;
 
 /// How many threads [`predict`] uses on large searches: the machines
 /// Parlor is built for have two cores (measured gain: about 1.3 to 1.5
@@ -238,6 +250,64 @@ fn put(map: &mut Map, cap: usize, s: State, t: Tally) {
     map.insert(s, t);
 }
 
+/// How much a memo may hold: its entries and, of them, the entries with
+/// counts beyond 64 bits (which own heap memory besides the table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct MemoCap {
+    entries: usize,
+    big: usize,
+}
+
+impl MemoCap {
+    /// The memo of a search without a memory budget (the CLI's).
+    const ROOMY: MemoCap = MemoCap {
+        entries: MEMO_CAP,
+        big: usize::MAX,
+    };
+
+    /// A memo within `bytes`: three quarters for the table, counted at its
+    /// peak while it grows (old and new table both alive), and a quarter
+    /// for big counts. Never more than [`MEMO_CAP`].
+    fn within(bytes: usize) -> MemoCap {
+        MemoCap {
+            entries: crate::analysis::table_entries_within(bytes / 4 * 3, ENTRY_BYTES)
+                .min(MEMO_CAP),
+            big: (bytes / 4 / BIG_BYTES).max(1),
+        }
+    }
+}
+
+/// [`put`] for a memo bounded by `cap`, `big` counting its entries with
+/// counts beyond 64 bits. Making room never lets the table grow past the
+/// size `cap.entries` needs: what eviction leaves is at most half of it, or
+/// the memo starts again empty. Exactness never depends on the memo.
+fn put_within(map: &mut Map, cap: MemoCap, big: &mut usize, s: State, t: Tally) {
+    if map.len() >= cap.entries || *big >= cap.big {
+        evict(map, cap.entries / 2);
+        // Put what is kept back into the emptied table: removed entries
+        // leave tombstones that new ones do not always reuse, and a table
+        // full of them grows (doubles) even with few entries; emptied, it
+        // keeps its buckets and has room for `cap.entries` again. The
+        // moment's copy is at most half the table's entries.
+        let kept: Vec<(State, Tally)> = map.drain().collect();
+        *big = kept
+            .iter()
+            .filter(|(_, t)| matches!(t, Tally::Big(_)))
+            .count();
+        if kept.len() <= cap.entries / 2 && *big < cap.big / 2 {
+            map.extend(kept);
+        } else {
+            *big = 0;
+        }
+    }
+    if matches!(t, Tally::Big(_)) {
+        *big += 1;
+    }
+    if let Some(Tally::Big(_)) = map.insert(s, t) {
+        *big = big.saturating_sub(1);
+    }
+}
+
 /// How much work a position's subtree can hold, roughly: the blocks still
 /// in the supplies and the bag (its length, the same for every position of
 /// a search, left out).
@@ -318,6 +388,10 @@ pub(crate) struct Solver<'e> {
     memo: Map,
     /// Most entries `memo` holds.
     cap: usize,
+    /// Most entries with counts beyond 64 bits `memo` holds.
+    big_cap: usize,
+    /// Entries with counts beyond 64 bits in `memo`.
+    big: usize,
     shared: Option<&'e Shared>,
     /// Positions deeper than this use the private memo only.
     share_depth: usize,
@@ -352,7 +426,9 @@ impl<'e> Solver<'e> {
         Solver {
             engine,
             memo: Map::default(),
-            cap: MEMO_CAP,
+            cap: MemoCap::ROOMY.entries,
+            big_cap: MemoCap::ROOMY.big,
+            big: 0,
             shared: None,
             share_depth: SHARE_DEPTH,
             scratch: Vec::new(),
@@ -361,6 +437,24 @@ impl<'e> Solver<'e> {
             worker: (0, 1),
             cancel: None,
         }
+    }
+
+    /// The same solver with its memo held within `bytes` (none: the
+    /// default [`MEMO_CAP`] entries). A search that would remember more
+    /// forgets its lightest positions and recomputes them when met again:
+    /// the answer is the same, only slower, and the position budget still
+    /// bounds the time.
+    pub fn with_memory(mut self, bytes: Option<usize>) -> Self {
+        let cap = bytes.map_or(MemoCap::ROOMY, MemoCap::within);
+        self.cap = cap.entries;
+        self.big_cap = cap.big;
+        self
+    }
+
+    /// Bytes the memo's table holds now (its allocation, big counts apart).
+    #[cfg(test)]
+    fn memo_bytes(&self) -> usize {
+        crate::analysis::table_bytes(self.memo.capacity(), ENTRY_BYTES)
     }
 
     /// Positions expanded so far.
@@ -394,7 +488,7 @@ impl<'e> Solver<'e> {
         if let Some(shared) = shared {
             if let Some(t) = shared.get(s) {
                 self.scratch[depth] = steps;
-                put(&mut self.memo, self.cap, *s, t.clone());
+                self.remember(*s, t.clone());
                 return Ok(t);
             }
         }
@@ -424,8 +518,16 @@ impl<'e> Solver<'e> {
         if let Some(shared) = shared {
             shared.put(*s, &total);
         }
-        put(&mut self.memo, self.cap, *s, total.clone());
+        self.remember(*s, total.clone());
         Ok(total)
+    }
+
+    fn remember(&mut self, s: State, t: Tally) {
+        let cap = MemoCap {
+            entries: self.cap,
+            big: self.big_cap,
+        };
+        put_within(&mut self.memo, cap, &mut self.big, s, t);
     }
 }
 
@@ -501,8 +603,20 @@ fn predict_parallel(engine: &Engine, state: &State, workers: usize, found: Map) 
 /// [`predict`], giving up (`None`) once the search has expanded more than
 /// `max_positions` distinct positions. One thread.
 pub fn predict_within(pos: &Position, max_positions: usize) -> Option<Prediction> {
+    predict_within_memory(pos, max_positions, None)
+}
+
+/// [`predict_within`] with its memo held within `memory` bytes: a memo
+/// that would hold more forgets its lightest positions and recomputes
+/// them when met again, so the answer is the same whenever it answers.
+pub fn predict_within_memory(
+    pos: &Position,
+    max_positions: usize,
+    memory: Option<usize>,
+) -> Option<Prediction> {
     let (engine, state) = Engine::new(pos);
     Solver::new(&engine, max_positions)
+        .with_memory(memory)
         .tally(&state)
         .ok()
         .map(|t| t.prediction(pos.to_move()))
@@ -607,7 +721,7 @@ mod tests {
         assert_eq!(map.keys().map(weight).max(), Some(weight(&state(255, 0))));
 
         // A memo of 4 entries, emptied again and again, counts the same.
-        use super::super::block::Block;
+        use crate::rummikub::block::Block;
         let hosted = Block::hosted_set();
         let deal: Vec<Block> = hosted.iter().copied().filter(|b| b.number <= 6).collect();
         let pos = Position::deal(
@@ -626,8 +740,72 @@ mod tests {
     }
 
     #[test]
+    fn a_memo_within_a_memory_budget_never_outgrows_it_and_counts_the_same() {
+        use crate::rummikub::block::Block;
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        let mut all = Block::hosted_set();
+        all.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(1));
+        let pos = Position::deal(
+            all[..22].to_vec(),
+            all[22..44].to_vec(),
+            all[44..52].to_vec(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let (engine, root) = Engine::new(&pos);
+        let budget = 256 << 10;
+        let mut roomy = Solver::new(&engine, usize::MAX);
+        let mut tight = Solver::new(&engine, usize::MAX).with_memory(Some(budget));
+        assert_eq!(roomy.tally(&root), tight.tally(&root));
+        // Unbounded, this search's memo is several times the budget...
+        assert!(roomy.memo_bytes() > 4 * budget, "{}", roomy.memo_bytes());
+        // ... bounded, its table never grew past the budget's share, even
+        // counting the old table alive while it doubled.
+        assert!(
+            tight.memo.capacity() <= tight.cap,
+            "{}",
+            tight.memo.capacity()
+        );
+        let grown = crate::analysis::table_growth_bytes(tight.memo.capacity(), ENTRY_BYTES);
+        assert!(grown <= budget / 4 * 3, "{grown} > {budget}");
+        assert!(tight.big <= tight.big_cap);
+        assert!(tight.expanded() > roomy.expanded());
+    }
+
+    #[test]
+    fn a_memo_full_of_big_counts_makes_room_too() {
+        let mut map = Map::default();
+        let cap = MemoCap {
+            entries: 1_000,
+            big: 8,
+        };
+        let mut big = 0;
+        let huge = || {
+            Tally::Big(Arc::new([
+                BigUint::from(1u32) << 70u32,
+                0u32.into(),
+                0u32.into(),
+            ]))
+        };
+        for i in 0..100u64 {
+            let s = State {
+                mover: i + 1,
+                other: 1,
+                crow: 0,
+                start: 0,
+                end: 0,
+                drawn: 0,
+            };
+            put_within(&mut map, cap, &mut big, s, huge());
+            let counted = map.values().filter(|t| matches!(t, Tally::Big(_))).count();
+            assert_eq!(big, counted);
+            assert!(big <= cap.big, "{big}");
+        }
+    }
+
+    #[test]
     fn workers_sharing_a_memo_count_exactly() {
-        use super::super::block::Block;
+        use crate::rummikub::block::Block;
         use rand::seq::SliceRandom;
         use rand::SeedableRng;
         let mut all = Block::hosted_set();

@@ -5,12 +5,12 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::ops::ControlFlow::Continue;
+use std::ops::ControlFlow::{Break, Continue};
 
 use serde::Serialize;
 
-use super::movegen::{count_turns, each_turn};
-use super::position::Position;
+use crate::mitsudomoe::movegen::{count_turns, each_turn};
+use crate::mitsudomoe::position::Position;
 
 /// The result of [`perft`]. `{"depth": 2, "moves": 81, "positions": 81}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -88,6 +88,10 @@ impl Hasher for Fold {
 /// Positions and the number of ways to reach each.
 type Level = HashMap<Position, u128, BuildHasherDefault<Fold>>;
 
+/// Bytes one entry of a depth's table takes (the table adds a control
+/// byte): what a memory budget for [`perft`] counts in.
+pub const LEVEL_ENTRY_BYTES: usize = std::mem::size_of::<(Position, u128)>();
+
 /// Counts from `start`, `depth` turns deep, keeping at most `limit`
 /// distinct positions at any one depth. Breadth first, each distinct
 /// position expanded once with the number of sequences reaching it, so
@@ -95,7 +99,18 @@ type Level = HashMap<Position, u128, BuildHasherDefault<Fold>>;
 /// which the mover has won or is out is not expanded (`start` always is:
 /// no turn led to it).
 pub fn perft(start: &Position, depth: u32, limit: usize) -> Result<Perft, TooManyPositions> {
-    let too_many = TooManyPositions { depth, limit };
+    perft_within(start, depth, |_| limit)
+}
+
+/// [`perft`] keeping at most `limit(n)` distinct positions at a depth
+/// whose previous depth has `n`: a memory budget holds both depths'
+/// tables at once, so the more the last depth took, the less the next
+/// may.
+pub fn perft_within(
+    start: &Position,
+    depth: u32,
+    limit: impl Fn(usize) -> usize,
+) -> Result<Perft, TooManyPositions> {
     let mut level = Level::default();
     level.insert(*start, 1);
     if depth == 0 {
@@ -107,18 +122,26 @@ pub fn perft(start: &Position, depth: u32, limit: usize) -> Result<Perft, TooMan
     }
     for d in 1..=depth {
         let last = d == depth;
+        let limit = limit(level.len());
+        let too_many = TooManyPositions { depth, limit };
         let mut next = Level::default();
         let mut moves: u128 = 0;
         for (pos, ways) in &level {
             if d > 1 && pos.end_of_turn().is_some() {
                 continue;
             }
-            let _ = each_turn::<()>(pos, |_, child| {
+            // Checked before each new position goes in, so that the table
+            // never grows past the size `limit` positions need (a memory
+            // budget counts on it).
+            let flow = each_turn::<()>(pos, |_, child| {
+                if next.len() >= limit && !next.contains_key(child) {
+                    return Break(());
+                }
                 *next.entry(*child).or_insert(0) += ways;
                 moves += ways;
                 Continue(())
             });
-            if next.len() > limit {
+            if flow.is_break() || next.len() > limit {
                 return Err(too_many);
             }
         }

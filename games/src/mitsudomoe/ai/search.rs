@@ -9,18 +9,32 @@
 //! out; the best move of the deepest iteration that searched at least the
 //! previous best move stands. The engine itself never reads a clock:
 //! callers decide when to stop.
+//!
+//! Parlor's house rules ([`HouseRules`]) score as draws ([`DRAW`]): a
+//! turn reaching a position that has occurred twice, a position that
+//! repeats one earlier on the line searched (as engines do: whoever
+//! repeats once can repeat again, and the game's own count is only
+//! partly known from the view), and any position at or beyond the turn
+//! limit. So a side ahead steers clear of repetitions and a side behind
+//! looks for them. The rules' own endings come first, as in the game.
 
+use std::collections::HashSet;
 use std::ops::ControlFlow::Continue;
 
 use super::eval::evaluate;
-use super::movegen::{each_turn, has_turn};
-use super::position::Position;
-use super::turn::Move;
+use crate::mitsudomoe::movegen::{each_turn, has_turn};
+use crate::mitsudomoe::position::Position;
+use crate::mitsudomoe::repetition::progress;
+use crate::mitsudomoe::turn::Move;
+use crate::mitsudomoe::view::View;
 
 /// A won position's score; a loss is its negation. Wins sooner score
 /// higher (by one per turn), so the search goes for the quickest win and
 /// the slowest loss.
 pub const WIN: i32 = 1_000_000;
+
+/// A drawn position's score: what an even position evaluates to.
+pub const DRAW: i32 = 0;
 
 /// The deepest iteration tried: far more turns than a few seconds can
 /// search with hundreds of turns a position; a cap so that a position
@@ -44,6 +58,32 @@ pub struct Found {
     pub nodes: u64,
 }
 
+/// Where a match stands under Parlor's house rules, as a view shows it.
+/// The default knows of no repetition and no limit (a bare position, as
+/// the `best-move` tool is given).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HouseRules {
+    /// Positions that have occurred twice: a turn reaching one draws.
+    pub repeated: HashSet<Position>,
+    /// Turns left before the turn limit draws the match, if known.
+    pub turns_left: Option<u32>,
+}
+
+impl HouseRules {
+    /// The house rules' state in `view` (positions that do not read are
+    /// left out: the view came from the server, which writes them).
+    pub fn of_view(view: &View) -> HouseRules {
+        HouseRules {
+            repeated: view
+                .repeated
+                .iter()
+                .filter_map(|p| p.parse().ok())
+                .collect(),
+            turns_left: Some(u32::from(view.turns_left())),
+        }
+    }
+}
+
 /// Limits of one search.
 pub struct Limits<'a> {
     /// Asked every [`STOP_EVERY`] nodes; `true` stops the search.
@@ -52,6 +92,8 @@ pub struct Limits<'a> {
     pub max_nodes: Option<u64>,
     /// Deepest iteration to run.
     pub max_depth: u32,
+    /// The match's state under the house rules.
+    pub house: HouseRules,
 }
 
 impl std::fmt::Debug for Limits<'_> {
@@ -59,6 +101,7 @@ impl std::fmt::Debug for Limits<'_> {
         f.debug_struct("Limits")
             .field("max_nodes", &self.max_nodes)
             .field("max_depth", &self.max_depth)
+            .field("house", &self.house)
             .finish()
     }
 }
@@ -71,6 +114,8 @@ struct Searcher<'a> {
     nodes: u64,
     /// Child lists, one per ply, kept between nodes to avoid allocating.
     lists: Vec<Vec<(Move, Position, i32)>>,
+    /// The line being searched: the position at each ply, the root first.
+    path: Vec<Position>,
 }
 
 impl Searcher<'_> {
@@ -85,8 +130,69 @@ impl Searcher<'_> {
         Ok(())
     }
 
-    /// The children of `pos`, each with its static score for the mover,
-    /// best first when `sort`.
+    /// Whether a house rule draws `pos`, reached at `ply` (at least 1)
+    /// below the line in `path` (its ancestors are `path[..ply]`).
+    fn drawn(&self, pos: &Position, ply: usize) -> bool {
+        let parent = ply
+            .checked_sub(1)
+            .and_then(|i| self.path.get(i))
+            .map(progress);
+        self.drawn_below(pos, ply, parent)
+    }
+
+    /// [`Searcher::drawn`] with the parent's progress already known
+    /// (`None` at the root, which nothing draws).
+    fn drawn_below(&self, pos: &Position, ply: usize, parent: Option<(u8, usize)>) -> bool {
+        if self
+            .limits
+            .house
+            .turns_left
+            .is_some_and(|left| ply as u64 >= u64::from(left))
+        {
+            return true;
+        }
+        // Only a position with the same supplies and balls home as its
+        // parent can be one seen before (progress is never undone).
+        let now = progress(pos);
+        if parent != Some(now) {
+            return false;
+        }
+        let repeated = &self.limits.house.repeated;
+        if !repeated.is_empty() && repeated.contains(pos) {
+            return true;
+        }
+        // The same player to move: every second ancestor, back to the
+        // last change of progress.
+        (0..ply.saturating_sub(1))
+            .rev()
+            .step_by(2)
+            .filter_map(|i| self.path.get(i))
+            .take_while(|p| progress(p) == now)
+            .any(|p| p == pos)
+    }
+
+    /// The static score of `child` (reached at `ply`, its parent's
+    /// progress `parent`) for `me`, who just moved: the end-of-turn
+    /// result if the game ends there, a win if the opponent is [`stuck`],
+    /// a draw if a house rule ends it there, else the evaluation.
+    fn static_score(
+        &self,
+        child: &Position,
+        me: crate::mitsudomoe::color::Color,
+        ply: usize,
+        parent: (u8, usize),
+    ) -> i32 {
+        match child.end_of_turn() {
+            Some(end) => terminal(end.winner == Some(me), ply as i32),
+            None if stuck(child) => terminal(true, ply as i32 + 1),
+            None if self.drawn_below(child, ply, Some(parent)) => DRAW,
+            None => evaluate(child, me),
+        }
+    }
+
+    /// The children of `pos` (at `ply`, the last position of the
+    /// path), each with its static score for the mover, best first when
+    /// `sort`.
     fn children(&mut self, ply: usize, pos: &Position, sort: bool) -> Vec<(Move, Position, i32)> {
         let mut list = self
             .lists
@@ -96,9 +202,13 @@ impl Searcher<'_> {
         list.clear();
         let me = pos.to_move();
         let _ = each_turn::<()>(pos, |m, child| {
-            list.push((*m, *child, static_score(child, me, ply as i32 + 1)));
+            list.push((*m, *child, 0));
             Continue(())
         });
+        let parent = progress(pos);
+        for entry in list.iter_mut() {
+            entry.2 = self.static_score(&entry.1, me, ply + 1, parent);
+        }
         if sort {
             list.sort_by_key(|c| std::cmp::Reverse(c.2));
         }
@@ -122,8 +232,14 @@ impl Searcher<'_> {
     ) -> Result<i32, Stopped> {
         self.tick()?;
         if let Some(end) = pos.end_of_turn() {
-            return Ok(terminal(end.winner == pos.to_move(), ply as i32));
+            return Ok(terminal(end.winner == Some(pos.to_move()), ply as i32));
         }
+        if self.drawn(pos, ply) {
+            // A player with no turn is out before any house rule applies.
+            return Ok(if stuck(pos) { -WIN + ply as i32 } else { DRAW });
+        }
+        self.path.truncate(ply);
+        self.path.push(*pos);
         if depth == 0 {
             if stuck(pos) {
                 return Ok(-WIN + ply as i32);
@@ -180,17 +296,6 @@ fn stuck(pos: &Position) -> bool {
     pos.board().supply(pos.to_move()) == 0 && !has_turn(pos)
 }
 
-/// The static score of `child` (reached at `ply`) for `me`, who just
-/// moved: the end-of-turn result if the game ends there, a win if the
-/// opponent is [`stuck`], else the evaluation.
-fn static_score(child: &Position, me: super::color::Color, ply: i32) -> i32 {
-    match child.end_of_turn() {
-        Some(end) => terminal(end.winner == me, ply),
-        None if stuck(child) => terminal(true, ply + 1),
-        None => evaluate(child, me),
-    }
-}
-
 /// Searches `pos` for the player to move within `limits`. `pos` itself
 /// is taken as a position to play on (its end-of-turn checks are not
 /// applied: see [`Position::end_of_turn`]).
@@ -200,6 +305,7 @@ pub fn search(pos: &Position, limits: Limits<'_>) -> Found {
         limits,
         nodes: 0,
         lists: (0..=max_depth).map(|_| Vec::new()).collect(),
+        path: vec![*pos],
     };
     let mut root = s.children(0, pos, true);
     let mut found = Found {

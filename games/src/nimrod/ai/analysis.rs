@@ -12,8 +12,8 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::lose::{best_move, is_lose, lose_position, winning_moves};
-use super::piles::Piles;
 use crate::analysis::{emit_json, input, AnalysisError, Budget, Emit};
+use crate::nimrod::piles::Piles;
 use crate::tool_args::{split, ArgsInput};
 
 /// The tools, by name.
@@ -22,6 +22,17 @@ pub const TOOLS: &[&str] = &["lose-positions", "best-move"];
 /// Most lose positions one request may list: a million pairs is about 20 MB
 /// of JSON, beyond which a caller wants the closed form, not a list.
 pub const MAX_LOSE_POSITIONS: u64 = 1_000_000;
+
+/// Bytes the list of the first `count` lose positions takes to build, an
+/// upper estimate: the pairs themselves, and their JSON text in a buffer
+/// that grows by doubling (so up to twice its length), each pair's text
+/// being its two numbers (the larger below 2.62 times `count`), a comma,
+/// two brackets and the separating comma.
+fn list_bytes(count: u64) -> u64 {
+    let digits = u64::from(count.saturating_mul(3).checked_ilog10().unwrap_or(0) + 1);
+    let text = 2 * digits + 4;
+    count.saturating_mul(std::mem::size_of::<Piles>() as u64 + 2 * text)
+}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -74,6 +85,13 @@ pub fn analyze(
             if budget.positions.is_some_and(|max| count > max as u64) {
                 return Err(AnalysisError::TooLarge(format!(
                     "lose-positions: {count} is more than this server lists at once; the closed form floor(k*phi) gives any of them"
+                )));
+            }
+            let bytes = list_bytes(count);
+            if budget.memory.is_some_and(|max| bytes > max as u64) {
+                return Err(AnalysisError::TooLarge(format!(
+                    "lose-positions: a list of {count} takes about {} MiB to build, more than this server gives one request; the closed form floor(k*phi) gives any of them",
+                    bytes >> 20
                 )));
             }
             let list: Vec<Piles> = (0..count).map(lose_position).collect();
@@ -156,6 +174,32 @@ mod tests {
         ] {
             let err = args_input(tool, &words(line)).err().unwrap_or_default();
             assert!(err.contains(says), "{tool} {line}: {err}");
+        }
+    }
+
+    #[test]
+    fn a_list_larger_than_the_memory_budget_is_refused_before_it_is_built() {
+        let ask = |count: u64, bytes: usize| {
+            let mut out = Vec::new();
+            analyze(
+                "lose-positions",
+                &json!({ "count": count }),
+                Budget::within(usize::MAX, bytes),
+                &mut |x| {
+                    out.push(x);
+                    true
+                },
+            )
+            .map(|()| out)
+        };
+        let budget = 1 << 20;
+        let fits = ask(10_000, budget).unwrap_or_default();
+        // The estimate is an upper one: the real text is within it.
+        assert!(fits[0].len() as u64 * 2 + 16 * 10_000 <= list_bytes(10_000));
+        assert!(list_bytes(10_000) <= budget as u64);
+        match ask(MAX_LOSE_POSITIONS, budget) {
+            Err(AnalysisError::TooLarge(m)) => assert!(m.contains("MiB"), "{m}"),
+            other => panic!("{other:?}"),
         }
     }
 

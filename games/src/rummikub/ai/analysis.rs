@@ -20,15 +20,16 @@ use std::ops::ControlFlow;
 
 use serde::Deserialize;
 
-use super::action::Action;
-use super::block::Block;
-use super::engine::{Engine, Step};
+use super::bound::positions_at_least;
 use super::outcomes::outcomes;
-use super::position::{Player, Position};
-use super::predict::{predict, predict_within, Prediction, Solver, Tally};
-use super::row::Row;
-use super::table::valid_table;
+use super::predict::{predict, predict_within_memory, Prediction, Solver, Tally};
 use crate::analysis::{emit_json, input, AnalysisError, Budget, Emit};
+use crate::rummikub::action::Action;
+use crate::rummikub::block::Block;
+use crate::rummikub::engine::{Engine, Step};
+use crate::rummikub::position::{Player, Position};
+use crate::rummikub::row::Row;
+use crate::rummikub::table::valid_table;
 use crate::tool_args::{stdin_only, ArgsInput};
 
 /// The tools, by name.
@@ -120,7 +121,11 @@ pub fn analyze(
             let pos = position(tool, p1, p2, table, bag)?;
             let prediction = match budget.positions {
                 None => predict(&pos),
-                Some(max) => predict_within(&pos, max).ok_or_else(|| too_large(tool, max))?,
+                Some(max) => {
+                    refuse_beyond(tool, &pos, max)?;
+                    predict_within_memory(&pos, max, budget.memory)
+                        .ok_or_else(|| too_large(tool, max))?
+                }
             };
             send(emit, 0, prediction_json(&prediction))
         }
@@ -173,6 +178,20 @@ fn canonical(a: &Action) -> Action {
     }
 }
 
+/// Refuses at once, before any search, a deal whose count surely needs
+/// more than `max` positions: its players' own lines of play alone make
+/// more (see [`super::bound`]). Time and memory both grow with positions,
+/// so this is the deal that would have overrun either.
+fn refuse_beyond(tool: &str, pos: &Position, max: usize) -> Result<(), AnalysisError> {
+    let at_least = positions_at_least(pos, max as u128);
+    if at_least > max as u128 {
+        return Err(AnalysisError::TooLarge(format!(
+            "{tool}: this deal has at least {at_least} positions to count (its racks alone make that many lines of play), more than the {max} this server searches per request; run `parlor rummikub {tool}` locally"
+        )));
+    }
+    Ok(())
+}
+
 /// The error for a search over `max` positions.
 fn too_large(tool: &str, max: usize) -> AnalysisError {
     AnalysisError::TooLarge(format!(
@@ -182,11 +201,14 @@ fn too_large(tool: &str, max: usize) -> AnalysisError {
 
 fn replay(tool: &str, r: Replay, budget: Budget, emit: &mut Emit<'_>) -> Result<(), AnalysisError> {
     let pos = position(tool, r.p1, r.p2, r.table, r.bag)?;
+    if let Some(max) = budget.positions {
+        refuse_beyond(tool, &pos, max)?;
+    }
     let (engine, mut state) = Engine::new(&pos);
     // One memo for the whole replay: later plies' positions were mostly
     // counted already as descendants of earlier ones.
     let max = budget.positions.unwrap_or(usize::MAX);
-    let mut solver = Solver::new(&engine, max);
+    let mut solver = Solver::new(&engine, max).with_memory(budget.memory);
     let mut mover = Player::P1;
     let mut steps: Vec<Step> = Vec::new();
     let doc = |ply: usize, action: Option<&Action>, tally: &Tally, mover: Player| {
@@ -212,7 +234,7 @@ fn replay(tool: &str, r: Replay, budget: Budget, emit: &mut Emit<'_>) -> Result<
             )));
         }
         if let Some(end) = engine.steps(&state, &mut steps) {
-            let (w1, _) = super::engine::final_words(end, mover);
+            let (w1, _) = crate::rummikub::engine::final_words(end, mover);
             return Err(AnalysisError::bad(format!(
                 "{tool}: action {ply} ({action}) comes after the game ended (p1: {w1})"
             )));
@@ -350,6 +372,65 @@ mod tests {
             err.contains("not legal") && err.contains("playrow"),
             "{err}"
         );
+    }
+
+    /// The 52 hosted blocks in a fixed order (one per `seed`), dealt as
+    /// racks of `a` and `b` and a bag of the rest.
+    fn scrambled(seed: u64, a: usize, b: usize) -> Value {
+        use rand::seq::SliceRandom;
+        use rand::SeedableRng;
+        let mut all = crate::rummikub::block::Block::hosted_set();
+        all.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
+        json!({"p1": all[..a], "p2": all[a..a + b], "bag": all[a + b..]})
+    }
+
+    #[test]
+    fn a_deal_too_large_for_the_budget_is_refused_before_the_search() {
+        let server = Budget::within(3_000_000, 56 << 20);
+        // Racks of 25, each two colours in runs of 12 and 13: their own
+        // lines of play alone make about a billion positions.
+        let run = |c: &'static str, lo: i64| (lo..=13).map(move |n| blk(n, c));
+        let p1: Vec<Value> = run("red", 1).chain(run("blue", 2)).collect();
+        let p2: Vec<Value> = run("yellow", 1).chain(run("black", 2)).collect();
+        for tool in ["predict", "replay"] {
+            let mut input = json!({"p1": p1, "p2": p2});
+            if tool == "replay" {
+                input["actions"] = json!([]);
+            }
+            let mut emitted = 0;
+            let refused = analyze(tool, &input, server, &mut |_| {
+                emitted += 1;
+                true
+            });
+            let Err(AnalysisError::TooLarge(message)) = refused else {
+                panic!("{tool}: {refused:?}");
+            };
+            assert!(
+                message.contains("at least") && message.contains("3000000"),
+                "{message}"
+            );
+            assert_eq!(emitted, 0);
+        }
+    }
+
+    #[test]
+    fn answers_within_a_memory_budget_are_the_exact_ones() {
+        // About 24,000 positions: a memo within 256 KiB forgets some.
+        let mut deal = scrambled(1, 22, 22);
+        deal["bag"] = json!(deal["bag"].as_array().map(|b| b[..8].to_vec()));
+        let tight = Budget::within(usize::MAX, 256 << 10);
+        let mut within = Vec::new();
+        analyze("predict", &deal, tight, &mut |x| {
+            within.push(serde_json::from_str::<Value>(&x).unwrap_or_default());
+            true
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            within,
+            run("predict", deal).unwrap_or_else(|e| panic!("{e}"))
+        );
+        assert_eq!(within.len(), 1);
+        assert!(within[0]["outcomes"].as_u64().unwrap_or(0) > 1_000);
     }
 
     #[test]

@@ -20,12 +20,12 @@ use serde::Deserialize;
 use crate::tool_args::{split, ArgsInput, Flag};
 use serde_json::json;
 
-use super::movegen::count_turns;
-use super::perft::perft;
-use super::position::Position;
+use super::perft::{self, perft_within};
 use super::search::{search, Limits, MAX_DEPTH};
 use super::strategy::MAX_SEARCH_MS;
-use crate::analysis::{emit_json, input, AnalysisError, Budget, Emit};
+use crate::analysis::{emit_json, input, table_entries_within, AnalysisError, Budget, Emit};
+use crate::mitsudomoe::movegen::count_turns;
+use crate::mitsudomoe::position::Position;
 
 /// The tools, by name.
 pub const TOOLS: &[&str] = &["perft", "best-move"];
@@ -110,6 +110,24 @@ pub fn args_input(tool: &str, words: &[String]) -> Result<ArgsInput, String> {
     Ok(ArgsInput::Complete(v))
 }
 
+/// Bytes perft's tables hold at most when a depth of `last` positions
+/// leads to one of `next`: the last depth's table and the next one's,
+/// caught while it doubles (see [`crate::analysis::table_growth_bytes`]).
+#[cfg(test)]
+fn perft_bytes(last: usize, next: usize) -> usize {
+    use crate::analysis::{table_bytes, table_growth_bytes};
+    let entry = perft::LEVEL_ENTRY_BYTES;
+    table_bytes(last, entry).saturating_add(table_growth_bytes(next, entry))
+}
+
+/// The most distinct positions perft may keep at one depth within
+/// `bytes`, the depth before it having `last`.
+fn perft_positions_within(bytes: usize, last: usize) -> usize {
+    let entry = perft::LEVEL_ENTRY_BYTES;
+    let held = crate::analysis::table_bytes(last, entry);
+    table_entries_within(bytes.saturating_sub(held), entry)
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PerftInput {
@@ -151,12 +169,25 @@ pub fn analyze(
                 )));
             }
             let start = position(tool, p.as_deref())?;
-            let limit = budget
+            let by_time = budget
                 .positions
                 .unwrap_or(MAX_PERFT_POSITIONS)
                 .min(MAX_PERFT_POSITIONS);
-            let result = perft(&start, depth, limit)
-                .map_err(|e| AnalysisError::TooLarge(format!("perft: {e}")))?;
+            let limit = |last: usize| {
+                budget
+                    .memory
+                    .map_or(usize::MAX, |bytes| perft_positions_within(bytes, last))
+                    .min(by_time)
+            };
+            let result = perft_within(&start, depth, limit).map_err(|e| {
+                AnalysisError::TooLarge(match budget.memory {
+                    Some(bytes) if e.limit < by_time => format!(
+                        "perft: {e}, more than {} MiB of tables hold, the most this server gives one request; run `parlor mitsudomoe perft` locally",
+                        bytes >> 20
+                    ),
+                    _ => format!("perft: {e}"),
+                })
+            })?;
             emit_json(emit, 0, &result)
         }
         "best-move" => {
@@ -178,6 +209,7 @@ pub fn analyze(
                     stop: &|| Instant::now() >= deadline,
                     max_nodes: budget.positions.map(|n| n as u64),
                     max_depth: MAX_DEPTH,
+                    house: Default::default(),
                 },
             );
             let over = pos.end_without_turn().is_some();
@@ -233,6 +265,47 @@ mod tests {
             ),
             Ok(vec![json!({"depth": 0, "moves": 1, "positions": 1})])
         );
+    }
+
+    #[test]
+    fn perft_keeps_within_a_memory_budget() {
+        let perft_in = |depth: u32, bytes: usize| {
+            let mut out = Vec::new();
+            let r = analyze(
+                "perft",
+                &json!({ "depth": depth }),
+                Budget::within(1_000_000, bytes),
+                &mut |x| {
+                    out.push(serde_json::from_str::<serde_json::Value>(&x).unwrap_or_default());
+                    true
+                },
+            );
+            r.map(|()| out)
+        };
+        // 81 positions two turns deep (after 9) fit tables of 64 KiB...
+        let budget = 64 << 10;
+        assert!(perft_bytes(9, 81) <= budget);
+        assert_eq!(perft_in(2, budget), run("perft", json!({"depth": 2})));
+        // ... the positions three turns deep do not, and the refusal says
+        // what was too large.
+        let three = run("perft", json!({"depth": 3})).unwrap_or_default();
+        let positions = three[0]["positions"].as_u64().unwrap_or(0) as usize;
+        assert!(perft_bytes(81, positions) > budget, "{positions}");
+        match perft_in(3, budget) {
+            Err(AnalysisError::TooLarge(m)) => assert!(m.contains("MiB"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+        // Within the budget the tables never grow past it, whatever the
+        // last depth held.
+        for last in [1, 81, 200] {
+            let most = perft_positions_within(budget, last);
+            assert!(
+                most > 0 && perft_bytes(last, most) <= budget,
+                "{last}: {most}"
+            );
+        }
+        // A last depth that alone fills the budget leaves no room.
+        assert_eq!(perft_positions_within(budget, 1_000), 0);
     }
 
     #[test]
