@@ -17,7 +17,8 @@
 //!   to by connection id.
 //! - [`shard`]: the threads rooms and their connections run on.
 //! - [`accounts`]: players with names: name rules, password hashes,
-//!   tokens (not yet wired into a request).
+//!   tokens, their store (beside the match log, in the same database) and
+//!   the service `http::api` and `hello` authenticate through.
 //! - [`matchmaking`]: seeks paired into matches (the pure pairing
 //!   function, not yet wired into a request).
 //! - [`directory`]: routes a room request to its room; owns sessions,
