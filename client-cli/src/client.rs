@@ -32,6 +32,15 @@ pub enum ClientError {
     },
 }
 
+/// The API token every connection of this process sends in `hello`
+/// (`parlor --token`, `PARLOR_TOKEN`), set once at start-up.
+static TOKEN: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Makes every later [`Client::connect`] act as the account of `token`.
+pub fn use_token(token: String) {
+    let _ = TOKEN.set(token);
+}
+
 /// A connected, greeted client.
 #[derive(Debug)]
 pub struct Client {
@@ -43,6 +52,16 @@ impl Client {
     /// Connects to `url` (`ws://host:port`, or `wss://host:port` trusting
     /// the CAs of [`crate::tls`]) and says hello as `name`.
     pub async fn connect(url: &str, name: &str) -> Result<Client, ClientError> {
+        Client::connect_as(url, name, TOKEN.get().map(String::as_str)).await
+    }
+
+    /// [`Client::connect`], as the account of the API token `token` if
+    /// given (sent in `hello`; the server then shows the account's name).
+    pub async fn connect_as(
+        url: &str,
+        name: &str,
+        token: Option<&str>,
+    ) -> Result<Client, ClientError> {
         let connector = if url.starts_with("wss:") {
             let config = crate::tls::config().map_err(ClientError::Tls)?;
             Some(tokio_tungstenite::Connector::Rustls(config))
@@ -59,6 +78,7 @@ impl Client {
             .send(&ClientMsg::Hello {
                 version: PROTOCOL_VERSION,
                 name: Some(name.to_owned()),
+                token: token.map(str::to_owned),
             })
             .await?;
         match client.recv().await? {

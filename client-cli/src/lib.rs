@@ -1,6 +1,7 @@
 //! The `parlor` command's library: a protocol client, the bot loop, the
 //! per-game renderers for people, and the analysis front end.
 
+pub mod account;
 pub mod analysis;
 pub mod bot;
 pub mod client;

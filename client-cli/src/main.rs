@@ -22,6 +22,10 @@ struct Cli {
     /// file (e.g. a LAN's own CA, or a test's), beside the public roots.
     #[arg(long, global = true, value_name = "FILE", env = "PARLOR_CA_CERT")]
     ca_cert: Option<std::path::PathBuf>,
+    /// An API token: every connection to a server then plays as its
+    /// account (sent in `hello`), and `parlor token` uses it.
+    #[arg(long, global = true, env = parlor_cli::account::TOKEN_ENV, hide_env_values = true)]
+    token: Option<String>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -41,6 +45,15 @@ enum Cmd {
     /// step against the rules (prints one JSON object; exit status 1 when
     /// a check fails).
     Verify(cmd::verify::Args),
+    /// Make an account on a server.
+    Register(cmd::account::RegisterArgs),
+    /// Log in: keep an API token for this account in your config directory.
+    Login(cmd::account::LoginArgs),
+    /// Log out: revoke the kept token and forget it.
+    Logout,
+    /// Make, list and revoke API tokens (for bots and scripts).
+    #[command(subcommand)]
+    Token(cmd::account::TokenCmd),
     /// Analysis for any hosted game by name: `parlor analyze GAME TOOL`.
     Analyze {
         /// The game.
@@ -70,6 +83,9 @@ async fn main() -> ExitCode {
             return cmd::fail(e);
         }
     }
+    if let Some(token) = &cli.token {
+        parlor_cli::client::use_token(token.clone());
+    }
     let res = match cli.cmd {
         // The one command with an exit status of its own: 1 for a failed check.
         Cmd::Verify(a) => return cmd::verify::run(a).await.unwrap_or_else(cmd::fail),
@@ -78,6 +94,10 @@ async fn main() -> ExitCode {
         Cmd::Rooms(a) => cmd::rooms::run(a).await,
         Cmd::Watch(a) => cmd::watch::run(a).await,
         Cmd::Replay(a) => cmd::replay::run(a).await,
+        Cmd::Register(a) => cmd::account::register(a).await,
+        Cmd::Login(a) => cmd::account::login(a).await,
+        Cmd::Logout => cmd::account::logout().await,
+        Cmd::Token(c) => cmd::account::token(c, cli.token).await,
         Cmd::Analyze { game, tool } => cmd::game_tool::run(game, &tool),
         Cmd::Game(words) => cmd::game_tool::run_words(&words),
     };

@@ -585,6 +585,7 @@ async fn serve_one_log(log: parlor_protocol::MatchLog) -> String {
                     session: uuid::Uuid::nil(),
                     token: uuid::Uuid::nil(),
                     games: parlor_games::GameKind::ALL.to_vec(),
+                    account: None,
                 },
                 Ok(ClientMsg::GetLog { .. }) => ServerMsg::Log(log.clone()),
                 other => panic!("unexpected {other:?}"),

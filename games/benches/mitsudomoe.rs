@@ -8,8 +8,8 @@
 use std::ops::ControlFlow::Continue;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
-use parlor_games::mitsudomoe::perft::{perft, perft_moves};
-use parlor_games::mitsudomoe::search::{search, Limits, MAX_DEPTH};
+use parlor_games::mitsudomoe::ai::perft::{perft, perft_moves};
+use parlor_games::mitsudomoe::ai::search::{search, Limits, MAX_DEPTH};
 use parlor_games::mitsudomoe::{count_turns, each_turn, legal_turns, Position};
 
 /// A random playout's position: 337 legal turns.

@@ -14,7 +14,7 @@ use crate::analysis::{AnalysisError, Budget, Emit};
 use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 use crate::rng::GameRng;
 use crate::secrets::Secrets;
-use crate::strategy::Strategy;
+use crate::strategy::{Bots, Strategy};
 use crate::tool_args::ArgsInput;
 
 /// Why a JSON value could not be read as a game's move, view or options.
@@ -115,7 +115,7 @@ macro_rules! hosted_games {
 
             /// The built-in strategies, default first.
             pub fn strategies(self) -> &'static [&'static str] {
-                match self { $(GameKind::$variant => <$ty as Game>::STRATEGIES),+ }
+                match self { $(GameKind::$variant => <$ty as Bots>::STRATEGIES),+ }
             }
 
             /// Reads room options; `null` means the game's defaults. Returns
@@ -128,6 +128,7 @@ macro_rules! hosted_games {
                         } else {
                             decode(self.name(), "options", v)?
                         };
+                        let cfg = <$ty as Game>::for_new_room(cfg);
                         Ok(serde_json::to_value(cfg).unwrap_or(Value::Null))
                     }),+
                 }
@@ -228,7 +229,7 @@ macro_rules! hosted_games {
 
             /// The built-in strategy called `name`.
             pub fn bot(self, name: &str) -> Option<AnyBot> {
-                match self { $(GameKind::$variant => <$ty as Game>::strategy(name).map(AnyBot::$variant)),+ }
+                match self { $(GameKind::$variant => <$ty as Bots>::strategy(name).map(AnyBot::$variant)),+ }
             }
         }
 
@@ -412,10 +413,10 @@ macro_rules! hosted_games {
 }
 
 hosted_games! {
-    Nimrod => crate::nimrod::Nimrod, crate::nimrod::analysis,
-    Rummikub => crate::rummikub::Rummikub, crate::rummikub::analysis,
-    Cribbage => crate::cribbage::Cribbage, crate::cribbage::analysis,
-    Mitsudomoe => crate::mitsudomoe::Mitsudomoe, crate::mitsudomoe::analysis,
+    Nimrod => crate::nimrod::Nimrod, crate::nimrod::ai::analysis,
+    Rummikub => crate::rummikub::Rummikub, crate::rummikub::ai::analysis,
+    Cribbage => crate::cribbage::Cribbage, crate::cribbage::ai::analysis,
+    Mitsudomoe => crate::mitsudomoe::Mitsudomoe, crate::mitsudomoe::ai::analysis,
 }
 
 impl fmt::Display for GameKind {

@@ -5,7 +5,7 @@
 //! In the keyed mode those are this project's own algorithms on the
 //! ChaCha20 keystream, specified below, so a dependency upgrade can never
 //! change a deal and an outside auditor can recompute every deal (see
-//! [`crate::deal`]). Bots may use the generator as any [`RngCore`]: their
+//! [`deal`](super::deal)). Bots may use the generator as any [`RngCore`]: their
 //! choices are logged as moves, so nothing needs to pin them.
 //!
 //! # The keyed stream

@@ -4,7 +4,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::game::{Seat, Viewer};
+use crate::seat::{Seat, Viewer};
 
 /// The hidden items of one state, each as its wire JSON (a card
 /// `{"rank": 5, "suit": "hearts"}`, a block `{"number": 5, "color":

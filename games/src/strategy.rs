@@ -16,3 +16,13 @@ pub trait Strategy<G: Game>: Send + Sync + Debug {
     /// `seat` has nothing to do.
     fn choose(&mut self, seat: Seat, view: &G::View, rng: &mut GameRng) -> Option<G::Move>;
 }
+
+/// A game's built-in bots, by name: a registry beside the rules, which know
+/// nothing of it (the rules contract is [`Game`] alone).
+pub trait Bots: Game {
+    /// Names of the built-in strategies, the first being the default bot.
+    const STRATEGIES: &'static [&'static str];
+
+    /// The built-in strategy called `name`.
+    fn strategy(name: &str) -> Option<Box<dyn Strategy<Self>>>;
+}

@@ -29,8 +29,7 @@
 
 use parlor_games::secrets::occurs_in;
 use parlor_games::{
-    AnyBot, AnyGame, AnyMove, Game, GameKind, GameRng, Outcome, Seat, SeatSet, SetupError,
-    Strategy, Viewer,
+    AnyBot, AnyGame, AnyMove, Game, GameKind, GameRng, Outcome, Seat, SeatSet, SetupError, Viewer,
 };
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
@@ -563,7 +562,6 @@ impl Game for Endless {
 
     const NAME: &'static str = "endless";
     const SEATS: (u8, u8) = (2, 2);
-    const STRATEGIES: &'static [&'static str] = &[];
 
     /// A false claim: nothing here ends a match.
     fn max_steps(_cfg: &(), _seats: u8) -> u64 {
@@ -604,10 +602,6 @@ impl Game for Endless {
     }
 
     fn forfeit(&mut self, _seat: Seat) {}
-
-    fn strategy(_name: &str) -> Option<Box<dyn Strategy<Self>>> {
-        None
-    }
 }
 
 #[test]

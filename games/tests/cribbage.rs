@@ -8,7 +8,7 @@ use parlor_games::cribbage::{
     breakdown, crib_value, hand_value, Card, CardSet, Config, Cribbage, HandKind, Move, Phase,
     Stage, View,
 };
-use parlor_games::{Game, GameKind, GameRng, Outcome, Seat, SeatSet, Strategy, Viewer};
+use parlor_games::{Bots, Game, GameKind, GameRng, Outcome, Seat, SeatSet, Strategy, Viewer};
 use proptest::prelude::*;
 use proptest::strategy::Strategy as _;
 use serde_json::{json, Value};

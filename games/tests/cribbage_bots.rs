@@ -13,7 +13,7 @@
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 use parlor_games::cribbage::{Config, Cribbage};
-use parlor_games::{Game, GameRng, Outcome, Seat, Strategy, Viewer};
+use parlor_games::{Bots, Game, GameRng, Outcome, Seat, Strategy, Viewer};
 
 /// Games played when `CRIBBAGE_GAMES` is not set: enough for a 95%
 /// interval of about +-2.2 points around a rate near one half.

@@ -22,7 +22,7 @@
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 use parlor_games::mitsudomoe::{Config, EndReason, Mitsudomoe};
-use parlor_games::{Game, GameRng, Outcome, Seat, Strategy, Viewer};
+use parlor_games::{Bots, Game, GameRng, Outcome, Seat, Strategy, Viewer};
 
 /// Turns after which a game counts as unfinished: beyond the turn limit
 /// (which ends every match drawn), so only a broken rule reaches it.
@@ -151,7 +151,7 @@ const SEARCH_MATCHES: u64 = 20;
 #[test]
 #[ignore = "20 matches with a search per move: run in release with --ignored --nocapture"]
 fn every_search_match_ends() {
-    let limit = usize::from(Config::default().max_turns.get());
+    let limit = usize::from(Config::default().max_turns.unwrap_or_default().get());
     let mut how = std::collections::BTreeMap::new();
     let mut longest = 0;
     for i in 0..SEARCH_MATCHES {

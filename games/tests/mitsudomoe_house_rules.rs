@@ -7,7 +7,7 @@
 
 use std::collections::HashSet;
 
-use parlor_games::mitsudomoe::search::{search, HouseRules, Limits, DRAW, WIN};
+use parlor_games::mitsudomoe::ai::search::{search, HouseRules, Limits, DRAW, WIN};
 use parlor_games::mitsudomoe::{
     legal_turns, play, Config, End, EndReason, MaxTurns, Mitsudomoe, Move, Position,
 };
@@ -38,7 +38,7 @@ fn lap() -> Vec<Move> {
 fn setup(position: &str, max_turns: Option<u64>) -> Mitsudomoe {
     let cfg = Config {
         position: Some(position.to_owned()),
-        max_turns: max_turns.map_or_else(MaxTurns::default, |n| MaxTurns::new(n).unwrap()),
+        max_turns: Some(max_turns.map_or_else(MaxTurns::default, |n| MaxTurns::new(n).unwrap())),
     };
     Mitsudomoe::setup(&cfg, 2, &mut GameRng::from_seed(0)).unwrap_or_else(|e| panic!("{e}"))
 }
@@ -132,18 +132,42 @@ fn play_fresh_turns(g: &mut Mitsudomoe) -> u16 {
     g.turns()
 }
 
+/// A match stored before the house rules (its options name no limit)
+/// replays and plays on as it was played: a third occurrence does not end
+/// it, and it has no turn limit.
+#[test]
+fn a_match_stored_before_the_house_rules_plays_on_without_them() {
+    let stored = json!({"position": SHUFFLE});
+    let cfg: Config = serde_json::from_value(stored).unwrap();
+    assert_eq!(cfg.max_turns, None);
+    let mut g = Mitsudomoe::setup(&cfg, 2, &mut GameRng::from_seed(0)).unwrap();
+    for (i, mv) in lap().into_iter().chain(lap()).chain(lap()).enumerate() {
+        g.play(mover(&g), &mv, &mut GameRng::from_seed(0))
+            .unwrap_or_else(|e| panic!("turn {i}: {e}"));
+    }
+    assert_eq!(g.outcome(), None);
+    let view = g.view(Viewer::Spectator);
+    assert_eq!(view.max_turns, None);
+    assert!(view.repeated.is_empty());
+    assert_eq!(view.turns, 18);
+    assert_eq!(
+        GameKind::Mitsudomoe.max_steps(&json!({}), 2).ok(),
+        Some(u64::MAX)
+    );
+}
+
 #[test]
 fn the_turn_limit_draws_at_exactly_max_turns() {
     let mut g = Mitsudomoe::setup(
         &Config {
             position: None,
-            max_turns: MaxTurns::new(20).unwrap(),
+            max_turns: Some(MaxTurns::new(20).unwrap()),
         },
         2,
         &mut GameRng::from_seed(0),
     )
     .unwrap();
-    assert_eq!(g.view(Viewer::Spectator).max_turns, 20);
+    assert_eq!(g.view(Viewer::Spectator).max_turns, Some(20));
     assert_eq!(play_fresh_turns(&mut g), 20);
     assert_eq!(g.end(), Some(End::draw(EndReason::TurnLimit)));
     assert_eq!(g.outcome(), Some(Outcome::Draw));
@@ -153,11 +177,19 @@ fn the_turn_limit_draws_at_exactly_max_turns() {
 #[test]
 fn max_turns_is_checked_and_kept_in_the_options() {
     let kind = GameKind::Mitsudomoe;
-    assert_eq!(kind.parse_config(&json!({})).unwrap(), json!({}));
-    // The default is left out, as stored options always were.
+    // A new room stores its limit, the default one when none is given, so
+    // that stored options without one mean a match from before the rules.
+    assert_eq!(
+        kind.parse_config(&json!({})).unwrap(),
+        json!({"max_turns": 300})
+    );
+    assert_eq!(
+        kind.parse_config(&serde_json::Value::Null).unwrap(),
+        json!({"max_turns": 300})
+    );
     assert_eq!(
         kind.parse_config(&json!({"max_turns": 300})).unwrap(),
-        json!({})
+        json!({"max_turns": 300})
     );
     assert_eq!(
         kind.parse_config(&json!({"max_turns": 40})).unwrap(),
@@ -175,7 +207,9 @@ fn max_turns_is_checked_and_kept_in_the_options() {
         assert!(err.message.contains("max_turns must be"), "{bad}: {err}");
     }
     assert_eq!(kind.max_steps(&json!({"max_turns": 40}), 2), Ok(40));
-    assert_eq!(kind.max_steps(&json!({}), 2), Ok(300));
+    let stored = kind.parse_config(&json!({})).unwrap();
+    assert_eq!(kind.max_steps(&stored, 2), Ok(300));
+    assert_eq!(kind.max_steps(&serde_json::Value::Null, 2), Ok(300));
 }
 
 #[test]

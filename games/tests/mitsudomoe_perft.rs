@@ -23,7 +23,7 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use parlor_games::mitsudomoe::perft::perft;
+use parlor_games::mitsudomoe::ai::perft::perft;
 use parlor_games::mitsudomoe::{count_turns, legal_turns, nth_turn, play, Move, Position};
 use parlor_games::GameRng;
 use rand::{Rng, SeedableRng};

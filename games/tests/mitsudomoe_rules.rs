@@ -8,7 +8,7 @@
 use parlor_games::mitsudomoe::{
     legal_turns, Color, Config, End, EndReason, Illegal, Mitsudomoe, Move, Position, Square,
 };
-use parlor_games::{Game, GameRng, Outcome, Seat, SeatSet, SetupError, Viewer};
+use parlor_games::{Bots, Game, GameRng, Outcome, Seat, SeatSet, SetupError, Viewer};
 
 fn sq(s: &str) -> Square {
     s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
@@ -486,10 +486,11 @@ fn setup_takes_two_seats_and_a_valid_position() {
         Mitsudomoe::setup(&done, 2, &mut rng),
         Err(SetupError::Config(_))
     ));
-    // Options as JSON: `{}` or a position.
+    // Options as JSON: the default names Parlor's turn limit (a stored
+    // `{}` is a match from before the house rules), or a position.
     assert_eq!(
         serde_json::to_value(Config::default()).ok(),
-        Some(serde_json::json!({}))
+        Some(serde_json::json!({"max_turns": 300}))
     );
     assert!(serde_json::from_value::<Config>(serde_json::json!({"piles": [1, 2]})).is_err());
 }

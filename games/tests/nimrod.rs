@@ -7,7 +7,7 @@
 use parlor_games::nimrod::{
     best_move, is_lose, lose_positions, winning_moves, Move, Nimrod, Piles, MAX_PILE,
 };
-use parlor_games::{Game, GameRng, Outcome, Seat, SeatSet, Viewer};
+use parlor_games::{Bots, Game, GameRng, Outcome, Seat, SeatSet, Viewer};
 use proptest::prelude::*;
 
 fn piles(x: u64, y: u64) -> Piles {

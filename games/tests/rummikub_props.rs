@@ -10,7 +10,7 @@ use parlor_games::rummikub::{
     outcomes, predict, predict_sequential, valid_table, Action, Block, Color, Move, Player,
     Position, Row, Rummikub,
 };
-use parlor_games::{Game, GameRng, Outcome, Seat, Viewer};
+use parlor_games::{Bots, Game, GameRng, Outcome, Seat, Viewer};
 use proptest::prelude::*;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};

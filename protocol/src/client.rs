@@ -43,6 +43,11 @@ pub enum ClientMsg {
         /// Display name (default "anonymous").
         #[serde(default, skip_serializing_if = "Option::is_none")]
         name: Option<String>,
+        /// An API token (`parlor_...`), for clients that cannot set an
+        /// `Authorization` header on the upgrade: the connection then acts
+        /// as the token's account, under the account's name.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        token: Option<String>,
     },
     /// Take back the seats held under an earlier session's resume token.
     Resume {

@@ -19,7 +19,7 @@ pub use codec::{decode_client, decode_server, encode, DecodeFailure};
 pub use error_code::ErrorCode;
 pub use replay::{deal_rng, log_analysis, replay, step, DealCheck, ReplayError};
 pub use server::{Closed, Deal, LogEntry, LoggedAction, MatchHeader, MatchLog, ServerMsg, Update};
-pub use types::{Clock, Occupant, RoomId, RoomStatus, RoomSummary, SeatInfo, SeatRef};
+pub use types::{AccountInfo, Clock, Occupant, RoomId, RoomStatus, RoomSummary, SeatInfo, SeatRef};
 
 /// Largest frame the server sends. Every reply is bounded below it: room
 /// lists come in pages, analysis replies are cut, and an oversized reply

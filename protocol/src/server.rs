@@ -147,6 +147,11 @@ pub enum ServerMsg {
         token: Uuid,
         /// The games this server hosts.
         games: Vec<GameKind>,
+        /// The account the connection authenticated as (by `hello`'s
+        /// token, a bearer token or a session cookie on the upgrade);
+        /// absent for a guest.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        account: Option<crate::AccountInfo>,
     },
     /// The answer to `resume`: the seats taken back (updates follow).
     Resumed {

@@ -94,6 +94,10 @@ pub enum Occupant<S = String> {
         name: S,
         /// Whether their connection is up.
         connected: bool,
+        /// Whether the seat was taken by a registered account (its name is
+        /// then the account's); absent (false) for a guest.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        account: bool,
     },
     /// A built-in bot run by the server.
     Bot {
@@ -107,9 +111,14 @@ impl Occupant<&str> {
     pub fn to_owned(&self) -> Occupant {
         match *self {
             Occupant::Empty => Occupant::Empty,
-            Occupant::Player { name, connected } => Occupant::Player {
+            Occupant::Player {
+                name,
+                connected,
+                account,
+            } => Occupant::Player {
                 name: name.to_owned(),
                 connected,
+                account,
             },
             Occupant::Bot { strategy } => Occupant::Bot {
                 strategy: strategy.to_owned(),
@@ -154,4 +163,13 @@ pub struct SeatRef {
     pub room: RoomId,
     /// The seat.
     pub seat: Seat,
+}
+
+/// The account a connection acts as, as `welcome` names it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccountInfo {
+    /// The account's name, as its owner spelled it.
+    pub name: String,
+    /// `human` or `bot`.
+    pub kind: String,
 }

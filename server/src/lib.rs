@@ -18,7 +18,8 @@
 //!   to by connection id.
 //! - [`shard`]: the threads rooms and their connections run on.
 //! - [`accounts`]: players with names: name rules, password hashes,
-//!   tokens (not yet wired into a request).
+//!   tokens, their store (beside the match log, in the same database) and
+//!   the service `http::api` and `hello` authenticate through.
 //! - [`matchmaking`]: seeks paired into matches (the pure pairing
 //!   function, not yet wired into a request).
 //! - [`directory`]: routes a room request to its room; owns sessions,
@@ -105,6 +106,8 @@ pub struct Config {
     /// Reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto`
     /// are believed (`--behind-proxy`); from anyone else they are ignored.
     pub proxies: http::Proxies,
+    /// Account settings (`--insecure-passwords`, `--allow-origin`).
+    pub accounts: accounts::AccountSettings,
 }
 
 impl Default for Config {
@@ -117,6 +120,7 @@ impl Default for Config {
             shards: shard::default_count(),
             tls: None,
             proxies: http::Proxies::default(),
+            accounts: accounts::AccountSettings::default(),
         }
     }
 }
@@ -214,14 +218,10 @@ pub async fn run_with(
         listener,
         std::sync::Arc::clone(&directory),
         slots,
+        ops_here,
         tracker.clone(),
         shutdown,
-        config.limits,
-        listener::GamePort {
-            tls: config.tls.clone(),
-            proxies: config.proxies.clone(),
-            ops_here,
-        },
+        &config,
     )
     .await;
     tracker.close();

@@ -261,6 +261,43 @@ pub struct AdmissionPolicy {
     pub flood_cooldown: Duration,
 }
 
+// Accounts: what guessing passwords and minting accounts may cost.
+
+/// Accounts one address may create an hour unless
+/// `--accounts-per-address-hour` says otherwise: a household or a club
+/// behind one address registers a few; a script minting names to squat
+/// or to spam challenges is held to this.
+pub const ACCOUNTS_PER_ADDRESS_HOUR: usize = 10;
+
+/// The window failed logins are counted in: long enough that guessing
+/// stays slow, short enough that the real owner who mistyped is let in
+/// again soon (a window, never a lockout).
+pub const LOGIN_FAILURE_WINDOW: Duration = Duration::from_secs(15 * 60);
+
+/// Failed logins one address may make in [`LOGIN_FAILURE_WINDOW`]: a
+/// person mistypes a few times; 20 leaves room for a shared address.
+pub const LOGIN_FAILURES_PER_ADDRESS: u32 = 20;
+
+/// Failed logins against one account name in [`LOGIN_FAILURE_WINDOW`],
+/// whatever the address: bounds guessing spread over many addresses,
+/// while the owner is kept out for one window at most.
+pub const LOGIN_FAILURES_PER_NAME: u32 = 10;
+
+/// Argon2id hashes computed at once. Each takes 19 MiB and tens of
+/// milliseconds of a core; two keep a 2-core host's shards playing while
+/// logins are hashed.
+pub const MAX_CONCURRENT_HASHES: usize = 2;
+
+/// Password checks waiting for a hashing slot before more are refused
+/// with `server/busy`: a burst of logins waits a fraction of a second; a
+/// flood is refused rather than queued without end.
+pub const MAX_QUEUED_HASHES: usize = 32;
+
+/// Addresses and names whose recent failures or creations are
+/// remembered; past this the oldest windows are dropped first, so a
+/// flood of addresses cannot grow the memory without bound.
+pub const MAX_TRACKED_KEYS: usize = 100_000;
+
 /// The limits one server instance runs with: the constants above by
 /// default; tests and benchmarks set smaller ones through
 /// [`crate::Config::limits`] (for example a short idle timeout) so that
@@ -298,6 +335,9 @@ pub struct Limits {
     pub admission: Option<AdmissionPolicy>,
     /// Most positions one analysis may search ([`MAX_ANALYSIS_POSITIONS`]).
     pub analysis_positions: usize,
+    /// Accounts one address may create an hour
+    /// ([`ACCOUNTS_PER_ADDRESS_HOUR`]; 0: no cap).
+    pub accounts_per_address_hour: usize,
 }
 
 impl Default for Limits {
@@ -320,6 +360,7 @@ impl Default for Limits {
                 burst: CONNECT_BURST_PER_ADDRESS,
                 flood_cooldown: FLOOD_COOLDOWN,
             }),
+            accounts_per_address_hour: ACCOUNTS_PER_ADDRESS_HOUR,
         }
     }
 }

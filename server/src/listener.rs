@@ -13,7 +13,7 @@ use crate::admission::{Admission, Turned};
 use crate::connection::{serve, ws_config, Analyses, Shared};
 use crate::directory::Directory;
 use crate::http::{self, Method, Peer, Proxies, Route, Socket, Stream, Tls, Transport};
-use crate::limits::{Limits, ACCEPT_BACKOFF, LISTEN_BACKLOG, MAX_TURN_AWAYS, TURN_AWAY_LINGER};
+use crate::limits::{ACCEPT_BACKOFF, LISTEN_BACKLOG, MAX_TURN_AWAYS, TURN_AWAY_LINGER};
 use crate::slots::Slots;
 
 /// Seconds a client turned away at the connection cap is asked to wait.
@@ -68,14 +68,25 @@ pub async fn accept_loop(
     listener: TcpListener,
     directory: Arc<Directory>,
     slots: Arc<Slots>,
+    ops_here: bool,
     tracker: TaskTracker,
     shutdown: CancellationToken,
-    limits: Limits,
-    port: GamePort,
+    config: &crate::Config,
 ) {
-    let port = Arc::new(port);
+    let limits = config.limits;
+    let port = Arc::new(GamePort {
+        tls: config.tls.clone(),
+        proxies: config.proxies.clone(),
+        ops_here,
+    });
     let turn_aways = Arc::new(Semaphore::new(MAX_TURN_AWAYS));
+    let accounts = Arc::new(crate::accounts::Accounts::new(
+        directory.store().accounts(),
+        config.accounts.clone(),
+        &limits,
+    ));
     let shared = Arc::new(Shared {
+        accounts,
         directory,
         analyses: Arc::new(Analyses::new(limits.analysis_positions)),
         admission: Admission::new(limits.admission),
@@ -162,8 +173,8 @@ pub async fn accept_loop(
                 _ = stop.cancelled() => None,
                 ws = open(stream, peer.ip(), hello_by, &shared, http) => ws,
             };
-            if let Some((ws, client, hello_by)) = ws {
-                serve(ws, client, hello_by, shared).await;
+            if let Some((ws, client, hello_by, credential)) = ws {
+                serve(ws, client, hello_by, shared, credential).await;
             }
             drop(permit);
         });
@@ -210,7 +221,12 @@ async fn open(
     deadline: Instant,
     shared: &Shared,
     mut plain: PlainHttp<'_>,
-) -> Option<(tokio_tungstenite::WebSocketStream<Transport>, Peer, Instant)> {
+) -> Option<(
+    tokio_tungstenite::WebSocketStream<Transport>,
+    Peer,
+    Instant,
+    Option<crate::accounts::Credential>,
+)> {
     let mut head_by = deadline.min(Instant::now() + http::HEAD_TIMEOUT);
     let socket = Socket::new(stream);
     let mut stream = match &plain.port.tls {
@@ -253,9 +269,46 @@ async fn open(
                 http::refuse_upgrade(stream, why).await;
                 return None;
             }
+            let credential = match (http::api::bearer(&head), http::api::session_cookie(&head)) {
+                (Some(token), _) => Some(crate::accounts::Credential::Bearer(token.to_owned())),
+                (None, Some(session)) => {
+                    // A page of another site must not play as the player
+                    // whose cookie the browser adds to its upgrade.
+                    if !http::api::origin_allowed(
+                        head.header("origin"),
+                        head.header("host"),
+                        peer.secure,
+                        &shared.accounts.settings().allow_origins,
+                    ) {
+                        tracing::debug!("upgrade with the session cookie from a foreign origin");
+                        http::refuse_upgrade(stream, http::BadUpgrade::ForeignOrigin).await;
+                        return None;
+                    }
+                    Some(crate::accounts::Credential::Session(session.to_owned()))
+                }
+                (None, None) => None,
+            };
             let _ = stream.set_nodelay(true);
             let ws = handshake(http::rewind(stream, head.bytes), hello_by).await?;
-            return Some((ws, peer, hello_by));
+            return Some((ws, peer, hello_by, credential));
+        }
+        if let Some(api) = http::api::route(&head.method, &head.target) {
+            tracing::debug!(method = %head.method, ?api, served, "API request");
+            let keep_alive = served < http::MAX_REQUESTS_PER_CONNECTION
+                && head.count("transfer-encoding") == 0
+                && if head.minor >= 1 {
+                    !head.lists("connection", "close")
+                } else {
+                    head.lists("connection", "keep-alive")
+                };
+            let req = http::api::ApiRequest {
+                accounts: &shared.accounts,
+                peer: peer.addr,
+                secure: peer.secure,
+            };
+            read = http::api::serve(&mut stream, &head, api, req, keep_alive).await?;
+            head_by = Instant::now() + http::KEEP_ALIVE_IDLE;
+            continue;
         }
         let method = Method::parse(&head.method);
         let mut route = http::route(method, &head.target);

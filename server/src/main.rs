@@ -117,6 +117,20 @@ struct Args {
     /// believed; from anyone else they are ignored.
     #[arg(long, value_name = "ADDR")]
     behind_proxy: Vec<parlor_server::http::Net>,
+    /// Accounts that may be created from one client address an hour; more
+    /// are refused with `auth/rate_limited`. 0 turns this off: do so
+    /// behind a reverse proxy.
+    #[arg(long, default_value_t = parlor_server::limits::ACCOUNTS_PER_ADDRESS_HOUR)]
+    accounts_per_address_hour: usize,
+    /// Accept passwords (registration, login) over plain HTTP from other
+    /// machines. Without it and without TLS, passwords are accepted only
+    /// from this machine: over a network they would travel in clear.
+    #[arg(long)]
+    insecure_passwords: bool,
+    /// An origin (scheme://host[:port]) besides the server's own whose
+    /// pages may use a player's session cookie; repeatable.
+    #[arg(long, value_name = "ORIGIN")]
+    allow_origin: Vec<String>,
 }
 
 // The main thread accepts connections and runs the cluster's background
@@ -195,6 +209,7 @@ async fn main() -> ExitCode {
             max_rooms: args.max_rooms,
             rooms_per_address: args.rooms_per_address,
             analysis_positions: args.analysis_positions,
+            accounts_per_address_hour: args.accounts_per_address_hour,
             // The default policy, at the rate asked for (0: none).
             admission: defaults
                 .admission
@@ -212,6 +227,10 @@ async fn main() -> ExitCode {
             .map_or_else(parlor_server::shard::default_count, usize::from),
         tls,
         proxies: parlor_server::http::Proxies::new(args.behind_proxy),
+        accounts: parlor_server::accounts::AccountSettings {
+            insecure_passwords: args.insecure_passwords,
+            allow_origins: args.allow_origin,
+        },
     };
     match run(listener, config, shutdown).await {
         Ok(()) => ExitCode::SUCCESS,

@@ -137,7 +137,9 @@ async fn a_layout_1_database_is_migrated_with_every_step() {
 
     let c = ok(Connection::open(&db));
     let version: i64 = ok(c.query_row("PRAGMA user_version", [], |r| r.get(0)));
-    assert_eq!(version, 3);
+    assert_eq!(version, 4);
+    let accounts: i64 = ok(c.query_row("SELECT count(*) FROM accounts", [], |r| r.get(0)));
+    assert_eq!(accounts, 0, "the account tables are made by the migration");
     let leftovers: i64 = ok(c.query_row(
         "SELECT count(*) FROM sqlite_master WHERE name LIKE '%_v1'",
         [],

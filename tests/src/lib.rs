@@ -139,6 +139,15 @@ impl Raw {
         }
     }
 
+    /// Wraps a WebSocket opened by the test itself (e.g. with chosen
+    /// upgrade headers), without saying hello.
+    pub fn from_stream(ws: WebSocketStream<MaybeTlsStream<TcpStream>>) -> Raw {
+        Raw {
+            ws,
+            token: Uuid::nil(),
+        }
+    }
+
     /// Connects and says hello.
     pub async fn greeted(url: &str, name: &str) -> Raw {
         Raw::connect(url).await.hello(name).await
@@ -189,6 +198,7 @@ impl Raw {
         c.send(&ClientMsg::Hello {
             version: PROTOCOL_VERSION,
             name: Some(name.into()),
+            token: None,
         })
         .await;
         c.token = c

@@ -505,7 +505,7 @@ async fn the_turn_limit_ends_a_hosted_match_drawn() {
     assert_eq!(last.seq, 20);
     assert_eq!(last.outcome, Some(Outcome::Draw));
     let v = view(&last);
-    assert_eq!((v.turns, v.max_turns), (20, 20));
+    assert_eq!((v.turns, v.max_turns), (20, Some(20)));
     assert_eq!(
         serde_json::to_value(v.end).unwrap(),
         json!({"winner": null, "reason": "turn_limit"})

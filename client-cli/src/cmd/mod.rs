@@ -2,6 +2,7 @@
 //! only parses the command line and dispatches here; what several commands
 //! share (the server to reach, room ids, exit statuses) is in this file.
 
+pub mod account;
 pub mod bot;
 pub mod game_tool;
 pub mod play;

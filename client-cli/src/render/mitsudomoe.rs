@@ -116,10 +116,14 @@ pub fn board(u: &Update) -> String {
             last.notation
         ));
     }
-    s.push_str(&format!(
-        "  Turn {} of {} (Parlor's limit: then drawn, as on a third repetition of a position)\n",
-        v.turns, v.max_turns
-    ));
+    match v.max_turns {
+        Some(limit) => s.push_str(&format!(
+            "  Turn {} of {limit} (Parlor's limit: then drawn, as on a third repetition of a position)\n",
+            v.turns
+        )),
+        // A match from before Parlor's house rules.
+        None => s.push_str(&format!("  Turn {}\n", v.turns)),
+    }
     if !v.repeated.is_empty() && v.end.is_none() {
         s.push_str(&format!(
             "  Seen twice (reaching one again draws): {}\n",

@@ -109,7 +109,9 @@ fn seat_name(u: &Update, seat: Seat) -> String {
     };
     let held_by = match &info.occupant {
         Occupant::Empty => "empty".to_owned(),
-        Occupant::Player { name, connected } => {
+        Occupant::Player {
+            name, connected, ..
+        } => {
             if *connected {
                 name.clone()
             } else {

@@ -49,11 +49,9 @@ use super::card::{first_duplicate, show_cards, Card, CardSet};
 use super::events::{Event, Reason, Stage};
 use super::pegging::{Laid, PegScore, Pegging};
 use super::score::{breakdown, HandKind};
-use super::strategy::{Expert, RandomMove, SeedPlayer};
 use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 use crate::rng::GameRng;
 use crate::secrets::Secrets;
-use crate::strategy::Strategy;
 
 /// The usual game, once round a standard board.
 pub const DEFAULT_TARGET: u16 = 121;
@@ -670,8 +668,6 @@ impl Game for Cribbage {
 
     const NAME: &'static str = "cribbage";
     const SEATS: (u8, u8) = (2, 4);
-    const STRATEGIES: &'static [&'static str] = &["expert", "seed", "random"];
-
     /// Ends by construction: every hand scores at least one point (the
     /// play's last card scores 1, or 2 for 31), so after `sides x
     /// (target - 1) + 1` hands some side has reached the target; and a
@@ -852,15 +848,6 @@ impl Game for Cribbage {
                 .collect(),
         });
         self.phase = Phase::Over;
-    }
-
-    fn strategy(name: &str) -> Option<Box<dyn Strategy<Self>>> {
-        match name {
-            "expert" => Some(Box::new(Expert::default())),
-            "seed" => Some(Box::new(SeedPlayer)),
-            "random" => Some(Box::new(RandomMove)),
-            _ => None,
-        }
     }
 }
 

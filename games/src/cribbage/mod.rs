@@ -9,18 +9,18 @@
 //! - [`Cribbage`]: the hosted game; [`events`]: every point as an event.
 //! - bots: [`Expert`] (`expert`), [`SeedPlayer`] (`seed`), [`RandomMove`]
 //!   (`random`), each choosing from a seat's [`View`] alone.
-//! - [`analysis`]: the `score` and `discard` tools.
+//! - [`analysis`](ai::analysis): the `score` and `discard` tools.
 
 pub mod advice;
-pub mod analysis;
+pub mod ai;
 pub mod card;
 pub mod events;
 mod game;
 pub mod pegging;
 pub mod score;
-mod strategy;
 
 pub use advice::{advise, crib_expectation, select_hand, Advice, DealError, Role, Selection};
+pub use ai::strategy::{Expert, RandomMove, SeedPlayer, EXPERT_SAMPLES, LOOKAHEAD_PLIES};
 pub use card::{Card, CardSet, ParseCardError, Rank, Suit};
 pub use events::{Event, Reason, Stage};
 pub use game::{
@@ -30,4 +30,3 @@ pub use pegging::{Laid, PegReason, PegScore, Pegging, MAX_COUNT};
 pub use score::{
     breakdown, crib_value, distribution, hand_value, value, Breakdown, HandKind, Item, ItemKind,
 };
-pub use strategy::{Expert, RandomMove, SeedPlayer, EXPERT_SAMPLES, LOOKAHEAD_PLIES};

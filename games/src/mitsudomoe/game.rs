@@ -9,32 +9,55 @@ use super::outcome::{End, EndReason};
 use super::position::Position;
 use super::repetition::{Repetitions, REPETITION_DRAW};
 use super::rules;
-use super::strategy;
 use super::turn::Move;
 use super::turn_limit::MaxTurns;
 use super::view::{LastTurn, View};
 use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 use crate::rng::GameRng;
-use crate::strategy::Strategy;
 
 /// Room options. `{}` (or `null`): the standard start. `{"position":
 /// P}`: start from position `P` in notation instead (for puzzles,
 /// lessons and tests); it must be a position where the game is not
 /// already over, and its repetition history starts there.
 /// `{"max_turns": n}`: Parlor's turn limit, [`DEFAULT_MAX_TURNS`] when
-/// left out (and left out of stored options when it is the default, so
-/// that they keep their form).
+/// a new room names none.
+///
+/// A new room always stores its limit ([`Game::for_new_room`]): stored
+/// options without one are those of a match created before Parlor's house
+/// rules, which replays (and, unfinished, plays on) without them, so that
+/// no stored match changes its ending.
 ///
 /// [`DEFAULT_MAX_TURNS`]: super::turn_limit::DEFAULT_MAX_TURNS
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     /// The starting position in notation; `None`: the standard start.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<String>,
-    /// Turns after which the match ends drawn.
-    #[serde(default, skip_serializing_if = "MaxTurns::is_default")]
-    pub max_turns: MaxTurns,
+    /// Turns after which the match ends drawn; `None` only in the stored
+    /// options of a match from before the house rules.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub max_turns: Option<MaxTurns>,
+}
+
+/// A `max_turns` that is given must be a limit: `null` is refused like any
+/// other bad value (only a missing one means "from before the rules").
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<MaxTurns>, D::Error> {
+    MaxTurns::deserialize(d).map(Some)
+}
+
+impl Default for Config {
+    /// The standard start under Parlor's house rules.
+    fn default() -> Self {
+        Config {
+            position: None,
+            max_turns: Some(MaxTurns::default()),
+        }
+    }
 }
 
 /// A two-player Mitsudomoe match: seat 0 plays Black and moves first.
@@ -45,7 +68,8 @@ pub struct Mitsudomoe {
     end: Option<End>,
     /// Turns played since the start (or the given position).
     turns: u16,
-    max_turns: MaxTurns,
+    /// `None`: a match from before the house rules, played without them.
+    max_turns: Option<MaxTurns>,
     /// Part of the game, not of the room, so that a replay of the log
     /// alone ends where the match did.
     seen: Repetitions,
@@ -59,11 +83,12 @@ impl Mitsudomoe {
     /// repetition history starts with `pos`; the turn limit is the
     /// default one.
     pub fn from_position(pos: Position) -> Option<Mitsudomoe> {
-        Mitsudomoe::from_position_with(pos, MaxTurns::default())
+        Mitsudomoe::from_position_with(pos, Some(MaxTurns::default()))
     }
 
-    /// [`Mitsudomoe::from_position`] with a turn limit.
-    pub fn from_position_with(pos: Position, max_turns: MaxTurns) -> Option<Mitsudomoe> {
+    /// [`Mitsudomoe::from_position`] with a turn limit (`None`: without
+    /// Parlor's house rules, as matches stored before them were played).
+    pub fn from_position_with(pos: Position, max_turns: Option<MaxTurns>) -> Option<Mitsudomoe> {
         if pos.decided().is_some() || pos.end_without_turn().is_some() {
             return None;
         }
@@ -82,8 +107,8 @@ impl Mitsudomoe {
         self.turns
     }
 
-    /// The turn limit.
-    pub fn max_turns(&self) -> MaxTurns {
+    /// The turn limit (`None` for a match from before the house rules).
+    pub fn max_turns(&self) -> Option<MaxTurns> {
         self.max_turns
     }
 
@@ -122,12 +147,20 @@ impl Game for Mitsudomoe {
 
     const NAME: &'static str = "mitsudomoe";
     const SEATS: (u8, u8) = (2, 2);
-    const STRATEGIES: &'static [&'static str] = strategy::NAMES;
-
     /// Parlor's turn limit: every match ends within `max_turns` turns
-    /// (a forfeit is the last step, never one beyond).
+    /// (a forfeit is the last step, never one beyond). A match stored
+    /// before the house rules has no bound.
     fn max_steps(cfg: &Config, _seats: u8) -> u64 {
-        u64::from(cfg.max_turns.get())
+        cfg.max_turns.map_or(u64::MAX, |m| u64::from(m.get()))
+    }
+
+    /// A new room names its turn limit, the default one if its creator
+    /// gave none (see [`Config`]).
+    fn for_new_room(cfg: Config) -> Config {
+        Config {
+            max_turns: Some(cfg.max_turns.unwrap_or_default()),
+            ..cfg
+        }
     }
 
     fn setup(cfg: &Config, seats: u8, _rng: &mut GameRng) -> Result<Self, SetupError> {
@@ -198,9 +231,11 @@ impl Game for Mitsudomoe {
         // The rules' own ending first: a turn that wins, or puts a side
         // out, counts as such even when it also repeats or ends the limit.
         self.end = self.pos.end_after_turn().or_else(|| {
+            // A match from before the house rules plays on without them.
+            let limit = self.max_turns?;
             if occurred >= REPETITION_DRAW {
                 Some(End::draw(EndReason::Repetition))
-            } else if self.turns >= self.max_turns.get() {
+            } else if self.turns >= limit.get() {
                 Some(End::draw(EndReason::TurnLimit))
             } else {
                 None
@@ -221,8 +256,12 @@ impl Game for Mitsudomoe {
     fn view(&self, _viewer: Viewer) -> View {
         View::of(&self.pos, self.last.clone(), self.end).with_house_rules(
             self.turns,
-            self.max_turns.get(),
-            self.seen.one_short(),
+            self.max_turns.map(MaxTurns::get),
+            if self.max_turns.is_some() {
+                self.seen.one_short()
+            } else {
+                Vec::new()
+            },
         )
     }
 
@@ -232,9 +271,5 @@ impl Game for Mitsudomoe {
                 self.end = Some(End::win(c.other(), EndReason::Forfeit));
             }
         }
-    }
-
-    fn strategy(name: &str) -> Option<Box<dyn Strategy<Self>>> {
-        strategy::by_name(name)
     }
 }

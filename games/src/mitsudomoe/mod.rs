@@ -64,25 +64,21 @@
 //! is JSON ([`Move`]), and the view ([`View`]) carries the position in both
 //! forms.
 
-pub mod analysis;
+pub mod ai;
 mod board;
 mod color;
 mod direction;
-pub mod eval;
 mod game;
 mod illegal;
 mod movegen;
 pub mod notation;
 mod outcome;
-pub mod perft;
 mod position;
 pub mod relocation;
 pub mod repetition;
 mod rules;
-pub mod search;
 mod set;
 mod square;
-pub mod strategy;
 mod turn;
 pub mod turn_limit;
 mod view;

@@ -73,18 +73,15 @@ pub struct View {
     /// was given).
     #[serde(default)]
     pub turns: u16,
-    /// Parlor's turn limit: the match ends drawn after this many turns.
-    #[serde(default = "default_max_turns")]
-    pub max_turns: u16,
+    /// Parlor's turn limit: the match ends drawn after this many turns;
+    /// `null` for a match from before Parlor's house rules, which has
+    /// neither the limit nor the repetition draw.
+    pub max_turns: Option<u16>,
     /// Parlor's repetition rule: positions (in notation, sorted) that
     /// have occurred twice, so that a turn reaching one of them again
     /// ends the match drawn.
     #[serde(default)]
     pub repeated: Vec<String>,
-}
-
-fn default_max_turns() -> u16 {
-    DEFAULT_MAX_TURNS
 }
 
 fn squares(set: super::set::SquareSet) -> [Square; 3] {
@@ -129,14 +126,19 @@ impl View {
             last,
             end,
             turns: 0,
-            max_turns: DEFAULT_MAX_TURNS,
+            max_turns: Some(DEFAULT_MAX_TURNS),
             repeated: Vec::new(),
         }
     }
 
     /// The view with the state of Parlor's house rules: `turns` played
     /// of `max_turns`, and the positions `repeated` twice.
-    pub fn with_house_rules(self, turns: u16, max_turns: u16, repeated: Vec<String>) -> View {
+    pub fn with_house_rules(
+        self,
+        turns: u16,
+        max_turns: Option<u16>,
+        repeated: Vec<String>,
+    ) -> View {
         View {
             turns,
             max_turns,
@@ -145,9 +147,11 @@ impl View {
         }
     }
 
-    /// Turns left before the turn limit draws the match.
+    /// Turns left before the turn limit draws the match (without a
+    /// limit, as many as a count can hold).
     pub fn turns_left(&self) -> u16 {
-        self.max_turns.saturating_sub(self.turns)
+        self.max_turns
+            .map_or(u16::MAX, |m| m.saturating_sub(self.turns))
     }
 
     /// The position the view shows, read back from its notation.

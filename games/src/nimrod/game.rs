@@ -4,10 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use super::piles::{Pile, Piles, MAX_PILE};
 use super::play::Move;
-use super::strategy::{Optimal, RandomMove, Simple};
 use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 use crate::rng::GameRng;
-use crate::strategy::Strategy;
 
 /// Room options: how the piles start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -145,8 +143,6 @@ impl Game for Nimrod {
 
     const NAME: &'static str = "nimrod";
     const SEATS: (u8, u8) = (2, 2);
-    const STRATEGIES: &'static [&'static str] = &["optimal", "simple", "random"];
-
     /// Ends by construction: every move takes at least one rod and no
     /// move adds any, so a match takes at most as many moves as the piles
     /// start with rods (both piles of `max` at most when drawn).
@@ -246,15 +242,6 @@ impl Game for Nimrod {
             self.outcome = Some(Outcome::Win {
                 winners: SeatSet::single(other(seat)),
             });
-        }
-    }
-
-    fn strategy(name: &str) -> Option<Box<dyn Strategy<Self>>> {
-        match name {
-            "optimal" => Some(Box::new(Optimal)),
-            "simple" => Some(Box::new(Simple)),
-            "random" => Some(Box::new(RandomMove)),
-            _ => None,
         }
     }
 }

@@ -4,17 +4,15 @@
 //! positive number from both; whoever takes the last rod wins. The piles are
 //! kept as (lesser, greater), as the seed's `make-piles` does.
 
-pub mod analysis;
+pub mod ai;
 mod game;
-mod lose;
 mod piles;
 mod play;
-mod strategy;
 
-pub use game::{Config, Illegal, LastMove, Nimrod, View};
-pub use lose::{
+pub use ai::lose::{
     best_move, is_lose, lose_position, lose_positions, lower_wythoff, move_to, winning_moves,
 };
+pub use ai::strategy::{Optimal, RandomMove, Simple};
+pub use game::{Config, Illegal, LastMove, Nimrod, View};
 pub use piles::{Pile, Piles, PilesError, MAX_PILE};
 pub use play::Move;
-pub use strategy::{Optimal, RandomMove, Simple};

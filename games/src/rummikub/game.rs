@@ -8,11 +8,9 @@ use super::empty_bag::EmptyBag;
 use super::review::{replay_input, REVIEW_TOOL};
 use super::row::Row;
 use super::rules::{check, hosted_moves, plays, Change, Illegal};
-use super::strategy::{Greedy, Predictor, RandomMove};
 use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 use crate::rng::GameRng;
 use crate::secrets::Secrets;
-use crate::strategy::Strategy;
 
 /// The rack size when the room does not choose one: the seed leaves it
 /// open, and seven keeps games short while leaving a real bag.
@@ -344,8 +342,6 @@ impl Game for Rummikub {
 
     const NAME: &'static str = "rummikub";
     const SEATS: (u8, u8) = (2, 4);
-    const STRATEGIES: &'static [&'static str] = &["greedy", "random", "predictor"];
-
     /// Ends by construction: a block only moves forward, bag to rack
     /// (a draw) and rack to table (a lay), so at most twice the set's
     /// blocks in steps that are not passes; and passes come only in runs
@@ -502,15 +498,6 @@ impl Game for Rummikub {
         steps: &[(Seat, Option<Move>)],
     ) -> Result<serde_json::Value, String> {
         replay_input(cfg, seats, rng, steps)
-    }
-
-    fn strategy(name: &str) -> Option<Box<dyn Strategy<Self>>> {
-        match name {
-            "greedy" => Some(Box::new(Greedy)),
-            "random" => Some(Box::new(RandomMove)),
-            "predictor" => Some(Box::new(Predictor::default())),
-            _ => None,
-        }
     }
 }
 

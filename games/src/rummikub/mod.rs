@@ -22,7 +22,7 @@
 //!   [`predict`] (the seed's `count_wins`, exact counts without listing the
 //!   games, by memoising on a canonical bitset form of each position);
 //! - [`Rummikub`]: the hosted game; the bots [`Greedy`], [`RandomMove`],
-//!   [`Predictor`]; the [`analysis`] tools; and [`review`], the `replay`
+//!   [`Predictor`]; the [`analysis`](ai::analysis) tools; and [`review`], the `replay`
 //!   tool's input from a finished match.
 //!
 //! # Hosting
@@ -49,32 +49,28 @@
 //! predictor plays greedily).
 
 mod action;
-pub mod analysis;
+pub mod ai;
 mod block;
-pub mod bound;
 mod empty_bag;
 mod engine;
 mod game;
-mod outcomes;
 mod position;
-mod predict;
 pub mod review;
 mod row;
 mod rules;
-mod strategy;
 mod table;
 
 pub use action::{Action, Move};
-pub use block::{Block, Color, HOSTED_NUMBERS, HOSTED_SET_SIZE};
-pub use empty_bag::EmptyBag;
-pub use game::{max_rack_size, Config, LastMove, Rummikub, View, DEFAULT_RACK_SIZE};
-pub use outcomes::{all_outcomes, outcomes, Solution};
-pub use position::{Player, Position, PositionError, MAX_BLOCKS};
-pub use predict::{
+pub use ai::outcomes::{all_outcomes, outcomes, Solution};
+pub use ai::predict::{
     count_wins, predict, predict_actions, predict_sequential, predict_with_workers, predict_within,
     predict_within_memory, Prediction, MEMO_CAP, PARALLEL_THRESHOLD, WORKERS,
 };
+pub use ai::strategy::{Greedy, Predictor, RandomMove, PREDICTOR_BUDGET, PREDICTOR_SAMPLES};
+pub use block::{Block, Color, HOSTED_NUMBERS, HOSTED_SET_SIZE};
+pub use empty_bag::EmptyBag;
+pub use game::{max_rack_size, Config, LastMove, Rummikub, View, DEFAULT_RACK_SIZE};
+pub use position::{Player, Position, PositionError, MAX_BLOCKS};
 pub use row::{Row, RowKind, MIN_ROW};
 pub use rules::{check, hosted_moves, legal_moves, plays, Change, Illegal, NEW_ROW};
-pub use strategy::{Greedy, Predictor, RandomMove, PREDICTOR_BUDGET, PREDICTOR_SAMPLES};
 pub use table::{is_valid_table, valid_table, Problem, Rule};

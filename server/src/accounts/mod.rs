@@ -7,13 +7,22 @@
 //! - [`token`]: API and browser-session tokens: 256 random bits shown once,
 //!   kept only as their SHA-256, compared in constant time.
 //! - [`kind`]: human or bot, fixed when the account is made.
+//! - [`store`]: where accounts, tokens and sessions are kept.
+//! - [`service`]: registration, logins, tokens and sessions, with their
+//!   rules (rate limits, passwords only over TLS or loopback, Argon2 off
+//!   the shards).
+//! - [`attempts`]: counting attempts per key in fixed windows.
 
+pub mod attempts;
 pub mod kind;
 pub mod name;
 pub mod password;
+pub mod service;
+pub mod store;
 pub mod token;
 
 pub use kind::AccountKind;
 pub use name::{AccountName, NameError};
 pub use password::{Password, PasswordError, PasswordHash};
+pub use service::{AccountSettings, Accounts, AuthError, Credential};
 pub use token::{Token, TokenHash};

@@ -42,6 +42,8 @@ pub struct Shared {
     pub shutdown: CancellationToken,
     /// Limits and timeouts.
     pub limits: Limits,
+    /// Accounts, tokens and sessions.
+    pub accounts: Arc<crate::accounts::Accounts>,
 }
 
 /// One connection's state.
@@ -51,6 +53,10 @@ struct Session {
     token: Uuid,
     name: Arc<str>,
     greeted: bool,
+    /// The account the connection acts as, once `hello` is answered.
+    account: Option<crate::accounts::store::Account>,
+    /// What the upgrade presented to authenticate with, checked at `hello`.
+    credential: Option<crate::accounts::Credential>,
     /// Whom the connection comes from (the address its per-address
     /// limits count against) and whether it is secure (native TLS, or a
     /// trusted proxy's `X-Forwarded-Proto: https`).
@@ -74,6 +80,7 @@ pub async fn serve(
     peer: Peer,
     hello_by: Instant,
     shared: Arc<Shared>,
+    credential: Option<crate::accounts::Credential>,
 ) {
     let conn = ConnId::next();
     let (out, inbox) = Outbox::new(conn);
@@ -85,6 +92,8 @@ pub async fn serve(
         token,
         name: Arc::from("anonymous"),
         greeted: false,
+        account: None,
+        credential,
         peer,
         rooms: HashSet::new(),
         shared,

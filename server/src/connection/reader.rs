@@ -173,6 +173,14 @@ impl Session {
             ));
             return Flow::Go;
         }
+        if let ClientMsg::Hello {
+            version,
+            name,
+            token,
+        } = msg
+        {
+            return self.hello(version, name, token).await.unwrap_or(Flow::Go);
+        }
         self.on_msg(msg).await;
         Flow::Go
     }

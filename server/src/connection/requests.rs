@@ -21,7 +21,8 @@ use crate::room::{Member, RoomCmd, RoomRequest};
 impl Session {
     pub(super) async fn on_msg(&mut self, msg: ClientMsg) {
         match msg {
-            ClientMsg::Hello { version, name } => self.hello(version, name),
+            // Answered by `hello`, from `on_text` (it may close).
+            ClientMsg::Hello { .. } => {}
             ClientMsg::Resume { token } => self.resume(token).await,
             ClientMsg::ListRooms {
                 game,
@@ -87,6 +88,7 @@ impl Session {
             token: self.token,
             name: Arc::clone(&self.name),
             conn: self.conn,
+            account: self.account.is_some(),
         }
     }
 
@@ -116,13 +118,25 @@ impl Session {
         }
     }
 
-    fn hello(&mut self, version: u32, name: Option<String>) {
+    /// Answers `hello`. A token (in `hello`, or a bearer token or session
+    /// cookie on the upgrade) makes the connection its account's, under
+    /// the account's name; a token that is not valid is refused with
+    /// `auth/invalid_token` and the connection closed (rather than going
+    /// on as a guest: a bot whose token was revoked must notice, not play
+    /// unnamed). A guest asking for a name an account has is shown as
+    /// `NAME (guest)`, which no account can be called.
+    pub(super) async fn hello(
+        &mut self,
+        version: u32,
+        name: Option<String>,
+        token: Option<String>,
+    ) -> Option<super::reader::Flow> {
         if self.greeted {
             self.out.send(&ServerMsg::error(
                 ErrorCode::RequestHelloTwice,
                 "hello was already accepted",
             ));
-            return;
+            return None;
         }
         let Some(version) = negotiate(version) else {
             self.out.send(&ServerMsg::error(
@@ -130,8 +144,25 @@ impl Session {
                 // Not echoing the number: a negative one was read as 0.
                 format!("this server speaks protocol versions {MIN_PROTOCOL_VERSION} to {PROTOCOL_VERSION} (or any higher one, answered with {PROTOCOL_VERSION}); versions below {MIN_PROTOCOL_VERSION} do not exist"),
             ));
-            return;
+            return None;
         };
+        let credential = token
+            .map(crate::accounts::Credential::Bearer)
+            .or_else(|| self.credential.take());
+        if let Some(credential) = credential {
+            match self.shared.accounts.by_credential(&credential).await {
+                Ok(account) => self.account = Some(account),
+                Err(e) => {
+                    let code = if e.code == "auth/invalid_token" {
+                        ErrorCode::AuthInvalidToken
+                    } else {
+                        ErrorCode::ServerBusy
+                    };
+                    self.out.send(&ServerMsg::error(code, e.message));
+                    return Some(super::reader::Flow::Close(1008, code));
+                }
+            }
+        }
         self.greeted = true;
         let name: String = name
             .unwrap_or_default()
@@ -140,13 +171,25 @@ impl Session {
             .take(MAX_NAME_CHARS)
             .collect();
         let name = name.trim();
-        self.name = Arc::from(if name.is_empty() { "anonymous" } else { name });
+        let name = if name.is_empty() { "anonymous" } else { name };
+        self.name = match &self.account {
+            Some(account) => Arc::from(account.name.as_str()),
+            None if self.shared.accounts.is_taken(name).await => {
+                Arc::from(format!("{name} (guest)").as_str())
+            }
+            None => Arc::from(name),
+        };
         self.out.send(&ServerMsg::Welcome {
             version,
             session: Uuid::new_v4(),
             token: self.token,
             games: GameKind::ALL.to_vec(),
+            account: self.account.as_ref().map(|a| parlor_protocol::AccountInfo {
+                name: a.name.clone(),
+                kind: a.kind.as_str().to_owned(),
+            }),
         });
+        None
     }
 
     async fn list_rooms(

@@ -18,6 +18,7 @@
 //! and whether it is secure is its [`Peer`] (see [`Proxies`] for
 //! `--behind-proxy`).
 
+pub mod api;
 mod assets;
 mod head;
 mod ops;

@@ -227,7 +227,7 @@ pub async fn refuse_head<S: AsyncRead + AsyncWrite + Unpin>(mut stream: S, why: 
 /// Writes `head` and `body` in one write (the head and a small body
 /// leave in one segment); false if the client did not take them within
 /// [`ANSWER_LINGER`].
-async fn write<S: AsyncWrite + Unpin>(stream: &mut S, head: &[u8], body: &[u8]) -> bool {
+pub(super) async fn write<S: AsyncWrite + Unpin>(stream: &mut S, head: &[u8], body: &[u8]) -> bool {
     let mut all = Vec::with_capacity(head.len() + body.len());
     all.extend_from_slice(head);
     all.extend_from_slice(body);
@@ -246,7 +246,11 @@ async fn write<S: AsyncWrite + Unpin>(stream: &mut S, head: &[u8], body: &[u8]) 
 /// Writes `head` and `body`, then closes, reading whatever the client
 /// still sends for a moment: closing a socket with unread data resets it,
 /// and the client might lose the answer.
-async fn send<S: AsyncRead + AsyncWrite + Unpin>(stream: &mut S, head: &[u8], body: &[u8]) {
+pub(super) async fn send<S: AsyncRead + AsyncWrite + Unpin>(
+    stream: &mut S,
+    head: &[u8],
+    body: &[u8],
+) {
     let _ = timeout(ANSWER_LINGER, async {
         let mut all = Vec::with_capacity(head.len() + body.len());
         all.extend_from_slice(head);

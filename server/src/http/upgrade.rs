@@ -24,6 +24,10 @@ pub enum BadUpgrade {
     WebSocketVersion,
     /// `Sec-WebSocket-Key` missing, repeated, or not 16 bytes in base64.
     Key,
+    /// The upgrade carries the session cookie but comes from another
+    /// site's page (its `Origin` is neither the server's nor an allowed
+    /// one): answered `403 Forbidden`, `auth/bad_origin`.
+    ForeignOrigin,
 }
 
 impl BadUpgrade {
@@ -31,6 +35,7 @@ impl BadUpgrade {
     pub fn status(self) -> &'static str {
         match self {
             BadUpgrade::WebSocketVersion => "426 Upgrade Required",
+            BadUpgrade::ForeignOrigin => "403 Forbidden",
             _ => "400 Bad Request",
         }
     }
@@ -46,6 +51,9 @@ impl BadUpgrade {
             BadUpgrade::WebSocketVersion => "this server speaks WebSocket version 13 only\n",
             BadUpgrade::Key => {
                 "a WebSocket upgrade needs one Sec-WebSocket-Key: 16 bytes in base64\n"
+            }
+            BadUpgrade::ForeignOrigin => {
+                "auth/bad_origin: the session cookie may be used only from this server's pages\n"
             }
         }
     }

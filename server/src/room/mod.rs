@@ -46,6 +46,10 @@ pub struct Member {
     pub name: Arc<str>,
     /// The connection the request came on.
     pub conn: ConnId,
+    /// Whether `name` is a registered account's (the session
+    /// authenticated); a guest's otherwise.
+    #[serde(default)]
+    pub account: bool,
 }
 
 /// What a session asks of a room: the one spelling of a room command,

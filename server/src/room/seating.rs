@@ -128,6 +128,7 @@ impl Room {
             name: who.name.to_string(),
             out: self.host.outbox(who.conn),
             client_seed,
+            account: who.account,
         };
         if !self.take_seat(&who, seat, slot).await {
             return;

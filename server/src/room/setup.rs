@@ -153,6 +153,7 @@ pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<P
                 name,
                 out: None,
                 client_seed,
+                account: false,
             },
             StoredSeat::Bot { strategy } => {
                 bots[i] = record.header.game.bot(&strategy);

@@ -21,6 +21,10 @@ pub enum Slot {
         name: String,
         /// Their current connection.
         out: Option<Outbox>,
+        /// Whether the name is a registered account's. Not stored: a
+        /// seat restored after a restart shows as a guest's until its
+        /// player resumes (the name itself is kept).
+        account: bool,
         /// What they added to the deal.
         client_seed: Option<String>,
     },
@@ -37,9 +41,12 @@ impl Slot {
     pub fn occupant_ref(&self) -> Occupant<&str> {
         match self {
             Slot::Empty => Occupant::Empty,
-            Slot::Player { name, out, .. } => Occupant::Player {
+            Slot::Player {
+                name, out, account, ..
+            } => Occupant::Player {
                 name,
                 connected: out.as_ref().is_some_and(Outbox::is_open),
+                account: *account,
             },
             Slot::Bot { strategy, .. } => Occupant::Bot { strategy },
         }
@@ -134,6 +141,7 @@ mod tests {
                 name: "al \"ice\"".into(),
                 out: Some(open),
                 client_seed: None,
+                account: true,
             },
             Slot::Empty,
             Slot::Bot {
@@ -144,12 +152,14 @@ mod tests {
                 name: "bob".into(),
                 out: None,
                 client_seed: None,
+                account: false,
             },
             Slot::Player {
                 token: Uuid::nil(),
                 name: "carol".into(),
                 out: Some(gone),
                 client_seed: Some("xyz".into()),
+                account: false,
             },
         ];
         let infos: Vec<SeatInfo> = slots

@@ -255,6 +255,15 @@ impl Store {
         Ok((Store(Backend::Sqlite(store)), StoreTask::thread(thread)))
     }
 
+    /// The accounts, tokens and sessions kept in the same database.
+    pub fn accounts(&self) -> crate::accounts::store::AccountStore {
+        use crate::accounts::store::{AccountBackend, AccountStore};
+        AccountStore::new(match &self.0 {
+            Backend::Sqlite(s) => AccountBackend::Sqlite(s.accounts()),
+            Backend::Postgres(c) => AccountBackend::Postgres(c.0.pool()),
+        })
+    }
+
     /// Lets tasks running on `shards` commit on their own shard thread
     /// (SQLite, unless every commit syncs the disk; see `sqlite::shards`).
     /// PostgreSQL's writer is a task whose round trips to the database

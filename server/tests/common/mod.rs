@@ -78,6 +78,7 @@ impl Player {
                 token,
                 name: Arc::from(name),
                 conn: out.id(),
+                account: false,
             },
             out,
             inbox,

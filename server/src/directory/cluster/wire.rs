@@ -112,6 +112,7 @@ mod tests {
                 token: Uuid::new_v4(),
                 name: Arc::from("ann"),
                 conn: ConnId(7),
+                account: true,
             },
             RoomRequest::Play {
                 seat: Seat(1),

@@ -139,6 +139,11 @@ impl PgStore {
         answer.await.map_err(|_| StoreError::Closed)?
     }
 
+    /// The connection pool (the account tables use it too).
+    pub(super) fn pool(&self) -> Pool {
+        self.pool.clone()
+    }
+
     pub(super) async fn unfinished(&self) -> Result<Vec<StoredMatch>, StoreError> {
         reader::snapshot(&self.pool, &self.faults, async |tx| {
             reader::unfinished(tx).await

@@ -16,7 +16,7 @@ use tokio_postgres::Client;
 use super::super::StoreError;
 
 /// The layout this server writes, kept in `layout.version`.
-pub const LAYOUT: i32 = 2;
+pub const LAYOUT: i32 = 3;
 
 /// Layout 1.
 ///
@@ -101,9 +101,37 @@ CREATE TABLE lobby (
 CREATE INDEX lobby_room ON lobby (room);
 ";
 
+/// Layout 3: players with names, as in SQLite's layout 4 (`accounts`,
+/// API `tokens`, browser `sessions`; secrets only as SHA-256 hex). Shared
+/// by every node of a cluster, so an account logs in on any of them.
+const LAYOUT_3: &str = "
+CREATE TABLE accounts (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    name text NOT NULL,
+    name_key text NOT NULL UNIQUE,
+    kind text NOT NULL,
+    password text NOT NULL,
+    created_ms bigint NOT NULL
+);
+CREATE TABLE tokens (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    account bigint NOT NULL REFERENCES accounts (id),
+    hash text NOT NULL UNIQUE,
+    label text NOT NULL,
+    created_ms bigint NOT NULL,
+    last_used_ms bigint
+);
+CREATE INDEX tokens_account ON tokens (account);
+CREATE TABLE sessions (
+    hash text PRIMARY KEY,
+    account bigint NOT NULL REFERENCES accounts (id),
+    expires_ms bigint NOT NULL
+);
+";
+
 /// Each layout's step from the one before, in order: `STEPS[n]` brings
 /// layout `n` to `n + 1` (layout 0: an empty schema).
-const STEPS: &[&str] = &[LAYOUT_1, LAYOUT_2];
+const STEPS: &[&str] = &[LAYOUT_1, LAYOUT_2, LAYOUT_3];
 
 /// Brings `schema` to [`LAYOUT`]: creates it and its tables if missing,
 /// runs the steps from its layout, refuses a newer one. `schema` is a

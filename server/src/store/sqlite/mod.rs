@@ -50,6 +50,8 @@ pub(super) struct SqliteStore {
     health: Arc<CommitHealth>,
     /// What the shards' writers need, and once started, their queues.
     shared: Arc<OnShards>,
+    /// The account tables' own connection (see `accounts::store`).
+    accounts: Arc<Mutex<rusqlite::Connection>>,
 }
 
 /// The shards' writers (see `shards`): how to start them, and their
@@ -118,6 +120,7 @@ impl SqliteStore {
         let (alive, stopped) = std_mpsc::channel::<()>();
         let other = connect::checkpointer(&file, sync)?;
         let writer_conn = Arc::clone(&conn);
+        let accounts = Arc::new(Mutex::new(crate::accounts::store::open_sqlite(&file)?));
         let checkpointer = std::thread::Builder::new()
             .name("parlor-checkpoint".into())
             .spawn(move || checkpoint::checkpointer(other, &writer_conn, &stopped))
@@ -162,6 +165,7 @@ impl SqliteStore {
                 reads,
                 health,
                 shared,
+                accounts,
             },
             handle,
         ))
@@ -204,6 +208,11 @@ impl SqliteStore {
             return answer.await.map_err(|_| StoreError::Closed)?;
         }
         ask(&self.writes, job).await
+    }
+
+    /// The account tables' connection.
+    pub(super) fn accounts(&self) -> Arc<Mutex<rusqlite::Connection>> {
+        Arc::clone(&self.accounts)
     }
 
     /// Queues a job for the readers and waits for its answer.

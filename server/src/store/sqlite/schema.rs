@@ -1,5 +1,10 @@
 //! The database layout, and the migration from earlier layouts.
 //!
+//! Layout 4 adds players with names: `accounts`, their API `tokens` and
+//! browser `sessions` (secrets kept only as SHA-256 hex; see
+//! `accounts::store`). They sit in the same file as the match log, so one
+//! backup holds both.
+//!
 //! Layout 3 adds what outlives a restart beyond the moves: why a match
 //! closed without an outcome (`closed`; such a match is `finished` and
 //! never restored), its provably fair deal (`deal`, and each seat's
@@ -19,7 +24,7 @@ use rusqlite::{Connection, OptionalExtension};
 use super::StoreError;
 
 /// The layout this server writes, kept in `PRAGMA user_version`.
-pub const LAYOUT: i64 = 3;
+pub const LAYOUT: i64 = 4;
 
 /// Layout 2. `seats` and `moves` are `WITHOUT ROWID`: keyed by their
 /// primary key alone, an insert updates one b-tree, not a table and an
@@ -98,6 +103,32 @@ ALTER TABLE matches ADD COLUMN created_ms INTEGER;
 ALTER TABLE seats ADD COLUMN client_seed TEXT;
 ";
 
+/// Layout 3 to layout 4: the account tables (also part of a new file).
+const ACCOUNTS: &str = "
+CREATE TABLE accounts (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    name_key TEXT NOT NULL UNIQUE,
+    kind TEXT NOT NULL,
+    password TEXT NOT NULL,
+    created_ms INTEGER NOT NULL
+);
+CREATE TABLE tokens (
+    id INTEGER PRIMARY KEY,
+    account INTEGER NOT NULL REFERENCES accounts (id),
+    hash TEXT NOT NULL UNIQUE,
+    label TEXT NOT NULL,
+    created_ms INTEGER NOT NULL,
+    last_used_ms INTEGER
+);
+CREATE INDEX tokens_account ON tokens (account);
+CREATE TABLE sessions (
+    hash TEXT PRIMARY KEY,
+    account INTEGER NOT NULL REFERENCES accounts (id),
+    expires_ms INTEGER NOT NULL
+);
+";
+
 /// Brings the database to [`LAYOUT`]: creates the tables in a new file,
 /// migrates an older layout (all in one transaction, so an interrupted
 /// migration leaves the old layout intact), refuses a newer one.
@@ -120,16 +151,22 @@ pub fn prepare(conn: &mut Connection) -> Result<(), StoreError> {
         )
         .optional()?
         .is_some();
-    if has_tables && version == 2 {
+    if has_tables && version == 3 {
+        tracing::info!("migrating the database from layout 3 to {LAYOUT}");
+        tx.execute_batch(ACCOUNTS)?;
+    } else if has_tables && version == 2 {
         tracing::info!("migrating the database from layout 2 to {LAYOUT}");
         tx.execute_batch(FROM_LAYOUT_2)?;
+        tx.execute_batch(ACCOUNTS)?;
     } else if has_tables {
         tracing::info!("migrating the database from layout 1 to {LAYOUT}");
         tx.execute_batch(FROM_LAYOUT_1)?;
         tx.execute_batch(TABLES)?;
         tx.execute_batch(COPY_LAYOUT_1)?;
+        tx.execute_batch(ACCOUNTS)?;
     } else {
         tx.execute_batch(TABLES)?;
+        tx.execute_batch(ACCOUNTS)?;
     }
     tx.pragma_update(None, "user_version", LAYOUT)?;
     tx.commit()?;

@@ -15,11 +15,11 @@
 //! goal outweighs any mobility), balls home outweigh everything but a
 //! win.
 
-use super::board::Board;
-use super::color::Color;
-use super::direction::{neighbours_of, ray_from};
-use super::position::Position;
-use super::square::Square;
+use crate::mitsudomoe::board::Board;
+use crate::mitsudomoe::color::Color;
+use crate::mitsudomoe::direction::{neighbours_of, ray_from};
+use crate::mitsudomoe::position::Position;
+use crate::mitsudomoe::square::Square;
 
 /// Worth of a ball resting on a goal space: more than the largest
 /// distance penalty (4 steps) plus all the mobility a ball can have, so

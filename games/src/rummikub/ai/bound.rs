@@ -18,9 +18,9 @@
 use std::collections::HashSet;
 use std::hash::BuildHasherDefault;
 
-use super::engine::{Engine, State, Step};
-use super::position::Position;
 use super::predict::StateHasher;
+use crate::rummikub::engine::{Engine, State, Step};
+use crate::rummikub::position::Position;
 
 /// Most positions of one player's line kept at one depth while bounding:
 /// two depths of two players are at most 4 x 20,000 positions of 48
@@ -121,10 +121,10 @@ pub(crate) fn engine_positions_at_least(engine: &Engine, root: &State, enough: u
 
 #[cfg(test)]
 mod tests {
-    use super::super::block::Block;
-    use super::super::position::Position;
-    use super::super::predict::predict_sequential;
     use super::*;
+    use crate::rummikub::ai::predict::predict_sequential;
+    use crate::rummikub::block::Block;
+    use crate::rummikub::position::Position;
     use rand::seq::SliceRandom;
     use rand::SeedableRng;
 
@@ -166,7 +166,7 @@ mod tests {
 
     #[test]
     fn racks_of_many_lines_are_bounded_far_past_a_server_budget_at_once() {
-        use super::super::block::Color;
+        use crate::rummikub::block::Color;
         let run = |c: Color, lo: i64| (lo..=13).map(move |n| Block::new(n, c));
         // Racks of 25: two colours each, runs of 12 and 13.
         let p1 = run(Color::Red, 1).chain(run(Color::Blue, 2)).collect();

@@ -6,17 +6,17 @@
 
 use std::time::{Duration, Instant};
 
-use super::color::Color;
 use super::eval::evaluate;
-use super::game::Mitsudomoe;
-use super::movegen::{count_turns, each_turn, nth_turn};
-use super::position::Position;
 use super::search::{search, HouseRules, Limits, DRAW, MAX_DEPTH, WIN};
-use super::turn::Move;
-use super::view::View;
 use crate::game::Seat;
+use crate::mitsudomoe::color::Color;
+use crate::mitsudomoe::game::Mitsudomoe;
+use crate::mitsudomoe::movegen::{count_turns, each_turn, nth_turn};
+use crate::mitsudomoe::position::Position;
+use crate::mitsudomoe::turn::Move;
+use crate::mitsudomoe::view::View;
 use crate::rng::GameRng;
-use crate::strategy::Strategy;
+use crate::strategy::{Bots, Strategy};
 
 /// The built-in strategies, the default first.
 pub const NAMES: &[&str] = &["search", "greedy", "random"];
@@ -146,5 +146,13 @@ impl Strategy<Mitsudomoe> for Search {
     fn choose(&mut self, seat: Seat, view: &View, _rng: &mut GameRng) -> Option<Move> {
         let pos = my_turn(seat, view)?;
         think(&pos, HouseRules::of_view(view), self.budget).best
+    }
+}
+
+impl Bots for Mitsudomoe {
+    const STRATEGIES: &'static [&'static str] = NAMES;
+
+    fn strategy(name: &str) -> Option<Box<dyn Strategy<Self>>> {
+        by_name(name)
     }
 }

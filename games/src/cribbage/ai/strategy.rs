@@ -11,13 +11,13 @@
 
 use rand::seq::SliceRandom;
 
-use super::advice::{advise, select_hand, Role};
-use super::card::{Card, CardSet};
-use super::game::{Cribbage, Move, Phase, View};
-use super::pegging::{lay_points, Pegging, MAX_COUNT};
+use crate::cribbage::advice::{advise, select_hand, Role};
+use crate::cribbage::card::{Card, CardSet};
+use crate::cribbage::game::{Cribbage, Move, Phase, View};
+use crate::cribbage::pegging::{lay_points, Pegging, MAX_COUNT};
 use crate::game::Seat;
 use crate::rng::GameRng;
-use crate::strategy::Strategy;
+use crate::strategy::{Bots, Strategy};
 
 /// The hand `seat` holds if it must discard now.
 fn discarding(seat: Seat, view: &View) -> Option<&[Card]> {
@@ -234,5 +234,18 @@ impl Strategy<Cribbage> for Expert {
         let mut cards = playable(seat, view)?;
         cards.sort();
         self.lay(seat, view, cards, rng).map(Move::Play)
+    }
+}
+
+impl Bots for Cribbage {
+    const STRATEGIES: &'static [&'static str] = &["expert", "seed", "random"];
+
+    fn strategy(name: &str) -> Option<Box<dyn Strategy<Self>>> {
+        match name {
+            "expert" => Some(Box::new(Expert::default())),
+            "seed" => Some(Box::new(SeedPlayer)),
+            "random" => Some(Box::new(RandomMove)),
+            _ => None,
+        }
     }
 }

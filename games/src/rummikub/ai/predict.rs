@@ -3,8 +3,8 @@
 //! The number of complete games from a position is the sum over its legal
 //! actions of the number from each resulting position. Positions recur
 //! (laying A then B and laying B then A meet again), so each position's
-//! counts are memoised on its canonical form (see [`super::engine`]); each
-//! distinct position is then expanded once, however many games pass
+//! counts are memoised on its canonical form (see the rules' `engine`);
+//! each distinct position is then expanded once, however many games pass
 //! through it. Counts are exact: they start as `u64` and move to
 //! arbitrary precision the moment one would overflow.
 
@@ -15,10 +15,10 @@ use std::sync::{Arc, Mutex};
 
 use num_bigint::BigUint;
 
-use super::action::Action;
-use super::block::Block;
-use super::engine::{End, Engine, State, Step};
-use super::position::{Player, Position, PositionError};
+use crate::rummikub::action::Action;
+use crate::rummikub::block::Block;
+use crate::rummikub::engine::{End, Engine, State, Step};
+use crate::rummikub::position::{Player, Position, PositionError};
 
 /// Most positions the memo of one search holds. A hash table of this
 /// many entries stays within 2^24 slots of about 81 bytes (key, counts and
@@ -721,7 +721,7 @@ mod tests {
         assert_eq!(map.keys().map(weight).max(), Some(weight(&state(255, 0))));
 
         // A memo of 4 entries, emptied again and again, counts the same.
-        use super::super::block::Block;
+        use crate::rummikub::block::Block;
         let hosted = Block::hosted_set();
         let deal: Vec<Block> = hosted.iter().copied().filter(|b| b.number <= 6).collect();
         let pos = Position::deal(
@@ -741,7 +741,7 @@ mod tests {
 
     #[test]
     fn a_memo_within_a_memory_budget_never_outgrows_it_and_counts_the_same() {
-        use super::super::block::Block;
+        use crate::rummikub::block::Block;
         use rand::seq::SliceRandom;
         use rand::SeedableRng;
         let mut all = Block::hosted_set();
@@ -805,7 +805,7 @@ mod tests {
 
     #[test]
     fn workers_sharing_a_memo_count_exactly() {
-        use super::super::block::Block;
+        use crate::rummikub::block::Block;
         use rand::seq::SliceRandom;
         use rand::SeedableRng;
         let mut all = Block::hosted_set();

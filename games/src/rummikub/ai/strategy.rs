@@ -4,15 +4,15 @@
 
 use rand::seq::SliceRandom;
 
-use super::action::{Action, Move};
-use super::block::Block;
-use super::game::{Rummikub, View};
-use super::position::{Player, Position};
 use super::predict::predict_actions;
-use super::rules::hosted_moves;
 use crate::game::Seat;
 use crate::rng::GameRng;
-use crate::strategy::Strategy;
+use crate::rummikub::action::{Action, Move};
+use crate::rummikub::block::Block;
+use crate::rummikub::game::{Rummikub, View};
+use crate::rummikub::position::{Player, Position};
+use crate::rummikub::rules::hosted_moves;
+use crate::strategy::{Bots, Strategy};
 
 /// The seat's legal moves, if the view says it is to move.
 fn my_moves(seat: Seat, view: &View) -> Option<Vec<Move>> {
@@ -155,6 +155,19 @@ impl Strategy<Rummikub> for Predictor {
                 moves.get(best).cloned()
             }
             None => greedy(&moves),
+        }
+    }
+}
+
+impl Bots for Rummikub {
+    const STRATEGIES: &'static [&'static str] = &["greedy", "random", "predictor"];
+
+    fn strategy(name: &str) -> Option<Box<dyn Strategy<Self>>> {
+        match name {
+            "greedy" => Some(Box::new(Greedy)),
+            "random" => Some(Box::new(RandomMove)),
+            "predictor" => Some(Box::new(Predictor::default())),
+            _ => None,
         }
     }
 }

@@ -9,8 +9,8 @@ use std::ops::ControlFlow::{Break, Continue};
 
 use serde::Serialize;
 
-use super::movegen::{count_turns, each_turn};
-use super::position::Position;
+use crate::mitsudomoe::movegen::{count_turns, each_turn};
+use crate::mitsudomoe::position::Position;
 
 /// The result of [`perft`]. `{"depth": 2, "moves": 81, "positions": 81}`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -22,11 +22,11 @@ use std::collections::HashSet;
 use std::ops::ControlFlow::Continue;
 
 use super::eval::evaluate;
-use super::movegen::{each_turn, has_turn};
-use super::position::Position;
-use super::repetition::progress;
-use super::turn::Move;
-use super::view::View;
+use crate::mitsudomoe::movegen::{each_turn, has_turn};
+use crate::mitsudomoe::position::Position;
+use crate::mitsudomoe::repetition::progress;
+use crate::mitsudomoe::turn::Move;
+use crate::mitsudomoe::view::View;
 
 /// A won position's score; a loss is its negation. Wins sooner score
 /// higher (by one per turn), so the search goes for the quickest win and
@@ -178,7 +178,7 @@ impl Searcher<'_> {
     fn static_score(
         &self,
         child: &Position,
-        me: super::color::Color,
+        me: crate::mitsudomoe::color::Color,
         ply: usize,
         parent: (u8, usize),
     ) -> i32 {

@@ -4,9 +4,9 @@ use std::ops::ControlFlow;
 
 use serde::{Deserialize, Serialize};
 
-use super::action::Action;
-use super::engine::{final_words, Engine, State, Step};
-use super::position::{Player, Position};
+use crate::rummikub::action::Action;
+use crate::rummikub::engine::{final_words, Engine, State, Step};
+use crate::rummikub::position::{Player, Position};
 
 /// One complete game: each player's actions in order, the last one being
 /// `win`, `lose` or `draw`. On the wire `{"p1": [...], "p2": [...]}`.

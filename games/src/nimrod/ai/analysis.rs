@@ -12,8 +12,8 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::lose::{best_move, is_lose, lose_position, winning_moves};
-use super::piles::Piles;
 use crate::analysis::{emit_json, input, AnalysisError, Budget, Emit};
+use crate::nimrod::piles::Piles;
 use crate::tool_args::{split, ArgsInput};
 
 /// The tools, by name.

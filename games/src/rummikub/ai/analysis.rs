@@ -20,16 +20,16 @@ use std::ops::ControlFlow;
 
 use serde::Deserialize;
 
-use super::action::Action;
-use super::block::Block;
 use super::bound::positions_at_least;
-use super::engine::{Engine, Step};
 use super::outcomes::outcomes;
-use super::position::{Player, Position};
 use super::predict::{predict, predict_within_memory, Prediction, Solver, Tally};
-use super::row::Row;
-use super::table::valid_table;
 use crate::analysis::{emit_json, input, AnalysisError, Budget, Emit};
+use crate::rummikub::action::Action;
+use crate::rummikub::block::Block;
+use crate::rummikub::engine::{Engine, Step};
+use crate::rummikub::position::{Player, Position};
+use crate::rummikub::row::Row;
+use crate::rummikub::table::valid_table;
 use crate::tool_args::{stdin_only, ArgsInput};
 
 /// The tools, by name.
@@ -234,7 +234,7 @@ fn replay(tool: &str, r: Replay, budget: Budget, emit: &mut Emit<'_>) -> Result<
             )));
         }
         if let Some(end) = engine.steps(&state, &mut steps) {
-            let (w1, _) = super::engine::final_words(end, mover);
+            let (w1, _) = crate::rummikub::engine::final_words(end, mover);
             return Err(AnalysisError::bad(format!(
                 "{tool}: action {ply} ({action}) comes after the game ended (p1: {w1})"
             )));
@@ -379,7 +379,7 @@ mod tests {
     fn scrambled(seed: u64, a: usize, b: usize) -> Value {
         use rand::seq::SliceRandom;
         use rand::SeedableRng;
-        let mut all = super::super::block::Block::hosted_set();
+        let mut all = crate::rummikub::block::Block::hosted_set();
         all.shuffle(&mut rand_chacha::ChaCha8Rng::seed_from_u64(seed));
         json!({"p1": all[..a], "p2": all[a..a + b], "bag": all[a + b..]})
     }

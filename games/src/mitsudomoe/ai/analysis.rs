@@ -20,12 +20,12 @@ use serde::Deserialize;
 use crate::tool_args::{split, ArgsInput, Flag};
 use serde_json::json;
 
-use super::movegen::count_turns;
 use super::perft::{self, perft_within};
-use super::position::Position;
 use super::search::{search, Limits, MAX_DEPTH};
 use super::strategy::MAX_SEARCH_MS;
 use crate::analysis::{emit_json, input, table_entries_within, AnalysisError, Budget, Emit};
+use crate::mitsudomoe::movegen::count_turns;
+use crate::mitsudomoe::position::Position;
 
 /// The tools, by name.
 pub const TOOLS: &[&str] = &["perft", "best-move"];

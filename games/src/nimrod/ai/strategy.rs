@@ -2,15 +2,15 @@
 
 use rand::Rng;
 
-use super::game::{Nimrod, View};
 use super::lose::best_move;
-use super::play::Move;
 use crate::game::Seat;
+use crate::nimrod::game::{Nimrod, View};
+use crate::nimrod::play::Move;
 use crate::rng::GameRng;
-use crate::strategy::Strategy;
+use crate::strategy::{Bots, Strategy};
 
 /// The view's piles if `seat` is to move.
-fn my_turn(seat: Seat, view: &View) -> Option<super::Piles> {
+fn my_turn(seat: Seat, view: &View) -> Option<crate::nimrod::Piles> {
     (view.next == Some(seat) && !view.piles.is_empty()).then_some(view.piles)
 }
 
@@ -53,5 +53,18 @@ impl Strategy<Nimrod> for Optimal {
     fn choose(&mut self, seat: Seat, view: &View, _rng: &mut GameRng) -> Option<Move> {
         let piles = my_turn(seat, view)?;
         Some(best_move(piles).unwrap_or(Move::new(0, 1)))
+    }
+}
+
+impl Bots for Nimrod {
+    const STRATEGIES: &'static [&'static str] = &["optimal", "simple", "random"];
+
+    fn strategy(name: &str) -> Option<Box<dyn Strategy<Self>>> {
+        match name {
+            "optimal" => Some(Box::new(Optimal)),
+            "simple" => Some(Box::new(Simple)),
+            "random" => Some(Box::new(RandomMove)),
+            _ => None,
+        }
     }
 }

@@ -4,8 +4,8 @@
 //! computed exactly in integers: for `k > 0`, `k*sqrt(5)` is irrational, so
 //! `floor(k*phi) = floor((k + isqrt(5*k^2)) / 2)`.
 
-use super::piles::Piles;
-use super::play::Move;
+use crate::nimrod::piles::Piles;
+use crate::nimrod::play::Move;
 
 /// `floor(k * phi)`, the lesser pile of the k-th lose position.
 pub fn lower_wythoff(k: u64) -> u64 {

@@ -22,10 +22,10 @@
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use super::advice::{advise, select_hand, Role};
-use super::card::{first_duplicate, Card};
-use super::score::{breakdown, HandKind};
 use crate::analysis::{emit_json, input, AnalysisError, Budget, Emit};
+use crate::cribbage::advice::{advise, select_hand, Role};
+use crate::cribbage::card::{first_duplicate, Card};
+use crate::cribbage::score::{breakdown, HandKind};
 use crate::tool_args::{split, stdin_only, ArgsInput, Flag};
 
 /// The tools, by name.
@@ -148,7 +148,8 @@ pub fn analyze(
         }
         "discard" => {
             let DiscardInput { cards, role } = input(tool, value)?;
-            let bad = |e: super::advice::DealError| AnalysisError::bad(format!("discard: {e}"));
+            let bad =
+                |e: crate::cribbage::advice::DealError| AnalysisError::bad(format!("discard: {e}"));
             match role {
                 None => {
                     let s = select_hand(&cards).map_err(bad)?;

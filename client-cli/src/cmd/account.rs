@@ -1,0 +1,182 @@
+//! `parlor register`, `login`, `logout` and `token`: accounts and API
+//! tokens on a server. `login` keeps an API token in the user's config
+//! directory (see `parlor_cli::account`); `token` and `logout` use it.
+
+use std::io::{BufRead, Write};
+
+use parlor_cli::account::{self, Auth};
+use serde_json::json;
+
+use super::DEFAULT_SERVER;
+
+/// Where and how a password is read.
+#[derive(Debug, clap::Args)]
+pub struct PasswordArgs {
+    /// Server URL.
+    #[arg(long, default_value = DEFAULT_SERVER)]
+    server: String,
+    /// Read the password from the first line of standard input instead
+    /// of a prompt (for scripts).
+    #[arg(long)]
+    password_stdin: bool,
+}
+
+/// `parlor register`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct RegisterArgs {
+    /// The account's name: 3-20 letters, digits, `_` and `-`.
+    name: String,
+    /// Make a bot's account (it plays with API tokens).
+    #[arg(long)]
+    bot: bool,
+    #[command(flatten)]
+    password: PasswordArgs,
+}
+
+/// `parlor login`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct LoginArgs {
+    /// The account's name.
+    name: String,
+    #[command(flatten)]
+    password: PasswordArgs,
+}
+
+/// `parlor token`'s subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum TokenCmd {
+    /// Make an API token (printed once) for a bot or a script.
+    Create {
+        /// What the token is for.
+        #[arg(long, default_value = "")]
+        label: String,
+    },
+    /// List your API tokens (never the tokens themselves).
+    List,
+    /// Revoke the token with this id.
+    Revoke {
+        /// The token's id, from `parlor token list`.
+        id: i64,
+    },
+}
+
+fn read_password(a: &PasswordArgs) -> Result<String, String> {
+    let mut line = String::new();
+    if !a.password_stdin {
+        eprint!("Password (shown as you type; use --password-stdin to pipe it): ");
+        let _ = std::io::stderr().flush();
+    }
+    std::io::stdin()
+        .lock()
+        .read_line(&mut line)
+        .map_err(|e| format!("cannot read the password: {e}"))?;
+    Ok(line.trim_end_matches(['\r', '\n']).to_owned())
+}
+
+/// Runs `parlor register`.
+pub async fn register(a: RegisterArgs) -> Result<(), String> {
+    let password = read_password(&a.password)?;
+    let kind = if a.bot { "bot" } else { "human" };
+    let body = json!({"name": a.name, "password": password, "kind": kind});
+    let (status, v) = account::call(
+        &a.password.server,
+        "POST",
+        "/api/accounts",
+        &Auth::None,
+        Some(&body),
+    )
+    .await?;
+    if status != 201 {
+        return Err(account::refusal(status, &v));
+    }
+    println!(
+        "Registered {} ({}). Log in with: parlor login {} --server {}",
+        v["name"].as_str().unwrap_or(&a.name),
+        kind,
+        a.name,
+        a.password.server
+    );
+    Ok(())
+}
+
+/// Runs `parlor login`: makes an API token with the name and password and
+/// keeps it.
+pub async fn login(a: LoginArgs) -> Result<(), String> {
+    let password = read_password(&a.password)?;
+    let server = &a.password.server;
+    let (status, v) = account::call(
+        server,
+        "POST",
+        "/api/tokens",
+        &Auth::Basic(a.name.clone(), password),
+        Some(&json!({"label": "parlor login"})),
+    )
+    .await?;
+    if status != 201 {
+        return Err(account::refusal(status, &v));
+    }
+    let (Some(token), Some(id)) = (v["token"].as_str(), v["id"].as_i64()) else {
+        return Err("the server's answer has no token".into());
+    };
+    let path = account::save_token(server, id, token)?;
+    println!("Logged in as {}; token kept in {}", a.name, path.display());
+    Ok(())
+}
+
+/// Runs `parlor logout`: revokes the kept token and forgets it.
+pub async fn logout() -> Result<(), String> {
+    let Some((server, id, token)) = account::load_token() else {
+        println!("Not logged in.");
+        return Ok(());
+    };
+    let path = format!("/api/tokens/{id}");
+    match account::call(&server, "DELETE", &path, &Auth::Bearer(token), None).await {
+        Ok((204 | 401, _)) => {}
+        Ok((status, v)) => eprintln!("parlor: {}", account::refusal(status, &v)),
+        Err(e) => eprintln!("parlor: {e} (the token is forgotten here all the same)"),
+    }
+    account::forget_token()?;
+    println!("Logged out.");
+    Ok(())
+}
+
+/// Runs `parlor token ...` with the kept token (or `--token`).
+pub async fn token(cmd: TokenCmd, token: Option<String>) -> Result<(), String> {
+    let (server, _, kept) = account::load_token().ok_or("log in first: parlor login NAME")?;
+    let auth = Auth::Bearer(token.unwrap_or(kept));
+    match cmd {
+        TokenCmd::Create { label } => {
+            let (status, v) = account::call(
+                &server,
+                "POST",
+                "/api/tokens",
+                &auth,
+                Some(&json!({ "label": label })),
+            )
+            .await?;
+            if status != 201 {
+                return Err(account::refusal(status, &v));
+            }
+            println!("{}", v["token"].as_str().unwrap_or_default());
+            eprintln!("(id {}; shown once: keep it)", v["id"]);
+        }
+        TokenCmd::List => {
+            let (status, v) = account::call(&server, "GET", "/api/tokens", &auth, None).await?;
+            if status != 200 {
+                return Err(account::refusal(status, &v));
+            }
+            for t in v["tokens"].as_array().into_iter().flatten() {
+                println!("{}\t{}", t["id"], t["label"].as_str().unwrap_or_default());
+            }
+        }
+        TokenCmd::Revoke { id } => {
+            let path = format!("/api/tokens/{id}");
+            let (status, v) = account::call(&server, "DELETE", &path, &auth, None).await?;
+            if status != 204 {
+                return Err(account::refusal(status, &v));
+            }
+            println!("Revoked token {id}.");
+        }
+    }
+    Ok(())
+}

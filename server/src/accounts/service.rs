@@ -1,0 +1,460 @@
+//! What the HTTP API and the WebSocket ask of accounts: register, log in,
+//! check a token or a session, manage tokens; with the rules around them
+//! (rate limits, passwords only over TLS or loopback, Argon2 on blocking
+//! threads under a cap). Every refusal is an [`AuthError`] with a stable
+//! code. Nothing here logs a password, a token or a cookie.
+
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use tokio::sync::Semaphore;
+use tokio::time::Instant;
+
+use super::attempts::Attempts;
+use super::store::{Account, AccountStore, CreateError, TokenInfo, MAX_TOKEN_LABEL_CHARS};
+use super::{AccountKind, AccountName, Password, PasswordHash, Token};
+use crate::limits::{
+    Limits, LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_NAME, LOGIN_FAILURE_WINDOW,
+    MAX_CONCURRENT_HASHES, MAX_QUEUED_HASHES,
+};
+use crate::store::StoreError;
+
+/// How long a browser session lasts after its login: a month, as common
+/// sites keep one, after which the player logs in again.
+pub const SESSION_LIFETIME: Duration = Duration::from_secs(30 * 24 * 60 * 60);
+
+/// The window account creations are counted in per address.
+const CREATION_WINDOW: Duration = Duration::from_secs(60 * 60);
+
+/// The account settings an operator chooses.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AccountSettings {
+    /// Accept passwords over plain HTTP from other machines
+    /// (`--insecure-passwords`): only on a network the operator trusts.
+    pub insecure_passwords: bool,
+    /// Origins besides the server's own whose pages may use a player's
+    /// session cookie (`--allow-origin`, e.g. `https://play.example`).
+    pub allow_origins: Vec<String>,
+}
+
+/// Why an account request was refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AuthError {
+    /// The HTTP status.
+    pub status: u16,
+    /// The stable `area/reason` code.
+    pub code: &'static str,
+    /// What to tell the person.
+    pub message: String,
+    /// For `auth/rate_limited`: when to try again.
+    pub retry_after_ms: Option<u64>,
+}
+
+impl AuthError {
+    /// A refusal with `status`, `code` and `message`.
+    pub fn new(status: u16, code: &'static str, message: impl Into<String>) -> Self {
+        AuthError {
+            status,
+            code,
+            message: message.into(),
+            retry_after_ms: None,
+        }
+    }
+
+    fn rate_limited(wait: Duration, what: &str) -> Self {
+        AuthError {
+            retry_after_ms: Some(u64::try_from(wait.as_millis()).unwrap_or(u64::MAX).max(1)),
+            ..AuthError::new(
+                429,
+                "auth/rate_limited",
+                format!("too many {what}; try again later"),
+            )
+        }
+    }
+
+    /// A wrong, revoked or expired token or session.
+    pub fn invalid_token() -> Self {
+        AuthError::new(401, "auth/invalid_token", "the token is not valid")
+    }
+
+    fn store(e: &StoreError) -> Self {
+        tracing::warn!(error = %e, "the account store failed");
+        AuthError::new(
+            503,
+            "server/unavailable",
+            "accounts are unavailable; try again",
+        )
+    }
+}
+
+/// Whether a password may be sent by `peer` on a connection that is
+/// `secure` (TLS, or a trusted TLS-terminating proxy): always over TLS;
+/// otherwise only from this machine, unless the operator allowed it.
+pub fn password_allowed(secure: bool, peer: IpAddr, insecure_passwords: bool) -> bool {
+    let loopback = match peer {
+        IpAddr::V4(v4) => v4.is_loopback(),
+        IpAddr::V6(v6) => {
+            v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+        }
+    };
+    secure || loopback || insecure_passwords
+}
+
+/// Milliseconds since the Unix epoch, now.
+pub fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
+        .unwrap_or(0)
+}
+
+/// What a WebSocket upgrade presented to authenticate with. Its `Debug`
+/// never shows the secret.
+#[derive(Clone)]
+pub enum Credential {
+    /// `Authorization: Bearer TOKEN`.
+    Bearer(String),
+    /// The `parlor_session` cookie.
+    Session(String),
+}
+
+impl std::fmt::Debug for Credential {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Credential::Bearer(_) => f.write_str("Bearer(..)"),
+            Credential::Session(_) => f.write_str("Session(..)"),
+        }
+    }
+}
+
+/// The account service; one per server, shared by its connections.
+#[derive(Debug)]
+pub struct Accounts {
+    store: AccountStore,
+    settings: AccountSettings,
+    hashing: Arc<Semaphore>,
+    queued: AtomicUsize,
+    failed_by_address: Attempts<IpAddr>,
+    failed_by_name: Attempts<String>,
+    created_by_address: Attempts<IpAddr>,
+}
+
+impl Accounts {
+    /// The service over `store`.
+    pub fn new(store: AccountStore, settings: AccountSettings, limits: &Limits) -> Self {
+        Accounts {
+            store,
+            settings,
+            hashing: Arc::new(Semaphore::new(MAX_CONCURRENT_HASHES)),
+            queued: AtomicUsize::new(0),
+            failed_by_address: Attempts::new(LOGIN_FAILURE_WINDOW, LOGIN_FAILURES_PER_ADDRESS),
+            failed_by_name: Attempts::new(LOGIN_FAILURE_WINDOW, LOGIN_FAILURES_PER_NAME),
+            created_by_address: Attempts::new(
+                CREATION_WINDOW,
+                u32::try_from(limits.accounts_per_address_hour).unwrap_or(u32::MAX),
+            ),
+        }
+    }
+
+    /// The operator's settings.
+    pub fn settings(&self) -> &AccountSettings {
+        &self.settings
+    }
+
+    /// The store.
+    pub fn store(&self) -> &AccountStore {
+        &self.store
+    }
+
+    /// Runs `work` (an Argon2 hash or check) on a blocking thread once a
+    /// hashing slot is free; `server/busy` if too many wait already.
+    async fn hash<T: Send + 'static>(
+        &self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, AuthError> {
+        let busy = || AuthError::new(503, "server/busy", "the server is busy; try again shortly");
+        if self.queued.fetch_add(1, Ordering::AcqRel) >= MAX_QUEUED_HASHES {
+            self.queued.fetch_sub(1, Ordering::AcqRel);
+            return Err(busy());
+        }
+        let permit = Arc::clone(&self.hashing).acquire_owned().await;
+        self.queued.fetch_sub(1, Ordering::AcqRel);
+        let permit = permit.map_err(|_| busy())?;
+        let out = tokio::task::spawn_blocking(move || {
+            let out = work();
+            drop(permit);
+            out
+        })
+        .await
+        .map_err(|_| busy())?;
+        Ok(out)
+    }
+
+    fn check_password_channel(&self, secure: bool, peer: IpAddr) -> Result<(), AuthError> {
+        if password_allowed(secure, peer, self.settings.insecure_passwords) {
+            Ok(())
+        } else {
+            Err(AuthError::new(
+                403,
+                "auth/insecure",
+                "passwords are accepted only over TLS (https) or from this machine",
+            ))
+        }
+    }
+
+    /// Registers `name` with `password`.
+    pub async fn register(
+        &self,
+        name: &str,
+        password: Password,
+        kind: AccountKind,
+        peer: IpAddr,
+        secure: bool,
+    ) -> Result<Account, AuthError> {
+        self.check_password_channel(secure, peer)?;
+        let name =
+            AccountName::new(name).map_err(|e| AuthError::new(400, e.code(), e.to_string()))?;
+        password
+            .check_strength()
+            .map_err(|e| AuthError::new(400, e.code(), e.to_string()))?;
+        self.created_by_address
+            .check(&peer, Instant::now())
+            .map_err(|wait| AuthError::rate_limited(wait, "accounts created from your address"))?;
+        let hash = self
+            .hash(move || password.hash())
+            .await?
+            .map_err(|e| AuthError::new(500, e.code(), e.to_string()))?;
+        let created_ms = now_ms();
+        let id = match self.store.create(&name, kind, &hash, created_ms).await {
+            Ok(id) => id,
+            Err(CreateError::Taken) => {
+                return Err(AuthError::new(
+                    409,
+                    "account/name_taken",
+                    format!("the name {name} is taken"),
+                ))
+            }
+            Err(CreateError::Store(e)) => return Err(AuthError::store(&e)),
+        };
+        self.created_by_address.record(peer, Instant::now());
+        tracing::info!(account = %name, kind = kind.as_str(), "account created");
+        Ok(Account {
+            id,
+            name: name.as_str().to_owned(),
+            kind,
+            password: hash,
+            created_ms,
+        })
+    }
+
+    /// The account whose `name` and `password` these are. Failures count
+    /// against the address and the name.
+    pub async fn login(
+        &self,
+        name: &str,
+        password: Password,
+        peer: IpAddr,
+        secure: bool,
+    ) -> Result<Account, AuthError> {
+        self.check_password_channel(secure, peer)?;
+        let key = name.to_ascii_lowercase();
+        let now = Instant::now();
+        self.failed_by_address
+            .check(&peer, now)
+            .and_then(|()| self.failed_by_name.check(&key, now))
+            .map_err(|wait| AuthError::rate_limited(wait, "failed logins"))?;
+        let found = self
+            .store
+            .by_name(name)
+            .await
+            .map_err(|e| AuthError::store(&e))?;
+        // An unknown name costs a hash too, so that timing does not tell
+        // which names exist.
+        let hash = found
+            .as_ref()
+            .map(|a| a.password.clone())
+            .unwrap_or_else(|| PasswordHash::from_stored(DECOY_HASH.to_owned()));
+        let ok = self.hash(move || password.verify(&hash)).await?;
+        match found {
+            Some(account) if ok => Ok(account),
+            _ => {
+                let now = Instant::now();
+                self.failed_by_address.record(peer, now);
+                self.failed_by_name.record(key, now);
+                tracing::debug!(%peer, "failed login");
+                Err(AuthError::new(
+                    401,
+                    "auth/bad_credentials",
+                    "no account has this name and password",
+                ))
+            }
+        }
+    }
+
+    /// The account `credential` names.
+    pub async fn by_credential(&self, credential: &Credential) -> Result<Account, AuthError> {
+        match credential {
+            Credential::Bearer(token) => self.by_token(token).await,
+            Credential::Session(session) => self.by_session(session).await,
+        }
+    }
+
+    /// Whether `name` is a registered account's (any case); a failed
+    /// lookup counts as yes, so that a guest is never shown under an
+    /// account's name.
+    pub async fn is_taken(&self, name: &str) -> bool {
+        if AccountName::new(name).is_err() {
+            // Not an account's form: no account can have it.
+            return false;
+        }
+        !matches!(self.store.by_name(name).await, Ok(None))
+    }
+
+    /// The account of the API token `token` (as presented).
+    pub async fn by_token(&self, token: &str) -> Result<Account, AuthError> {
+        let token = Token::parse(token).ok_or_else(AuthError::invalid_token)?;
+        self.store
+            .by_token(token.hash(), now_ms())
+            .await
+            .map_err(|e| AuthError::store(&e))?
+            .ok_or_else(AuthError::invalid_token)
+    }
+
+    /// The account of the browser session `session` (the cookie's value).
+    pub async fn by_session(&self, session: &str) -> Result<Account, AuthError> {
+        let session = Token::parse(session).ok_or_else(AuthError::invalid_token)?;
+        self.store
+            .by_session(session.hash(), now_ms())
+            .await
+            .map_err(|e| AuthError::store(&e))?
+            .ok_or_else(AuthError::invalid_token)
+    }
+
+    /// Starts a browser session for `account`: the cookie's value.
+    pub async fn start_session(&self, account: &Account) -> Result<Token, AuthError> {
+        let session = Token::generate();
+        let lifetime = i64::try_from(SESSION_LIFETIME.as_millis()).unwrap_or(i64::MAX);
+        self.store
+            .add_session(
+                account.id,
+                session.hash(),
+                now_ms().saturating_add(lifetime),
+            )
+            .await
+            .map_err(|e| AuthError::store(&e))?;
+        Ok(session)
+    }
+
+    /// Ends the browser session `session`, if it is one.
+    pub async fn end_session(&self, session: &str) -> Result<(), AuthError> {
+        let Some(session) = Token::parse(session) else {
+            return Ok(());
+        };
+        self.store
+            .end_session(session.hash(), now_ms())
+            .await
+            .map_err(|e| AuthError::store(&e))
+    }
+
+    /// A new API token for `account` labelled `label`: the token (shown
+    /// once) and its id.
+    pub async fn create_token(
+        &self,
+        account: &Account,
+        label: &str,
+    ) -> Result<(Token, i64), AuthError> {
+        if label.chars().count() > MAX_TOKEN_LABEL_CHARS || label.chars().any(char::is_control) {
+            return Err(AuthError::new(
+                400,
+                "token/bad_label",
+                format!("a label has at most {MAX_TOKEN_LABEL_CHARS} printable characters"),
+            ));
+        }
+        let token = Token::generate();
+        let id = self
+            .store
+            .add_token(account.id, token.hash(), label, now_ms())
+            .await
+            .map_err(|e| AuthError::store(&e))?
+            .ok_or_else(|| {
+                AuthError::new(
+                    409,
+                    "token/too_many",
+                    "revoke a token before making another",
+                )
+            })?;
+        Ok((token, id))
+    }
+
+    /// The account's tokens.
+    pub async fn tokens(&self, account: &Account) -> Result<Vec<TokenInfo>, AuthError> {
+        self.store
+            .tokens(account.id)
+            .await
+            .map_err(|e| AuthError::store(&e))
+    }
+
+    /// Revokes the account's token `id`.
+    pub async fn revoke_token(&self, account: &Account, id: i64) -> Result<(), AuthError> {
+        match self.store.revoke_token(account.id, id).await {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(AuthError::new(
+                404,
+                "token/not_found",
+                "you hold no such token",
+            )),
+            Err(e) => Err(AuthError::store(&e)),
+        }
+    }
+
+    /// The account named `name`, for its public page.
+    pub async fn player(&self, name: &str) -> Result<Account, AuthError> {
+        self.store
+            .by_name(name)
+            .await
+            .map_err(|e| AuthError::store(&e))?
+            .ok_or_else(|| AuthError::new(404, "account/not_found", "no player has this name"))
+    }
+}
+
+/// A hash of a random password nobody knows, with the current
+/// parameters: checked against when a login names no account, so that
+/// such a login takes as long as one with a wrong password.
+const DECOY_HASH: &str =
+    "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$q0Yt1bSHw9sVv6qYBq3b3iN4Jx1p0cQm7m3pN8m1a0Q";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_travel_only_over_tls_or_loopback_unless_allowed() {
+        let lan: IpAddr = [192, 168, 1, 7].into();
+        let local: IpAddr = [127, 0, 0, 1].into();
+        let mapped: IpAddr = "::ffff:127.0.0.1".parse().unwrap_or(local);
+        assert!(!password_allowed(false, lan, false));
+        assert!(password_allowed(true, lan, false));
+        assert!(password_allowed(false, lan, true));
+        assert!(password_allowed(false, local, false));
+        assert!(password_allowed(
+            false,
+            std::net::Ipv6Addr::LOCALHOST.into(),
+            false
+        ));
+        assert!(password_allowed(false, mapped, false));
+        assert!(!password_allowed(
+            false,
+            "::ffff:10.0.0.1".parse().unwrap_or(lan),
+            false
+        ));
+    }
+
+    #[test]
+    fn the_decoy_hash_parses_and_matches_no_likely_password() {
+        let decoy = PasswordHash::from_stored(DECOY_HASH.to_owned());
+        assert!(argon2::PasswordHash::new(DECOY_HASH).is_ok());
+        assert!(!Password::new("password".into()).verify(&decoy));
+    }
+}
