@@ -64,3 +64,83 @@ async fn an_untrusted_peers_forwarded_header_is_ignored() {
     refused(&mut b).await;
     server.stop().await.unwrap();
 }
+
+/// Sends one API request through "the proxy" (this test, on 127.0.0.1)
+/// with the forwarded headers given; the status and the whole answer.
+async fn post_via(
+    addr: std::net::SocketAddr,
+    path: &str,
+    forwarded: &[(&str, &str)],
+    body: serde_json::Value,
+) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let body = body.to_string();
+    let mut text = format!(
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for (n, v) in forwarded {
+        text.push_str(&format!("{n}: {v}\r\n"));
+    }
+    text.push_str("\r\n");
+    text.push_str(&body);
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(text.as_bytes()).await.unwrap();
+    let mut all = Vec::new();
+    tokio::time::timeout(
+        std::time::Duration::from_secs(30),
+        stream.read_to_end(&mut all),
+    )
+    .await
+    .expect("answered and closed")
+    .unwrap();
+    let all = String::from_utf8_lossy(&all).into_owned();
+    let status = all
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    (status, all)
+}
+
+#[tokio::test]
+async fn the_proxys_scheme_decides_whether_a_password_may_cross() {
+    let server = server(&["127.0.0.1"]).await;
+    let addr = server.addr();
+    let account = json!({"name": "far_away", "password": "correct horse", "kind": "human"});
+    // A client elsewhere, reaching the proxy over plain HTTP: refused.
+    let (status, text) = post_via(
+        addr,
+        "/api/accounts",
+        &[
+            ("X-Forwarded-For", "198.51.100.7"),
+            ("X-Forwarded-Proto", "http"),
+        ],
+        account.clone(),
+    )
+    .await;
+    assert_ne!(status, 201, "{text}");
+    assert!(text.contains("auth/insecure"), "{text}");
+    // The same over HTTPS at the proxy: accepted, and the session cookie
+    // of the login that follows is marked Secure.
+    let https = [
+        ("X-Forwarded-For", "198.51.100.7"),
+        ("X-Forwarded-Proto", "https"),
+    ];
+    let (status, text) = post_via(addr, "/api/accounts", &https, account).await;
+    assert_eq!(status, 201, "{text}");
+    let (status, text) = post_via(
+        addr,
+        "/api/login",
+        &https,
+        json!({"name": "far_away", "password": "correct horse"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{text}");
+    let cookie = text
+        .lines()
+        .find(|l| l.to_ascii_lowercase().starts_with("set-cookie:"))
+        .unwrap_or_default();
+    assert!(cookie.contains("Secure"), "{text}");
+    server.stop().await.unwrap();
+}
