@@ -10,7 +10,7 @@ use base64::Engine;
 use parlor_protocol::{AccountInfo, ClientMsg, ErrorCode, ServerMsg, PROTOCOL_VERSION};
 use parlor_server::limits::Limits;
 use parlor_server::Config;
-use parlor_tests::{start_server, start_server_with, Raw, Received, PATIENCE};
+use parlor_tests::{start_server, start_server_with, Raw, Received, TestStore, PATIENCE};
 use serde_json::{json, Value};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -558,5 +558,36 @@ async fn passwords_from_this_machine_are_accepted_without_tls() {
         [10, 0, 0, 2].into(),
         false
     ));
+    server.stop().await.unwrap();
+}
+
+/// A seat rebuilt from the log after a restart keeps its name but not its
+/// account mark (the log keeps names); the account resuming it with an
+/// authenticated connection marks it again, for everyone.
+#[tokio::test]
+async fn an_account_seat_is_marked_again_when_its_player_resumes_after_a_restart() {
+    let store = TestStore::new().await;
+    let server = start_server(Some(&store)).await;
+    let (token, _) = account_with_token(server.addr(), "Keeper").await;
+    let mut bot = Raw::connect(&server.url()).await;
+    let resume = match hello_with(&mut bot, "x", Some(&token)).await {
+        ServerMsg::Welcome { token, .. } => token,
+        other => panic!("not a welcome: {other:?}"),
+    };
+    let mut guest = Raw::greeted(&server.url(), "guest").await;
+    let room = guest.create("nimrod", json!({"piles": [5, 9]}), None).await;
+    bot.join(&room, 0).await;
+    guest.join(&room, 1).await;
+    drop((bot, guest));
+    server.stop().await.unwrap();
+
+    let server = start_server(Some(&store)).await;
+    let mut back = Raw::connect(&server.url()).await;
+    hello_with(&mut back, "x", Some(&token)).await;
+    back.send(&ClientMsg::Resume { token: resume }).await;
+    let u = back.update(&room).await;
+    let seats = serde_json::to_value(&u.seats).unwrap();
+    assert_eq!(seats[0]["name"], "Keeper");
+    assert_eq!(seats[0]["account"], true, "{seats}");
     server.stop().await.unwrap();
 }

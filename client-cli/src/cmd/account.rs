@@ -2,7 +2,7 @@
 //! tokens on a server. `login` keeps an API token in the user's config
 //! directory (see `parlor_cli::account`); `token` and `logout` use it.
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 
 use parlor_cli::account::{self, Auth};
 use serde_json::json;
@@ -60,12 +60,16 @@ pub enum TokenCmd {
     },
 }
 
+/// The password: piped with `--password-stdin`, else asked for on the
+/// terminal without echoing it (rpassword turns the echo off); from a
+/// pipe without the flag it is read as a line, as with the flag.
 fn read_password(a: &PasswordArgs) -> Result<String, String> {
-    let mut line = String::new();
-    if !a.password_stdin {
-        eprint!("Password (shown as you type; use --password-stdin to pipe it): ");
-        let _ = std::io::stderr().flush();
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stdin());
+    if !a.password_stdin && terminal {
+        return rpassword::prompt_password("Password: ")
+            .map_err(|e| format!("cannot read the password: {e}"));
     }
+    let mut line = String::new();
     std::io::stdin()
         .lock()
         .read_line(&mut line)

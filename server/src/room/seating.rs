@@ -269,9 +269,22 @@ impl Room {
         };
         let mut seats = Vec::new();
         for (i, slot) in self.seats.iter_mut().enumerate() {
-            if let Slot::Player { token, out, .. } = slot {
+            if let Slot::Player {
+                token,
+                out,
+                name,
+                account,
+                ..
+            } = slot
+            {
                 if *token == who.token {
                     *out = Some(new.clone());
+                    // A seat rebuilt from the log after a restart has its
+                    // name but not its account mark (the log keeps names):
+                    // the account resuming it under that name marks it again.
+                    if who.account && name.as_str() == who.name.as_ref() {
+                        *account = true;
+                    }
                     seats.push(Seat(i as u8));
                 }
             }
