@@ -81,7 +81,7 @@ pub async fn accept_loop(
     });
     let turn_aways = Arc::new(Semaphore::new(MAX_TURN_AWAYS));
     let accounts = Arc::new(crate::accounts::Accounts::new(
-        directory.store().accounts(),
+        crate::accounts::store::AccountStore::new(directory.store().beside()),
         config.accounts.clone(),
         &limits,
     ));

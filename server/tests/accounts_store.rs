@@ -87,7 +87,7 @@ async fn the_cases(accounts: &AccountStore) -> (Token, Token) {
 async fn accounts_tokens_and_sessions_on_sqlite_keep_only_hashes() {
     let backend = Backend::sqlite();
     let (store, task) = backend.open().await;
-    let (token, session) = the_cases(&store.accounts()).await;
+    let (token, session) = the_cases(&AccountStore::new(store.beside())).await;
     close(store, task).await;
     let file = backend.sqlite_file().unwrap_or_else(|| panic!("a file"));
     let mut bytes = ok(std::fs::read(&file));
@@ -109,7 +109,7 @@ async fn accounts_tokens_and_sessions_on_postgres_keep_only_hashes() {
         return;
     };
     let (store, task) = backend.open().await;
-    let (token, session) = the_cases(&store.accounts()).await;
+    let (token, session) = the_cases(&AccountStore::new(store.beside())).await;
     close(store, task).await;
     let Backend::Postgres(schema) = &backend else {
         panic!("a schema");

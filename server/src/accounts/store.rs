@@ -20,24 +20,20 @@
 //! long. Routing account writes through the log's writer instead would
 //! queue them behind batches of moves and tie two unrelated concerns
 //! together; the separate connection's worst case is the smaller cost.
-//! Its busy timeout ([`ACCOUNT_BUSY_TIMEOUT`]) covers the converse: an
+//! Its busy timeout ([`BESIDE_BUSY_TIMEOUT`]) covers the converse: an
 //! account write waiting out a batch of moves.
 //!
 //! PostgreSQL: the log's connection pool, one statement per call.
 
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use deadpool_postgres::Pool;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use super::{AccountKind, AccountName, PasswordHash, TokenHash};
-use crate::store::StoreError;
-
-/// How long an account statement on SQLite waits for the file's write
-/// lock: the log's batches hold it for milliseconds, so this is ample,
-/// and bounded so that a stuck database fails a login rather than hangs it.
-pub const ACCOUNT_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+#[cfg(doc)]
+use crate::store::BESIDE_BUSY_TIMEOUT;
+use crate::store::{Beside, StoreError};
 
 /// The most tokens one account may hold: a bot owner needs a handful; a
 /// bound keeps a compromised session from filling the table.
@@ -90,18 +86,9 @@ pub enum CreateError {
     Store(#[from] StoreError),
 }
 
-/// The database behind the facade.
-#[derive(Clone, Debug)]
-pub enum AccountBackend {
-    /// A connection of its own on the log's SQLite file.
-    Sqlite(Arc<Mutex<Connection>>),
-    /// The cluster's PostgreSQL pool.
-    Postgres(Pool),
-}
-
 /// Accounts, tokens and sessions; cheap to clone.
 #[derive(Clone, Debug)]
-pub struct AccountStore(AccountBackend);
+pub struct AccountStore(Beside);
 
 const ACCOUNT_COLUMNS: &str = "a.id, a.name, a.kind, a.password, a.created_ms";
 
@@ -110,8 +97,8 @@ fn busy(what: &str) -> StoreError {
 }
 
 impl AccountStore {
-    /// The facade over `backend`.
-    pub fn new(backend: AccountBackend) -> Self {
+    /// The facade over the database beside the log.
+    pub fn new(backend: Beside) -> Self {
         AccountStore(backend)
     }
 
@@ -151,7 +138,7 @@ impl AccountStore {
             password.as_str().to_owned(),
         );
         let result = match &self.0 {
-            AccountBackend::Sqlite(conn) => {
+            Beside::Sqlite(conn) => {
                 Self::sqlite(conn, move |c| {
                     c.query_row(
                         "INSERT INTO accounts (name, name_key, kind, password, created_ms) \
@@ -162,7 +149,7 @@ impl AccountStore {
                 })
                 .await
             }
-            AccountBackend::Postgres(pool) => {
+            Beside::Postgres(pool) => {
                 let client = Self::pg(pool).await?;
                 client
                     .query_one(
@@ -200,7 +187,7 @@ impl AccountStore {
         arg: String,
     ) -> Result<Option<Account>, StoreError> {
         match &self.0 {
-            AccountBackend::Sqlite(conn) => {
+            Beside::Sqlite(conn) => {
                 let row = Self::sqlite(conn, move |c| {
                     c.query_row(
                         &format!("SELECT {ACCOUNT_COLUMNS} {sqlite_tail}"),
@@ -220,7 +207,7 @@ impl AccountStore {
                 .await?;
                 row.map(account).transpose()
             }
-            AccountBackend::Postgres(pool) => {
+            Beside::Postgres(pool) => {
                 let client = Self::pg(pool).await?;
                 let row = client
                     .query_opt(&format!("SELECT {ACCOUNT_COLUMNS} {pg_tail}"), &[&arg])
@@ -251,7 +238,7 @@ impl AccountStore {
         let (hash, label, id) = (hash.to_hex(), label.to_owned(), account.0);
         let max = i64::try_from(MAX_TOKENS_PER_ACCOUNT).unwrap_or(i64::MAX);
         match &self.0 {
-            AccountBackend::Sqlite(conn) => {
+            Beside::Sqlite(conn) => {
                 Self::sqlite(conn, move |c| {
                     c.query_row(
                         "INSERT INTO tokens (account, hash, label, created_ms) \
@@ -265,7 +252,7 @@ impl AccountStore {
                 })
                 .await
             }
-            AccountBackend::Postgres(pool) => {
+            Beside::Postgres(pool) => {
                 let client = Self::pg(pool).await?;
                 let row = client
                     .query_opt(
@@ -285,7 +272,7 @@ impl AccountStore {
     pub async fn tokens(&self, account: AccountId) -> Result<Vec<TokenInfo>, StoreError> {
         let id = account.0;
         match &self.0 {
-            AccountBackend::Sqlite(conn) => {
+            Beside::Sqlite(conn) => {
                 Self::sqlite(conn, move |c| {
                     let mut st = c.prepare(
                         "SELECT id, label, created_ms, last_used_ms FROM tokens \
@@ -303,7 +290,7 @@ impl AccountStore {
                 })
                 .await
             }
-            AccountBackend::Postgres(pool) => {
+            Beside::Postgres(pool) => {
                 let client = Self::pg(pool).await?;
                 let rows = client
                     .query(
@@ -330,7 +317,7 @@ impl AccountStore {
     pub async fn revoke_token(&self, account: AccountId, token: i64) -> Result<bool, StoreError> {
         let id = account.0;
         let n = match &self.0 {
-            AccountBackend::Sqlite(conn) => {
+            Beside::Sqlite(conn) => {
                 Self::sqlite(conn, move |c| {
                     c.execute(
                         "DELETE FROM tokens WHERE id = ?1 AND account = ?2",
@@ -339,7 +326,7 @@ impl AccountStore {
                 })
                 .await?
             }
-            AccountBackend::Postgres(pool) => {
+            Beside::Postgres(pool) => {
                 let client = Self::pg(pool).await?;
                 let n = client
                     .execute(
@@ -370,7 +357,7 @@ impl AccountStore {
         if found.is_some() {
             // Best effort: a failed note of use must not refuse the token.
             let noted = match &self.0 {
-                AccountBackend::Sqlite(conn) => Self::sqlite(conn, move |c| {
+                Beside::Sqlite(conn) => Self::sqlite(conn, move |c| {
                     c.execute(
                         "UPDATE tokens SET last_used_ms = ?1 WHERE hash = ?2",
                         params![now_ms, hex],
@@ -378,7 +365,7 @@ impl AccountStore {
                 })
                 .await
                 .map(|_| ()),
-                AccountBackend::Postgres(pool) => match Self::pg(pool).await {
+                Beside::Postgres(pool) => match Self::pg(pool).await {
                     Ok(client) => client
                         .execute(
                             "UPDATE tokens SET last_used_ms = $1 WHERE hash = $2",
@@ -407,7 +394,7 @@ impl AccountStore {
     ) -> Result<(), StoreError> {
         let (hex, id) = (hash.to_hex(), account.0);
         match &self.0 {
-            AccountBackend::Sqlite(conn) => {
+            Beside::Sqlite(conn) => {
                 Self::sqlite(conn, move |c| {
                     c.execute(
                         "INSERT INTO sessions (hash, account, expires_ms) VALUES (?1, ?2, ?3)",
@@ -416,7 +403,7 @@ impl AccountStore {
                 })
                 .await?;
             }
-            AccountBackend::Postgres(pool) => {
+            Beside::Postgres(pool) => {
                 Self::pg(pool)
                     .await?
                     .execute(
@@ -437,7 +424,7 @@ impl AccountStore {
     ) -> Result<Option<Account>, StoreError> {
         let hex = hash.to_hex();
         match &self.0 {
-            AccountBackend::Sqlite(conn) => {
+            Beside::Sqlite(conn) => {
                 let row = Self::sqlite(conn, move |c| {
                     c.query_row(
                         &format!(
@@ -460,7 +447,7 @@ impl AccountStore {
                 .await?;
                 row.map(account).transpose()
             }
-            AccountBackend::Postgres(pool) => {
+            Beside::Postgres(pool) => {
                 let row = Self::pg(pool)
                     .await?
                     .query_opt(
@@ -490,7 +477,7 @@ impl AccountStore {
     pub async fn end_session(&self, hash: TokenHash, now_ms: i64) -> Result<(), StoreError> {
         let hex = hash.to_hex();
         match &self.0 {
-            AccountBackend::Sqlite(conn) => {
+            Beside::Sqlite(conn) => {
                 Self::sqlite(conn, move |c| {
                     c.execute(
                         "DELETE FROM sessions WHERE hash = ?1 OR expires_ms <= ?2",
@@ -499,7 +486,7 @@ impl AccountStore {
                 })
                 .await?;
             }
-            AccountBackend::Postgres(pool) => {
+            Beside::Postgres(pool) => {
                 Self::pg(pool)
                     .await?
                     .execute(
@@ -526,14 +513,4 @@ fn account(
         password: PasswordHash::from_stored(password),
         created_ms,
     })
-}
-
-/// Opens the account connection on the SQLite file at `path` (the log's
-/// writer has made the tables).
-pub(crate) fn open_sqlite(path: &std::path::Path) -> Result<Connection, StoreError> {
-    let conn = Connection::open(path)?;
-    conn.busy_timeout(ACCOUNT_BUSY_TIMEOUT)?;
-    conn.pragma_update(None, "foreign_keys", "ON")?;
-    conn.query_row("SELECT count(*) FROM accounts", [], |_| Ok(()))?;
-    Ok(conn)
 }

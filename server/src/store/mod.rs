@@ -22,6 +22,7 @@ use parlor_games::{Outcome, Seat};
 use parlor_protocol::{Closed, LogEntry, MatchLog, RoomId};
 use tokio::sync::oneshot;
 
+mod beside;
 mod cluster;
 mod exported;
 mod faults;
@@ -39,6 +40,7 @@ pub use sqlite::{STORE_READERS, STORE_READ_QUEUE};
 pub use task::StoreTask;
 pub use types::{MatchKey, MatchRecord, Origin, Step, StoredMatch, StoredSeat};
 
+pub use beside::{Beside, BESIDE_BUSY_TIMEOUT};
 pub use cluster::ClusterStore;
 pub use exported::{ExportedMatch, ExportedStep};
 pub use postgres::{
@@ -255,13 +257,13 @@ impl Store {
         Ok((Store(Backend::Sqlite(store)), StoreTask::thread(thread)))
     }
 
-    /// The accounts, tokens and sessions kept in the same database.
-    pub fn accounts(&self) -> crate::accounts::store::AccountStore {
-        use crate::accounts::store::{AccountBackend, AccountStore};
-        AccountStore::new(match &self.0 {
-            Backend::Sqlite(s) => AccountBackend::Sqlite(s.accounts()),
-            Backend::Postgres(c) => AccountBackend::Postgres(c.0.pool()),
-        })
+    /// A handle on the database for tables kept beside the log (the
+    /// accounts, tokens and sessions).
+    pub fn beside(&self) -> Beside {
+        match &self.0 {
+            Backend::Sqlite(s) => Beside::Sqlite(s.beside()),
+            Backend::Postgres(c) => Beside::Postgres(c.0.pool()),
+        }
     }
 
     /// Lets tasks running on `shards` commit on their own shard thread

@@ -50,8 +50,8 @@ pub(super) struct SqliteStore {
     health: Arc<CommitHealth>,
     /// What the shards' writers need, and once started, their queues.
     shared: Arc<OnShards>,
-    /// The account tables' own connection (see `accounts::store`).
-    accounts: Arc<Mutex<rusqlite::Connection>>,
+    /// The connection for tables beside the log (see `store::beside`).
+    beside: Arc<Mutex<rusqlite::Connection>>,
 }
 
 /// The shards' writers (see `shards`): how to start them, and their
@@ -120,7 +120,7 @@ impl SqliteStore {
         let (alive, stopped) = std_mpsc::channel::<()>();
         let other = connect::checkpointer(&file, sync)?;
         let writer_conn = Arc::clone(&conn);
-        let accounts = Arc::new(Mutex::new(crate::accounts::store::open_sqlite(&file)?));
+        let beside = Arc::new(Mutex::new(super::beside::open_sqlite(&file)?));
         let checkpointer = std::thread::Builder::new()
             .name("parlor-checkpoint".into())
             .spawn(move || checkpoint::checkpointer(other, &writer_conn, &stopped))
@@ -165,7 +165,7 @@ impl SqliteStore {
                 reads,
                 health,
                 shared,
-                accounts,
+                beside,
             },
             handle,
         ))
@@ -211,8 +211,8 @@ impl SqliteStore {
     }
 
     /// The account tables' connection.
-    pub(super) fn accounts(&self) -> Arc<Mutex<rusqlite::Connection>> {
-        Arc::clone(&self.accounts)
+    pub(super) fn beside(&self) -> Arc<Mutex<rusqlite::Connection>> {
+        Arc::clone(&self.beside)
     }
 
     /// Queues a job for the readers and waits for its answer.

@@ -1,0 +1,36 @@
+//! The database beside the log: a handle other modules (accounts) use for
+//! tables of their own in the same database, apart from the log's writer,
+//! so that the store never needs to know what they keep.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use deadpool_postgres::Pool;
+use rusqlite::Connection;
+
+use super::StoreError;
+
+/// How long a statement on the SQLite side connection waits for the
+/// file's write lock: the log's batches hold it for milliseconds, so this
+/// is ample, and bounded so that a stuck database fails a request rather
+/// than hangs it.
+pub const BESIDE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// A connection to the log's database for tables beside it.
+#[derive(Clone, Debug)]
+pub enum Beside {
+    /// A connection of its own on the log's SQLite file, used from
+    /// blocking threads (one statement at a time).
+    Sqlite(Arc<Mutex<Connection>>),
+    /// The cluster's PostgreSQL pool.
+    Postgres(Pool),
+}
+
+/// Opens the side connection on the SQLite file at `path`; the log's
+/// migrations have made every table by then.
+pub(super) fn open_sqlite(path: &std::path::Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open(path)?;
+    conn.busy_timeout(BESIDE_BUSY_TIMEOUT)?;
+    conn.pragma_update(None, "foreign_keys", "ON")?;
+    Ok(conn)
+}
