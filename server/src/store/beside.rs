@@ -32,5 +32,9 @@ pub(super) fn open_sqlite(path: &std::path::Path) -> Result<Connection, StoreErr
     let conn = Connection::open(path)?;
     conn.busy_timeout(BESIDE_BUSY_TIMEOUT)?;
     conn.pragma_update(None, "foreign_keys", "ON")?;
+    // SQLite opens its WAL lazily, on the first read: read now, while the
+    // file still has its name (a throwaway store unlinks it once every
+    // connection is open; a first read after that is a disk I/O error).
+    conn.query_row("SELECT count(*) FROM sqlite_master", [], |_| Ok(()))?;
     Ok(conn)
 }
