@@ -192,15 +192,7 @@ impl AccountStore {
                     c.query_row(
                         &format!("SELECT {ACCOUNT_COLUMNS} {sqlite_tail}"),
                         params![arg],
-                        |r| {
-                            Ok((
-                                r.get::<_, i64>(0)?,
-                                r.get::<_, String>(1)?,
-                                r.get::<_, String>(2)?,
-                                r.get::<_, String>(3)?,
-                                r.get::<_, i64>(4)?,
-                            ))
-                        },
+                        sqlite_row,
                     )
                     .optional()
                 })
@@ -212,16 +204,7 @@ impl AccountStore {
                 let row = client
                     .query_opt(&format!("SELECT {ACCOUNT_COLUMNS} {pg_tail}"), &[&arg])
                     .await?;
-                row.map(|r| {
-                    account((
-                        r.try_get(0)?,
-                        r.try_get(1)?,
-                        r.try_get(2)?,
-                        r.try_get(3)?,
-                        r.try_get(4)?,
-                    ))
-                })
-                .transpose()
+                row.map(|r| account(pg_row(&r)?)).transpose()
             }
         }
     }
@@ -432,15 +415,7 @@ impl AccountStore {
                              ON a.id = s.account WHERE s.hash = ?1 AND s.expires_ms > ?2"
                         ),
                         params![hex, now_ms],
-                        |r| {
-                            Ok((
-                                r.get::<_, i64>(0)?,
-                                r.get::<_, String>(1)?,
-                                r.get::<_, String>(2)?,
-                                r.get::<_, String>(3)?,
-                                r.get::<_, i64>(4)?,
-                            ))
-                        },
+                        sqlite_row,
                     )
                     .optional()
                 })
@@ -458,16 +433,7 @@ impl AccountStore {
                         &[&hex, &now_ms],
                     )
                     .await?;
-                row.map(|r| {
-                    account((
-                        r.try_get(0)?,
-                        r.try_get(1)?,
-                        r.try_get(2)?,
-                        r.try_get(3)?,
-                        r.try_get(4)?,
-                    ))
-                })
-                .transpose()
+                row.map(|r| account(pg_row(&r)?)).transpose()
             }
         }
     }
@@ -500,10 +466,25 @@ impl AccountStore {
     }
 }
 
+/// An account's columns ([`ACCOUNT_COLUMNS`]) as read, before checking.
+type AccountRow = (i64, String, String, String, i64);
+
+fn sqlite_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<AccountRow> {
+    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+}
+
+fn pg_row(r: &tokio_postgres::Row) -> Result<AccountRow, tokio_postgres::Error> {
+    Ok((
+        r.try_get(0)?,
+        r.try_get(1)?,
+        r.try_get(2)?,
+        r.try_get(3)?,
+        r.try_get(4)?,
+    ))
+}
+
 /// An account from its columns.
-fn account(
-    (id, name, kind, password, created_ms): (i64, String, String, String, i64),
-) -> Result<Account, StoreError> {
+fn account((id, name, kind, password, created_ms): AccountRow) -> Result<Account, StoreError> {
     let kind = AccountKind::parse(&kind)
         .ok_or_else(|| StoreError::Corrupt(format!("account kind {kind:?}")))?;
     Ok(Account {
