@@ -389,6 +389,7 @@ mod tests {
             seed,
             deal,
             clock: None,
+            rated: false,
         }
     }
 

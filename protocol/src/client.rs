@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use uuid::Uuid;
 
+use crate::matchmaking::DeclineReason;
 use crate::types::{Clock, RoomId, RoomStatus};
 
 /// Most rooms one `rooms` page lists: a page of the largest rooms stays far
@@ -26,6 +27,14 @@ pub const CLIENT_TYPES: &[&str] = &[
     "get_log",
     "analyze",
     "ping",
+    "seek",
+    "cancel_seek",
+    "challenge",
+    "cancel_challenge",
+    "accept",
+    "decline",
+    "rematch",
+    "my_games",
 ];
 
 /// A message from a client.
@@ -150,6 +159,91 @@ pub enum ClientMsg {
         /// The tool's input.
         input: Value,
     },
+    /// Look for opponents: answered by `seeking`, later by `matched` (the
+    /// player is then seated; `joined` and `update` follow). Seeks pair by
+    /// game, seat count, options, clock and rated; a rated seek needs an
+    /// account and pairs by rating. The seek ends when the connection
+    /// closes.
+    Seek {
+        /// The game.
+        game: GameKind,
+        /// Seats (default: the game's fewest).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seats: Option<u8>,
+        /// Game options (default: the game's defaults).
+        #[serde(default, skip_serializing_if = "Value::is_null")]
+        options: Value,
+        /// A clock (a rated seek without one gets the game's rated default).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clock: Option<Clock>,
+        /// Rated (needs an account).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        rated: bool,
+        /// Casual seeks only: when nobody is found within `bots_after_ms`,
+        /// fill the other seats with built-in bots.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        bots: bool,
+        /// How long to wait before bots fill in (default 30,000 ms).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bots_after_ms: Option<u64>,
+    },
+    /// Withdraw a seek (absent: every seek of this connection); answered
+    /// by `seek_ended`.
+    CancelSeek {
+        /// The seek's id from `seeking`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seek: Option<u64>,
+    },
+    /// Challenge a named player (an account) to a two-seat match; needs an
+    /// account. Both sides get `challenge`; the challenged answers with
+    /// `accept` or `decline`.
+    Challenge {
+        /// The challenged account's name.
+        to: String,
+        /// The game.
+        game: GameKind,
+        /// Game options (default: the game's defaults).
+        #[serde(default, skip_serializing_if = "Value::is_null")]
+        options: Value,
+        /// A clock (a rated challenge without one gets the game's rated
+        /// default).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        clock: Option<Clock>,
+        /// Rated.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        rated: bool,
+        /// The challenger's seat (default: drawn at random).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        seat: Option<Seat>,
+    },
+    /// Withdraw a challenge one made.
+    CancelChallenge {
+        /// The challenge's id.
+        challenge: u64,
+    },
+    /// Accept a challenge: both players are seated in a new room.
+    Accept {
+        /// The challenge's id.
+        challenge: u64,
+    },
+    /// Decline a challenge.
+    Decline {
+        /// The challenge's id.
+        challenge: u64,
+        /// Why (default `generic`).
+        #[serde(default)]
+        reason: DeclineReason,
+    },
+    /// After a match ends, offer (or accept) a rematch: when every
+    /// player's seat has offered, a new room with the same game, options
+    /// and clock starts, seats rotated by one, everyone seated.
+    Rematch {
+        /// The finished room.
+        room: RoomId,
+    },
+    /// The unfinished games of the connection's account; answered by
+    /// `games`.
+    MyGames,
     /// Measure the round trip; answered by `pong` with the same id.
     Ping {
         /// Echoed back.

@@ -6,6 +6,7 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use crate::error_code::ErrorCode;
+use crate::matchmaking::{ChallengeEnd, ChallengeInfo, DeclineReason, GameEntry, SeekEnd};
 use crate::types::{Clock, RoomId, RoomStatus, RoomSummary, SeatInfo, SeatRef};
 
 /// The state of a room as one recipient may see it.
@@ -89,6 +90,10 @@ pub struct MatchHeader {
     /// The clock, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clock: Option<Clock>,
+    /// Whether the match is rated (every seat an account that joined it
+    /// as rated: through a rated seek, challenge or rematch).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
 }
 
 /// The inputs of a provably fair deal (see the protocol document).
@@ -114,6 +119,9 @@ pub enum Closed {
     /// Every seated player was gone for the time allowed (for a room of
     /// bots alone: nobody watched it for that long).
     Abandoned,
+    /// A rated match in which some seat did not make its first move
+    /// within its first clock period: it does not count.
+    Aborted,
 }
 
 /// A finished match: its header and every step.
@@ -231,6 +239,91 @@ pub enum ServerMsg {
         results: Vec<Value>,
         /// Whether results were cut at the reply limit.
         truncated: bool,
+    },
+    /// The answer to `seek`: it waits.
+    Seeking {
+        /// Its id, for `cancel_seek`.
+        seek: u64,
+        /// The game.
+        game: GameKind,
+        /// Seats.
+        seats: u8,
+        /// Whether it is rated.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        rated: bool,
+    },
+    /// A seek ended without a match.
+    SeekEnded {
+        /// Its id.
+        seek: u64,
+        /// Why.
+        reason: SeekEnd,
+    },
+    /// A seek found its opponents: the player is seated in `room` at
+    /// `seat` (`joined` and `update` follow).
+    Matched {
+        /// The seek.
+        seek: u64,
+        /// The new room.
+        room: RoomId,
+        /// The player's seat.
+        seat: Seat,
+        /// Every seat's player by name, in seat order (a built-in bot as
+        /// `bot:STRATEGY`).
+        players: Vec<String>,
+    },
+    /// A challenge was made: sent to the challenged player's every
+    /// connection, and to the challenger's as the confirmation.
+    ChallengeMade(ChallengeInfo),
+    /// A challenge ended; on `accepted`, both players are seated in
+    /// `room` (`joined` and `update` follow).
+    ChallengeEnded {
+        /// Its id.
+        challenge: u64,
+        /// How.
+        end: ChallengeEnd,
+        /// For `declined`: why.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<DeclineReason>,
+        /// For `accepted`: the new room.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        room: Option<RoomId>,
+    },
+    /// A player offered a rematch: sent to everyone in the finished room.
+    RematchOffered {
+        /// The finished room.
+        room: RoomId,
+        /// The seats whose players have offered so far.
+        seats: Vec<Seat>,
+    },
+    /// Every player offered: the rematch is on in `next`, this player
+    /// seated at `seat` (`joined` and `update` follow).
+    RematchStarted {
+        /// The finished room.
+        room: RoomId,
+        /// The new room.
+        next: RoomId,
+        /// The player's seat in it.
+        seat: Seat,
+    },
+    /// The answer to `my_games`: the account's unfinished games.
+    Games {
+        /// One per room the account holds a seat in, by room id.
+        games: Vec<GameEntry>,
+    },
+    /// It is the player's turn in a room this connection is not in (sent
+    /// to every connection of the seat's account).
+    YourTurn {
+        /// The room.
+        room: RoomId,
+        /// The game.
+        game: GameKind,
+        /// The seat to act.
+        seat: Seat,
+        /// When its time runs out, in milliseconds since the Unix epoch
+        /// (rooms with a clock).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        deadline_ms: Option<u64>,
     },
     /// The answer to `ping`.
     Pong {

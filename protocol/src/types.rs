@@ -66,6 +66,18 @@ pub enum Clock {
         /// Added after each move.
         increment_ms: u64,
     },
+    /// Correspondence: each move must come within this many days (1 to
+    /// 14), counted on the wall clock so that restarts do not stop it:
+    /// `{"days_per_move": 3}`. Only for rooms whose players all have
+    /// accounts; such a room stays open while its players are away.
+    DaysPerMove(u8),
+}
+
+impl Clock {
+    /// Whether it is a correspondence clock (days per move).
+    pub fn is_correspondence(&self) -> bool {
+        matches!(self, Clock::DaysPerMove(_))
+    }
 }
 
 /// Where a room is in its life.

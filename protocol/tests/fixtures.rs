@@ -36,6 +36,15 @@ const SERVER_TYPES: &[&str] = &[
     "analysis",
     "pong",
     "error",
+    "seeking",
+    "seek_ended",
+    "matched",
+    "challenge_made",
+    "challenge_ended",
+    "rematch_offered",
+    "rematch_started",
+    "games",
+    "your_turn",
 ];
 
 /// The wire name of a client message's variant (exhaustive on purpose).
@@ -53,6 +62,14 @@ fn client_type(m: &ClientMsg) -> &'static str {
         ClientMsg::GetLog { .. } => "get_log",
         ClientMsg::Analyze { .. } => "analyze",
         ClientMsg::Ping { .. } => "ping",
+        ClientMsg::Seek { .. } => "seek",
+        ClientMsg::CancelSeek { .. } => "cancel_seek",
+        ClientMsg::Challenge { .. } => "challenge",
+        ClientMsg::CancelChallenge { .. } => "cancel_challenge",
+        ClientMsg::Accept { .. } => "accept",
+        ClientMsg::Decline { .. } => "decline",
+        ClientMsg::Rematch { .. } => "rematch",
+        ClientMsg::MyGames => "my_games",
     }
 }
 
@@ -73,6 +90,15 @@ fn server_type(m: &ServerMsg) -> &'static str {
         ServerMsg::Analysis { .. } => "analysis",
         ServerMsg::Pong { .. } => "pong",
         ServerMsg::Error { .. } => "error",
+        ServerMsg::Seeking { .. } => "seeking",
+        ServerMsg::SeekEnded { .. } => "seek_ended",
+        ServerMsg::Matched { .. } => "matched",
+        ServerMsg::ChallengeMade(_) => "challenge_made",
+        ServerMsg::ChallengeEnded { .. } => "challenge_ended",
+        ServerMsg::RematchOffered { .. } => "rematch_offered",
+        ServerMsg::RematchStarted { .. } => "rematch_started",
+        ServerMsg::Games { .. } => "games",
+        ServerMsg::YourTurn { .. } => "your_turn",
     }
 }
 

@@ -217,6 +217,7 @@ fn header(case: &Case) -> MatchHeader {
         seed,
         deal,
         clock: None,
+        rated: false,
     }
 }
 

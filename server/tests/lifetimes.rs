@@ -145,6 +145,7 @@ async fn bot_room(
             private: false,
             creator: Some(host.member.token),
             creator_addr: None,
+            rated: false,
         })
         .await
         .unwrap_or_else(|e| panic!("{e:?}"))

@@ -67,6 +67,7 @@ async fn export_piped_into_import_moves_every_match_and_a_rerun_changes_nothing(
                     seed: Some(7 + u64::from(n)),
                     deal: None,
                     clock: None,
+                    rated: false,
                 },
                 private: n == 1,
                 origin: Origin {

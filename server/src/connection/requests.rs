@@ -45,6 +45,7 @@ impl Session {
                     private,
                     creator: Some(self.token),
                     creator_addr: Some(self.peer.addr),
+                    rated: false,
                 };
                 let answer = match self.shared.directory.create(req).await {
                     Ok(c) => ServerMsg::RoomCreated {
@@ -77,6 +78,20 @@ impl Session {
             ClientMsg::Leave { room } => self.forward(room, RoomRequest::Leave, false),
             ClientMsg::GetLog { room, predict } => self.get_log(room, predict).await,
             ClientMsg::Analyze { game, tool, input } => self.analyze(game, tool, input),
+            // TODO(issue 24): the server side of finding opponents.
+            ClientMsg::Seek { .. }
+            | ClientMsg::CancelSeek { .. }
+            | ClientMsg::Challenge { .. }
+            | ClientMsg::CancelChallenge { .. }
+            | ClientMsg::Accept { .. }
+            | ClientMsg::Decline { .. }
+            | ClientMsg::Rematch { .. }
+            | ClientMsg::MyGames => {
+                self.out.send(&ServerMsg::error(
+                    ErrorCode::ServerInternal,
+                    "not hosted yet",
+                ));
+            }
             ClientMsg::Ping { id } => {
                 self.out.send(&ServerMsg::Pong { id });
             }

@@ -36,6 +36,9 @@ pub struct NewRoom {
     pub creator: Option<Uuid>,
     /// The creator's address, for the per-address cap.
     pub creator_addr: Option<IpAddr>,
+    /// Rated (made by matchmaking, a challenge or a rematch between
+    /// accounts that asked for it).
+    pub rated: bool,
 }
 
 /// A room just created.
@@ -113,6 +116,7 @@ impl Directory {
                 salt: secret.salt_hex(),
                 client_seeds: vec![None; usize::from(seats)],
             }),
+            rated: req.rated,
             clock: req.clock,
         };
         let (instance, rng) = parlor_protocol::replay(&header, &[]).map_err(|e| match e {
@@ -206,6 +210,8 @@ fn check_clock(clock: Clock) -> Result<(), String> {
             main_ms,
             increment_ms,
         } => (main_ms, increment_ms),
+        // TODO(issue 24): correspondence rooms.
+        Clock::DaysPerMove(_) => return Err("days_per_move clocks are not hosted yet".into()),
     };
     if main == 0 || main > MAX_CLOCK_MS || inc > MAX_CLOCK_MS {
         return Err(format!("clock times must be 1 to {MAX_CLOCK_MS} ms"));

@@ -20,6 +20,8 @@ impl Clocks {
         let start = match rule {
             Clock::PerMove { ms } => ms,
             Clock::Increment { main_ms, .. } => main_ms,
+            // TODO(issue 24): on the wall clock.
+            Clock::DaysPerMove(d) => u64::from(d) * 86_400_000,
         };
         let left = (0..usize::from(seats))
             .map(|i| Duration::from_millis(stored.and_then(|s| s.get(i).copied()).unwrap_or(start)))

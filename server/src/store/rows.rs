@@ -130,6 +130,8 @@ impl HeaderRow {
             seed: deal.is_none().then_some(row.seed as u64),
             deal,
             clock: row.clock.as_deref().map(from_json::<Clock>).transpose()?,
+            // TODO(issue 24): stored with the match.
+            rated: false,
         };
         let origin = Origin {
             creator: row.creator.as_deref().and_then(|t| t.parse().ok()),

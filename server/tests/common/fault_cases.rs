@@ -57,6 +57,7 @@ async fn new_match(store: &Store, id: &str) -> MatchKey {
             seed: Some(7),
             deal: None,
             clock: None,
+            rated: false,
         },
         private: false,
         origin: Origin::default(),

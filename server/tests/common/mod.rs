@@ -43,6 +43,7 @@ pub async fn nimrod_room(dir: &Directory, piles: [u64; 2], clock: Option<Clock>)
         private: false,
         creator: None,
         creator_addr: None,
+        rated: false,
     })
     .await
     .unwrap_or_else(|e| panic!("{e:?}"))

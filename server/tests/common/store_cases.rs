@@ -30,6 +30,7 @@ pub fn header(seed: u64) -> MatchHeader {
         seed: Some(seed),
         deal: None,
         clock: None,
+        rated: false,
     }
 }
 
@@ -70,6 +71,7 @@ fn full_record() -> MatchRecord {
                 main_ms: 300_000,
                 increment_ms: 2_000,
             }),
+            rated: false,
         },
         private: true,
         origin: Origin {

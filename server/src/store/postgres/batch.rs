@@ -521,6 +521,7 @@ mod tests {
                 seed: Some(1),
                 deal: None,
                 clock: None,
+                rated: false,
             },
             private: false,
             origin: super::super::super::Origin::default(),

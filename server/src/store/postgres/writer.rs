@@ -164,6 +164,7 @@ mod tests {
                     seed: Some(7),
                     deal: None,
                     clock: None,
+                    rated: false,
                 },
                 private: false,
                 origin: Origin::default(),

@@ -240,6 +240,7 @@ mod tests {
                 seed: Some(1),
                 deal: None,
                 clock: None,
+                rated: false,
             },
             private: false,
             origin: crate::store::Origin::default(),

@@ -188,6 +188,7 @@ mod tests {
                     seed: Some(7),
                     deal: None,
                     clock: None,
+                    rated: false,
                 },
                 private: false,
                 origin: Origin::default(),
