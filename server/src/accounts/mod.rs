@@ -22,7 +22,7 @@ pub mod store;
 pub mod token;
 
 pub use kind::AccountKind;
-pub use name::{AccountName, NameError};
+pub use name::{name_key, AccountName, NameError};
 pub use password::{Password, PasswordError, PasswordHash};
 pub use service::{AccountSettings, Accounts, AuthError, Credential};
 pub use token::{Token, TokenHash};

@@ -91,8 +91,14 @@ impl AccountName {
 
     /// The key that makes names unique: `Alice` and `alice` are one name.
     pub fn key(&self) -> String {
-        self.0.to_ascii_lowercase()
+        name_key(&self.0)
     }
+}
+
+/// The key of an account name as stored (names are unique whatever the
+/// case): what registries of accounts are keyed by.
+pub fn name_key(name: &str) -> String {
+    name.to_ascii_lowercase()
 }
 
 impl fmt::Display for AccountName {

@@ -166,7 +166,12 @@ impl Session {
             .or_else(|| self.credential.take());
         if let Some(credential) = credential {
             match self.shared.accounts.by_credential(&credential).await {
-                Ok(account) => self.account = Some(account),
+                Ok(account) => {
+                    self.shared
+                        .directory
+                        .sign_in(&crate::accounts::name_key(&account.name), self.conn);
+                    self.account = Some(account);
+                }
                 Err(e) => {
                     let code = if e.code == "auth/invalid_token" {
                         ErrorCode::AuthInvalidToken

@@ -23,6 +23,7 @@ mod create;
 mod hosting;
 mod listing;
 mod mode;
+mod players;
 mod registry;
 mod resume;
 mod sessions;
@@ -44,6 +45,7 @@ use crate::room::{Lifetimes, RoomCmd, RoomEvent, RoomHost};
 use crate::shard::Shards;
 use crate::store::Store;
 use mode::Mode;
+use players::Players;
 use registry::Registry;
 use sessions::Sessions;
 
@@ -70,6 +72,8 @@ pub struct Directory {
     me: Weak<Directory>,
     rooms: Mutex<Registry>,
     sessions: Sessions,
+    /// Which connections act as which account.
+    players: Players,
     store: Store,
     tracker: TaskTracker,
     shutdown: CancellationToken,
@@ -125,6 +129,7 @@ impl Directory {
             me: me.clone(),
             rooms: Mutex::new(Registry::default()),
             sessions: Sessions::default(),
+            players: Players::default(),
             store,
             tracker,
             shutdown,

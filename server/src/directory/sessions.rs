@@ -149,6 +149,7 @@ impl Directory {
         }
         self.sessions.remove(conn);
         self.sessions.release(token, conn);
+        self.sign_out(conn);
     }
 
     /// The seats `token` holds in rooms hosted here.
