@@ -46,6 +46,7 @@ impl Session {
                     creator: Some(self.token),
                     creator_addr: Some(self.peer.addr),
                     rated: false,
+                    by_account: self.account.is_some(),
                 };
                 let answer = match self.shared.directory.create(req).await {
                     Ok(c) => ServerMsg::RoomCreated {
@@ -85,13 +86,13 @@ impl Session {
             | ClientMsg::CancelChallenge { .. }
             | ClientMsg::Accept { .. }
             | ClientMsg::Decline { .. }
-            | ClientMsg::Rematch { .. }
-            | ClientMsg::MyGames => {
+            | ClientMsg::Rematch { .. } => {
                 self.out.send(&ServerMsg::error(
                     ErrorCode::ServerInternal,
                     "not hosted yet",
                 ));
             }
+            ClientMsg::MyGames => self.my_games().await,
             ClientMsg::Ping { id } => {
                 self.out.send(&ServerMsg::Pong { id });
             }
