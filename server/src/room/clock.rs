@@ -100,9 +100,10 @@ impl Clocks {
             return;
         }
         for due in &turn.due {
-            let (Some(deadline), Some(i)) = (due.deadline_ms, Some(due.seat.index())) else {
+            let Some(deadline) = due.deadline_ms else {
                 continue;
             };
+            let i = due.seat.index();
             if let (Some(left), Some(since)) = (self.left.get_mut(i), self.running_since.get_mut(i))
             {
                 *left = Duration::from_millis(deadline.saturating_sub(now_ms));
@@ -120,9 +121,7 @@ impl Clocks {
                 .iter()
                 .map(|seat| TurnSeat {
                     seat,
-                    deadline_ms: left
-                        .get(seat.index())
-                        .map(|l| now_ms.saturating_add(*l)),
+                    deadline_ms: left.get(seat.index()).map(|l| now_ms.saturating_add(*l)),
                 })
                 .collect(),
         }
@@ -168,8 +167,13 @@ mod tests {
         c.charge(Seat(1), t2);
         c.sync(SeatSet::single(Seat(0)), t2);
         assert_eq!(c.snapshot(t2), vec![2 * DAY_MS, 2 * DAY_MS - DAY_MS / 2]);
-        assert!(c.expired(t2 + Duration::from_millis(2 * DAY_MS - 1)).is_empty());
-        assert_eq!(c.expired(t2 + Duration::from_millis(2 * DAY_MS)), vec![Seat(0)]);
+        assert!(c
+            .expired(t2 + Duration::from_millis(2 * DAY_MS - 1))
+            .is_empty());
+        assert_eq!(
+            c.expired(t2 + Duration::from_millis(2 * DAY_MS)),
+            vec![Seat(0)]
+        );
     }
 
     #[tokio::test(start_paused = true)]
@@ -191,7 +195,9 @@ mod tests {
         let left = 3 * DAY_MS - 10 * 3_600_000;
         assert_eq!(restored.deadline(), Some(t1 + Duration::from_millis(left)));
         assert_eq!(
-            restored.turn(SeatSet::single(Seat(1)), t1, later_ms).of(Seat(1)),
+            restored
+                .turn(SeatSet::single(Seat(1)), t1, later_ms)
+                .of(Seat(1)),
             Some(Some(now_ms + 3 * DAY_MS))
         );
         // A deadline passed while the server was down is due at once.

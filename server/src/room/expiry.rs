@@ -16,9 +16,7 @@ impl Room {
             RoomStatus::Waiting => Some((self.start_by, Closed::NeverStarted)),
             // A correspondence match waits for its players as long as
             // their clocks allow: time running out ends it, not absence.
-            RoomStatus::Playing if self.header.clock.is_some_and(|c| c.is_correspondence()) => {
-                None
-            }
+            RoomStatus::Playing if self.header.clock.is_some_and(|c| c.is_correspondence()) => None,
             RoomStatus::Playing => self
                 .gone_since
                 .map(|since| (since + lives.abandoned, Closed::Abandoned)),

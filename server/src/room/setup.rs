@@ -167,7 +167,9 @@ pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<P
     let seq = moves.last().map_or(0, |e| e.seq + 1);
     let mut has_moved = vec![false; n];
     for entry in &moves {
-        if let (LoggedAction::Move(_), Some(m)) = (&entry.action, has_moved.get_mut(entry.seat.index())) {
+        if let (LoggedAction::Move(_), Some(m)) =
+            (&entry.action, has_moved.get_mut(entry.seat.index()))
+        {
             *m = true;
         }
     }

@@ -7,7 +7,9 @@ use parlor_games::{GameKind, Outcome, Seat};
 use parlor_protocol::{Clock, Closed, Deal, LogEntry, LoggedAction, MatchHeader, MatchLog, RoomId};
 use serde::{Deserialize, Serialize};
 
-use super::{AccountGame, MatchKey, MatchRecord, Origin, StoreError, StoredMatch, StoredSeat, Turn};
+use super::{
+    AccountGame, MatchKey, MatchRecord, Origin, StoreError, StoredMatch, StoredSeat, Turn,
+};
 
 /// The `deal` column: the server's half of a fair deal (each seat's client
 /// seed is kept with its seat).

@@ -314,20 +314,30 @@ pub async fn an_accounts_games_are_listed_with_whose_turn_it_is(backend: &Backen
         let playing = ok(s
             .create_match(record("aaaaaaaaaaa1", 2, Some(Clock::DaysPerMove(3))))
             .await);
-        ok(s.set_seat(playing, Seat(0), Some(player("bob", true))).await);
-        ok(s.set_seat(playing, Seat(1), Some(player("Alice", true))).await);
+        ok(s.set_seat(playing, Seat(0), Some(player("bob", true)))
+            .await);
+        ok(s.set_seat(playing, Seat(1), Some(player("Alice", true)))
+            .await);
         ok(s.record_turn(playing, turn(0, Some(1_000))).await);
         let entry = step(0, 0, [1, 0]);
         let moved = ok(Step::new(entry.seq, entry.seat, &entry.action));
-        ok(s.append_step(playing, moved, Some(vec![1, 2]), None, Some(turn(1, Some(2_000))))
-            .await);
+        ok(s.append_step(
+            playing,
+            moved,
+            Some(vec![1, 2]),
+            None,
+            Some(turn(1, Some(2_000))),
+        )
+        .await);
         let waiting = ok(s.create_match(record("aaaaaaaaaaa2", 3, None)).await);
-        ok(s.set_seat(waiting, Seat(0), Some(player("ALICE", true))).await);
+        ok(s.set_seat(waiting, Seat(0), Some(player("ALICE", true)))
+            .await);
         let done = ok(s.create_match(record("aaaaaaaaaaa3", 4, None)).await);
         ok(s.set_seat(done, Seat(0), Some(player("alice", true))).await);
         ok(s.close_match(done, Closed::Aborted).await);
         let replaced = ok(s.create_match(record("aaaaaaaaaaa4", 5, None)).await);
-        ok(s.set_seat(replaced, Seat(0), Some(player("alice", true))).await);
+        ok(s.set_seat(replaced, Seat(0), Some(player("alice", true)))
+            .await);
         ok(s.set_seat(
             replaced,
             Seat(0),
@@ -337,7 +347,8 @@ pub async fn an_accounts_games_are_listed_with_whose_turn_it_is(backend: &Backen
         )
         .await);
         let guest = ok(s.create_match(record("aaaaaaaaaaa5", 6, None)).await);
-        ok(s.set_seat(guest, Seat(0), Some(player("alice", false))).await);
+        ok(s.set_seat(guest, Seat(0), Some(player("alice", false)))
+            .await);
     })
     .await;
     // Read back after a reopen, as after a restart.
@@ -360,7 +371,11 @@ pub async fn an_accounts_games_are_listed_with_whose_turn_it_is(backend: &Backen
     assert_eq!(playing.seat, Seat(1));
     assert!(playing.record.header.rated);
     assert_eq!(playing.record.header.clock, Some(Clock::DaysPerMove(3)));
-    assert_eq!(playing.turn, Some(turn(1, Some(2_000))), "the last step's turn");
+    assert_eq!(
+        playing.turn,
+        Some(turn(1, Some(2_000))),
+        "the last step's turn"
+    );
     assert_eq!(playing.seats.len(), 2);
     assert!(matches!(
         &playing.seats[0].1,

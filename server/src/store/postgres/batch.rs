@@ -204,7 +204,16 @@ impl<'a> Params<'a> {
                 account_key,
             } => out.push(guarded(
                 &s.seat_player,
-                vec![key, seat, token, name, client_seed, owner, epoch, account_key],
+                vec![
+                    key,
+                    seat,
+                    token,
+                    name,
+                    client_seed,
+                    owner,
+                    epoch,
+                    account_key,
+                ],
             )),
             Params::Bot {
                 key,

@@ -373,7 +373,9 @@ mod tests {
         assert_eq!(stored(&conn, key), vec![], "the earlier job is gone too");
         // Even if asked to, no job runs outside the batch's transaction.
         intact = true;
-        let res = isolated(&conn, &mut intact, |c| append(c, key, &step, None, None, None));
+        let res = isolated(&conn, &mut intact, |c| {
+            append(c, key, &step, None, None, None)
+        });
         assert!(res.is_err());
         assert!(!intact);
         assert_eq!(stored(&conn, key), vec![]);
