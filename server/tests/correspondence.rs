@@ -271,3 +271,51 @@ async fn your_turn_reaches_the_accounts_other_connections_once_per_turn() {
         ServerMsg::Pong { id: Some(7) }
     ));
 }
+
+/// Whose turn the store holds for `room`'s match (read as a restore
+/// reads it).
+async fn stored_turn(dir: &Directory, room: &RoomId) -> Option<parlor_server::store::Turn> {
+    let unfinished = dir
+        .store()
+        .unfinished()
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    unfinished
+        .into_iter()
+        .find(|m| &m.record.room == room)
+        .unwrap_or_else(|| panic!("{room} is not unfinished"))
+        .turn
+}
+
+// On real time: paused time would jump to the clocks' deadlines while
+// the test waits for the store's reader thread.
+#[tokio::test]
+async fn only_rooms_with_an_account_seat_record_whose_turn_it_is() {
+    let dir = directory(limits());
+    // Guests (the benchmarks' rooms): nothing more is written per move.
+    let hour = Clock::PerMove { ms: 3_600_000 };
+    let guests = room(&dir, hour, false, false).await;
+    let (mut a, b) = (Player::new(&dir, "a"), Player::new(&dir, "b"));
+    seat_all(&dir, &guests, &[&a, &b]);
+    a.update_at(0).await;
+    play(&dir, &guests, &a, 0, 0);
+    a.update_at(1).await;
+    assert_eq!(stored_turn(&dir, &guests).await, None);
+    // One account seat: recorded at the start and with every step.
+    let mixed = room(&dir, hour, false, false).await;
+    let (mut c, d) = (account(&dir, "Cy"), Player::new(&dir, "d"));
+    seat_all(&dir, &mixed, &[&c, &d]);
+    c.update_at(0).await;
+    let started = stored_turn(&dir, &mixed)
+        .await
+        .expect("recorded at the start");
+    assert!(started.of(Seat(0)).is_some_and(|d| d.is_some()));
+    assert_eq!(started.of(Seat(1)), None);
+    play(&dir, &mixed, &c, 0, 0);
+    c.update_at(1).await;
+    let next = stored_turn(&dir, &mixed)
+        .await
+        .expect("recorded with the step");
+    assert_eq!(next.of(Seat(0)), None);
+    assert!(next.of(Seat(1)).is_some());
+}

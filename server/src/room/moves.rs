@@ -203,7 +203,7 @@ impl Room {
             let step = StoreStep::new(self.seq, seat, &action)?;
             let clocks = clocks.as_ref().map(|c| c.snapshot(now));
             self.store()
-                .append_step(self.key, step, clocks, outcome, turn)
+                .append_step(self.key, step, clocks, outcome, turn.clone())
                 .await
         };
         if let Err(e) = stored.await {
@@ -234,7 +234,9 @@ impl Room {
             self.publish();
         }
         self.broadcast();
-        self.notify_turns(before);
+        if let Some(turn) = &turn {
+            self.notify_turns(before, turn);
+        }
         Ok(())
     }
 

@@ -393,9 +393,10 @@ impl Room {
             {
                 if *token == who.token {
                     *out = Some(new.clone());
-                    // A seat rebuilt from the log after a restart has its
-                    // name but not its account mark (the log keeps names):
-                    // the account resuming it under that name marks it again.
+                    // A seat stored by an older server kept its name but not
+                    // its account mark: the account resuming it under that
+                    // name marks it again (in memory; `my_games` lists it
+                    // once the seat is stored again).
                     if who.account && name.as_str() == who.name.as_ref() {
                         *account = true;
                     }

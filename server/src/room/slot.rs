@@ -104,6 +104,11 @@ impl Slot {
         matches!(self, Slot::Player { out: Some(o), .. } if o.id() == conn)
     }
 
+    /// Whether an account holds the seat.
+    pub fn is_account(&self) -> bool {
+        matches!(self, Slot::Player { account: true, .. })
+    }
+
     /// The key of the account holding the seat, if an account does.
     pub fn account_key(&self) -> Option<String> {
         match self {

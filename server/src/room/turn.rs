@@ -9,6 +9,7 @@ use tokio::time::Instant;
 use super::actor::Room;
 use super::clock::Clocks;
 use super::setup::unix_ms;
+use super::slot::Slot;
 use super::RoomEvent;
 use crate::store::{Turn, TurnSeat};
 
@@ -41,30 +42,32 @@ impl Room {
     /// guests' rooms write nothing more per move.
     pub(super) fn records_turn(&self) -> bool {
         self.header.clock.is_some_and(|c| c.is_correspondence())
-            || self.seats.iter().any(|s| s.account_key().is_some())
+            || self.seats.iter().any(Slot::is_account)
     }
 
     /// The match just started: records whose turn it is (where recorded)
     /// and tells the accounts due that are away. A failed write is only
     /// logged: the next step records the turn again.
     pub(super) async fn on_start(&mut self) {
-        if self.records_turn() {
-            let turn = turn_in(&self.game, self.clocks.as_ref(), Instant::now());
-            if let Err(e) = self.store().record_turn(self.key, turn).await {
-                tracing::warn!(room = %self.id, error = %e, "cannot record whose turn it is");
-            }
+        if !self.records_turn() {
+            return;
         }
-        self.notify_turns(SeatSet::EMPTY);
+        let turn = turn_in(&self.game, self.clocks.as_ref(), Instant::now());
+        if let Err(e) = self.store().record_turn(self.key, turn.clone()).await {
+            tracing::warn!(room = %self.id, error = %e, "cannot record whose turn it is");
+        }
+        self.notify_turns(SeatSet::EMPTY, &turn);
     }
 
     /// Reports [`RoomEvent::YourTurn`] for each seat that is due now but
     /// was not in `before` (once per turn, not per update), held by an
-    /// account whose player is not connected to the room.
-    pub(super) fn notify_turns(&self, before: SeatSet) {
+    /// account whose player is not connected to the room. `turn` is the
+    /// turn as recorded (only rooms with an account seat record it, and
+    /// only they have anyone to tell), whose deadlines the notice quotes.
+    pub(super) fn notify_turns(&self, before: SeatSet, turn: &Turn) {
         if self.status() != RoomStatus::Playing {
             return;
         }
-        let now = Instant::now();
         for seat in self.game.to_act().iter() {
             if before.contains(seat) {
                 continue;
@@ -75,11 +78,7 @@ impl Room {
             let Some(account_key) = slot.account_key().filter(|_| !slot.connected()) else {
                 continue;
             };
-            let deadline_ms = self
-                .clocks
-                .as_ref()
-                .and_then(|c| c.turn(SeatSet::single(seat), now, unix_ms()).of(seat))
-                .flatten();
+            let deadline_ms = turn.of(seat).flatten();
             self.host.report(RoomEvent::YourTurn {
                 account_key,
                 room: self.id.clone(),
