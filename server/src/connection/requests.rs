@@ -79,19 +79,49 @@ impl Session {
             ClientMsg::Leave { room } => self.forward(room, RoomRequest::Leave, false),
             ClientMsg::GetLog { room, predict } => self.get_log(room, predict).await,
             ClientMsg::Analyze { game, tool, input } => self.analyze(game, tool, input),
-            // TODO(issue 24): the server side of finding opponents.
-            ClientMsg::Seek { .. }
-            | ClientMsg::CancelSeek { .. }
-            | ClientMsg::Challenge { .. }
-            | ClientMsg::CancelChallenge { .. }
-            | ClientMsg::Accept { .. }
-            | ClientMsg::Decline { .. }
-            | ClientMsg::Rematch { .. } => {
-                self.out.send(&ServerMsg::error(
-                    ErrorCode::ServerInternal,
-                    "not hosted yet",
-                ));
+            ClientMsg::Seek {
+                game,
+                seats,
+                options,
+                clock,
+                rated,
+                bots,
+                bots_after_ms,
+            } => {
+                self.seek(super::matchmaking::SeekAsk {
+                    game,
+                    seats,
+                    options,
+                    clock,
+                    rated,
+                    bots,
+                    bots_after_ms,
+                })
+                .await
             }
+            ClientMsg::CancelSeek { seek } => self.cancel_seek(seek).await,
+            ClientMsg::Challenge {
+                to,
+                game,
+                options,
+                clock,
+                rated,
+                seat,
+            } => {
+                self.challenge(super::matchmaking::ChallengeAsk {
+                    to,
+                    game,
+                    options,
+                    clock,
+                    rated,
+                    seat,
+                })
+                .await
+            }
+            ClientMsg::CancelChallenge { challenge } => self.cancel_challenge(challenge).await,
+            ClientMsg::Accept { challenge } => self.accept(challenge).await,
+            ClientMsg::Decline { challenge, reason } => self.decline(challenge, reason).await,
+            ClientMsg::Rematch { room } => self.rematch(room),
             ClientMsg::MyGames => self.my_games().await,
             ClientMsg::Ping { id } => {
                 self.out.send(&ServerMsg::Pong { id });
@@ -108,7 +138,7 @@ impl Session {
         }
     }
 
-    fn forward(&mut self, room: RoomId, req: RoomRequest, remember: bool) {
+    pub(super) fn forward(&mut self, room: RoomId, req: RoomRequest, remember: bool) {
         let cmd = RoomCmd::request(self.member(), req);
         match self.shared.directory.route(&room, cmd) {
             Ok(()) => {
@@ -169,7 +199,7 @@ impl Session {
             match self.shared.accounts.by_credential(&credential).await {
                 Ok(account) => {
                     self.shared
-                        .directory
+                        .matchmaker
                         .sign_in(&crate::accounts::name_key(&account.name), self.conn);
                     self.account = Some(account);
                 }

@@ -52,6 +52,8 @@ pub(super) struct Room {
     /// Per seat: whether it has made a move of its own (a rated match
     /// whose seat runs out of time before its first is aborted).
     pub has_moved: Vec<bool>,
+    /// Rematch offers, once the match is over.
+    pub rematch: super::rematch::Offers,
 }
 
 impl Room {
@@ -151,6 +153,7 @@ impl Room {
                 RoomRequest::Play { seat, seq, mv } => self.play(who, seat, seq, mv).await,
                 RoomRequest::Leave => self.leave(who).await,
                 RoomRequest::Resume => self.resume(who),
+                RoomRequest::Rematch => self.offer_rematch(who),
             },
             RoomCmd::Detach { token, conn } => self.detach(token, conn),
             RoomCmd::Relinquish => self.give_up(),

@@ -14,6 +14,7 @@ mod clock;
 mod expiry;
 mod moved;
 mod moves;
+mod rematch;
 mod seating;
 mod setup;
 mod slot;
@@ -34,6 +35,7 @@ use crate::outbox::{ConnId, Outbox};
 use crate::store::Store;
 
 pub use clock::{Clocks, DAY_MS};
+pub use rematch::RematchPlan;
 pub use setup::{spawn_restored, spawn_room, unix_ms, RoomInit};
 
 /// A session acting in a room: who it is and which connection to answer.
@@ -89,6 +91,8 @@ pub enum RoomRequest {
     /// A session took back its token: re-attach its seats to this
     /// connection (the member's, a new one).
     Resume,
+    /// After the match: offer (or agree to) a rematch.
+    Rematch,
 }
 
 /// What a room's actor is sent: a session's request, or one of the
@@ -204,6 +208,8 @@ pub enum RoomEvent {
         /// When its time runs out (ms since the Unix epoch), with a clock.
         deadline_ms: Option<u64>,
     },
+    /// Every player of a finished match offered a rematch: make it.
+    Rematch(RematchPlan),
     /// The actor stopped: forget the room.
     Stopped {
         /// The room.

@@ -121,6 +121,7 @@ pub fn spawn_room(
         generation: host.store().cluster().map(|c| c.generation()),
         unsettled: false,
         has_moved: vec![false; n],
+        rematch: Default::default(),
     };
     Prepared::new(room)
 }
@@ -208,6 +209,7 @@ pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<P
         generation: host.store().cluster().map(|c| c.generation()),
         unsettled: false,
         has_moved,
+        rematch: Default::default(),
     };
     Ok(Prepared::new(room))
 }
