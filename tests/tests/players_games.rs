@@ -6,63 +6,16 @@
 
 use std::net::SocketAddr;
 
-use base64::Engine;
 use parlor_games::Seat;
 use parlor_protocol::{
     ClientMsg, ErrorCode, GameEntry, RoomId, RoomStatus, ServerMsg, PROTOCOL_VERSION,
 };
-use parlor_tests::{start_server, Raw, TestStore, PATIENCE};
-use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
-
-/// Sends one HTTP request (the connection closes after it); the status
-/// and the JSON body of the answer.
-async fn request(addr: SocketAddr, path: &str, auth: Option<String>, body: Value) -> (u16, Value) {
-    let body = body.to_string();
-    let mut text = format!(
-        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    if let Some(a) = auth {
-        text.push_str(&format!("Authorization: {a}\r\n"));
-    }
-    text.push_str("\r\n");
-    text.push_str(&body);
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    stream.write_all(text.as_bytes()).await.unwrap();
-    let mut all = Vec::new();
-    tokio::time::timeout(PATIENCE, stream.read_to_end(&mut all))
-        .await
-        .expect("the server did not close after answering")
-        .unwrap();
-    let end = all.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-    let head = String::from_utf8(all[..end].to_vec()).unwrap();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    let body = serde_json::from_slice(&all[end + 4..]).unwrap_or(Value::Null);
-    (status, body)
-}
+use parlor_tests::{start_server, Raw, TestStore};
+use serde_json::json;
 
 /// Registers the account `name` and makes it an API token.
 async fn account(addr: SocketAddr, name: &str) -> String {
-    let (status, body) = request(
-        addr,
-        "/api/accounts",
-        None,
-        json!({"name": name, "password": "correct horse", "kind": "human"}),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    let basic = base64::engine::general_purpose::STANDARD.encode(format!("{name}:correct horse"));
-    let (status, body) = request(
-        addr,
-        "/api/tokens",
-        Some(format!("Basic {basic}")),
-        json!({}),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    body["token"].as_str().unwrap().to_owned()
+    parlor_tests::http::account_with_token(addr, name).await.0
 }
 
 /// A connection signed in with the API token `token`.
