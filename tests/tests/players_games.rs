@@ -1,43 +1,24 @@
 //! Players with accounts and their games, end to end: a seat taken back
 //! from another connection, `my_games`, `your_turn` on a connection not in
 //! the room, and a correspondence room that outlives a restart. Runs on
-//! SQLite, or with `PARLOR_TEST_STORE=postgres` on a cluster node.
+//! SQLite, or with `PARLOR_TEST_STORE=postgres` on a cluster node; the
+//! last test runs across two nodes (skipped without PostgreSQL or Redis,
+//! except under `CI=true`).
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 use std::net::SocketAddr;
 
 use parlor_games::Seat;
-use parlor_protocol::{
-    ClientMsg, ErrorCode, GameEntry, RoomId, RoomStatus, ServerMsg, PROTOCOL_VERSION,
-};
-use parlor_tests::{start_server, Raw, TestStore};
+use parlor_protocol::{ClientMsg, ErrorCode, GameEntry, RoomId, RoomStatus, ServerMsg};
+use parlor_server::testing::{redis_bus, ScratchSchema};
+use parlor_server::Config;
+use parlor_tests::seeking::signed_in;
+use parlor_tests::{start_server, start_server_with, Raw, TestServer, TestStore};
 use serde_json::json;
 
 /// Registers the account `name` and makes it an API token.
 async fn account(addr: SocketAddr, name: &str) -> String {
     parlor_tests::http::account_with_token(addr, name).await.0
-}
-
-/// A connection signed in with the API token `token`.
-async fn signed_in(url: &str, token: &str) -> Raw {
-    let mut c = Raw::connect(url).await;
-    c.send(&ClientMsg::Hello {
-        version: PROTOCOL_VERSION,
-        name: None,
-        token: Some(token.to_owned()),
-    })
-    .await;
-    c.token = c
-        .expect(|m| match m {
-            ServerMsg::Welcome { token, account, .. } => {
-                assert!(account.is_some(), "the token names an account");
-                Some(*token)
-            }
-            ServerMsg::Error { .. } => panic!("hello refused: {m:?}"),
-            _ => None,
-        })
-        .await;
-    c
 }
 
 /// The `games` answer to `my_games` on `c`.
@@ -299,4 +280,78 @@ async fn a_correspondence_room_outlives_a_restart_with_its_deadline() {
         now + left
     );
     server.stop().await.unwrap();
+}
+
+/// Two nodes of one cluster, or `None` if a service is missing.
+async fn cluster() -> Option<(ScratchSchema, TestServer, TestServer)> {
+    let scratch = ScratchSchema::new().await?;
+    let bus = redis_bus().await?;
+    let node = |bus: String| Config {
+        store: scratch.config_with_lease(std::time::Duration::from_millis(2_000)),
+        bus: Some(bus),
+        ..Config::default()
+    };
+    let a = start_server_with(node(bus.clone())).await;
+    let b = start_server_with(node(bus)).await;
+    Some((scratch, a, b))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_turns_and_seats_taken_back_reach_across_nodes() {
+    let Some((_scratch, a, b)) = cluster().await else {
+        return;
+    };
+    let ann = account(a.addr(), "ann").await;
+    let bob = account(a.addr(), "bob").await;
+    let mut laptop = signed_in(&a.url(), &ann).await;
+    let mut bo = signed_in(&a.url(), &bob).await;
+    let room = laptop
+        .create(
+            "nimrod",
+            json!({"piles": [5, 7]}),
+            Some(json!({"days_per_move": 2})),
+        )
+        .await;
+    laptop.join(&room, 0).await;
+    let mut u = bo.join(&room, 1).await;
+    if u.to_act.contains(Seat(0)) {
+        laptop.play(&room, 0, u.seq, json!({"take": [1, 0]})).await;
+        u = bo.update_at(&room, u.seq + 1).await;
+    }
+    // Ann's phone is on the other node; her laptop closes.
+    let mut phone = signed_in(&b.url(), &ann).await;
+    laptop.close().await;
+    bo.expect(|m| {
+        matches!(
+            m,
+            ServerMsg::Presence {
+                connected: false,
+                ..
+            }
+        )
+        .then_some(())
+    })
+    .await;
+    bo.play(&room, 1, u.seq, json!({"take": [1, 0]})).await;
+    let (r, seat) = phone
+        .expect(|m| match m {
+            ServerMsg::YourTurn { room, seat, .. } => Some((room.clone(), *seat)),
+            _ => None,
+        })
+        .await;
+    assert_eq!((r, seat), (room.clone(), Seat(0)));
+    // The other node lists the room from the shared store ...
+    let games = my_games(&mut phone).await;
+    let g = entry(&games, &room);
+    assert!(g.your_turn && g.deadline_ms.is_some(), "{g:?}");
+    // ... and the phone takes the seat back through it, and plays.
+    let joined = join_answer(&mut phone, &room, 0).await;
+    assert!(
+        matches!(joined, ServerMsg::Joined { seat: Seat(0), .. }),
+        "{joined:?}"
+    );
+    let now = phone.update_at(&room, u.seq + 1).await;
+    assert_eq!(now.you, Some(Seat(0)));
+    phone.play(&room, 0, now.seq, json!({"take": [1, 0]})).await;
+    bo.update_at(&room, now.seq + 1).await;
 }
