@@ -45,6 +45,7 @@ pub async fn nimrod_room(dir: &Directory, piles: [u64; 2], clock: Option<Clock>)
         creator: None,
         creator_addr: None,
         rated: false,
+        by_account: false,
     })
     .await
     .unwrap_or_else(|e| panic!("{e:?}"))
