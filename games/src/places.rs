@@ -13,7 +13,10 @@ pub fn places_by<K: Ord>(outcome: Outcome, seats: u8, rank: impl Fn(Seat) -> K) 
         Outcome::Draw => return vec![1; usize::from(seats)],
         Outcome::Win { winners } => winners,
     };
-    let losers: Vec<Seat> = (0..seats).map(Seat).filter(|s| !winners.contains(*s)).collect();
+    let losers: Vec<Seat> = (0..seats)
+        .map(Seat)
+        .filter(|s| !winners.contains(*s))
+        .collect();
     (0..seats)
         .map(Seat)
         .map(|s| {

@@ -380,7 +380,10 @@ fn playout(
             let mut distinct = places.clone();
             distinct.sort_unstable();
             distinct.dedup();
-            prop_assert!(distinct.iter().enumerate().all(|(i, &p)| usize::from(p) == i + 1));
+            prop_assert!(distinct
+                .iter()
+                .enumerate()
+                .all(|(i, &p)| usize::from(p) == i + 1));
         }
         if g.outcome().is_some() {
             prop_assert!(to_act.is_empty());
