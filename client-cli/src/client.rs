@@ -46,6 +46,8 @@ pub fn use_token(token: String) {
 pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
     token: Uuid,
+    /// The account `hello`'s token signed in as; `None` for a guest.
+    account: Option<parlor_protocol::AccountInfo>,
 }
 
 impl Client {
@@ -73,6 +75,7 @@ impl Client {
         let mut client = Client {
             ws,
             token: Uuid::nil(),
+            account: None,
         };
         client
             .send(&ClientMsg::Hello {
@@ -82,8 +85,9 @@ impl Client {
             })
             .await?;
         match client.recv().await? {
-            ServerMsg::Welcome { token, .. } => {
+            ServerMsg::Welcome { token, account, .. } => {
                 client.token = token;
+                client.account = account;
                 Ok(client)
             }
             ServerMsg::Error { code, message, .. } => Err(ClientError::Refused { code, message }),
@@ -96,6 +100,11 @@ impl Client {
     /// The resume token: `resume` with it after a dropped connection.
     pub fn token(&self) -> Uuid {
         self.token
+    }
+
+    /// The account this connection plays as (`None`: a guest).
+    pub fn account(&self) -> Option<&parlor_protocol::AccountInfo> {
+        self.account.as_ref()
     }
 
     /// Sends a message.

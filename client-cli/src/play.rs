@@ -152,6 +152,19 @@ pub async fn play(
     out: &mut impl Write,
 ) -> Result<Ending, PlayError> {
     let (room, seat) = take_seat(client, opts, out).await?;
+    play_seated(client, opts, room, seat, input, out).await
+}
+
+/// Plays `seat` of `room`, where the client already sits (a seek matched
+/// or a challenge accepted seated it), until the match ends.
+pub async fn play_seated(
+    client: &mut Client,
+    opts: &PlayOptions,
+    room: RoomId,
+    seat: Seat,
+    input: &mut mpsc::Receiver<Input>,
+    out: &mut impl Write,
+) -> Result<Ending, PlayError> {
     writeln!(out, "You are seat {} in room {room}.", seat.0)?;
     writeln!(out, "{}", opts.comeback(client.token()))?;
     writeln!(out, "Type `help` for the commands.")?;
