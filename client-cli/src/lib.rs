@@ -15,6 +15,7 @@ pub mod progress;
 pub mod rematch;
 pub mod render;
 pub mod replay;
+pub mod series;
 pub mod tls;
 pub mod verify;
 pub mod watch;
