@@ -280,3 +280,52 @@ fn a_seek_nobody_answers_is_played_against_the_servers_bot() {
     assert!(!p.transcript.contains("Rematch?"), "{}", p.transcript);
     rt.block_on(server.stop()).unwrap();
 }
+
+#[test]
+fn ctrl_c_while_seeking_cancels_the_seek_cleanly() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = server(&rt);
+    let url = server.url();
+    let mut p = Session::start(&["seek", "nimrod", "--server", &url]);
+    p.expect("Ctrl-C cancels");
+    p.interrupt();
+    p.expect("Seek cancelled.");
+    assert!(p.wait_exit().success(), "{}", p.transcript);
+    rt.block_on(server.stop()).unwrap();
+}
+
+#[test]
+fn with_rematch_the_next_match_starts_with_the_seats_moved_on() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = server(&rt);
+    let url = server.url();
+    let mut p = Session::start(&[
+        "seek",
+        "nimrod",
+        "--server",
+        &url,
+        "--bots-after",
+        "1",
+        "--options",
+        SHORT,
+        "--rematch",
+    ]);
+    p.expect("Matched: ");
+    let first = p.expect("You are seat ");
+    play_out(&mut p);
+    p.expect("Rematch offered");
+    // The built-in bot always agrees.
+    p.expect("The rematch starts in room ");
+    let second = p.expect("You are seat ");
+    let seat = |line: &str| line.split(' ').nth(3).unwrap().to_owned();
+    assert_eq!(
+        seat(&first) == "0",
+        seat(&second) == "1",
+        "seats move on by one:\n{}",
+        p.transcript
+    );
+    play_out(&mut p);
+    p.expect("Rematch offered");
+    drop(p);
+    rt.block_on(server.stop()).unwrap();
+}

@@ -135,8 +135,9 @@ pub async fn run(a: Args) -> Result<(), String> {
                     }
                 }
             }
-            event = input.recv() => {
-                if matches!(event, Some(Input::Interrupt)) && !withdrawing {
+            // A closed channel disables this branch (no busy loop).
+            Some(event) = input.recv() => {
+                if event == Input::Interrupt && !withdrawing {
                     withdrawing = true;
                     client
                         .send(&ClientMsg::CancelChallenge { challenge: info.challenge })
@@ -241,8 +242,8 @@ async fn next_challenge(
                 }
                 _ => {}
             },
-            event = input.recv() => {
-                if matches!(event, Some(Input::Interrupt)) {
+            Some(event) = input.recv() => {
+                if event == Input::Interrupt {
                     return Err("stopped waiting for challenges".into());
                 }
             }

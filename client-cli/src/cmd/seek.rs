@@ -145,8 +145,9 @@ async fn wait(
                     }
                 }
             }
-            event = input.recv() => match event {
-                Some(Input::Interrupt) if !cancelling => {
+            // A closed channel disables this branch (no busy loop).
+            Some(event) = input.recv() => match event {
+                Input::Interrupt if !cancelling => {
                     cancelling = true;
                     client
                         .send(&ClientMsg::CancelSeek { seek: Some(seek) })
