@@ -212,6 +212,11 @@ pub async fn play_seated(
     }
 }
 
+/// The client's account name (empty for a guest, whom nobody challenges).
+fn client_account(client: &Client) -> &str {
+    client.account().map_or("", |a| a.name.as_str())
+}
+
 async fn sleep_until(at: Option<tokio::time::Instant>) {
     if let Some(at) = at {
         tokio::time::sleep_until(at).await;
@@ -237,6 +242,23 @@ async fn server_msg(
                 "lost the connection"
             };
             writeln!(out, "Seat {} {state}.", s.0)?;
+        }
+        // News from elsewhere, shown without leaving this game.
+        ServerMsg::YourTurn {
+            room, game, seat, ..
+        } if room != t.room => {
+            writeln!(
+                out,
+                "(It is your turn in room {room}, {game}, seat {}; `parlor games` lists your games.)",
+                seat.0
+            )?;
+        }
+        ServerMsg::ChallengeMade(info) if info.to.eq_ignore_ascii_case(client_account(client)) => {
+            writeln!(
+                out,
+                "({} challenges you to {}; answer from another terminal with `parlor accept`.)",
+                info.from, info.game
+            )?;
         }
         ServerMsg::Error {
             code,
