@@ -408,3 +408,103 @@ fn games_lists_the_accounts_unfinished_rooms_as_a_table_and_as_json() {
     drop(c);
     rt.block_on(server.stop()).unwrap();
 }
+
+#[test]
+fn a_logged_in_player_seeks_rated_as_the_account_and_meets_a_seeking_bot() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = server(&rt);
+    let url = server.url();
+    let config = tempfile::tempdir().unwrap();
+    let env = [("XDG_CONFIG_HOME", config.path())];
+    for cmd in ["register", "login"] {
+        let mut p = Session::start_env(
+            &[cmd, "rosalind", "--password-stdin", "--server", &url],
+            &env,
+        );
+        p.send("correct horse battery");
+        assert!(p.wait_exit().success(), "{}", p.transcript);
+    }
+    let bot_token = account_token(&rt, &url, "rated-bot", true);
+    let bot = parlor(strings(&[
+        "bot",
+        "--server",
+        &url,
+        "--token",
+        &bot_token,
+        "--seek",
+        "nimrod",
+        "--rated",
+        "--options",
+        SHORT,
+    ]));
+    // No --server, no --token: the login's server and token.
+    let mut p = Session::start_env(&["seek", "nimrod", "--rated", "--options", SHORT], &env);
+    p.expect("Seeking a rated game of nimrod as rosalind.");
+    let matched = p.expect("Matched: ");
+    assert!(
+        matched.contains("rosalind") && matched.contains("rated-bot"),
+        "{matched}"
+    );
+    let result = play_out(&mut p);
+    assert!(p.wait_exit().success(), "{}", p.transcript);
+    let s = summary(&bot.join().unwrap());
+    assert_eq!(s["games"], json!(1), "{s}");
+    assert_eq!(s["wins"] == json!(1), result.contains("You lose."), "{s}");
+    rt.block_on(server.stop()).unwrap();
+}
+
+#[test]
+fn a_challenge_accepted_with_yes_is_played_by_both_people() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = server(&rt);
+    let url = server.url();
+    let ta = account_token(&rt, &url, "first", false);
+    let tb = account_token(&rt, &url, "second", false);
+    let mut b = Session::start(&[
+        "accept", "--server", &url, "--token", &tb, "--yes", "--from", "first",
+    ]);
+    b.expect("Waiting for challenges to second");
+    let mut a = Session::start(&[
+        "challenge",
+        "second",
+        "nimrod",
+        "--server",
+        &url,
+        "--token",
+        &ta,
+        "--options",
+        SHORT,
+    ]);
+    a.expect("Challenged second");
+    b.expect("first challenges you to a casual game of nimrod");
+    a.expect("second accepted.");
+    // Each plays a rod a turn; whoever moves, the other waits for it.
+    let (mut done_a, mut done_b) = (None, None);
+    let since = Instant::now();
+    while done_a.is_none() || done_b.is_none() {
+        assert!(
+            since.elapsed() < session::WAIT,
+            "{}\n---\n{}",
+            a.transcript,
+            b.transcript
+        );
+        for (p, done) in [(&mut a, &mut done_a), (&mut b, &mut done_b)] {
+            if done.is_some() {
+                continue;
+            }
+            let Some(line) = p.line_within(Duration::from_millis(50)) else {
+                continue;
+            };
+            if line.contains("Your move") {
+                p.send("b 1");
+            }
+            if line.contains("You win!") || line.contains("You lose.") {
+                *done = Some(line);
+            }
+        }
+    }
+    assert_ne!(done_a, done_b, "one wins, one loses");
+    assert!(a.wait_exit().success(), "{}", a.transcript);
+    assert!(b.wait_exit().success(), "{}", b.transcript);
+    rt.block_on(server.stop()).unwrap();
+}
