@@ -37,7 +37,7 @@ pub struct Args {
     /// Rated seeks (the bot's account needs a token).
     #[arg(long, requires = "seek")]
     rated: bool,
-    /// The seek's clock.
+    /// The clock of a created room or a seek.
     #[command(flatten)]
     clock: ClockArgs,
     /// Create a room of this game (its id is printed as JSON first).
@@ -82,7 +82,7 @@ pub async fn run(a: Args) -> Result<(), String> {
                         game,
                         seats: a.seats,
                         options: json_arg(a.options.as_deref())?,
-                        clock: None,
+                        clock: a.clock.clock(),
                         private: false,
                     },
                     |m| match m {
