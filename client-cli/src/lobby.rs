@@ -103,9 +103,17 @@ pub async fn start_challenge(
 ) -> Result<ChallengeInfo, ClientError> {
     client.send(challenge).await?;
     let me = client.account().map(|a| a.name.to_lowercase());
+    let to = match challenge {
+        ClientMsg::Challenge { to, .. } => to.to_lowercase(),
+        _ => String::new(),
+    };
     loop {
         match client.recv().await? {
-            ServerMsg::ChallengeMade(info) if Some(info.from.to_lowercase()) == me => {
+            // Ours (not one made to us), to whom we asked (not one another
+            // connection of the account made at the same time).
+            ServerMsg::ChallengeMade(info)
+                if Some(info.from.to_lowercase()) == me && info.to.to_lowercase() == to =>
+            {
                 return Ok(info)
             }
             ServerMsg::Error { code, message, .. } if !ignorable(code) => {
