@@ -75,12 +75,15 @@ pub fn seek_news(msg: &ServerMsg, seek: u64) -> Option<SeekNews> {
     }
 }
 
-/// Waits for seek `seek` to be matched (for bots: no person to cancel it).
-pub async fn wait_matched(client: &mut Client, seek: u64) -> Result<Seated, ClientError> {
+/// Waits for seek `seek` to be matched (for bots: no person to cancel
+/// it); `None` when the server lost it (a cluster node went away): the
+/// protocol says to seek again.
+pub async fn wait_matched(client: &mut Client, seek: u64) -> Result<Option<Seated>, ClientError> {
     loop {
         let msg = client.recv().await?;
         match seek_news(&msg, seek) {
-            Some(SeekNews::Matched(seated, _)) => return Ok(seated),
+            Some(SeekNews::Matched(seated, _)) => return Ok(Some(seated)),
+            Some(SeekNews::Ended(SeekEnd::Lost)) => return Ok(None),
             Some(SeekNews::Ended(reason)) => {
                 return Err(ClientError::Protocol(format!(
                     "the seek ended without a match ({reason:?})"

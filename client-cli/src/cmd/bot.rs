@@ -145,7 +145,11 @@ async fn series(client: &mut Client, a: &Args, rng: &mut GameRng) -> Result<Summ
                     bots_after_ms: None,
                 };
                 let seek = lobby::start_seek(client, &msg).await.map_err(err)?;
-                lobby::wait_matched(client, seek).await.map_err(err)?
+                match lobby::wait_matched(client, seek).await.map_err(err)? {
+                    Some(seated) => seated,
+                    // Lost by the server: seek again.
+                    None => continue,
+                }
             }
             None => next_accepted(client, a.strategy.as_deref())
                 .await

@@ -7,7 +7,7 @@ use parlor_cli::input::Input;
 use parlor_cli::lobby::{self, SeekNews};
 use parlor_cli::{help, Client};
 use parlor_games::GameKind;
-use parlor_protocol::{ClientMsg, ServerMsg};
+use parlor_protocol::{ClientMsg, ErrorCode, SeekEnd, ServerMsg};
 
 use super::clock::ClockArgs;
 use super::found::{play_found, Found};
@@ -88,7 +88,7 @@ pub async fn run(a: Args) -> Result<(), String> {
         a.game
     )
     .map_err(|e| e.to_string())?;
-    let Some(seated) = wait(&mut client, seek, &mut input, &mut out).await? else {
+    let Some(seated) = wait(&mut client, &msg, seek, &mut input, &mut out).await? else {
         return Ok(());
     };
     let found = Found {
@@ -107,7 +107,8 @@ pub async fn run(a: Args) -> Result<(), String> {
 /// when the player cancelled it.
 async fn wait(
     client: &mut Client,
-    seek: u64,
+    msg: &ClientMsg,
+    mut seek: u64,
     input: &mut tokio::sync::mpsc::Receiver<Input>,
     out: &mut impl Write,
 ) -> Result<Option<lobby::Seated>, String> {
@@ -120,15 +121,20 @@ async fn wait(
     let mut cancelling = false;
     loop {
         tokio::select! {
-            msg = client.recv() => {
-                let msg = msg.map_err(|e| e.to_string())?;
-                match lobby::seek_news(&msg, seek) {
+            got = client.recv() => {
+                let got = got.map_err(|e| e.to_string())?;
+                match lobby::seek_news(&got, seek) {
                     Some(SeekNews::Matched(seated, players)) => {
                         if terminal {
                             writeln!(out).map_err(io)?;
                         }
                         writeln!(out, "Matched: {}.", players.join(" vs ")).map_err(io)?;
                         return Ok(Some(seated));
+                    }
+                    // The server lost it (a cluster node went away): the
+                    // protocol says to seek again, so this does.
+                    Some(SeekNews::Ended(SeekEnd::Lost)) if !cancelling => {
+                        seek = lobby::start_seek(client, msg).await.map_err(|e| e.to_string())?;
                     }
                     Some(SeekNews::Ended(reason)) => {
                         if cancelling {
@@ -139,8 +145,10 @@ async fn wait(
                     }
                     None => {}
                 }
-                if let ServerMsg::Error { code, message, .. } = msg {
-                    if !lobby::ignorable(code) {
+                if let ServerMsg::Error { code, message, .. } = got {
+                    // A cancel that crossed the match: `matched` is on its way.
+                    let crossed = cancelling && code == ErrorCode::SeekNotFound;
+                    if !lobby::ignorable(code) && !crossed {
                         return Err(format!("{message} ({code})"));
                     }
                 }
