@@ -384,7 +384,11 @@ async def seek_games(url, game, seats, options, rated, games, verbose, ca_cert=N
                 if msg["type"] == "matched" and msg["seek"] == seek_id:
                     break
                 if msg["type"] == "seek_ended" and msg["seek"] == seek_id:
-                    raise RuntimeError(f"the seek ended unmatched: {msg['reason']}")
+                    if msg["reason"] != "lost":
+                        raise RuntimeError(f"the seek ended unmatched: {msg['reason']}")
+                    # Lost with a cluster node that went away: seek again.
+                    await conn.send(seek)
+                    seek_id = (await conn.reply("seeking"))["seek"]
                 if msg["type"] == "error" and msg["code"] not in IGNORED:
                     raise RuntimeError(f'{msg["code"]}: {msg["message"]}')
             room = msg["room"]
