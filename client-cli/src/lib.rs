@@ -10,6 +10,7 @@ pub mod countdown;
 pub mod help;
 pub mod input;
 pub mod lobby;
+pub mod localtime;
 pub mod play;
 pub mod progress;
 pub mod rematch;

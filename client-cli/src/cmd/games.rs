@@ -2,6 +2,7 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use parlor_cli::localtime::Zone;
 use parlor_cli::Client;
 use parlor_protocol::{ClientMsg, GameEntry, RoomStatus, ServerMsg};
 
@@ -45,7 +46,7 @@ pub async fn run(a: Args) -> Result<(), String> {
         println!("No unfinished games.");
         return Ok(());
     }
-    print!("{}", table(&games, now_ms()));
+    print!("{}", table(&games, now_ms(), &Zone::system()));
     Ok(())
 }
 
@@ -56,7 +57,7 @@ fn now_ms() -> u64 {
 }
 
 /// The games as aligned columns, your turn first.
-fn table(games: &[GameEntry], now_ms: u64) -> String {
+fn table(games: &[GameEntry], now_ms: u64, zone: &Zone) -> String {
     let mut rows = vec![[
         "ROOM".to_owned(),
         "GAME".into(),
@@ -88,7 +89,7 @@ fn table(games: &[GameEntry], now_ms: u64) -> String {
             opponents.join(", "),
             turn.into(),
             g.deadline_ms
-                .map(|d| deadline(d, now_ms))
+                .map(|d| deadline(d, now_ms, zone))
                 .unwrap_or_else(|| "-".into()),
         ]);
     }
@@ -108,14 +109,15 @@ fn table(games: &[GameEntry], now_ms: u64) -> String {
     text
 }
 
-/// A deadline as the time left and the moment in UTC (`in 2d 3h, 2026-11-27
-/// 14:05 UTC`).
-fn deadline(at_ms: u64, now_ms: u64) -> String {
+/// A deadline as the time left and the moment in local time (`in 2d 3h,
+/// 2026-11-27 15:05 CET`).
+fn deadline(at_ms: u64, now_ms: u64, zone: &Zone) -> String {
     let left = match at_ms.checked_sub(now_ms) {
         Some(ms) => format!("in {}", span(ms / 1000)),
         None => "overdue".into(),
     };
-    format!("{left}, {}", utc(at_ms / 1000))
+    let secs = i64::try_from(at_ms / 1000).unwrap_or(i64::MAX);
+    format!("{left}, {}", zone.format(secs))
 }
 
 /// Seconds as days, hours and minutes (the two largest that apply).
@@ -128,37 +130,11 @@ fn span(secs: u64) -> String {
     }
 }
 
-/// Seconds since the epoch as `YYYY-MM-DD HH:MM UTC` (the proleptic
-/// Gregorian calendar, from the days since 1970-01-01).
-fn utc(secs: u64) -> String {
-    let days = i64::try_from(secs / 86_400).unwrap_or(0);
-    let (hh, mm) = (secs / 3600 % 24, secs / 60 % 60);
-    // Howard Hinnant's civil-from-days: eras of 400 years from 0000-03-01.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02} {hh:02}:{mm:02} UTC")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use parlor_games::{GameKind, Seat};
     use parlor_protocol::RoomId;
-
-    #[test]
-    fn utc_dates_are_right_across_leap_years() {
-        assert_eq!(utc(0), "1970-01-01 00:00 UTC");
-        assert_eq!(utc(951_782_400), "2000-02-29 00:00 UTC");
-        assert_eq!(utc(1_764_259_200), "2025-11-27 16:00 UTC");
-        assert_eq!(utc(4_107_542_399), "2100-02-28 23:59 UTC");
-    }
 
     #[test]
     fn the_table_shows_opponents_turn_and_time_left_with_your_turn_first() {
@@ -180,6 +156,7 @@ mod tests {
                 entry("bbbbbbbbbbbb", true, Some(now + 90_000_000)),
             ],
             now,
+            &Zone::utc(),
         );
         let lines: Vec<&str> = t.lines().collect();
         assert_eq!(lines.len(), 3, "{t}");
