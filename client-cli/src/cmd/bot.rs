@@ -115,7 +115,7 @@ pub async fn run(a: Args) -> Result<(), String> {
         )
         .await
         .map_err(err)?;
-    let outcome = bot::play(&mut client, &room, seat, a.strategy.as_deref(), &mut rng)
+    let outcome = bot::play_to_end(&mut client, &room, seat, a.strategy.as_deref(), &mut rng)
         .await
         .map_err(err)?;
     println!(
@@ -156,7 +156,7 @@ async fn series(client: &mut Client, a: &Args, rng: &mut GameRng) -> Result<Summ
                 .map_err(err)?,
         };
         let Seated { room, seat } = seated;
-        let outcome = bot::play(client, &room, seat, a.strategy.as_deref(), rng)
+        let outcome = bot::play_to_end(client, &room, seat, a.strategy.as_deref(), rng)
             .await
             .map_err(err)?;
         summary.record(room, seat, outcome);
