@@ -6,7 +6,7 @@
 //! - [`seeks`] and [`challenges`]: what waits, within its limits.
 //! - [`asker`]: what is kept of the session asking.
 //! - [`rated_clock`]: the clock of a rated match that named none.
-//! - [`start`]: a pairing or an accepted challenge made into a room, its
+//! - `start`: a pairing or an accepted challenge made into a room, its
 //!   players summoned to their seats.
 //! - [`shared`]: the books in PostgreSQL, for a cluster.
 //!
