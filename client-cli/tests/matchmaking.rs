@@ -331,7 +331,6 @@ fn with_rematch_the_next_match_starts_with_the_seats_moved_on() {
 }
 
 #[test]
-#[ignore = "needs `my_games` on the server (issue 24, landing on main from another branch)"]
 fn games_lists_the_accounts_unfinished_rooms_as_a_table_and_as_json() {
     use parlor_games::Seat;
     use parlor_protocol::{ClientMsg, ServerMsg};
@@ -405,7 +404,29 @@ fn games_lists_the_accounts_unfinished_rooms_as_a_table_and_as_json() {
         line.contains("bot:optimal") && line.contains("yours"),
         "{text}"
     );
+    // The account takes its seat up again from a new connection, as the
+    // listing says how.
+    assert!(
+        text.contains("parlor play GAME --room ROOM --seat SEAT"),
+        "{text}"
+    );
     drop(c);
+    let mut p = Session::start(&[
+        "play",
+        "nimrod",
+        "--room",
+        room.as_str(),
+        "--seat",
+        "0",
+        "--server",
+        &url,
+        "--token",
+        &token,
+    ]);
+    p.expect("You are seat 0 in room");
+    p.expect("Your move");
+    p.send("quit");
+    assert!(p.wait_exit().success(), "{}", p.transcript);
     rt.block_on(server.stop()).unwrap();
 }
 

@@ -47,6 +47,7 @@ pub async fn run(a: Args) -> Result<(), String> {
         return Ok(());
     }
     print!("{}", table(&games, now_ms(), &Zone::system()));
+    println!("Play one: parlor play GAME --room ROOM --seat SEAT --server {url}");
     Ok(())
 }
 

@@ -46,12 +46,18 @@ pub fn account_server(server: Option<String>) -> String {
     let url = server
         .or_else(|| kept.as_ref().map(|(s, _, _)| s.clone()))
         .unwrap_or_else(|| DEFAULT_SERVER.into());
-    if let Some((s, _, token)) = kept {
+    use_kept_token(&url);
+    url
+}
+
+/// Plays as the account `parlor login` kept a token for, if it belongs to
+/// the server at `url` (and `--token` did not give another).
+pub fn use_kept_token(url: &str) {
+    if let Some((s, _, token)) = parlor_cli::account::load_token() {
         if s == url {
             parlor_cli::client::use_token(token);
         }
     }
-    url
 }
 
 /// A room id typed by a person, or why it is not one.

@@ -8,7 +8,7 @@ use parlor_games::{GameKind, Seat};
 use uuid::Uuid;
 
 use super::clock::ClockArgs;
-use super::{json_arg, resolve_server, room_id, ServerArg};
+use super::{json_arg, resolve_server, room_id, use_kept_token, ServerArg};
 
 /// `parlor play`'s arguments.
 #[derive(Debug, clap::Args)]
@@ -59,6 +59,9 @@ pub async fn run(a: Args) -> Result<(), String> {
         None => a.game.strategies().first().map(|s| (*s).to_owned()),
     };
     let (url, local) = resolve_server(a.server).await?;
+    // Logged in to this server: play as the account (its seats in
+    // correspondence games can then be taken up again with --room).
+    use_kept_token(&url);
     let opts = PlayOptions {
         game: a.game,
         name: a.name,
