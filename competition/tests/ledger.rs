@@ -172,7 +172,7 @@ fn lines_made_from_current_ratings_fold_back_exactly() {
     use std::collections::HashMap;
     let mut table: HashMap<(String, String), (parlor_competition::Rating, u64)> = HashMap::new();
     let mut lines: Vec<LedgerLine> = Vec::new();
-    let matches: Vec<(&str, u64, Vec<(&str, Option<u8>, u8)>)> = vec![
+    let matches: Vec<(&str, u64, Vec<Placed<'_>>)> = vec![
         ("nimrod", 1_000, vec![("ann", None, 1), ("bob", None, 2)]),
         ("nimrod", 2_000, vec![("bob", None, 1), ("cy", None, 2)]),
         (

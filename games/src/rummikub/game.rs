@@ -445,10 +445,7 @@ impl Game for Rummikub {
     fn places(&self) -> Option<Vec<u8>> {
         self.outcome.map(|o| {
             crate::places::places_by(o, self.seats(), |s| {
-                self.rack(s)
-                    .iter()
-                    .map(|b| i64::from(b.number))
-                    .sum::<i64>()
+                self.rack(s).iter().map(|b| b.number).sum::<i64>()
             })
         })
     }
