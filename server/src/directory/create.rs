@@ -44,6 +44,19 @@ pub struct NewRoom {
     pub by_account: bool,
 }
 
+/// A room being made, counted against the caps until dropped.
+struct Reservation<'a> {
+    dir: &'a Directory,
+    creator: Option<Uuid>,
+    addr: Option<IpAddr>,
+}
+
+impl Drop for Reservation<'_> {
+    fn drop(&mut self) {
+        lock(&self.dir.rooms).reserve(self.creator, self.addr, false);
+    }
+}
+
 /// A room just created.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Created {
@@ -56,10 +69,18 @@ pub struct Created {
 }
 
 impl Directory {
-    /// Refuses a creation over one of the caps.
-    fn check_caps(&self, req: &NewRoom) -> Result<(), Refused> {
+    /// Refuses a creation over one of the caps, or counts the room to be
+    /// made against them until the returned reservation is dropped (in
+    /// one lock, so that rooms made at once cannot pass a cap together).
+    fn check_caps(&self, req: &NewRoom) -> Result<Reservation<'_>, Refused> {
         let too_many = |m: String| Err((ErrorCode::RoomTooMany, m));
-        let rooms = lock(&self.rooms);
+        let mut rooms = lock(&self.rooms);
+        if rooms.by_id.len() + rooms.reserved >= self.limits.max_rooms {
+            return too_many(format!(
+                "the server hosts {} rooms, its limit; try later",
+                self.limits.max_rooms
+            ));
+        }
         if let Some(creator) = req.creator {
             let open = rooms.open_by(creator);
             if open >= MAX_OPEN_ROOMS_PER_CREATOR {
@@ -77,23 +98,22 @@ impl Directory {
                 ));
             }
         }
-        Ok(())
+        let addr = req.creator_addr.map(address_key);
+        rooms.reserve(req.creator, addr, true);
+        Ok(Reservation {
+            dir: self,
+            creator: req.creator,
+            addr,
+        })
     }
 
     /// Creates a room.
     pub async fn create(&self, req: NewRoom) -> Result<Created, Refused> {
-        self.check_caps(&req)?;
         // Finished rooms only linger as a courtesy: they make way first.
-        self.make_way(|rooms| rooms.by_id.len() >= self.limits.max_rooms);
-        if lock(&self.rooms).by_id.len() >= self.limits.max_rooms {
-            return Err((
-                ErrorCode::RoomTooMany,
-                format!(
-                    "the server hosts {} rooms, its limit; try later",
-                    self.limits.max_rooms
-                ),
-            ));
-        }
+        self.make_way(|rooms| rooms.by_id.len() + rooms.reserved >= self.limits.max_rooms);
+        // Held until the room is registered (or not made): a moment of
+        // counting it twice errs on the side of the caps.
+        let _reservation = self.check_caps(&req)?;
         let bad = |m: String| (ErrorCode::RoomBadOptions, m);
         let game = req.game;
         let seats = req.seats.unwrap_or(game.seat_range().0);

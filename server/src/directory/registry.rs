@@ -67,6 +67,10 @@ pub(super) struct Registry {
     finished: VecDeque<RoomId>,
     /// Finished rooms still in `by_id` (lingering).
     pub lingering: usize,
+    /// Rooms being made (checked against the caps, not yet registered):
+    /// counted with the open rooms, so that rooms made at once cannot
+    /// pass a cap together.
+    pub reserved: usize,
     /// Public matches that were played and finished, whose rooms have
     /// closed, oldest first: still listed (as finished) for
     /// [`FINISHED_LISTED_FOR`], so that last hour's games can be found.
@@ -206,6 +210,17 @@ impl Registry {
         let id = self.finished.pop_front()?;
         let entry = self.remove(&id)?;
         Some((id, entry))
+    }
+
+    /// Counts a room about to be made against the caps (`up`), or stops
+    /// counting it (made and registered, or given up).
+    pub fn reserve(&mut self, creator: Option<Uuid>, addr: Option<IpAddr>, up: bool) {
+        self.count_open(true, creator, addr, up);
+        if up {
+            self.reserved += 1;
+        } else {
+            self.reserved = self.reserved.saturating_sub(1);
+        }
     }
 
     /// Unfinished rooms created under `creator`.
