@@ -4,6 +4,7 @@
 import { h, put } from './dom.js';
 import { clientSeed } from './net.js';
 import { GAMES, gameInfo, seatName } from './games.js';
+import { seekForm } from './seek.js';
 
 /** How often the open lobby refreshes its room list. */
 const LIST_REFRESH_MS = 4000;
@@ -196,7 +197,8 @@ export function showLobby(app) {
       id: `watch-bots-${k}`,
       onclick: () => startRoom(app, { game: k, seats: g.seats[0], opponents: Array(g.seats[0]).fill(g.watchBot || g.bots[0]), watch: true })
         .catch(e => say(e.message)),
-    }, 'Watch bots play')));
+    }, 'Watch bots play'),
+    seekForm(app, k)));
 
   put(app.main,
     h('section', { class: 'quick' }, h('h2', {}, 'Quick play'), h('div', { class: 'quick-grid' }, quick)),
