@@ -50,12 +50,14 @@ export function waitText(ms) {
  */
 export function explain(err) {
   const code = err.code || '';
-  const said = err.message ? ` (${err.message})` : '';
+  // The server's own words where they are precise (which character, how
+  // many), made a sentence; else ours.
+  const said = fallback => (err.message ? `${err.message[0].toUpperCase()}${err.message.slice(1).replace(/\.?$/, '.')}` : fallback);
   switch (code) {
     case 'account/name_taken': return { field: 'name', text: 'That name is taken: choose another one.' };
-    case 'account/bad_name': return { field: 'name', text: `A name has 3 to 20 letters, digits, "_" or "-"${said}.` };
+    case 'account/bad_name': return { field: 'name', text: said('A name has 3 to 20 letters, digits, "_" or "-".') };
     case 'account/name_reserved': return { field: 'name', text: 'That name is reserved: choose another one.' };
-    case 'account/bad_password': return { field: 'password', text: `A password has at least 8 characters (and at most 1024 bytes)${said}.` };
+    case 'account/bad_password': return { field: 'password', text: said('A password has at least 8 characters (and at most 1024 bytes).') };
     case 'account/bad_kind': return { field: 'kind', text: 'Choose "person" or "bot".' };
     case 'account/not_found': return { field: null, text: 'No player has this name.' };
     case 'auth/bad_credentials': return { field: 'password', text: 'Wrong name or password.' };
@@ -71,7 +73,7 @@ export function explain(err) {
     case 'auth/invalid_token': return { field: null, text: 'Your session has ended: log in again.' };
     case 'auth/bad_origin': return { field: null, text: 'The server refused a request from another site\'s page. Reload this page and try again.' };
     case 'token/not_found': return { field: null, text: 'That token no longer exists (it may have been revoked already).' };
-    case 'token/bad_label': return { field: 'label', text: `A label has at most 64 printable characters${said}.` };
+    case 'token/bad_label': return { field: 'label', text: said('A label has at most 64 printable characters.') };
     case 'token/too_many': return { field: null, text: 'This account has as many tokens as allowed: revoke one first.' };
     case 'http/too_large': return { field: null, text: 'That is too long for the server.' };
     case 'server/busy': return { field: null, text: 'The server is busy: try again in a moment.' };

@@ -18,14 +18,9 @@ export function setupHeader(app) {
     document.title = n ? `(${n}) Parlor` : 'Parlor';
   };
 
-  const mute = h('button', { id: 'mute', class: 'mute', type: 'button' });
-  const drawMute = () => {
-    const off = muted();
-    mute.setAttribute('aria-pressed', String(off));
-    mute.textContent = off ? '🔕' : '🔔';
-    mute.title = off ? 'Sound is off: switch it on' : 'Sound is on: switch it off';
-    mute.setAttribute('aria-label', 'Mute your-turn sound');
-  };
+  // A toggle with a constant name ("Mute"); aria-pressed tells its state.
+  const mute = h('button', { id: 'mute', class: 'mute', type: 'button', title: 'Mute the your-turn sound' }, 'Mute');
+  const drawMute = () => mute.setAttribute('aria-pressed', String(muted()));
   mute.addEventListener('click', () => { setMuted(!muted()); drawMute(); });
   drawMute();
 
