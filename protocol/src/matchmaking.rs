@@ -16,6 +16,9 @@ pub enum SeekEnd {
     /// The server could not keep it (the node matching it went away and
     /// no other could take it over): seek again.
     Lost,
+    /// It paired, but the room could not be made (the `error` sent just
+    /// before says why, e.g. `room/too_many`).
+    Refused,
 }
 
 /// Why a challenged player declined, as lichess's reasons go.

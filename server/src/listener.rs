@@ -85,8 +85,11 @@ pub async fn accept_loop(
         config.accounts.clone(),
         &limits,
     ));
+    let matchmaker =
+        crate::matchmaking::Matchmaker::start(Arc::clone(&directory), &tracker, shutdown.clone());
     let shared = Arc::new(Shared {
         accounts,
+        matchmaker,
         directory,
         analyses: Arc::new(Analyses::new(limits.analysis_positions)),
         admission: Admission::new(limits.admission),

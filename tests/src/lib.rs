@@ -11,6 +11,8 @@
 //! Everything here exists to fail tests, so it panics on the unexpected.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod http;
+
 use std::net::SocketAddr;
 use std::time::Duration;
 

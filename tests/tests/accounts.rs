@@ -6,123 +6,13 @@
 
 use std::net::SocketAddr;
 
-use base64::Engine;
 use parlor_protocol::{AccountInfo, ClientMsg, ErrorCode, ServerMsg, PROTOCOL_VERSION};
 use parlor_server::limits::Limits;
 use parlor_server::Config;
-use parlor_tests::{start_server, start_server_with, Raw, Received, TestStore, PATIENCE};
-use serde_json::{json, Value};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use parlor_tests::http::{account_with_token, basic, bearer, login, register, request};
+use parlor_tests::{start_server, start_server_with, Raw, Received, TestStore};
+use serde_json::json;
 use tokio::net::TcpStream;
-
-/// An HTTP answer.
-#[derive(Debug)]
-struct Answer {
-    status: u16,
-    headers: Vec<(String, String)>,
-    body: Value,
-}
-
-impl Answer {
-    fn header(&self, name: &str) -> Option<&str> {
-        self.headers
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str())
-    }
-
-    fn code(&self) -> &str {
-        self.body["code"].as_str().unwrap_or("")
-    }
-
-    /// The session cookie's value set by this answer.
-    fn session(&self) -> String {
-        let set = self.header("set-cookie").expect("a cookie is set");
-        let pair = set.split(';').next().unwrap();
-        pair.strip_prefix("parlor_session=").unwrap().to_owned()
-    }
-}
-
-/// Sends one request (closing the connection after) and reads the answer.
-async fn request(
-    addr: SocketAddr,
-    method: &str,
-    path: &str,
-    headers: &[(&str, String)],
-    body: Option<Value>,
-) -> Answer {
-    let body = body.map(|b| b.to_string()).unwrap_or_default();
-    let mut text = format!(
-        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
-        body.len()
-    );
-    for (n, v) in headers {
-        text.push_str(&format!("{n}: {v}\r\n"));
-    }
-    text.push_str("\r\n");
-    text.push_str(&body);
-    let mut stream = TcpStream::connect(addr).await.unwrap();
-    stream.write_all(text.as_bytes()).await.unwrap();
-    let mut all = Vec::new();
-    tokio::time::timeout(PATIENCE, stream.read_to_end(&mut all))
-        .await
-        .expect("the server did not close after answering")
-        .unwrap();
-    let end = all.windows(4).position(|w| w == b"\r\n\r\n").unwrap();
-    let head = String::from_utf8(all[..end].to_vec()).unwrap();
-    let mut lines = head.split("\r\n");
-    let status = lines
-        .next()
-        .unwrap()
-        .split(' ')
-        .nth(1)
-        .unwrap()
-        .parse()
-        .unwrap();
-    let headers = lines
-        .map(|l| {
-            let (n, v) = l.split_once(':').unwrap();
-            (n.trim().to_owned(), v.trim().to_owned())
-        })
-        .collect();
-    let body = serde_json::from_slice(&all[end + 4..]).unwrap_or(Value::Null);
-    Answer {
-        status,
-        headers,
-        body,
-    }
-}
-
-async fn register(addr: SocketAddr, name: &str, kind: &str) -> Answer {
-    request(
-        addr,
-        "POST",
-        "/api/accounts",
-        &[],
-        Some(json!({"name": name, "password": "correct horse", "kind": kind})),
-    )
-    .await
-}
-
-async fn login(addr: SocketAddr, name: &str, password: &str) -> Answer {
-    request(
-        addr,
-        "POST",
-        "/api/login",
-        &[],
-        Some(json!({"name": name, "password": password})),
-    )
-    .await
-}
-
-fn basic(name: &str, password: &str) -> (&'static str, String) {
-    let b = base64::engine::general_purpose::STANDARD.encode(format!("{name}:{password}"));
-    ("Authorization", format!("Basic {b}"))
-}
-
-fn bearer(token: &str) -> (&'static str, String) {
-    ("Authorization", format!("Bearer {token}"))
-}
 
 #[tokio::test]
 async fn register_login_and_names_unique_across_case() {
@@ -390,23 +280,6 @@ async fn oversized_and_chunked_bodies_are_refused() {
 }
 
 /// Registers `name` and makes it an API token.
-async fn account_with_token(addr: SocketAddr, name: &str) -> (String, i64) {
-    assert_eq!(register(addr, name, "bot").await.status, 201);
-    let made = request(
-        addr,
-        "POST",
-        "/api/tokens",
-        &[basic(name, "correct horse")],
-        None,
-    )
-    .await;
-    assert_eq!(made.status, 201, "{made:?}");
-    (
-        made.body["token"].as_str().unwrap().to_owned(),
-        made.body["id"].as_i64().unwrap(),
-    )
-}
-
 /// Sends `hello` with `token` on `c` and reads the answer.
 async fn hello_with(c: &mut Raw, name: &str, token: Option<&str>) -> ServerMsg {
     c.send(&ClientMsg::Hello {

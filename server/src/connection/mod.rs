@@ -2,6 +2,7 @@
 //! writer that sends what the connection's outbox holds.
 
 mod analysis;
+mod matchmaking;
 mod reader;
 mod requests;
 mod writer;
@@ -44,6 +45,8 @@ pub struct Shared {
     pub limits: Limits,
     /// Accounts, tokens and sessions.
     pub accounts: Arc<crate::accounts::Accounts>,
+    /// Seeks and challenges.
+    pub matchmaker: Arc<crate::matchmaking::Matchmaker>,
 }
 
 /// One connection's state.
@@ -69,6 +72,10 @@ struct Session {
     analysing: Arc<AtomicBool>,
     /// The shard this connection is to move to (see `follow`).
     move_to: Option<usize>,
+    /// Where summonses to seats arrive (matches found, challenges
+    /// accepted, rematches), once the session seeks, challenges or
+    /// offers a rematch: made then, so idle connections do not pay for it.
+    summons: Option<tokio::sync::mpsc::Receiver<crate::directory::Summons>>,
 }
 
 /// Serves one accepted WebSocket connection from `peer` until it closes
@@ -100,6 +107,7 @@ pub async fn serve(
         limiter: RateLimiter::new(Instant::now()),
         analysing: Arc::new(AtomicBool::new(false)),
         move_to: None,
+        summons: None,
     };
     live(session, ws, inbox, hello_by).await;
 }
@@ -169,6 +177,7 @@ fn live(
             shared.admission.flooded(session.peer.addr, Instant::now());
         }
         session.detach_all();
+        shared.matchmaker.closed(session.conn);
         shared.directory.disconnect(session.conn, session.token);
         drop(session);
         drain(writer, shared.limits.writer_drain_timeout).await;

@@ -32,6 +32,20 @@ pub(super) enum Flow {
     Close(u16, ErrorCode),
 }
 
+/// The next summons, for a session that listens for them; never, for
+/// one that does not.
+async fn next_summons(
+    queue: &mut Option<tokio::sync::mpsc::Receiver<crate::directory::Summons>>,
+) -> crate::directory::Summons {
+    match queue {
+        Some(rx) => match rx.recv().await {
+            Some(s) => s,
+            None => std::future::pending().await,
+        },
+        None => std::future::pending().await,
+    }
+}
+
 impl Session {
     /// Reads until the connection ends, or until it is to move to the
     /// shard of the room it just entered.
@@ -64,6 +78,10 @@ impl Session {
                 _ = sleep_until(hello_by), if !self.greeted => {
                     self.out.send(&ServerMsg::error(ErrorCode::RequestHelloFirst, format!("no hello within {} ms", limits.hello_timeout.as_millis())));
                     Flow::Close(1008, ErrorCode::RequestHelloFirst)
+                }
+                summons = next_summons(&mut self.summons) => {
+                    self.on_summons(summons);
+                    Flow::Go
                 }
                 _ = keepalive.tick() => {
                     if last_heard.elapsed() >= limits.idle_timeout {

@@ -78,15 +78,48 @@ impl Session {
             ClientMsg::Leave { room } => self.forward(room, RoomRequest::Leave, false),
             ClientMsg::GetLog { room, predict } => self.get_log(room, predict).await,
             ClientMsg::Analyze { game, tool, input } => self.analyze(game, tool, input),
-            // TODO(issue 24): the server side of finding opponents.
-            ClientMsg::Seek { .. }
-            | ClientMsg::CancelSeek { .. }
-            | ClientMsg::Challenge { .. }
-            | ClientMsg::CancelChallenge { .. }
-            | ClientMsg::Accept { .. }
-            | ClientMsg::Decline { .. }
-            | ClientMsg::Rematch { .. }
-            | ClientMsg::MyGames => {
+            ClientMsg::Seek {
+                game,
+                seats,
+                options,
+                clock,
+                rated,
+                bots,
+                bots_after_ms,
+            } => self.seek(super::matchmaking::SeekAsk {
+                game,
+                seats,
+                options,
+                clock,
+                rated,
+                bots,
+                bots_after_ms,
+            }),
+            ClientMsg::CancelSeek { seek } => self.cancel_seek(seek),
+            ClientMsg::Challenge {
+                to,
+                game,
+                options,
+                clock,
+                rated,
+                seat,
+            } => {
+                self.challenge(super::matchmaking::ChallengeAsk {
+                    to,
+                    game,
+                    options,
+                    clock,
+                    rated,
+                    seat,
+                })
+                .await
+            }
+            ClientMsg::CancelChallenge { challenge } => self.cancel_challenge(challenge),
+            ClientMsg::Accept { challenge } => self.accept(challenge).await,
+            ClientMsg::Decline { challenge, reason } => self.decline(challenge, reason),
+            ClientMsg::Rematch { room } => self.rematch(room),
+            // TODO(issue 24): my games.
+            ClientMsg::MyGames => {
                 self.out.send(&ServerMsg::error(
                     ErrorCode::ServerInternal,
                     "not hosted yet",
@@ -107,7 +140,7 @@ impl Session {
         }
     }
 
-    fn forward(&mut self, room: RoomId, req: RoomRequest, remember: bool) {
+    pub(super) fn forward(&mut self, room: RoomId, req: RoomRequest, remember: bool) {
         let cmd = RoomCmd::request(self.member(), req);
         match self.shared.directory.route(&room, cmd) {
             Ok(()) => {

@@ -203,7 +203,7 @@ impl Directory {
 }
 
 /// Refuses clock times out of range.
-fn check_clock(clock: Clock) -> Result<(), String> {
+pub(super) fn check_clock(clock: Clock) -> Result<(), String> {
     let (main, inc) = match clock {
         Clock::PerMove { ms } => (ms, 0),
         Clock::Increment {

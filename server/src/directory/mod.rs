@@ -25,8 +25,11 @@ mod listing;
 mod mode;
 mod players;
 mod registry;
+mod rematch;
 mod resume;
 mod sessions;
+mod spec;
+mod summons;
 
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
 
@@ -37,6 +40,8 @@ use tokio_util::task::TaskTracker;
 
 pub use create::{Created, NewRoom};
 pub use listing::{ListQuery, Page};
+pub use spec::RoomSpec;
+pub use summons::{Summons, SUMMONS_QUEUE};
 
 use crate::bus::Bus;
 use crate::limits::{Limits, MAX_LINGERING_ROOMS};
@@ -48,6 +53,7 @@ use mode::Mode;
 use players::Players;
 use registry::Registry;
 use sessions::Sessions;
+use summons::Summoning;
 
 /// A refusal: its code and message.
 pub type Refused = (ErrorCode, String);
@@ -74,6 +80,8 @@ pub struct Directory {
     sessions: Sessions,
     /// Which connections act as which account.
     players: Players,
+    /// Sessions that may be seated from outside.
+    summoning: Summoning,
     store: Store,
     tracker: TaskTracker,
     shutdown: CancellationToken,
@@ -130,6 +138,7 @@ impl Directory {
             rooms: Mutex::new(Registry::default()),
             sessions: Sessions::default(),
             players: Players::default(),
+            summoning: Summoning::default(),
             store,
             tracker,
             shutdown,
@@ -258,6 +267,7 @@ impl RoomHost for Directory {
             }
             RoomEvent::Seated { room, token, seat } => self.index_seat(token, &room, seat),
             RoomEvent::Unseated { room, token } => self.sessions.unseat(token, &room),
+            RoomEvent::Rematch(plan) => self.start_rematch(plan),
             RoomEvent::Stopped { room, epoch } => self.stopped(&room, epoch),
         }
     }

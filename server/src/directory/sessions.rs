@@ -142,6 +142,11 @@ impl Directory {
         self.sessions.release(token, conn);
     }
 
+    /// Connection `conn`'s queue, if it is open here.
+    pub fn outbox_of(&self, conn: ConnId) -> Option<Outbox> {
+        self.sessions.outbox(conn)
+    }
+
     /// Forgets a closed connection.
     pub fn disconnect(&self, conn: ConnId, token: Uuid) {
         if let Some(cluster) = self.mode.bus() {
@@ -150,6 +155,7 @@ impl Directory {
         self.sessions.remove(conn);
         self.sessions.release(token, conn);
         self.sign_out(conn);
+        self.stop_listening(conn);
     }
 
     /// The seats `token` holds in rooms hosted here.

@@ -49,6 +49,8 @@ pub(super) struct Room {
     /// A step's commit was not confirmed and the log could not be read
     /// since: the room reads it before its next step (see `moved`).
     pub unsettled: bool,
+    /// Rematch offers, once the match is over.
+    pub rematch: super::rematch::Offers,
 }
 
 impl Room {
@@ -147,6 +149,7 @@ impl Room {
                 RoomRequest::Play { seat, seq, mv } => self.play(who, seat, seq, mv).await,
                 RoomRequest::Leave => self.leave(who).await,
                 RoomRequest::Resume => self.resume(who),
+                RoomRequest::Rematch => self.offer_rematch(who),
             },
             RoomCmd::Detach { token, conn } => self.detach(token, conn),
             RoomCmd::Relinquish => self.give_up(),

@@ -14,6 +14,7 @@ mod clock;
 mod expiry;
 mod moved;
 mod moves;
+mod rematch;
 mod seating;
 mod setup;
 mod slot;
@@ -33,6 +34,7 @@ use crate::outbox::{ConnId, Outbox};
 use crate::store::Store;
 
 pub use clock::Clocks;
+pub use rematch::RematchPlan;
 pub use setup::{spawn_restored, spawn_room, unix_ms, RoomInit};
 
 /// A session acting in a room: who it is and which connection to answer.
@@ -88,6 +90,8 @@ pub enum RoomRequest {
     /// A session took back its token: re-attach its seats to this
     /// connection (the member's, a new one).
     Resume,
+    /// After the match: offer (or agree to) a rematch.
+    Rematch,
 }
 
 /// What a room's actor is sent: a session's request, or one of the
@@ -189,6 +193,8 @@ pub enum RoomEvent {
         /// Whose.
         token: Uuid,
     },
+    /// Every player of a finished match offered a rematch: make it.
+    Rematch(RematchPlan),
     /// The actor stopped: forget the room.
     Stopped {
         /// The room.

@@ -120,6 +120,7 @@ pub fn spawn_room(
         moved: false,
         generation: host.store().cluster().map(|c| c.generation()),
         unsettled: false,
+        rematch: Default::default(),
     };
     Prepared::new(room)
 }
@@ -192,6 +193,7 @@ pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<P
         moved: false,
         generation: host.store().cluster().map(|c| c.generation()),
         unsettled: false,
+        rematch: Default::default(),
     };
     Ok(Prepared::new(room))
 }

@@ -1,0 +1,303 @@
+//! Answering the requests that find opponents: seeks, challenges and
+//! rematches, and the summonses that seat this session from outside.
+
+use std::sync::Arc;
+
+use parlor_games::{GameKind, Seat};
+use parlor_protocol::{ChallengeInfo, Clock, DeclineReason, ErrorCode, RoomId, ServerMsg};
+use serde_json::Value;
+
+use super::Session;
+use crate::accounts::name_key;
+use crate::admission::address_key;
+use crate::directory::{RoomSpec, Summons};
+use crate::matchmaking::challenges::{Open, CHALLENGE_LIFETIME};
+use crate::matchmaking::rated_clock::rated_default;
+use crate::matchmaking::seeks::{DEFAULT_BOTS_AFTER_MS, MAX_BOTS_AFTER_MS, MIN_BOTS_AFTER_MS};
+use crate::matchmaking::{Asker, AskerAccount};
+use crate::room::{unix_ms, RoomRequest};
+
+/// A seek as the client sent it.
+pub(super) struct SeekAsk {
+    pub game: GameKind,
+    pub seats: Option<u8>,
+    pub options: Value,
+    pub clock: Option<Clock>,
+    pub rated: bool,
+    pub bots: bool,
+    pub bots_after_ms: Option<u64>,
+}
+
+/// A challenge as the client sent it.
+pub(super) struct ChallengeAsk {
+    pub to: String,
+    pub game: GameKind,
+    pub options: Value,
+    pub clock: Option<Clock>,
+    pub rated: bool,
+    pub seat: Option<Seat>,
+}
+
+impl Session {
+    /// This session as the matchmaker keeps it.
+    fn asker(&self) -> Asker {
+        Asker {
+            conn: self.conn,
+            token: self.token,
+            name: Arc::clone(&self.name),
+            account: self.account.as_ref().map(|a| AskerAccount {
+                key: name_key(&a.name),
+                name: a.name.clone(),
+                kind: a.kind.as_str().to_owned(),
+            }),
+            addr: address_key(self.peer.addr),
+        }
+    }
+
+    /// Lets this session be summoned to seats from now on.
+    fn listen(&mut self) {
+        if self.summons.is_none() {
+            self.summons = Some(self.shared.directory.listen(self.conn));
+        }
+    }
+
+    fn refuse(&self, (code, message): (ErrorCode, String)) {
+        self.out.send(&ServerMsg::error(code, message));
+    }
+
+    /// Refuses what only an account may do, for a guest.
+    fn require_account(&self, what: &str) -> bool {
+        if self.account.is_none() {
+            self.refuse((
+                ErrorCode::AuthRequired,
+                format!("{what} needs an account: log in, or send a token in hello"),
+            ));
+            return false;
+        }
+        true
+    }
+
+    /// The spec of a rated or casual match: a rated one always has a
+    /// clock, and a correspondence clock is for accounts only.
+    fn match_spec(
+        &self,
+        game: GameKind,
+        seats: Option<u8>,
+        options: &Value,
+        clock: Option<Clock>,
+        rated: bool,
+    ) -> Option<RoomSpec> {
+        if rated && !self.require_account("rated play") {
+            return None;
+        }
+        if clock.is_some_and(|c| c.is_correspondence())
+            && !self.require_account("a correspondence game")
+        {
+            return None;
+        }
+        let clock = match clock {
+            None if rated => Some(rated_default(game)),
+            c => c,
+        };
+        match RoomSpec::check(game, seats, options, clock) {
+            Ok(spec) => Some(spec),
+            Err(refused) => {
+                self.refuse(refused);
+                None
+            }
+        }
+    }
+
+    pub(super) fn seek(&mut self, ask: SeekAsk) {
+        let bots_after_ms = if ask.bots {
+            if ask.rated {
+                return self.refuse((
+                    ErrorCode::SeekInvalid,
+                    "built-in bots are never rated: seek casual to play them".into(),
+                ));
+            }
+            let after = ask.bots_after_ms.unwrap_or(DEFAULT_BOTS_AFTER_MS);
+            if !(MIN_BOTS_AFTER_MS..=MAX_BOTS_AFTER_MS).contains(&after) {
+                return self.refuse((
+                    ErrorCode::SeekInvalid,
+                    format!("bots_after_ms must be {MIN_BOTS_AFTER_MS} to {MAX_BOTS_AFTER_MS}"),
+                ));
+            }
+            Some(after)
+        } else {
+            None
+        };
+        let Some(spec) = self.match_spec(ask.game, ask.seats, &ask.options, ask.clock, ask.rated)
+        else {
+            return;
+        };
+        self.listen();
+        let seats = spec.seats;
+        match self
+            .shared
+            .matchmaker
+            .seek(self.asker(), spec, ask.rated, bots_after_ms)
+        {
+            Ok(seek) => {
+                self.out.send(&ServerMsg::Seeking {
+                    seek,
+                    game: ask.game,
+                    seats,
+                    rated: ask.rated,
+                });
+            }
+            Err(refused) => self.refuse(refused),
+        }
+    }
+
+    pub(super) fn cancel_seek(&mut self, seek: Option<u64>) {
+        let ended = self.shared.matchmaker.cancel_seek(self.conn, seek);
+        if ended.is_empty() && seek.is_some() {
+            return self.refuse((
+                ErrorCode::SeekNotFound,
+                "this connection has no waiting seek with that id (it may just have been matched)"
+                    .into(),
+            ));
+        }
+        for seek in ended {
+            self.out.send(&ServerMsg::SeekEnded {
+                seek,
+                reason: parlor_protocol::SeekEnd::Cancelled,
+            });
+        }
+    }
+
+    pub(super) async fn challenge(&mut self, ask: ChallengeAsk) {
+        if !self.require_account("a challenge") {
+            return;
+        }
+        let Some(me) = self.asker().account else {
+            return;
+        };
+        if name_key(&ask.to) == me.key {
+            return self.refuse((
+                ErrorCode::ChallengeSelf,
+                "you cannot challenge yourself".into(),
+            ));
+        }
+        let them = match self.shared.accounts.player(&ask.to).await {
+            Ok(account) => account,
+            Err(e) if e.status == 404 => {
+                return self.refuse((
+                    ErrorCode::ChallengeUnknownPlayer,
+                    format!("no account is called {:?}", ask.to),
+                ))
+            }
+            Err(e) => return self.refuse((ErrorCode::ServerStorage, e.message)),
+        };
+        if ask.game.seat_range().0 > 2 {
+            return self.refuse((
+                ErrorCode::ChallengeInvalid,
+                format!("{} needs more than two players", ask.game),
+            ));
+        }
+        if ask.seat.is_some_and(|s| s.0 > 1) {
+            return self.refuse((
+                ErrorCode::ChallengeInvalid,
+                "a challenge has seats 0 and 1".into(),
+            ));
+        }
+        let Some(spec) = self.match_spec(ask.game, Some(2), &ask.options, ask.clock, ask.rated)
+        else {
+            return;
+        };
+        self.listen();
+        let lifetime = u64::try_from(CHALLENGE_LIFETIME.as_millis()).unwrap_or(u64::MAX);
+        let open = Open {
+            info: ChallengeInfo {
+                challenge: 0,
+                from: me.name.clone(),
+                from_kind: me.kind.clone(),
+                to: them.name.clone(),
+                game: spec.game,
+                seats: spec.seats,
+                options: spec.options.clone(),
+                clock: spec.clock,
+                rated: ask.rated,
+                seat: ask.seat,
+                expires_at_ms: unix_ms().saturating_add(lifetime),
+            },
+            from: self.asker(),
+            to_key: name_key(&them.name),
+            spec,
+        };
+        match self.shared.matchmaker.challenge(open) {
+            Ok(info) => {
+                self.out.send(&ServerMsg::ChallengeMade(info));
+            }
+            Err(refused) => self.refuse(refused),
+        }
+    }
+
+    pub(super) async fn accept(&mut self, challenge: u64) {
+        if !self.require_account("accepting a challenge") {
+            return;
+        }
+        self.listen();
+        let me = self.asker();
+        let matchmaker = Arc::clone(&self.shared.matchmaker);
+        if let Err(refused) = matchmaker.accept(&me, challenge).await {
+            self.refuse(refused);
+        }
+    }
+
+    pub(super) fn decline(&mut self, challenge: u64, reason: DeclineReason) {
+        let Some(me) = self.asker().account else {
+            return self.refuse(not_yours());
+        };
+        if let Err(refused) = self.shared.matchmaker.decline(&me.key, challenge, reason) {
+            self.refuse(refused);
+        }
+    }
+
+    pub(super) fn cancel_challenge(&mut self, challenge: u64) {
+        let Some(me) = self.asker().account else {
+            return self.refuse(not_yours());
+        };
+        if let Err(refused) = self.shared.matchmaker.cancel_challenge(&me.key, challenge) {
+            self.refuse(refused);
+        }
+    }
+
+    pub(super) fn rematch(&mut self, room: RoomId) {
+        self.listen();
+        self.forward(room, RoomRequest::Rematch, false);
+    }
+
+    /// Takes the seat a summons names, after telling the client why; then
+    /// seats the bots it brings.
+    pub(super) fn on_summons(&mut self, summons: Summons) {
+        self.out.send(&summons.notice);
+        self.forward(
+            summons.room.clone(),
+            RoomRequest::Join {
+                seat: Some(summons.seat),
+                client_seed: None,
+            },
+            true,
+        );
+        for (seat, strategy) in summons.bots {
+            self.forward(
+                summons.room.clone(),
+                RoomRequest::AddBot {
+                    seat: Some(seat),
+                    strategy: Some(strategy),
+                },
+                false,
+            );
+        }
+    }
+}
+
+/// A challenge a guest tries to answer or withdraw is none of theirs.
+fn not_yours() -> (ErrorCode, String) {
+    (
+        ErrorCode::ChallengeNotFound,
+        "no open challenge with that id is yours (challenges are between accounts)".into(),
+    )
+}

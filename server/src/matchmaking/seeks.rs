@@ -1,0 +1,308 @@
+//! The seeks waiting on one node: added within their limits, cancelled,
+//! dropped with their connection, and taken out in groups when they pair.
+
+use std::collections::BTreeMap;
+
+use parlor_protocol::ErrorCode;
+
+use super::asker::Asker;
+use super::pairing::{pair, Seek};
+use crate::directory::{Refused, RoomSpec};
+use crate::outbox::ConnId;
+
+/// Waiting seeks one connection may have: a few games at once (say one
+/// per game) is plenty, and each seek is a room's worth of work when it
+/// pairs.
+pub const MAX_SEEKS_PER_CONNECTION: usize = 4;
+
+/// Waiting seeks one account may have over all its connections.
+pub const MAX_SEEKS_PER_ACCOUNT: usize = 8;
+
+/// Waiting seeks from one address: bounds a client that opens many
+/// connections to flood the pool (each pair it makes with itself would
+/// be a room).
+pub const MAX_SEEKS_PER_ADDRESS: usize = 32;
+
+/// Shortest wait a player may choose before bots fill in.
+pub const MIN_BOTS_AFTER_MS: u64 = 1_000;
+
+/// Longest wait a player may choose before bots fill in.
+pub const MAX_BOTS_AFTER_MS: u64 = 600_000;
+
+/// How long a seek with bots waits for people when it says nothing.
+pub const DEFAULT_BOTS_AFTER_MS: u64 = 30_000;
+
+/// The rating everyone seeks with until ratings exist: the Glicko-2
+/// starting rating.
+pub const UNRATED_RATING: f64 = 1500.0;
+
+/// A seek as it waits.
+#[derive(Clone, Debug)]
+pub struct Waiting {
+    /// Its id.
+    pub id: u64,
+    /// Who seeks.
+    pub asker: Asker,
+    /// The room it asks for.
+    pub spec: RoomSpec,
+    /// Rated.
+    pub rated: bool,
+    /// When it was made, in ms on the matchmaker's clock.
+    pub since_ms: u64,
+    /// When bots fill in, for a seek that asked for them.
+    pub bots_at_ms: Option<u64>,
+}
+
+/// Seeks that make a match.
+#[derive(Debug)]
+pub struct Group {
+    /// The seeks, in the order they were made.
+    pub members: Vec<Waiting>,
+    /// Seats left for built-in bots (a seek whose wait for people ran out).
+    pub bots: u8,
+}
+
+/// The waiting seeks.
+#[derive(Debug, Default)]
+pub struct SeekBook {
+    waiting: BTreeMap<u64, Waiting>,
+    next_id: u64,
+}
+
+impl SeekBook {
+    /// How many seeks wait.
+    pub fn len(&self) -> usize {
+        self.waiting.len()
+    }
+
+    /// Whether none waits.
+    pub fn is_empty(&self) -> bool {
+        self.waiting.is_empty()
+    }
+
+    /// Adds a seek within the limits; its id.
+    pub fn add(
+        &mut self,
+        asker: Asker,
+        spec: RoomSpec,
+        rated: bool,
+        now_ms: u64,
+        bots_after_ms: Option<u64>,
+    ) -> Result<u64, Refused> {
+        let too_many = |m: String| Err((ErrorCode::SeekTooMany, m));
+        let of_conn = self.count(|w| w.asker.conn == asker.conn);
+        if of_conn >= MAX_SEEKS_PER_CONNECTION {
+            return too_many(format!("this connection already has {of_conn} seeks waiting, the most it may; cancel one first"));
+        }
+        if let Some(account) = &asker.account {
+            let of_account = self.count(|w| {
+                w.asker
+                    .account
+                    .as_ref()
+                    .is_some_and(|a| a.key == account.key)
+            });
+            if of_account >= MAX_SEEKS_PER_ACCOUNT {
+                return too_many(format!("your account already has {of_account} seeks waiting, the most it may; cancel one first"));
+            }
+        }
+        let of_addr = self.count(|w| w.asker.addr == asker.addr);
+        if of_addr >= MAX_SEEKS_PER_ADDRESS {
+            return too_many(format!(
+                "your address already has {of_addr} seeks waiting, the most one address may"
+            ));
+        }
+        self.next_id += 1;
+        let id = self.next_id;
+        self.waiting.insert(
+            id,
+            Waiting {
+                id,
+                asker,
+                spec,
+                rated,
+                since_ms: now_ms,
+                bots_at_ms: bots_after_ms.map(|after| now_ms.saturating_add(after)),
+            },
+        );
+        Ok(id)
+    }
+
+    fn count(&self, f: impl Fn(&Waiting) -> bool) -> usize {
+        self.waiting.values().filter(|w| f(w)).count()
+    }
+
+    /// Cancels connection `conn`'s seek `id`, or all its seeks; the ids
+    /// cancelled.
+    pub fn cancel(&mut self, conn: ConnId, id: Option<u64>) -> Vec<u64> {
+        let ids: Vec<u64> = self
+            .waiting
+            .values()
+            .filter(|w| w.asker.conn == conn && id.is_none_or(|id| w.id == id))
+            .map(|w| w.id)
+            .collect();
+        for id in &ids {
+            self.waiting.remove(id);
+        }
+        ids
+    }
+
+    /// Takes out every group that pairs at `now_ms`, and every seek whose
+    /// wait for people ran out and that asked for bots.
+    pub fn take_groups(&mut self, now_ms: u64) -> Vec<Group> {
+        let seeks: Vec<Seek<String>> = self
+            .waiting
+            .values()
+            .map(|w| Seek {
+                id: w.id,
+                key: format!("{}|{}", w.rated, w.spec.key()),
+                rated: w.rated,
+                seats: w.spec.seats,
+                seeker: w.asker.seeker(),
+                rating: UNRATED_RATING,
+                since_ms: w.since_ms,
+            })
+            .collect();
+        let mut groups: Vec<Group> = pair(&seeks, now_ms)
+            .into_iter()
+            .map(|ids| Group {
+                members: ids
+                    .iter()
+                    .filter_map(|id| self.waiting.remove(id))
+                    .collect(),
+                bots: 0,
+            })
+            .collect();
+        let due: Vec<u64> = self
+            .waiting
+            .values()
+            .filter(|w| w.bots_at_ms.is_some_and(|at| at <= now_ms))
+            .map(|w| w.id)
+            .collect();
+        for id in due {
+            if let Some(w) = self.waiting.remove(&id) {
+                let bots = w.spec.seats.saturating_sub(1);
+                groups.push(Group {
+                    members: vec![w],
+                    bots,
+                });
+            }
+        }
+        groups
+    }
+
+    /// When the next seek's wait for bots runs out, or its rating window
+    /// widens: the latest time the book must be looked at again.
+    pub fn next_due_ms(&self) -> Option<u64> {
+        self.waiting.values().filter_map(|w| w.bots_at_ms).min()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::net::IpAddr;
+    use std::sync::Arc;
+
+    use parlor_games::GameKind;
+    use serde_json::Value;
+    use uuid::Uuid;
+
+    use super::*;
+    use crate::matchmaking::asker::AskerAccount;
+
+    fn asker(conn: u64, account: Option<&str>, addr: u8) -> Asker {
+        Asker {
+            conn: ConnId(conn),
+            token: Uuid::new_v4(),
+            name: Arc::from(account.unwrap_or("guest")),
+            account: account.map(|a| AskerAccount {
+                key: a.to_ascii_lowercase(),
+                name: a.into(),
+                kind: "human".into(),
+            }),
+            addr: IpAddr::from([10, 0, 0, addr]),
+        }
+    }
+
+    fn nimrod() -> RoomSpec {
+        RoomSpec::check(GameKind::Nimrod, None, &Value::Null, None).unwrap()
+    }
+
+    #[test]
+    fn two_players_pair_and_leave_the_book() {
+        let mut book = SeekBook::default();
+        book.add(asker(1, None, 1), nimrod(), false, 0, None)
+            .unwrap();
+        book.add(asker(2, None, 2), nimrod(), false, 10, None)
+            .unwrap();
+        let groups = book.take_groups(20);
+        assert_eq!(groups.len(), 1);
+        assert_eq!(groups[0].members.len(), 2);
+        assert!(book.is_empty());
+    }
+
+    #[test]
+    fn one_account_never_meets_itself_and_rated_never_meets_casual() {
+        let mut book = SeekBook::default();
+        book.add(asker(1, Some("Al"), 1), nimrod(), false, 0, None)
+            .unwrap();
+        book.add(asker(2, Some("al"), 2), nimrod(), false, 0, None)
+            .unwrap();
+        book.add(asker(3, Some("bo"), 3), nimrod(), true, 0, None)
+            .unwrap();
+        assert!(book.take_groups(1).is_empty());
+        assert_eq!(book.len(), 3);
+    }
+
+    #[test]
+    fn limits_per_connection_account_and_address_hold() {
+        let mut book = SeekBook::default();
+        for _ in 0..MAX_SEEKS_PER_CONNECTION {
+            book.add(asker(1, None, 1), nimrod(), false, 0, None)
+                .unwrap();
+        }
+        let over = book.add(asker(1, None, 1), nimrod(), false, 0, None);
+        assert_eq!(over.map_err(|e| e.0), Err(ErrorCode::SeekTooMany));
+        let mut book = SeekBook::default();
+        for conn in 0..MAX_SEEKS_PER_ADDRESS as u64 {
+            book.add(asker(conn, None, 7), nimrod(), false, 0, None)
+                .unwrap();
+        }
+        let over = book.add(asker(999, None, 7), nimrod(), false, 0, None);
+        assert_eq!(over.map_err(|e| e.0), Err(ErrorCode::SeekTooMany));
+        let mut book = SeekBook::default();
+        for conn in 0..MAX_SEEKS_PER_ACCOUNT as u64 {
+            book.add(asker(conn, Some("z"), conn as u8), nimrod(), true, 0, None)
+                .unwrap();
+        }
+        let over = book.add(asker(99, Some("Z"), 99), nimrod(), true, 0, None);
+        assert_eq!(over.map_err(|e| e.0), Err(ErrorCode::SeekTooMany));
+    }
+
+    #[test]
+    fn bots_fill_in_only_when_the_wait_runs_out() {
+        let mut book = SeekBook::default();
+        book.add(asker(1, None, 1), nimrod(), false, 0, Some(5_000))
+            .unwrap();
+        assert_eq!(book.next_due_ms(), Some(5_000));
+        assert!(book.take_groups(4_999).is_empty());
+        let groups = book.take_groups(5_000);
+        assert_eq!(groups.len(), 1);
+        assert_eq!(groups[0].bots, 1);
+    }
+
+    #[test]
+    fn cancelling_takes_only_that_connections_seeks() {
+        let mut book = SeekBook::default();
+        let a = book
+            .add(asker(1, None, 1), nimrod(), false, 0, None)
+            .unwrap();
+        book.add(asker(1, None, 1), nimrod(), false, 0, None)
+            .unwrap();
+        book.add(asker(2, None, 1), nimrod(), true, 0, None)
+            .unwrap();
+        assert_eq!(book.cancel(ConnId(2), Some(a)), Vec::<u64>::new());
+        assert_eq!(book.cancel(ConnId(1), Some(a)), vec![a]);
+        assert_eq!(book.cancel(ConnId(1), None).len(), 1);
+        assert_eq!(book.len(), 1);
+    }
+}
