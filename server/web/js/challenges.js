@@ -12,6 +12,9 @@ export const DECLINE_REASONS = [
   ['no_bots', 'No bots'], ['only_bots', 'Only bots'],
 ];
 
+/** How long an accepted challenge's card stays, saying the room opens. */
+const CARD_LINGER_MS = 4000;
+
 const ENDS = {
   accepted: 'Accepted: opening the room…',
   declined: 'Declined',
@@ -37,6 +40,8 @@ export function setupChallenges(app) {
   const cards = new Map();
   /** Challenges this connection made or answered: their room is ours to open. */
   const acted = new Set();
+  /** Rooms of accepted challenges, opened when our seat there is confirmed. */
+  const seating = new Set();
 
   const me = () => (conn.account ? conn.account.name.toLowerCase() : '');
 
@@ -102,10 +107,17 @@ export function setupChallenges(app) {
     const c = cards.get(e.challenge);
     if (c) { c.ended = e; draw(c); }
     if (e.end === 'accepted' && e.room && acted.has(e.challenge)) {
-      location.hash = `#/room/${e.room}`;
+      // `joined` follows: the room is opened then, as our seat (opened
+      // before, the page would watch it as a spectator).
+      seating.add(e.room);
       // Nothing left to decide: the card goes once the room is open.
-      if (c) setTimeout(() => { c.card.remove(); cards.delete(e.challenge); }, 4000);
+      if (c) setTimeout(() => { c.card.remove(); cards.delete(e.challenge); }, CARD_LINGER_MS);
     }
+  });
+
+  conn.on('joined', m => {
+    if (!seating.delete(m.room)) return;
+    location.hash = `#/room/${m.room}`;
   });
 
   /** Sends a challenge; rejects with the server's error. */
