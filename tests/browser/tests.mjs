@@ -109,12 +109,16 @@ async function playNimrodOut(pages) {
   assert.fail('the match did not end');
 }
 
-/** Seeks a casual Nimrod game without a clock from the lobby's card. */
-async function seekNimrod(page) {
+/**
+ * Seeks a casual Nimrod game without a clock from the lobby's card; the
+ * first seeker (`waits`) sees the waiting indicator, the second may be
+ * matched at once.
+ */
+async function seekNimrod(page, waits) {
   await page.click('#seek-nimrod-open');
   await page.selectOption('#seek-nimrod-clock', 'none');
   await page.click('#seek-nimrod');
-  await page.waitForSelector('.notice.seeking[data-game="nimrod"]');
+  if (waits) await page.waitForSelector('.notice.seeking[data-game="nimrod"]');
 }
 
 export const TESTS = {
@@ -597,8 +601,8 @@ export const TESTS = {
       await open(page, url);
       const amy = uniqueName('amy');
       await register(page, amy);
-      await seekNimrod(page);
-      await seekNimrod(bob.page);
+      await seekNimrod(page, true);
+      await seekNimrod(bob.page, false);
       // Both are matched into one room and seated there.
       await page.waitForSelector('#status[data-seq]');
       await bob.page.waitForSelector('#status[data-seq]');

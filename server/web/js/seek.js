@@ -30,13 +30,16 @@ export function setupSeeks(app) {
   };
   setInterval(tick, WAIT_TICK_MS);
 
+  /** Seeks already over (matched or ended), should that news come first. */
+  const over = new Set();
   const end = id => {
+    over.add(id);
     const s = seeks.get(id);
     if (s) { s.el.remove(); seeks.delete(id); }
   };
 
   const add = (m, asked) => {
-    end(m.seek);
+    if (over.has(m.seek)) return;
     const bits = [`${m.seats || asked.seats} players`, clockText(asked.clock || null), asked.rated ? 'rated' : 'casual'];
     const el = h('div', { class: 'notice seeking', role: 'status', dataset: { seek: m.seek, game: m.game } },
       h('span', { class: 'spinner', 'aria-hidden': 'true' }),
