@@ -652,6 +652,8 @@ export const TESTS = {
       // Bob sees it wherever he is, and declines: too fast.
       await bob.page.waitForSelector('.notice.challenge[data-state="incoming"]');
       assert.match(await bob.page.textContent('.notice.challenge'), new RegExp(`${amy} challenges you: Nimrod`));
+      // Unanswered, it expires after a minute: the card counts down.
+      assert.match(await bob.page.textContent('.notice.challenge .expires'), /^\((0:[0-5]\d|1:00) left\)$/);
       await bob.page.screenshot({ path: `${process.env.SCREENSHOT_DIR || 'web-screenshots'}/challenge-received.png` });
       await bob.page.selectOption('.notice.challenge select.reason', 'too_fast');
       await bob.page.click('.notice.challenge .decline');

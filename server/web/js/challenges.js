@@ -14,6 +14,8 @@ export const DECLINE_REASONS = [
 
 /** How long an accepted challenge's card stays, saying the room opens. */
 const CARD_LINGER_MS = 4000;
+/** How often the time left to answer is redrawn. */
+const EXPIRY_TICK_MS = 1000;
 
 const ENDS = {
   accepted: 'Accepted: opening the room…',
@@ -30,6 +32,18 @@ function reasonText(code) {
 
 function terms(m) {
   return `${gameInfo(m.game).title}, ${clockText(m.clock)}, ${m.rated ? 'rated' : 'casual'}`;
+}
+
+/** "(1:00 left)": the time left to answer, redrawn by the tick below. */
+function expires(m) {
+  return m.expires_at_ms ? h('span', { class: 'expires', dataset: { at: m.expires_at_ms } }) : null;
+}
+
+function drawExpiries(box) {
+  for (const el of box.querySelectorAll('.expires')) {
+    const s = Math.max(0, Math.ceil((Number(el.dataset.at) - Date.now()) / 1000));
+    el.textContent = `(${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')} left)`;
+  }
 }
 
 export function setupChallenges(app) {
@@ -71,7 +85,7 @@ export function setupChallenges(app) {
         DECLINE_REASONS.map(([k, label]) => h('option', { value: k }, label)));
       body = [
         h('p', {}, h('a', { href: `#/player/${encodeURIComponent(m.from)}` }, m.from),
-          m.from_kind === 'bot' ? ' (bot)' : '', ` challenges you: ${terms(m)}.`),
+          m.from_kind === 'bot' ? ' (bot)' : '', ` challenges you: ${terms(m)}. `, expires(m)),
         h('div', { class: 'row' },
           h('button', { class: 'primary accept', onclick: () => act({ type: 'accept', challenge: m.challenge }) }, 'Accept'),
           h('label', { for: `reason-${m.challenge}`, class: 'sr-only' }, 'Reason'), reason,
@@ -83,13 +97,16 @@ export function setupChallenges(app) {
     } else {
       body = [
         h('p', {}, 'You challenged ', h('a', { href: `#/player/${encodeURIComponent(m.to)}` }, m.to),
-          `: ${terms(m)}. Waiting for an answer…`),
+          `: ${terms(m)}. Waiting for an answer… `, expires(m)),
         h('button', { class: 'withdraw', onclick: () => act({ type: 'cancel_challenge', challenge: m.challenge }) }, 'Withdraw'),
       ];
     }
     put(c.card, dismiss, body, say);
+    drawExpiries(c.card);
     c.card.dataset.state = c.ended ? c.ended.end : incoming ? 'incoming' : 'outgoing';
   };
+
+  setInterval(() => drawExpiries(box), EXPIRY_TICK_MS);
 
   conn.on('challenge_made', m => {
     let c = cards.get(m.challenge);
