@@ -160,6 +160,12 @@ export const TESTS = {
     const result = await page.textContent('#status');
     assert.match(result, /You lost/);
     await shot('nimrod-lost');
+    // A rematch against a bot starts at once (bots always agree), seats moved on.
+    const room = page.url();
+    await page.click('#rematch');
+    await page.waitForFunction(r => location.href !== r && /#\/room\/[0-9a-f]+$/.test(location.hash), room);
+    await page.waitForSelector('#status[data-status="playing"]');
+    assert.equal(await page.textContent('.seat.me .seat-no'), 'Seat 1');
   },
 
   async rummikub_moves_and_a_refused_row({ page, url, shot }) {
