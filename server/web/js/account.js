@@ -45,7 +45,17 @@ function credentialsForm(id, title, submitText, extra, onSubmit) {
   return form;
 }
 
+/** The login and register pages, to someone logged in already. */
+function signedIn(app) {
+  const a = app.conn.account;
+  put(app.main, h('section', { class: 'account-screen' },
+    h('p', { id: 'signed-in' }, 'You are logged in as ', h('a', { href: `#/player/${encodeURIComponent(a.name)}` }, a.name), '. ',
+      h('button', { type: 'button', onclick: () => logout(app) }, 'Log out'))));
+  return null;
+}
+
 export function showLogin(app) {
+  if (app.conn.account) return signedIn(app);
   const form = credentialsForm('login', 'Log in', 'Log in', null, async f => {
     await api('POST', '/api/login', { name: f.elements.name.value.trim(), password: f.elements.password.value });
     switchAccount(app, '#/');
@@ -56,6 +66,7 @@ export function showLogin(app) {
 }
 
 export function showRegister(app) {
+  if (app.conn.account) return signedIn(app);
   const kind = h('fieldset', { class: 'kind' },
     h('legend', {}, 'This account is for'),
     h('label', {}, h('input', { type: 'radio', name: 'kind', value: 'human', checked: true, id: 'kind-human' }), ' a person'),
