@@ -51,13 +51,15 @@ impl Directory {
     /// Summons connection `conn` here; false if it cannot be (it closed,
     /// never listened, or does not read its queue). The caller then at
     /// least sends the notice, so that the client can join by itself.
-    pub fn summon(&self, conn: ConnId, summons: Summons) -> Result<(), Summons> {
+    pub fn summon(&self, conn: ConnId, summons: Summons) -> Result<(), Box<Summons>> {
         let tx = lock(&self.summoning.queues).get(&conn).cloned();
         match tx {
             Some(tx) => tx.try_send(summons).map_err(|e| match e {
-                mpsc::error::TrySendError::Full(s) | mpsc::error::TrySendError::Closed(s) => s,
+                mpsc::error::TrySendError::Full(s) | mpsc::error::TrySendError::Closed(s) => {
+                    Box::new(s)
+                }
             }),
-            None => Err(summons),
+            None => Err(Box::new(summons)),
         }
     }
 

@@ -1,0 +1,465 @@
+//! Finding opponents end to end: seeks paired into rooms (casual, rated,
+//! with bots), cancelled and dropped with their connection; challenges
+//! accepted, declined and refused; rematches with seats rotated.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+use std::time::Duration;
+
+use parlor_protocol::{
+    ChallengeEnd, ChallengeInfo, ClientMsg, DeclineReason, ErrorCode, RoomId, SeekEnd, ServerMsg,
+    Update, PROTOCOL_VERSION,
+};
+use parlor_tests::http::account_with_token;
+use parlor_tests::{match_log, play_out_nimrod, start_server, Raw, Received};
+use serde_json::{json, Value};
+
+/// Connects as the account whose API token is `token`.
+async fn signed_in(url: &str, token: &str) -> Raw {
+    let mut c = Raw::connect(url).await;
+    c.send(&ClientMsg::Hello {
+        version: PROTOCOL_VERSION,
+        name: None,
+        token: Some(token.into()),
+    })
+    .await;
+    c.token = c
+        .expect(|m| match m {
+            ServerMsg::Welcome {
+                token,
+                account: Some(_),
+                ..
+            } => Some(*token),
+            ServerMsg::Welcome { .. } => panic!("not signed in"),
+            _ => None,
+        })
+        .await;
+    c
+}
+
+fn seek(game: &str, rated: bool) -> Value {
+    json!({"type": "seek", "game": game, "rated": rated})
+}
+
+/// Sends a seek and reads its id.
+async fn seek_id(c: &mut Raw, msg: Value) -> u64 {
+    c.send_json(msg).await;
+    c.expect(|m| match m {
+        ServerMsg::Seeking { seek, .. } => Some(*seek),
+        ServerMsg::Error { code, message, .. } => panic!("seek refused: {code} {message}"),
+        _ => None,
+    })
+    .await
+}
+
+/// Waits for `matched`, then the first update of the room: (room, seat,
+/// players, update).
+async fn matched(c: &mut Raw, seek: u64) -> (RoomId, u8, Vec<String>, Update) {
+    let (room, seat, players) = c
+        .expect(|m| match m {
+            ServerMsg::Matched {
+                seek: s,
+                room,
+                seat,
+                players,
+            } if *s == seek => Some((room.clone(), seat.0, players.clone())),
+            _ => None,
+        })
+        .await;
+    c.expect(|m| matches!(m, ServerMsg::Joined { room: r, .. } if *r == room).then_some(()))
+        .await;
+    let u = c.update(&room).await;
+    assert_eq!(u.you.map(|s| s.0), Some(seat));
+    (room, seat, players, u)
+}
+
+/// Orders two clients by their seats.
+fn by_seat(a: (Raw, u8), b: (Raw, u8)) -> Vec<Raw> {
+    assert_ne!(a.1, b.1, "two players in one seat");
+    if a.1 == 0 {
+        vec![a.0, b.0]
+    } else {
+        vec![b.0, a.0]
+    }
+}
+
+/// Reads updates of `room` until the match is on.
+async fn playing(c: &mut Raw, room: &RoomId, mut u: Update) -> Update {
+    while u.status != parlor_protocol::RoomStatus::Playing {
+        u = c.update(room).await;
+    }
+    u
+}
+
+#[tokio::test]
+async fn two_guests_seeking_are_seated_together_play_and_rematch_with_seats_rotated() {
+    let server = start_server(None).await;
+    let url = server.url();
+    let mut al = Raw::greeted(&url, "al").await;
+    let mut bo = Raw::greeted(&url, "bo").await;
+    let a = seek_id(
+        &mut al,
+        json!({"type": "seek", "game": "nimrod", "options": {"piles": [3, 4]}}),
+    )
+    .await;
+    let b = seek_id(
+        &mut bo,
+        json!({"type": "seek", "game": "nimrod", "options": {"piles": [3, 4]}}),
+    )
+    .await;
+    let (room, sa, players, ua) = matched(&mut al, a).await;
+    let (room_b, sb, players_b, ub) = matched(&mut bo, b).await;
+    assert_eq!(room, room_b);
+    assert_eq!(players, players_b);
+    assert_eq!(players[usize::from(sa)], "al");
+    assert_eq!(players[usize::from(sb)], "bo");
+    let first = if sa == 0 { ua } else { ub };
+    let mut seated = by_seat((al, sa), (bo, sb));
+    let u = playing(&mut seated[0], &room, first).await;
+    assert_eq!(u.seats.len(), 2);
+    let end = play_out_nimrod(&mut seated, &room, u).await;
+    assert!(end.outcome.is_some());
+
+    // Rematch: the first offer is shown to both, the second starts it.
+    seated[0]
+        .send_json(json!({"type": "rematch", "room": room}))
+        .await;
+    let offered = seated[1]
+        .expect(|m| match m {
+            ServerMsg::RematchOffered { room: r, seats } if *r == room => Some(seats.clone()),
+            _ => None,
+        })
+        .await;
+    assert_eq!(offered.iter().map(|s| s.0).collect::<Vec<_>>(), vec![0]);
+    seated[1]
+        .send_json(json!({"type": "rematch", "room": room}))
+        .await;
+    let mut next_rooms = Vec::new();
+    for (old_seat, c) in seated.iter_mut().enumerate() {
+        let (next, seat) = c
+            .expect(|m| match m {
+                ServerMsg::RematchStarted {
+                    room: r,
+                    next,
+                    seat,
+                } if *r == room => Some((next.clone(), seat.0)),
+                _ => None,
+            })
+            .await;
+        assert_eq!(usize::from(seat), (old_seat + 1) % 2, "seats move one on");
+        let u = c.update(&next).await;
+        assert_eq!(u.you.map(|s| s.0), Some(seat));
+        next_rooms.push(next);
+    }
+    assert_eq!(next_rooms[0], next_rooms[1]);
+    assert_ne!(next_rooms[0], room);
+    // A second rematch of the same room is refused.
+    seated[0]
+        .send_json(json!({"type": "rematch", "room": room}))
+        .await;
+    seated[0].expect_error(ErrorCode::RematchUnavailable).await;
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_rematch_is_refused_before_the_end_and_to_spectators() {
+    let server = start_server(None).await;
+    let url = server.url();
+    let mut al = Raw::greeted(&url, "al").await;
+    let mut bo = Raw::greeted(&url, "bo").await;
+    let a = seek_id(&mut al, seek("nimrod", false)).await;
+    seek_id(&mut bo, seek("nimrod", false)).await;
+    let (room, ..) = matched(&mut al, a).await;
+    al.send_json(json!({"type": "rematch", "room": room})).await;
+    al.expect_error(ErrorCode::RematchUnavailable).await;
+    let mut cy = Raw::greeted(&url, "cy").await;
+    cy.send_json(json!({"type": "rematch", "room": room})).await;
+    cy.expect_error(ErrorCode::RematchUnavailable).await;
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn seeks_pair_only_like_with_like_and_end_with_their_connection() {
+    let server = start_server(None).await;
+    let url = server.url();
+    let mut al = Raw::greeted(&url, "al").await;
+    let mut bo = Raw::greeted(&url, "bo").await;
+    seek_id(
+        &mut al,
+        json!({"type": "seek", "game": "nimrod", "options": {"piles": [3, 4]}}),
+    )
+    .await;
+    // Other options, another game: no pairing.
+    let b1 = seek_id(
+        &mut bo,
+        json!({"type": "seek", "game": "nimrod", "options": {"piles": [5, 6]}}),
+    )
+    .await;
+    let b2 = seek_id(&mut bo, seek("mitsudomoe", false)).await;
+    // Al leaves: his seek goes with him, so a new seeker of his kind waits.
+    al.close().await;
+    let mut cy = Raw::greeted(&url, "cy").await;
+    let c = seek_id(
+        &mut cy,
+        json!({"type": "seek", "game": "nimrod", "options": {"piles": [3, 4]}}),
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    // Bo cancels one seek by id and the rest at once.
+    bo.send_json(json!({"type": "cancel_seek", "seek": b1}))
+        .await;
+    let ended = bo
+        .expect(|m| match m {
+            ServerMsg::Matched { .. } => panic!("bo was matched"),
+            ServerMsg::SeekEnded { seek, reason } => Some((*seek, *reason)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(ended, (b1, SeekEnd::Cancelled));
+    bo.send_json(json!({"type": "cancel_seek"})).await;
+    let ended = bo
+        .expect(|m| match m {
+            ServerMsg::SeekEnded { seek, .. } => Some(*seek),
+            _ => None,
+        })
+        .await;
+    assert_eq!(ended, b2);
+    bo.send_json(json!({"type": "cancel_seek", "seek": b2}))
+        .await;
+    bo.expect_error(ErrorCode::SeekNotFound).await;
+    // Cy is still waiting, and pairs with the next like seek.
+    let mut dee = Raw::greeted(&url, "dee").await;
+    let d = seek_id(
+        &mut dee,
+        json!({"type": "seek", "game": "nimrod", "options": {"piles": [3, 4]}}),
+    )
+    .await;
+    let (room_c, ..) = matched(&mut cy, c).await;
+    let (room_d, ..) = matched(&mut dee, d).await;
+    assert_eq!(room_c, room_d);
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn bad_seeks_are_refused_with_their_codes() {
+    let server = start_server(None).await;
+    let url = server.url();
+    let mut guest = Raw::greeted(&url, "guest").await;
+    guest.send_json(seek("nimrod", true)).await;
+    guest.expect_error(ErrorCode::AuthRequired).await;
+    guest
+        .send_json(json!({"type": "seek", "game": "nimrod", "clock": {"days_per_move": 2}}))
+        .await;
+    guest.expect_error(ErrorCode::AuthRequired).await;
+    guest
+        .send_json(json!({"type": "seek", "game": "nimrod", "seats": 7}))
+        .await;
+    guest.expect_error(ErrorCode::RoomBadOptions).await;
+    guest
+        .send_json(json!({"type": "seek", "game": "nimrod", "bots": true, "bots_after_ms": 10}))
+        .await;
+    guest.expect_error(ErrorCode::SeekInvalid).await;
+    for _ in 0..4 {
+        seek_id(&mut guest, seek("cribbage", false)).await;
+    }
+    guest.send_json(seek("cribbage", false)).await;
+    guest.expect_error(ErrorCode::SeekTooMany).await;
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_seek_with_bots_gets_a_bot_opponent_after_its_wait() {
+    let server = start_server(None).await;
+    let url = server.url();
+    let mut al = Raw::greeted(&url, "al").await;
+    let a = seek_id(
+        &mut al,
+        json!({"type": "seek", "game": "nimrod", "options": {"piles": [2, 3]}, "bots": true, "bots_after_ms": 1000}),
+    )
+    .await;
+    let (room, seat, players, u) = matched(&mut al, a).await;
+    let bot = players[usize::from(1 - seat)].clone();
+    assert!(bot.starts_with("bot:"), "{players:?}");
+    let mut u = playing(&mut al, &room, u).await;
+    // Al plays; the bot answers; the match ends.
+    while u.outcome.is_none() {
+        if u.to_act.contains(parlor_games::Seat(seat)) {
+            al.play(&room, seat, u.seq, parlor_tests::nimrod_move(&u))
+                .await;
+        }
+        u = al.update_at(&room, u.seq + 1).await;
+    }
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn rated_seeks_pair_accounts_into_a_rated_match_on_the_default_clock() {
+    let server = start_server(None).await;
+    let url = server.url();
+    let (ta, _) = account_with_token(server.addr(), "alice").await;
+    let (tb, _) = account_with_token(server.addr(), "bobby").await;
+    let mut al = signed_in(&url, &ta).await;
+    let mut bo = signed_in(&url, &tb).await;
+    let a = seek_id(
+        &mut al,
+        json!({"type": "seek", "game": "nimrod", "options": {"piles": [2, 2]}, "rated": true}),
+    )
+    .await;
+    let b = seek_id(
+        &mut bo,
+        json!({"type": "seek", "game": "nimrod", "options": {"piles": [2, 2]}, "rated": true}),
+    )
+    .await;
+    let (room, sa, players, ua) = matched(&mut al, a).await;
+    let (_, sb, _, ub) = matched(&mut bo, b).await;
+    let u = if sa == 0 { ua } else { ub };
+    let mut names = players.clone();
+    names.sort();
+    assert_eq!(names, vec!["alice", "bobby"]);
+    assert!(u.clocks.is_some(), "a rated match runs on a clock");
+    let mut seated = by_seat((al, sa), (bo, sb));
+    let u = playing(&mut seated[0], &room, u).await;
+    let end = play_out_nimrod(&mut seated, &room, u).await;
+    assert!(end.outcome.is_some());
+    let log = match_log(&mut seated[0], &room).await;
+    assert!(log.header.rated);
+    assert_eq!(
+        log.header.clock,
+        Some(parlor_protocol::Clock::Increment {
+            main_ms: 180_000,
+            increment_ms: 2_000
+        })
+    );
+    server.stop().await.unwrap();
+}
+
+/// Reads the next `challenge_made`.
+async fn challenge_made(c: &mut Raw) -> ChallengeInfo {
+    c.expect(|m| match m {
+        ServerMsg::ChallengeMade(info) => Some(info.clone()),
+        ServerMsg::Error { code, message, .. } => panic!("refused: {code} {message}"),
+        _ => None,
+    })
+    .await
+}
+
+/// Reads the next `challenge_ended`.
+async fn challenge_ended(
+    c: &mut Raw,
+) -> (u64, ChallengeEnd, Option<DeclineReason>, Option<RoomId>) {
+    c.expect(|m| match m {
+        ServerMsg::ChallengeEnded {
+            challenge,
+            end,
+            reason,
+            room,
+        } => Some((*challenge, *end, *reason, room.clone())),
+        _ => None,
+    })
+    .await
+}
+
+#[tokio::test]
+async fn challenges_are_accepted_declined_withdrawn_and_refused() {
+    let server = start_server(None).await;
+    let url = server.url();
+    let (ta, _) = account_with_token(server.addr(), "alice").await;
+    let (tb, _) = account_with_token(server.addr(), "Bobby").await;
+    let (_tc, _) = account_with_token(server.addr(), "carol").await;
+    let mut al = signed_in(&url, &ta).await;
+    let mut bo = signed_in(&url, &tb).await;
+    // A second connection of Bobby's sees the challenge too.
+    let mut bo2 = signed_in(&url, &tb).await;
+
+    al.send_json(json!({"type": "challenge", "to": "bobby", "game": "nimrod", "options": {"piles": [1, 2]}, "seat": 1}))
+        .await;
+    let mine = challenge_made(&mut al).await;
+    let theirs = challenge_made(&mut bo).await;
+    assert_eq!(mine, theirs);
+    assert_eq!((mine.from.as_str(), mine.to.as_str()), ("alice", "Bobby"));
+    assert_eq!(challenge_made(&mut bo2).await.challenge, mine.challenge);
+    // Only the challenged may answer.
+    al.send_json(json!({"type": "accept", "challenge": mine.challenge}))
+        .await;
+    al.expect_error(ErrorCode::ChallengeNotFound).await;
+    bo.send_json(json!({"type": "accept", "challenge": mine.challenge}))
+        .await;
+    let (id, end, _, room) = challenge_ended(&mut al).await;
+    assert_eq!((id, end), (mine.challenge, ChallengeEnd::Accepted));
+    let room = room.unwrap();
+    let ua = al.update(&room).await;
+    assert_eq!(ua.you.map(|s| s.0), Some(1), "the challenger chose seat 1");
+    let ub = bo.update(&room).await;
+    assert_eq!(ub.you.map(|s| s.0), Some(0));
+    let (_, end2, _, _) = challenge_ended(&mut bo2).await;
+    assert_eq!(end2, ChallengeEnd::Accepted);
+
+    // Declined, with a reason both sides see.
+    al.send_json(json!({"type": "challenge", "to": "bobby", "game": "mitsudomoe"}))
+        .await;
+    let c2 = challenge_made(&mut al).await;
+    bo.send_json(json!({"type": "decline", "challenge": c2.challenge, "reason": "later"}))
+        .await;
+    let got = challenge_ended(&mut al).await;
+    assert_eq!(got.1, ChallengeEnd::Declined);
+    assert_eq!(got.2, Some(DeclineReason::Later));
+
+    // Withdrawn by the challenger.
+    al.send_json(json!({"type": "challenge", "to": "bobby", "game": "nimrod"}))
+        .await;
+    let c3 = challenge_made(&mut al).await;
+    al.send_json(json!({"type": "cancel_challenge", "challenge": c3.challenge}))
+        .await;
+    loop {
+        let got = challenge_ended(&mut bo).await;
+        if got.0 == c3.challenge {
+            assert_eq!(got.1, ChallengeEnd::Cancelled);
+            break;
+        }
+    }
+
+    // Refusals.
+    al.send_json(json!({"type": "challenge", "to": "carol", "game": "nimrod"}))
+        .await;
+    al.expect_error(ErrorCode::ChallengeOffline).await;
+    al.send_json(json!({"type": "challenge", "to": "nobody-here", "game": "nimrod"}))
+        .await;
+    al.expect_error(ErrorCode::ChallengeUnknownPlayer).await;
+    al.send_json(json!({"type": "challenge", "to": "ALICE", "game": "nimrod"}))
+        .await;
+    al.expect_error(ErrorCode::ChallengeSelf).await;
+    al.send_json(json!({"type": "challenge", "to": "bobby", "game": "cribbage", "seat": 3}))
+        .await;
+    al.expect_error(ErrorCode::ChallengeInvalid).await;
+    let mut guest = Raw::greeted(&url, "guest").await;
+    guest
+        .send_json(json!({"type": "challenge", "to": "bobby", "game": "nimrod"}))
+        .await;
+    guest.expect_error(ErrorCode::AuthRequired).await;
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_challenge_whose_challenger_leaves_is_gone() {
+    let server = start_server(None).await;
+    let url = server.url();
+    let (ta, _) = account_with_token(server.addr(), "alice").await;
+    let (tb, _) = account_with_token(server.addr(), "bobby").await;
+    let mut al = signed_in(&url, &ta).await;
+    let mut bo = signed_in(&url, &tb).await;
+    al.send_json(json!({"type": "challenge", "to": "bobby", "game": "nimrod"}))
+        .await;
+    let c = challenge_made(&mut bo).await;
+    al.close().await;
+    let got = challenge_ended(&mut bo).await;
+    assert_eq!((got.0, got.1), (c.challenge, ChallengeEnd::Gone));
+    bo.send_json(json!({"type": "accept", "challenge": c.challenge}))
+        .await;
+    bo.expect_error(ErrorCode::ChallengeNotFound).await;
+    // Nothing else arrives for it.
+    bo.send_json(json!({"type": "ping", "id": 5})).await;
+    match bo.next().await {
+        Received::Msg(ServerMsg::Pong { id: Some(5) }) => {}
+        other => panic!("{other:?}"),
+    }
+    server.stop().await.unwrap();
+}
