@@ -36,7 +36,7 @@ function terms(m) {
 
 /** "(1:00 left)": the time left to answer, redrawn by the tick below. */
 function expires(m) {
-  return m.expires_at_ms ? h('span', { class: 'expires', dataset: { at: m.expires_at_ms } }) : null;
+  return m.expires_at_ms ? h('span', { class: 'expires', 'aria-live': 'off', dataset: { at: m.expires_at_ms } }) : null;
 }
 
 function drawExpiries(box) {

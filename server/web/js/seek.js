@@ -41,10 +41,11 @@ export function setupSeeks(app) {
   const add = (m, asked) => {
     if (over.has(m.seek)) return;
     const bits = [`${m.seats || asked.seats} players`, clockText(asked.clock || null), asked.rated ? 'rated' : 'casual'];
-    const el = h('div', { class: 'notice seeking', role: 'status', dataset: { seek: m.seek, game: m.game } },
+    const el = h('div', { class: 'notice seeking', dataset: { seek: m.seek, game: m.game } },
       h('span', { class: 'spinner', 'aria-hidden': 'true' }),
       h('span', {}, `Looking for a ${gameInfo(m.game).title} opponent (${bits.join(', ')})… `),
-      h('span', { class: 'waited', 'aria-label': 'time waited' }, '0:00'),
+      // Not read out every second (the notices area is a live region).
+      h('span', { class: 'waited', 'aria-live': 'off' }, '0:00'),
       h('button', {
         class: 'cancel-seek', 'aria-label': `Cancel the ${gameInfo(m.game).title} seek`,
         onclick: () => conn.send({ type: 'cancel_seek', seek: m.seek }),
@@ -66,9 +67,13 @@ export function setupSeeks(app) {
     location.hash = `#/room/${m.room}`;
   });
   conn.on('status', m => {
-    if (m.up || !seeks.size) return;
+    if (m.up) return;
     // The server forgets a connection's seeks when it closes.
+    const had = seeks.size > 0;
     for (const id of [...seeks.keys()]) end(id);
+    // A new connection's seeks are numbered afresh.
+    over.clear();
+    if (!had) return;
     lost.textContent = 'The connection dropped, which ended your seek: seek again.';
     box.append(lost);
   });
