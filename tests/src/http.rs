@@ -51,6 +51,22 @@ pub async fn request(
     headers: &[(&str, String)],
     body: Option<Value>,
 ) -> Answer {
+    let stream = TcpStream::connect(addr)
+        .await
+        .unwrap_or_else(|e| panic!("{e}"));
+    request_on(stream, addr, method, path, headers, body).await
+}
+
+/// [`request`] over a connection already open (e.g. from a chosen
+/// loopback address).
+pub async fn request_on(
+    mut stream: TcpStream,
+    addr: SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, String)],
+    body: Option<Value>,
+) -> Answer {
     let body = body.map(|b| b.to_string()).unwrap_or_default();
     let mut text = format!(
         "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Length: {}\r\n",
@@ -61,7 +77,6 @@ pub async fn request(
     }
     text.push_str("\r\n");
     text.push_str(&body);
-    let mut stream = TcpStream::connect(addr).await.unwrap();
     stream.write_all(text.as_bytes()).await.unwrap();
     let mut all = Vec::new();
     tokio::time::timeout(PATIENCE, stream.read_to_end(&mut all))

@@ -12,6 +12,7 @@
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod http;
+pub mod seeking;
 
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -693,4 +694,22 @@ pub fn deal_secrets(log: &parlor_protocol::MatchLog) -> Vec<String> {
     }
     assert!(!secrets.is_empty(), "the log reveals no deal");
     secrets
+}
+
+/// A greeted client whose connection comes from `source` (a loopback
+/// address), so that tests can be several addresses at once.
+pub async fn greeted_from(
+    server: std::net::SocketAddr,
+    source: std::net::Ipv4Addr,
+    name: &str,
+) -> Raw {
+    let socket = tokio::net::TcpSocket::new_v4().unwrap_or_else(|e| panic!("{e}"));
+    socket
+        .bind((source, 0).into())
+        .unwrap_or_else(|e| panic!("cannot bind {source}: {e}"));
+    let tcp = socket
+        .connect(server)
+        .await
+        .unwrap_or_else(|e| panic!("cannot connect to {server}: {e}"));
+    Raw::greeted_on(format!("ws://{server}"), tcp, name).await
 }

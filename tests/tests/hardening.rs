@@ -12,26 +12,17 @@ use parlor_protocol::{Closed, ErrorCode, RoomId, ServerMsg, MAX_ROOMS_PER_PAGE};
 use parlor_server::limits::Limits;
 use parlor_server::Config;
 use parlor_tests::{
-    match_log, nimrod_pair, play_out_nimrod, start_server_with, Raw, Received, TestStore, Wire,
-    PATIENCE,
+    greeted_from, match_log, nimrod_pair, play_out_nimrod, start_server_with, Raw, Received,
+    TestStore, Wire, PATIENCE,
 };
 use serde_json::{json, Value};
-use tokio::net::{TcpSocket, TcpStream};
+use tokio::net::TcpStream;
 
 fn config(limits: Limits) -> Config {
     Config {
         limits,
         ..Config::default()
     }
-}
-
-/// A greeted client whose connection comes from `source` (a loopback
-/// address), so that tests can be several addresses at once.
-async fn greeted_from(server: std::net::SocketAddr, source: Ipv4Addr, name: &str) -> Raw {
-    let socket = TcpSocket::new_v4().unwrap();
-    socket.bind((source, 0).into()).unwrap();
-    let tcp = socket.connect(server).await.unwrap();
-    Raw::greeted_on(format!("ws://{server}"), tcp, name).await
 }
 
 /// Asks for a room and returns the answer: its id, or the refusal's code.

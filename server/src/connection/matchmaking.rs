@@ -51,6 +51,7 @@ impl Session {
                 kind: a.kind.as_str().to_owned(),
             }),
             addr: address_key(self.peer.addr),
+            node: self.shared.directory.node_name(),
         }
     }
 
@@ -108,7 +109,7 @@ impl Session {
         }
     }
 
-    pub(super) fn seek(&mut self, ask: SeekAsk) {
+    pub(super) async fn seek(&mut self, ask: SeekAsk) {
         let bots_after_ms = if ask.bots {
             if ask.rated {
                 return self.refuse((
@@ -133,10 +134,10 @@ impl Session {
         };
         self.listen();
         let seats = spec.seats;
-        match self
-            .shared
-            .matchmaker
+        let matchmaker = Arc::clone(&self.shared.matchmaker);
+        match matchmaker
             .seek(self.asker(), spec, ask.rated, bots_after_ms)
+            .await
         {
             Ok(seek) => {
                 self.out.send(&ServerMsg::Seeking {
@@ -150,8 +151,12 @@ impl Session {
         }
     }
 
-    pub(super) fn cancel_seek(&mut self, seek: Option<u64>) {
-        let ended = self.shared.matchmaker.cancel_seek(self.conn, seek);
+    pub(super) async fn cancel_seek(&mut self, seek: Option<u64>) {
+        let matchmaker = Arc::clone(&self.shared.matchmaker);
+        let ended = match matchmaker.cancel_seek(self.conn, seek).await {
+            Ok(ended) => ended,
+            Err(refused) => return self.refuse(refused),
+        };
         if ended.is_empty() && seek.is_some() {
             return self.refuse((
                 ErrorCode::SeekNotFound,
@@ -226,7 +231,8 @@ impl Session {
             to_key: name_key(&them.name),
             spec,
         };
-        match self.shared.matchmaker.challenge(open) {
+        let matchmaker = Arc::clone(&self.shared.matchmaker);
+        match matchmaker.challenge(open).await {
             Ok(info) => {
                 self.out.send(&ServerMsg::ChallengeMade(info));
             }
@@ -246,20 +252,22 @@ impl Session {
         }
     }
 
-    pub(super) fn decline(&mut self, challenge: u64, reason: DeclineReason) {
+    pub(super) async fn decline(&mut self, challenge: u64, reason: DeclineReason) {
         let Some(me) = self.asker().account else {
             return self.refuse(not_yours());
         };
-        if let Err(refused) = self.shared.matchmaker.decline(&me.key, challenge, reason) {
+        let matchmaker = Arc::clone(&self.shared.matchmaker);
+        if let Err(refused) = matchmaker.decline(&me.key, challenge, reason).await {
             self.refuse(refused);
         }
     }
 
-    pub(super) fn cancel_challenge(&mut self, challenge: u64) {
+    pub(super) async fn cancel_challenge(&mut self, challenge: u64) {
         let Some(me) = self.asker().account else {
             return self.refuse(not_yours());
         };
-        if let Err(refused) = self.shared.matchmaker.cancel_challenge(&me.key, challenge) {
+        let matchmaker = Arc::clone(&self.shared.matchmaker);
+        if let Err(refused) = matchmaker.cancel_challenge(&me.key, challenge).await {
             self.refuse(refused);
         }
     }

@@ -86,16 +86,19 @@ impl Session {
                 rated,
                 bots,
                 bots_after_ms,
-            } => self.seek(super::matchmaking::SeekAsk {
-                game,
-                seats,
-                options,
-                clock,
-                rated,
-                bots,
-                bots_after_ms,
-            }),
-            ClientMsg::CancelSeek { seek } => self.cancel_seek(seek),
+            } => {
+                self.seek(super::matchmaking::SeekAsk {
+                    game,
+                    seats,
+                    options,
+                    clock,
+                    rated,
+                    bots,
+                    bots_after_ms,
+                })
+                .await
+            }
+            ClientMsg::CancelSeek { seek } => self.cancel_seek(seek).await,
             ClientMsg::Challenge {
                 to,
                 game,
@@ -114,9 +117,9 @@ impl Session {
                 })
                 .await
             }
-            ClientMsg::CancelChallenge { challenge } => self.cancel_challenge(challenge),
+            ClientMsg::CancelChallenge { challenge } => self.cancel_challenge(challenge).await,
             ClientMsg::Accept { challenge } => self.accept(challenge).await,
-            ClientMsg::Decline { challenge, reason } => self.decline(challenge, reason),
+            ClientMsg::Decline { challenge, reason } => self.decline(challenge, reason).await,
             ClientMsg::Rematch { room } => self.rematch(room),
             // TODO(issue 24): my games.
             ClientMsg::MyGames => {
@@ -201,7 +204,7 @@ impl Session {
             match self.shared.accounts.by_credential(&credential).await {
                 Ok(account) => {
                     self.shared
-                        .directory
+                        .matchmaker
                         .sign_in(&crate::accounts::name_key(&account.name), self.conn);
                     self.account = Some(account);
                 }

@@ -82,6 +82,8 @@ pub struct Directory {
     players: Players,
     /// Sessions that may be seated from outside.
     summoning: Summoning,
+    /// Woken when another node placed seekers (cluster mode).
+    placed: tokio::sync::Notify,
     store: Store,
     tracker: TaskTracker,
     shutdown: CancellationToken,
@@ -139,6 +141,7 @@ impl Directory {
             sessions: Sessions::default(),
             players: Players::default(),
             summoning: Summoning::default(),
+            placed: tokio::sync::Notify::new(),
             store,
             tracker,
             shutdown,

@@ -4,12 +4,16 @@
 //! spelling finds the account.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use parlor_protocol::ServerMsg;
 
-use super::{lock, Directory};
+use super::cluster::Envelope;
+use super::{lock, Directory, Summons};
 use crate::outbox::{ConnId, Outbox};
+
+/// What a node calls itself when it runs alone.
+pub const LOCAL_NODE: &str = "local";
 
 /// The connections of each signed-in account here, and the reverse.
 #[derive(Default)]
@@ -66,9 +70,27 @@ impl Directory {
         !self.account_outboxes(key).is_empty()
     }
 
-    /// Sends `msg` to every connection of the account `key` here, but
-    /// `except` one; how many got it.
-    pub fn notify_account(&self, key: &str, msg: &ServerMsg, except: Option<ConnId>) -> usize {
+    /// Sends `msg` to every connection of the account `key`, on every
+    /// node, but `except` one here.
+    pub fn notify_account(&self, key: &str, msg: &ServerMsg, except: Option<ConnId>) {
+        self.notify_account_here(key, msg, except);
+        if let Some(cluster) = self.mode.bus() {
+            cluster.announce(Envelope::Account {
+                gw: cluster.me().to_string(),
+                key: key.to_owned(),
+                msg: msg.clone(),
+            });
+        }
+    }
+
+    /// [`Directory::notify_account`] for this node's connections only;
+    /// how many got it.
+    pub(super) fn notify_account_here(
+        &self,
+        key: &str,
+        msg: &ServerMsg,
+        except: Option<ConnId>,
+    ) -> usize {
         let outs = self.account_outboxes(key);
         let mut sent = 0;
         for out in outs.iter().filter(|o| Some(o.id()) != except) {
@@ -76,6 +98,79 @@ impl Directory {
             sent += 1;
         }
         sent
+    }
+
+    /// This node's name among the cluster's (`local` alone): where its
+    /// connections are found.
+    pub fn node_name(&self) -> Arc<str> {
+        match self.mode.bus() {
+            Some(cluster) => Arc::clone(cluster.me()),
+            None => Arc::from(LOCAL_NODE),
+        }
+    }
+
+    /// Sends `msg` to connection `conn` of node `node`.
+    pub fn tell_at(&self, node: &str, conn: ConnId, msg: &ServerMsg) {
+        match self.mode.bus() {
+            Some(cluster) if **cluster.me() != *node => cluster.announce(Envelope::Tell {
+                gw: node.to_owned(),
+                conn: conn.0,
+                msg: msg.clone(),
+            }),
+            _ => {
+                if let Some(out) = self.sessions.outbox(conn) {
+                    out.send(msg);
+                }
+            }
+        }
+    }
+
+    /// Summons connection `conn` of node `node` (see
+    /// [`Directory::summon_or_tell`]).
+    pub fn summon_at(&self, node: &str, conn: ConnId, summons: Summons) {
+        match self.mode.bus() {
+            Some(cluster) if **cluster.me() != *node => cluster.announce(Envelope::Summon {
+                gw: node.to_owned(),
+                conn: conn.0,
+                notice: summons.notice,
+                room: summons.room,
+                seat: summons.seat,
+                bots: summons.bots,
+            }),
+            _ => self.summon_or_tell(conn, summons),
+        }
+    }
+
+    /// Summons the member a room knows by connection `conn`: a local
+    /// connection, or a stand-in for another node's (the summons then
+    /// goes to that node).
+    pub fn summon_member(&self, conn: ConnId, summons: Summons) {
+        let remote = self.mode.bus().and_then(|c| c.remote_of(conn));
+        match remote {
+            Some((gw, remote_conn)) => self.summon_at(&gw, ConnId(remote_conn), summons),
+            None => self.summon_or_tell(conn, summons),
+        }
+    }
+
+    /// Tells every node that seekers were placed (cluster mode).
+    pub fn announce_placed(&self) {
+        if let Some(cluster) = self.mode.bus() {
+            cluster.announce(Envelope::Placed);
+        }
+    }
+
+    /// Woken when a node announced placed seekers.
+    pub fn placed(&self) -> &tokio::sync::Notify {
+        &self.placed
+    }
+
+    /// The cluster's shared database pool, in cluster mode with a bus
+    /// (where matchmaking keeps its books).
+    pub fn cluster_pool(&self) -> Option<deadpool_postgres::Pool> {
+        match (self.mode.bus(), self.store.beside()) {
+            (Some(_), crate::store::Beside::Postgres(pool)) => Some(pool),
+            _ => None,
+        }
     }
 
     /// Forgets `conn`'s account (it closed).

@@ -38,7 +38,7 @@ impl Directory {
                 }
             };
             for (i, (seat, m)) in plan.players.iter().enumerate() {
-                dir.summon_or_tell(
+                dir.summon_member(
                     m.conn,
                     Summons {
                         notice: ServerMsg::RematchStarted {

@@ -12,7 +12,7 @@ use super::Refused;
 
 /// A room's game, seats, options and clock, as a room would be made with
 /// them.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RoomSpec {
     /// The game.
     pub game: GameKind,

@@ -3,13 +3,14 @@
 use std::net::IpAddr;
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use super::pairing::Seeker;
 use crate::outbox::ConnId;
 
 /// A signed-in player's account, as matchmaking needs it.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AskerAccount {
     /// The name's key (lowercase): what identifies the account.
     pub key: String,
@@ -20,7 +21,7 @@ pub struct AskerAccount {
 }
 
 /// A session asking to be matched.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Asker {
     /// Its connection (seeks and challenges end when it closes).
     pub conn: ConnId,
@@ -32,6 +33,8 @@ pub struct Asker {
     pub account: Option<AskerAccount>,
     /// Its address (already reduced to what per-address limits count).
     pub addr: IpAddr,
+    /// The node its connection is on (see `Directory::node_name`).
+    pub node: Arc<str>,
 }
 
 impl Asker {

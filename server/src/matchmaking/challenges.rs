@@ -24,7 +24,7 @@ pub const MAX_CHALLENGES_FROM: usize = 4;
 pub const MAX_CHALLENGES_TO: usize = 16;
 
 /// A challenge waiting for its answer.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Open {
     /// As both players see it.
     pub info: ChallengeInfo,
@@ -174,6 +174,7 @@ mod tests {
                     kind: "human".into(),
                 }),
                 addr: IpAddr::from([127, 0, 0, 1]),
+                node: Arc::from("local"),
             },
             to_key: to.into(),
             spec,

@@ -8,15 +8,18 @@
 //! - [`rated_clock`]: the clock of a rated match that named none.
 //! - [`start`]: a pairing or an accepted challenge made into a room, its
 //!   players summoned to their seats.
+//! - [`shared`]: the books in PostgreSQL, for a cluster.
 //!
-//! The [`Matchmaker`] holds the books and a task that pairs seeks as they
-//! come and as their windows widen, and expires challenges.
+//! The [`Matchmaker`] holds the books (in memory on one node, in the
+//! database in cluster mode) and a task that pairs seeks as they come and
+//! as their windows widen, and expires challenges.
 
 pub mod asker;
 pub mod challenges;
 pub mod pairing;
 pub mod rated_clock;
 pub mod seeks;
+pub mod shared;
 mod start;
 
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -34,7 +37,8 @@ use crate::directory::{Directory, Refused, RoomSpec};
 use crate::outbox::ConnId;
 use crate::room::unix_ms;
 use challenges::{ChallengeBook, Open};
-use seeks::SeekBook;
+use seeks::{SeekBook, Waiting};
+use shared::{SharedBooks, TakeBy};
 
 /// How often waiting seeks are looked at again when nothing else wakes
 /// the matchmaker: rated windows widen every 5 s, so a second is prompt.
@@ -45,27 +49,53 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// The seeks and challenges of one node.
+/// Where the books are kept.
+#[derive(Debug)]
+enum Books {
+    /// In memory: the node is the only one that matches.
+    Local {
+        seeks: Mutex<SeekBook>,
+        challenges: Mutex<ChallengeBook>,
+    },
+    /// In the cluster's database.
+    Shared(SharedBooks),
+}
+
+/// The seeks and challenges of one node (and, in cluster mode, its part
+/// in the cluster's).
 #[derive(Debug)]
 pub struct Matchmaker {
     dir: Arc<Directory>,
-    seeks: Mutex<SeekBook>,
-    challenges: Mutex<ChallengeBook>,
+    books: Books,
     wake: Notify,
+}
+
+fn storage(e: crate::store::StoreError) -> Refused {
+    (
+        ErrorCode::ServerStorage,
+        format!("matchmaking could not reach its database: {e}"),
+    )
 }
 
 impl Matchmaker {
     /// A matchmaker making rooms in `dir`; its task runs on `tracker`
-    /// until `shutdown`.
+    /// until `shutdown`. In cluster mode (with a bus) its books are the
+    /// cluster's, in the database.
     pub fn start(
         dir: Arc<Directory>,
         tracker: &TaskTracker,
         shutdown: CancellationToken,
     ) -> Arc<Self> {
+        let books = match dir.cluster_pool() {
+            Some(pool) => Books::Shared(SharedBooks::new(pool, &dir.node_name())),
+            None => Books::Local {
+                seeks: Mutex::new(SeekBook::default()),
+                challenges: Mutex::new(ChallengeBook::default()),
+            },
+        };
         let mm = Arc::new(Matchmaker {
             dir,
-            seeks: Mutex::new(SeekBook::default()),
-            challenges: Mutex::new(ChallengeBook::default()),
+            books,
             wake: Notify::new(),
         });
         let task = Arc::clone(&mm);
@@ -75,101 +105,203 @@ impl Matchmaker {
 
     async fn run(self: Arc<Self>, shutdown: CancellationToken) {
         loop {
+            self.round(unix_ms()).await;
             let now = unix_ms();
-            let due = [
-                lock(&self.seeks).next_due_ms(),
-                lock(&self.challenges).next_expiry_ms(),
-            ]
-            .into_iter()
-            .flatten()
-            .min();
+            let due = match &self.books {
+                Books::Local { seeks, challenges } => {
+                    [lock(seeks).next_due_ms(), lock(challenges).next_expiry_ms()]
+                        .into_iter()
+                        .flatten()
+                        .min()
+                }
+                Books::Shared(_) => None,
+            };
             let wait = due.map_or(PAIRING_TICK, |at| {
                 Duration::from_millis(at.saturating_sub(now)).min(PAIRING_TICK)
             });
             tokio::select! {
                 () = shutdown.cancelled() => return,
                 () = self.wake.notified() => {}
+                () = self.dir.placed().notified() => {}
                 () = tokio::time::sleep(wait) => {}
             }
-            self.round(unix_ms());
         }
     }
 
     /// Pairs what pairs and expires what expired, at `now_ms`.
-    fn round(&self, now_ms: u64) {
-        let groups = lock(&self.seeks).take_groups(now_ms);
-        for group in groups {
-            let dir = Arc::clone(&self.dir);
-            tokio::spawn(start::start_match(dir, group));
-        }
-        let expired = lock(&self.challenges).take_expired(now_ms);
-        for open in expired {
-            self.ended(&open, ChallengeEnd::Expired, None, None);
-        }
-        // A challenge to a player whose every connection closed cannot be
-        // answered: it ends now rather than at its expiry.
-        let gone: Vec<String> = lock(&self.challenges)
-            .addressees()
-            .into_iter()
-            .filter(|key| !self.dir.signed_in_here(key))
-            .collect();
-        if !gone.is_empty() {
-            let taken = lock(&self.challenges).take_where(|o| gone.contains(&o.to_key));
-            for open in taken {
-                self.ended(&open, ChallengeEnd::Gone, None, None);
+    async fn round(&self, now_ms: u64) {
+        match &self.books {
+            Books::Local { seeks, challenges } => {
+                let groups = lock(seeks).take_groups(now_ms);
+                for group in groups {
+                    let dir = Arc::clone(&self.dir);
+                    tokio::spawn(async move {
+                        for (w, placed) in start::place_group(&dir, group).await {
+                            start::deliver(&dir, w.id, w.asker.conn, placed);
+                        }
+                    });
+                }
+                let expired = lock(challenges).take_expired(now_ms);
+                for open in expired {
+                    self.ended(&open, ChallengeEnd::Expired, None, None);
+                }
+                // A challenge to a player whose every connection closed
+                // cannot be answered: it ends now rather than at its expiry.
+                let gone: Vec<String> = lock(challenges)
+                    .addressees()
+                    .into_iter()
+                    .filter(|key| !self.dir.signed_in_here(key))
+                    .collect();
+                if !gone.is_empty() {
+                    let taken = lock(challenges).take_where(|o| gone.contains(&o.to_key));
+                    for open in taken {
+                        self.ended(&open, ChallengeEnd::Gone, None, None);
+                    }
+                }
+            }
+            Books::Shared(books) => {
+                if let Err(e) = self.shared_round(books, now_ms).await {
+                    tracing::warn!(error = %e, "a matchmaking round failed; trying again");
+                }
             }
         }
     }
 
+    async fn shared_round(
+        &self,
+        books: &SharedBooks,
+        now_ms: u64,
+    ) -> Result<(), crate::store::StoreError> {
+        books.beat(now_ms).await?;
+        let dir = &self.dir;
+        let placed = books
+            .pair(now_ms, |group| start::place_group(dir, group))
+            .await?;
+        if placed {
+            dir.announce_placed();
+        }
+        for (seek, conn, placed) in books.collect().await? {
+            match placed {
+                Some(placed) => start::deliver(dir, seek, conn, placed),
+                None => {
+                    if let Some(out) = dir.outbox_of(conn) {
+                        out.send(&ServerMsg::SeekEnded {
+                            seek,
+                            reason: parlor_protocol::SeekEnd::Lost,
+                        });
+                    }
+                }
+            }
+        }
+        for (open, expired) in books.take_ended(now_ms).await? {
+            let end = if expired {
+                ChallengeEnd::Expired
+            } else {
+                ChallengeEnd::Gone
+            };
+            self.ended(&open, end, None, None);
+        }
+        Ok(())
+    }
+
+    /// Connection `conn` acts as the account `key` (for challenges to
+    /// find it, on any node).
+    pub fn sign_in(self: &Arc<Self>, key: &str, conn: ConnId) {
+        self.dir.sign_in(key, conn);
+        if let Books::Shared(_) = &self.books {
+            let mm = Arc::clone(self);
+            let key = key.to_owned();
+            tokio::spawn(async move {
+                if let Books::Shared(books) = &mm.books {
+                    if let Err(e) = books.sign_in(&key, conn).await {
+                        tracing::warn!(error = %e, "a player's presence was not recorded");
+                    }
+                }
+            });
+        }
+    }
+
     /// Adds a seek (already checked); its id. The caller answers `seeking`.
-    pub fn seek(
+    pub async fn seek(
         &self,
         asker: Asker,
         spec: RoomSpec,
         rated: bool,
         bots_after_ms: Option<u64>,
     ) -> Result<u64, Refused> {
-        let id = lock(&self.seeks).add(asker, spec, rated, unix_ms(), bots_after_ms)?;
+        let now = unix_ms();
+        let id = match &self.books {
+            Books::Local { seeks, .. } => {
+                lock(seeks).add(asker, spec, rated, now, bots_after_ms)?
+            }
+            Books::Shared(books) => {
+                let w = Waiting {
+                    id: 0,
+                    asker,
+                    spec,
+                    rated,
+                    since_ms: now,
+                    bots_at_ms: bots_after_ms.map(|after| now.saturating_add(after)),
+                };
+                books.add_seek(&w).await.map_err(storage)??
+            }
+        };
         self.wake.notify_one();
         Ok(id)
     }
 
     /// Cancels connection `conn`'s seek `id` (or all of them); the ids.
-    pub fn cancel_seek(&self, conn: ConnId, id: Option<u64>) -> Vec<u64> {
-        lock(&self.seeks).cancel(conn, id)
+    pub async fn cancel_seek(&self, conn: ConnId, id: Option<u64>) -> Result<Vec<u64>, Refused> {
+        match &self.books {
+            Books::Local { seeks, .. } => Ok(lock(seeks).cancel(conn, id)),
+            Books::Shared(books) => books.cancel(conn, id).await.map_err(storage),
+        }
     }
 
     /// Makes a challenge (already checked) and tells the challenged
     /// player's connections; the challenge as both see it.
-    pub fn challenge(&self, open: Open) -> Result<ChallengeInfo, Refused> {
+    pub async fn challenge(&self, open: Open) -> Result<ChallengeInfo, Refused> {
         let to_key = open.to_key.clone();
-        if !self.dir.signed_in_here(&to_key) {
+        let online = match &self.books {
+            Books::Local { .. } => self.dir.signed_in_here(&to_key),
+            Books::Shared(books) => books.online(&to_key, unix_ms()).await.map_err(storage)?,
+        };
+        if !online {
             return Err((
                 ErrorCode::ChallengeOffline,
                 format!("{} is not connected now", open.info.to),
             ));
         }
-        let info = lock(&self.challenges).add(open)?;
+        let info = match &self.books {
+            Books::Local { challenges, .. } => lock(challenges).add(open)?,
+            Books::Shared(books) => books.add_challenge(open).await.map_err(storage)??,
+        };
         self.dir
             .notify_account(&to_key, &ServerMsg::ChallengeMade(info.clone()), None);
         self.wake.notify_one();
         Ok(info)
     }
 
+    /// Takes challenge `id` for `by` (its addressee or its maker).
+    async fn take(&self, id: u64, whose: TakeBy, by: &str) -> Result<Open, Refused> {
+        let taken = match &self.books {
+            Books::Local { challenges, .. } => {
+                let mut book = lock(challenges);
+                match whose {
+                    TakeBy::Addressee => book.take_addressed(id, by),
+                    TakeBy::Maker => book.take_made(id, by),
+                }
+            }
+            Books::Shared(books) => books.take(id, whose, by).await.map_err(storage)?,
+        };
+        taken.ok_or_else(not_found)
+    }
+
     /// The challenged player `by` accepts challenge `id` from connection
     /// `by.conn`: the room is made and both are summoned to it.
     pub async fn accept(&self, by: &Asker, id: u64) -> Result<(), Refused> {
         let key = by.account.as_ref().map_or("", |a| a.key.as_str());
-        let open = lock(&self.challenges)
-            .take_addressed(id, key)
-            .ok_or_else(not_found)?;
-        if self.dir.outbox_of(open.from.conn).is_none() {
-            self.ended(&open, ChallengeEnd::Gone, None, None);
-            return Err((
-                ErrorCode::ChallengeNotFound,
-                "the challenger has gone".into(),
-            ));
-        }
+        let open = self.take(id, TakeBy::Addressee, key).await?;
         match start::start_challenge(&self.dir, &open, by).await {
             Ok(room) => {
                 // Both seated connections were told by their summons; the
@@ -191,19 +323,15 @@ impl Matchmaker {
     }
 
     /// The challenged player (account `by`) declines challenge `id`.
-    pub fn decline(&self, by: &str, id: u64, reason: DeclineReason) -> Result<(), Refused> {
-        let open = lock(&self.challenges)
-            .take_addressed(id, by)
-            .ok_or_else(not_found)?;
+    pub async fn decline(&self, by: &str, id: u64, reason: DeclineReason) -> Result<(), Refused> {
+        let open = self.take(id, TakeBy::Addressee, by).await?;
         self.ended(&open, ChallengeEnd::Declined, Some(reason), None);
         Ok(())
     }
 
     /// The challenger (account `by`) withdraws challenge `id`.
-    pub fn cancel_challenge(&self, by: &str, id: u64) -> Result<(), Refused> {
-        let open = lock(&self.challenges)
-            .take_made(id, by)
-            .ok_or_else(not_found)?;
+    pub async fn cancel_challenge(&self, by: &str, id: u64) -> Result<(), Refused> {
+        let open = self.take(id, TakeBy::Maker, by).await?;
         self.ended(&open, ChallengeEnd::Cancelled, None, None);
         Ok(())
     }
@@ -223,24 +351,39 @@ impl Matchmaker {
             reason,
             room,
         };
-        if let Some(out) = self.dir.outbox_of(open.from.conn) {
-            out.send(&msg);
-        }
+        self.dir.tell_at(&open.from.node, open.from.conn, &msg);
         self.dir.notify_account(&open.to_key, &msg, None);
     }
 
     /// Connection `conn` closed: its seeks end, its challenges are gone.
-    pub fn closed(&self, conn: ConnId) {
-        lock(&self.seeks).cancel(conn, None);
-        let taken = lock(&self.challenges).take_from_conn(conn);
-        for open in taken {
-            self.ended(&open, ChallengeEnd::Gone, None, None);
+    pub fn closed(self: &Arc<Self>, conn: ConnId) {
+        match &self.books {
+            Books::Local { seeks, challenges } => {
+                lock(seeks).cancel(conn, None);
+                let taken = lock(challenges).take_from_conn(conn);
+                for open in taken {
+                    self.ended(&open, ChallengeEnd::Gone, None, None);
+                }
+            }
+            Books::Shared(_) => {
+                let mm = Arc::clone(self);
+                tokio::spawn(async move {
+                    let Books::Shared(books) = &mm.books else {
+                        return;
+                    };
+                    match books.closed(conn).await {
+                        Ok(taken) => {
+                            for open in taken {
+                                mm.ended(&open, ChallengeEnd::Gone, None, None);
+                            }
+                        }
+                        Err(e) => {
+                            tracing::warn!(error = %e, "a closed connection's seeks were not dropped; its node's beat drops them")
+                        }
+                    }
+                });
+            }
         }
-    }
-
-    /// How many seeks wait here.
-    pub fn waiting(&self) -> usize {
-        lock(&self.seeks).len()
     }
 }
 

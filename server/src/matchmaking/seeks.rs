@@ -37,7 +37,7 @@ pub const DEFAULT_BOTS_AFTER_MS: u64 = 30_000;
 pub const UNRATED_RATING: f64 = 1500.0;
 
 /// A seek as it waits.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Waiting {
     /// Its id.
     pub id: u64,
@@ -78,6 +78,16 @@ impl SeekBook {
     /// Whether none waits.
     pub fn is_empty(&self) -> bool {
         self.waiting.is_empty()
+    }
+
+    /// A book of seeks read back (cluster mode: from the database, ids
+    /// as stored there), to pair them.
+    pub fn from_waiting(waiting: Vec<Waiting>) -> SeekBook {
+        let next_id = waiting.iter().map(|w| w.id).max().unwrap_or(0);
+        SeekBook {
+            waiting: waiting.into_iter().map(|w| (w.id, w)).collect(),
+            next_id,
+        }
     }
 
     /// Adds a seek within the limits; its id.
@@ -220,6 +230,7 @@ mod tests {
                 kind: "human".into(),
             }),
             addr: IpAddr::from([10, 0, 0, addr]),
+            node: Arc::from("local"),
         }
     }
 

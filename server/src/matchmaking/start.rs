@@ -2,16 +2,44 @@
 //! their seat: seats are drawn at random (who moves first is luck, not a
 //! matter of who sought first), unless a challenger chose theirs.
 
-use std::sync::Arc;
-
 use parlor_games::Seat;
-use parlor_protocol::{ChallengeEnd, RoomId, SeekEnd, ServerMsg};
+use parlor_protocol::{ChallengeEnd, ErrorCode, RoomId, SeekEnd, ServerMsg};
 use rand::seq::SliceRandom;
+use serde::{Deserialize, Serialize};
 
 use super::asker::Asker;
 use super::challenges::Open;
-use super::seeks::Group;
+use super::seeks::{Group, Waiting};
 use crate::directory::{Directory, NewRoom, Refused, RoomSpec, Summons};
+use crate::outbox::ConnId;
+
+/// Where a paired seek's player sits.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Seating {
+    /// The new room.
+    pub room: RoomId,
+    /// The player's seat.
+    pub seat: Seat,
+    /// Every seat's player by name.
+    pub players: Vec<String>,
+    /// Bots this player's session seats (the first seeker's only).
+    pub bots: Vec<(Seat, String)>,
+}
+
+/// What became of a paired seek: a seat, or the room could not be made.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Placed {
+    /// Seated.
+    Seated(Seating),
+    /// Refused, with the room's refusal.
+    Refused {
+        /// Why.
+        code: ErrorCode,
+        /// For people.
+        message: String,
+    },
+}
 
 /// Makes the room a spec and a rated flag ask for, `first` its creator
 /// (for the caps, and so that the players' sessions may seat bots).
@@ -35,25 +63,26 @@ async fn make_room(
     .map(|c| c.room)
 }
 
-/// Seats a group of paired seeks in a new room.
-pub(super) async fn start_match(dir: Arc<Directory>, group: Group) {
+/// Makes the room of a group of paired seeks: where each member sits.
+pub(super) async fn place_group(dir: &Directory, group: Group) -> Vec<(Waiting, Placed)> {
     let Some(first) = group.members.first() else {
-        return;
+        return Vec::new();
     };
     let spec = first.spec.clone();
-    let room = match make_room(&dir, &spec, first.rated, &first.asker).await {
+    let room = match make_room(dir, &spec, first.rated, &first.asker).await {
         Ok(room) => room,
         Err((code, message)) => {
-            for m in &group.members {
-                if let Some(out) = dir.outbox_of(m.asker.conn) {
-                    out.send(&ServerMsg::error(code, message.clone()));
-                    out.send(&ServerMsg::SeekEnded {
-                        seek: m.id,
-                        reason: SeekEnd::Refused,
-                    });
-                }
-            }
-            return;
+            return group
+                .members
+                .into_iter()
+                .map(|m| {
+                    let placed = Placed::Refused {
+                        code,
+                        message: message.clone(),
+                    };
+                    (m, placed)
+                })
+                .collect();
         }
     };
     let mut order: Vec<u8> = (0..spec.seats).collect();
@@ -68,24 +97,55 @@ pub(super) async fn start_match(dir: Arc<Directory>, group: Group) {
         .skip(group.members.len())
         .map(|&s| (Seat(s), strategy.to_owned()))
         .collect();
-    for (i, (m, &seat)) in group.members.iter().zip(&order).enumerate() {
-        let summons = Summons {
-            notice: ServerMsg::Matched {
-                seek: m.id,
+    group
+        .members
+        .into_iter()
+        .zip(order)
+        .enumerate()
+        .map(|(i, (m, seat))| {
+            let seating = Seating {
                 room: room.clone(),
                 seat: Seat(seat),
                 players: players.clone(),
+                // The first seeker's session seats the bots, after itself.
+                bots: if i == 0 {
+                    bot_seats.clone()
+                } else {
+                    Vec::new()
+                },
+            };
+            (m, Placed::Seated(seating))
+        })
+        .collect()
+}
+
+/// Tells the player of seek `seek`, connected here on `conn`, where they
+/// sit (and seats them), or why the match could not be made.
+pub(super) fn deliver(dir: &Directory, seek: u64, conn: ConnId, placed: Placed) {
+    match placed {
+        Placed::Seated(s) => dir.summon_or_tell(
+            conn,
+            Summons {
+                notice: ServerMsg::Matched {
+                    seek,
+                    room: s.room.clone(),
+                    seat: s.seat,
+                    players: s.players,
+                },
+                room: s.room,
+                seat: s.seat,
+                bots: s.bots,
             },
-            room: room.clone(),
-            seat: Seat(seat),
-            // The first seeker's session seats the bots, after itself.
-            bots: if i == 0 {
-                bot_seats.clone()
-            } else {
-                Vec::new()
-            },
-        };
-        dir.summon_or_tell(m.asker.conn, summons);
+        ),
+        Placed::Refused { code, message } => {
+            if let Some(out) = dir.outbox_of(conn) {
+                out.send(&ServerMsg::error(code, message));
+                out.send(&ServerMsg::SeekEnded {
+                    seek,
+                    reason: SeekEnd::Refused,
+                });
+            }
+        }
     }
 }
 
@@ -108,7 +168,8 @@ pub(super) async fn start_challenge(
         room: Some(room.clone()),
     };
     for (asker, seat) in [(&open.from, theirs), (by, mine)] {
-        dir.summon_or_tell(
+        dir.summon_at(
+            &asker.node,
             asker.conn,
             Summons {
                 notice: notice.clone(),

@@ -51,6 +51,39 @@ pub(super) async fn listen(dir: Weak<Directory>, cluster: Arc<Cluster>) {
             Envelope::TakenOver { gw, conn, token } => taken_over(&d, cluster, &gw, conn, token),
             Envelope::Gone { gw, conn } => gone(&d, cluster, gw, conn),
             Envelope::Rehosted { room } => rehosted(&d, cluster, &room),
+            Envelope::Account { gw, key, msg } => {
+                if *gw != **cluster.bus.me() {
+                    d.notify_account_here(&key, &msg, None);
+                }
+            }
+            Envelope::Placed => d.placed.notify_one(),
+            Envelope::Tell { gw, conn, msg } => {
+                if *gw == **cluster.bus.me() {
+                    if let Some(out) = d.sessions().outbox(ConnId(conn)) {
+                        out.send(&msg);
+                    }
+                }
+            }
+            Envelope::Summon {
+                gw,
+                conn,
+                notice,
+                room,
+                seat,
+                bots,
+            } => {
+                if *gw == **cluster.bus.me() {
+                    d.summon_or_tell(
+                        ConnId(conn),
+                        crate::directory::Summons {
+                            notice,
+                            room,
+                            seat,
+                            bots,
+                        },
+                    );
+                }
+            }
         }
     }
 }

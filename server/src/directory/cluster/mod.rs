@@ -32,7 +32,7 @@ use crate::store::{ClusterStore, Listing, MatchKey, Whereabouts};
 
 pub use lobby::list as list_cluster;
 use proxy::Proxies;
-use wire::Envelope;
+pub(in crate::directory) use wire::Envelope;
 
 /// How often a command for a room that nobody on the bus hosts, though a
 /// live node owns it, is tried again (the owner is subscribing, or is
@@ -160,6 +160,24 @@ impl Cluster {
                 conn: conn.0,
                 token,
             }));
+    }
+
+    /// Tells every node `env` (matchmaking's messages to players).
+    pub fn announce(&self, env: Envelope) {
+        if self.outbound.try_send(Outbound::Announce(env)).is_err() {
+            tracing::warn!("the bus is far behind: a message to players was dropped");
+        }
+    }
+
+    /// The gateway and its connection that the stand-in `conn` here
+    /// stands for, if it is one.
+    pub fn remote_of(&self, conn: ConnId) -> Option<(Arc<str>, u64)> {
+        lock(&self.proxies).remote_of(conn)
+    }
+
+    /// This node's name on the bus.
+    pub fn me(&self) -> &Arc<str> {
+        self.bus.me()
     }
 
     /// A local connection closed: its stand-ins elsewhere go.

@@ -77,6 +77,14 @@ impl Proxies {
     }
 
     /// Drops the stand-in for `remote`; the stand-in, to be ended.
+    /// The gateway connection a stand-in here stands for.
+    pub fn remote_of(&self, conn: ConnId) -> Option<Remote> {
+        self.by_remote
+            .iter()
+            .find(|(_, o)| o.id() == conn)
+            .map(|(r, _)| r.clone())
+    }
+
     pub fn remove(&mut self, remote: &Remote) -> Option<Outbox> {
         self.by_remote.remove(remote)
     }

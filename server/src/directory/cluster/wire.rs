@@ -9,7 +9,8 @@
 //! Frames are already JSON and travel as raw JSON, not as strings: they
 //! are not escaped, only checked as JSON (a scan, no values built).
 
-use parlor_protocol::{ErrorCode, RoomId};
+use parlor_games::Seat;
+use parlor_protocol::{ErrorCode, RoomId, ServerMsg};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use uuid::Uuid;
@@ -67,6 +68,44 @@ pub enum Envelope {
     Rehosted {
         /// The room.
         room: RoomId,
+    },
+    /// A message for every connection of an account, wherever it is
+    /// connected (a challenge, a `your_turn`); gateway `gw` has already
+    /// told its own.
+    Account {
+        /// The sender.
+        gw: String,
+        /// The account name's key.
+        key: String,
+        /// The message.
+        msg: ServerMsg,
+    },
+    /// Seekers were placed: every node hands its own their seats now.
+    Placed,
+    /// A message for gateway `gw`'s connection `conn`.
+    Tell {
+        /// The gateway.
+        gw: String,
+        /// Its connection.
+        conn: u64,
+        /// The message.
+        msg: ServerMsg,
+    },
+    /// Gateway `gw`'s connection `conn` is to take a seat (a match found,
+    /// a challenge accepted, a rematch).
+    Summon {
+        /// The gateway.
+        gw: String,
+        /// Its connection.
+        conn: u64,
+        /// What to tell the client first.
+        notice: ServerMsg,
+        /// The room.
+        room: RoomId,
+        /// The seat.
+        seat: Seat,
+        /// Bots its session seats after itself.
+        bots: Vec<(Seat, String)>,
     },
 }
 

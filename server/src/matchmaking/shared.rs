@@ -1,0 +1,502 @@
+//! Seeks and challenges in cluster mode, kept in PostgreSQL so that a seek
+//! on one node pairs with a seek on another and a challenge reaches its
+//! player wherever they are connected.
+//!
+//! Why this way: the database is already the cluster's durable truth and
+//! every node reaches it; one node at a time pairs (under a transaction
+//! advisory lock, so a node that dies mid-round simply releases it and
+//! another pairs next), and it writes where each paired seeker sits into
+//! the seek's own row. Each node then hands its own seekers their seats
+//! (woken by a nudge on the bus, or at the next tick if the nudge is
+//! lost), so a matching node that dies after its commit loses nothing.
+//! A seek whose row vanished without a seat (the database lost its
+//! unlogged tables in a crash) is ended as `lost`: seek again.
+//!
+//! The tables are UNLOGGED and made at start-up if missing: they describe
+//! live connections, which do not outlive a database crash either, so
+//! they need neither WAL nor the log's migrations. Rows of a node that
+//! stopped beating (every [`NODE_ALIVE_FOR`]) are ignored and swept.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use deadpool_postgres::Pool;
+use parlor_protocol::ErrorCode;
+
+use super::challenges::{Open, MAX_CHALLENGES_FROM, MAX_CHALLENGES_TO};
+use super::seeks::{
+    Group, SeekBook, Waiting, MAX_SEEKS_PER_ACCOUNT, MAX_SEEKS_PER_ADDRESS,
+    MAX_SEEKS_PER_CONNECTION,
+};
+use super::start::Placed;
+use crate::directory::Refused;
+use crate::outbox::ConnId;
+use crate::store::StoreError;
+
+/// How long a node's rows count after its last beat: several ticks, so
+/// one slow round does not make a live node's seekers vanish.
+pub const NODE_ALIVE_FOR: Duration = Duration::from_secs(5);
+
+const TABLES: &str = "
+CREATE UNLOGGED TABLE IF NOT EXISTS mm_nodes (
+    gw text PRIMARY KEY,
+    alive_until_ms bigint NOT NULL
+);
+CREATE UNLOGGED TABLE IF NOT EXISTS mm_presence (
+    gw text NOT NULL,
+    conn bigint NOT NULL,
+    account text NOT NULL,
+    PRIMARY KEY (gw, conn)
+);
+CREATE INDEX IF NOT EXISTS mm_presence_account ON mm_presence (account);
+CREATE UNLOGGED TABLE IF NOT EXISTS mm_seeks (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    gw text NOT NULL,
+    conn bigint NOT NULL,
+    account text,
+    addr text NOT NULL,
+    body text NOT NULL,
+    placed text
+);
+CREATE UNLOGGED TABLE IF NOT EXISTS mm_challenges (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    gw text NOT NULL,
+    conn bigint NOT NULL,
+    from_key text NOT NULL,
+    to_key text NOT NULL,
+    expires_ms bigint NOT NULL,
+    body text NOT NULL
+);
+";
+
+/// Rows of nodes that beat recently.
+const LIVE: &str = "(SELECT gw FROM mm_nodes WHERE alive_until_ms > $1)";
+
+fn ms(d: Duration) -> i64 {
+    i64::try_from(d.as_millis()).unwrap_or(i64::MAX)
+}
+
+fn signed(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
+fn unsigned(v: i64) -> u64 {
+    u64::try_from(v).unwrap_or(0)
+}
+
+fn corrupt(e: serde_json::Error) -> StoreError {
+    StoreError::Corrupt(format!("a matchmaking row: {e}"))
+}
+
+/// The cluster's seeks and challenges, as one node sees them.
+#[derive(Debug)]
+pub struct SharedBooks {
+    pool: Pool,
+    node: String,
+    /// The ids of this node's seeks still waiting, to tell a seek that
+    /// vanished from one that was seated.
+    mine: Mutex<HashMap<u64, ConnId>>,
+    /// Set once the tables are known to exist.
+    made: AtomicBool,
+}
+
+impl SharedBooks {
+    /// The books on `pool` for node `node` (the tables are made at the
+    /// first beat, and again at a later one if the database was down).
+    pub fn new(pool: Pool, node: &str) -> SharedBooks {
+        SharedBooks {
+            pool,
+            node: node.to_owned(),
+            mine: Mutex::default(),
+            made: AtomicBool::new(false),
+        }
+    }
+
+    /// Makes the tables if they are missing.
+    async fn make_tables(&self) -> Result<(), StoreError> {
+        if self.made.load(Ordering::Acquire) {
+            return Ok(());
+        }
+        let mut client = self.raw_client().await?;
+        // Nodes starting together would race to make the tables.
+        let tx = client.transaction().await?;
+        tx.execute(
+            "SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':matchmaking tables'))",
+            &[],
+        )
+        .await?;
+        tx.batch_execute(TABLES).await?;
+        tx.commit().await?;
+        self.made.store(true, Ordering::Release);
+        Ok(())
+    }
+
+    /// A connection, once the tables exist.
+    async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
+        self.make_tables().await?;
+        self.raw_client().await
+    }
+
+    async fn raw_client(&self) -> Result<deadpool_postgres::Object, StoreError> {
+        self.pool
+            .get()
+            .await
+            .map_err(|e| StoreError::Unavailable(format!("no database connection: {e}")))
+    }
+
+    /// This node is alive until `now_ms` + [`NODE_ALIVE_FOR`]; rows of
+    /// nodes that stopped are swept.
+    pub async fn beat(&self, now_ms: u64) -> Result<(), StoreError> {
+        let client = self.client().await?;
+        let now = signed(now_ms);
+        client
+            .execute(
+                "INSERT INTO mm_nodes (gw, alive_until_ms) VALUES ($1, $2) \
+                 ON CONFLICT (gw) DO UPDATE SET alive_until_ms = EXCLUDED.alive_until_ms",
+                &[&self.node, &(now + ms(NODE_ALIVE_FOR))],
+            )
+            .await?;
+        client
+            .batch_execute(&format!(
+                "DELETE FROM mm_presence WHERE gw NOT IN (SELECT gw FROM mm_nodes WHERE alive_until_ms > {now}); \
+                 DELETE FROM mm_seeks WHERE gw NOT IN (SELECT gw FROM mm_nodes WHERE alive_until_ms > {now}); \
+                 DELETE FROM mm_nodes WHERE alive_until_ms <= {now};"
+            ))
+            .await?;
+        Ok(())
+    }
+
+    /// Connection `conn` here acts as the account `key`.
+    pub async fn sign_in(&self, key: &str, conn: ConnId) -> Result<(), StoreError> {
+        self.client()
+            .await?
+            .execute(
+                "INSERT INTO mm_presence (gw, conn, account) VALUES ($1, $2, $3) \
+                 ON CONFLICT (gw, conn) DO UPDATE SET account = EXCLUDED.account",
+                &[&self.node, &signed(conn.0), &key],
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// Connection `conn` here closed: its presence, seeks and challenges
+    /// go; the challenges it had made, for their players to be told.
+    pub async fn closed(&self, conn: ConnId) -> Result<Vec<Open>, StoreError> {
+        let client = self.client().await?;
+        let c = signed(conn.0);
+        client
+            .execute(
+                "DELETE FROM mm_presence WHERE gw = $1 AND conn = $2",
+                &[&self.node, &c],
+            )
+            .await?;
+        let rows = client
+            .query(
+                "DELETE FROM mm_seeks WHERE gw = $1 AND conn = $2 RETURNING id",
+                &[&self.node, &c],
+            )
+            .await?;
+        {
+            let mut mine = super::lock(&self.mine);
+            for r in rows {
+                mine.remove(&unsigned(r.try_get(0)?));
+            }
+            // Seeks whose rows went already (seated meanwhile) go too.
+            mine.retain(|_, c| *c != conn);
+        }
+        let rows = client
+            .query(
+                "DELETE FROM mm_challenges WHERE gw = $1 AND conn = $2 RETURNING id, body",
+                &[&self.node, &c],
+            )
+            .await?;
+        opens(rows)
+    }
+
+    /// Whether the account `key` has a connection on a live node.
+    pub async fn online(&self, key: &str, now_ms: u64) -> Result<bool, StoreError> {
+        let row = self
+            .client()
+            .await?
+            .query_one(
+                &format!(
+                    "SELECT EXISTS (SELECT 1 FROM mm_presence WHERE account = $2 AND gw IN {LIVE})"
+                ),
+                &[&signed(now_ms), &key],
+            )
+            .await?;
+        Ok(row.try_get(0)?)
+    }
+
+    /// Adds a seek within the cluster's limits; its id.
+    pub async fn add_seek(&self, w: &Waiting) -> Result<Result<u64, Refused>, StoreError> {
+        let client = self.client().await?;
+        let account = w.asker.account.as_ref().map(|a| a.key.clone());
+        let addr = w.asker.addr.to_string();
+        let counts = client
+            .query_one(
+                "SELECT count(*) FILTER (WHERE gw = $1 AND conn = $2), \
+                        count(*) FILTER (WHERE account = $3), \
+                        count(*) FILTER (WHERE addr = $4) \
+                 FROM mm_seeks WHERE placed IS NULL",
+                &[&self.node, &signed(w.asker.conn.0), &account, &addr],
+            )
+            .await?;
+        let (of_conn, of_account, of_addr): (i64, i64, i64) =
+            (counts.try_get(0)?, counts.try_get(1)?, counts.try_get(2)?);
+        let too_many = |m: &str| Ok(Err((ErrorCode::SeekTooMany, m.to_owned())));
+        if of_conn >= signed(MAX_SEEKS_PER_CONNECTION as u64) {
+            return too_many(
+                "this connection has as many seeks waiting as it may; cancel one first",
+            );
+        }
+        if account.is_some() && of_account >= signed(MAX_SEEKS_PER_ACCOUNT as u64) {
+            return too_many("your account has as many seeks waiting as it may; cancel one first");
+        }
+        if of_addr >= signed(MAX_SEEKS_PER_ADDRESS as u64) {
+            return too_many("your address has as many seeks waiting as one address may");
+        }
+        let body = serde_json::to_string(w).map_err(corrupt)?;
+        let row = client
+            .query_one(
+                "INSERT INTO mm_seeks (gw, conn, account, addr, body) VALUES ($1, $2, $3, $4, $5) \
+                 RETURNING id",
+                &[&self.node, &signed(w.asker.conn.0), &account, &addr, &body],
+            )
+            .await?;
+        let id = unsigned(row.try_get(0)?);
+        super::lock(&self.mine).insert(id, w.asker.conn);
+        Ok(Ok(id))
+    }
+
+    /// Cancels connection `conn`'s waiting seek `id`, or all of them.
+    pub async fn cancel(&self, conn: ConnId, id: Option<u64>) -> Result<Vec<u64>, StoreError> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "DELETE FROM mm_seeks WHERE gw = $1 AND conn = $2 AND placed IS NULL \
+                 AND ($3::bigint IS NULL OR id = $3) RETURNING id",
+                &[&self.node, &signed(conn.0), &id.map(signed)],
+            )
+            .await?;
+        let mut ids = Vec::new();
+        let mut mine = super::lock(&self.mine);
+        for r in rows {
+            let id = unsigned(r.try_get(0)?);
+            mine.remove(&id);
+            ids.push(id);
+        }
+        Ok(ids)
+    }
+
+    /// One pairing round, if no other node is pairing now: takes the
+    /// groups that pair at `now_ms`, has `place` make their rooms, and
+    /// writes where each seeker sits into its row, all in one
+    /// transaction. Whether anything was placed.
+    pub async fn pair<F, Fut>(&self, now_ms: u64, place: F) -> Result<bool, StoreError>
+    where
+        F: Fn(Group) -> Fut,
+        Fut: std::future::Future<Output = Vec<(Waiting, Placed)>>,
+    {
+        let mut client = self.client().await?;
+        let tx = client.transaction().await?;
+        let locked: bool = tx
+            .query_one(
+                "SELECT pg_try_advisory_xact_lock(hashtext(current_schema() || ':matchmaking'))",
+                &[],
+            )
+            .await?
+            .try_get(0)?;
+        if !locked {
+            return Ok(false);
+        }
+        let rows = tx
+            .query(
+                &format!("SELECT id, body FROM mm_seeks WHERE placed IS NULL AND gw IN {LIVE}"),
+                &[&signed(now_ms)],
+            )
+            .await?;
+        let mut waiting = Vec::with_capacity(rows.len());
+        for r in rows {
+            let mut w: Waiting =
+                serde_json::from_str(&r.try_get::<_, String>(1)?).map_err(corrupt)?;
+            w.id = unsigned(r.try_get(0)?);
+            waiting.push(w);
+        }
+        let groups = SeekBook::from_waiting(waiting).take_groups(now_ms);
+        if groups.is_empty() {
+            return Ok(false);
+        }
+        for group in groups {
+            for (w, placed) in place(group).await {
+                let placed = serde_json::to_string(&placed).map_err(corrupt)?;
+                tx.execute(
+                    "UPDATE mm_seeks SET placed = $2 WHERE id = $1",
+                    &[&signed(w.id), &placed],
+                )
+                .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// This node's seekers placed by a round (the rows go), and its seeks
+    /// that vanished without a place: (seek, connection, place or `None`
+    /// for lost).
+    pub async fn collect(&self) -> Result<Vec<(u64, ConnId, Option<Placed>)>, StoreError> {
+        let client = self.client().await?;
+        let rows = client
+            .query(
+                "DELETE FROM mm_seeks WHERE gw = $1 AND placed IS NOT NULL RETURNING id, conn, placed",
+                &[&self.node],
+            )
+            .await?;
+        let mut out = Vec::new();
+        for r in rows {
+            let id = unsigned(r.try_get(0)?);
+            let conn = ConnId(unsigned(r.try_get(1)?));
+            let placed: Option<String> = r.try_get(2)?;
+            let placed: Placed =
+                serde_json::from_str(placed.as_deref().unwrap_or("")).map_err(corrupt)?;
+            out.push((id, conn, Some(placed)));
+        }
+        let present: HashSet<u64> = client
+            .query("SELECT id, conn FROM mm_seeks WHERE gw = $1", &[&self.node])
+            .await?
+            .iter()
+            .filter_map(|r| r.try_get::<_, i64>(0).ok().map(unsigned))
+            .collect();
+        let mut mine = super::lock(&self.mine);
+        for (id, ..) in &out {
+            mine.remove(id);
+        }
+        let lost: Vec<(u64, ConnId)> = mine
+            .iter()
+            .filter(|(id, _)| !present.contains(id))
+            .map(|(&id, &conn)| (id, conn))
+            .collect();
+        for (id, conn) in lost {
+            mine.remove(&id);
+            out.push((id, conn, None));
+        }
+        Ok(out)
+    }
+
+    /// Adds a challenge within the limits (its id filled in).
+    pub async fn add_challenge(
+        &self,
+        mut open: Open,
+    ) -> Result<Result<parlor_protocol::ChallengeInfo, Refused>, StoreError> {
+        let client = self.client().await?;
+        let from = open.from_key().to_owned();
+        let counts = client
+            .query_one(
+                "SELECT count(*) FILTER (WHERE from_key = $1), count(*) FILTER (WHERE to_key = $2) \
+                 FROM mm_challenges",
+                &[&from, &open.to_key],
+            )
+            .await?;
+        let (made, received): (i64, i64) = (counts.try_get(0)?, counts.try_get(1)?);
+        if made >= signed(MAX_CHALLENGES_FROM as u64) {
+            return Ok(Err((
+                ErrorCode::ChallengeTooMany,
+                format!("you already have {made} challenges waiting for answers, the most one player may"),
+            )));
+        }
+        if received >= signed(MAX_CHALLENGES_TO as u64) {
+            return Ok(Err((
+                ErrorCode::ChallengeTooMany,
+                format!(
+                    "{} has {received} challenges waiting already; try later",
+                    open.info.to
+                ),
+            )));
+        }
+        let body = serde_json::to_string(&open).map_err(corrupt)?;
+        let row = client
+            .query_one(
+                "INSERT INTO mm_challenges (gw, conn, from_key, to_key, expires_ms, body) \
+                 VALUES ($1, $2, $3, $4, $5, $6) RETURNING id",
+                &[
+                    &self.node,
+                    &signed(open.from.conn.0),
+                    &from,
+                    &open.to_key,
+                    &signed(open.info.expires_at_ms),
+                    &body,
+                ],
+            )
+            .await?;
+        open.info.challenge = unsigned(row.try_get(0)?);
+        Ok(Ok(open.info))
+    }
+
+    /// Takes challenge `id` if its `column` (`to_key` or `from_key`) is `by`.
+    pub async fn take(
+        &self,
+        id: u64,
+        column: TakeBy,
+        by: &str,
+    ) -> Result<Option<Open>, StoreError> {
+        let sql = match column {
+            TakeBy::Addressee => {
+                "DELETE FROM mm_challenges WHERE id = $1 AND to_key = $2 RETURNING id, body"
+            }
+            TakeBy::Maker => {
+                "DELETE FROM mm_challenges WHERE id = $1 AND from_key = $2 RETURNING id, body"
+            }
+        };
+        let rows = self.client().await?.query(sql, &[&signed(id), &by]).await?;
+        Ok(opens(rows)?.into_iter().next())
+    }
+
+    /// Takes the challenges that expired, whose challenger's node stopped,
+    /// or whose player has no connection left.
+    pub async fn take_ended(&self, now_ms: u64) -> Result<Vec<(Open, bool)>, StoreError> {
+        let client = self.client().await?;
+        let now = signed(now_ms);
+        let expired = client
+            .query(
+                &format!(
+                    "DELETE FROM mm_challenges WHERE expires_ms <= $1 OR gw NOT IN {LIVE} RETURNING id, body"
+                ),
+                &[&now],
+            )
+            .await?;
+        let unreachable = client
+            .query(
+                &format!(
+                    "DELETE FROM mm_challenges WHERE to_key NOT IN \
+                     (SELECT account FROM mm_presence WHERE gw IN {LIVE}) RETURNING id, body"
+                ),
+                &[&now],
+            )
+            .await?;
+        let mut out: Vec<(Open, bool)> = opens(expired)?.into_iter().map(|o| (o, true)).collect();
+        out.extend(opens(unreachable)?.into_iter().map(|o| (o, false)));
+        Ok(out)
+    }
+}
+
+/// Whom a challenge is taken for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TakeBy {
+    /// The challenged player (accept, decline).
+    Addressee,
+    /// The challenger (withdraw).
+    Maker,
+}
+
+fn opens(rows: Vec<tokio_postgres::Row>) -> Result<Vec<Open>, StoreError> {
+    let mut out = Vec::with_capacity(rows.len());
+    for r in rows {
+        let mut open: Open = serde_json::from_str(&r.try_get::<_, String>(1)?).map_err(corrupt)?;
+        open.info.challenge = unsigned(r.try_get(0)?);
+        out.push(open);
+    }
+    Ok(out)
+}

@@ -1,0 +1,132 @@
+//! Finding opponents across a cluster's nodes (skipped without PostgreSQL
+//! or Redis, except under `CI=true`): seekers on different nodes are
+//! paired, a challenge reaches its player on another node, and a rematch
+//! seats players who reached the room through another node.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+use std::time::Duration;
+
+use parlor_protocol::{ChallengeEnd, ServerMsg};
+use parlor_server::testing::{redis_bus, ScratchSchema};
+use parlor_server::Config;
+use parlor_tests::http::account_with_token;
+use parlor_tests::seeking::{
+    by_seat, challenge_ended, challenge_made, matched, playing, seek_id, signed_in,
+};
+use parlor_tests::{play_out_nimrod, start_server_with, Raw, TestServer};
+use serde_json::json;
+
+/// As in `bus.rs`: no test here waits for a lease to run out.
+const LEASE: Duration = Duration::from_millis(2_000);
+
+/// Two nodes of one cluster, or `None` if a service is missing.
+async fn cluster() -> Option<(ScratchSchema, TestServer, TestServer)> {
+    let scratch = ScratchSchema::new().await?;
+    let bus = redis_bus().await?;
+    let node = |bus: String| Config {
+        store: scratch.config_with_lease(LEASE),
+        bus: Some(bus),
+        ..Config::default()
+    };
+    let a = start_server_with(node(bus.clone())).await;
+    let b = start_server_with(node(bus)).await;
+    Some((scratch, a, b))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seekers_on_two_nodes_are_paired_play_and_rematch() {
+    let Some((_scratch, a, b)) = cluster().await else {
+        return;
+    };
+    let mut al = Raw::greeted(&a.url(), "al").await;
+    let mut bo = Raw::greeted(&b.url(), "bo").await;
+    let seek = json!({"type": "seek", "game": "nimrod", "options": {"piles": [3, 5]}});
+    let sa = seek_id(&mut al, seek.clone()).await;
+    let sb = seek_id(&mut bo, seek).await;
+    let (room, seat_a, _, ua) = matched(&mut al, sa).await;
+    let (room_b, seat_b, _, ub) = matched(&mut bo, sb).await;
+    assert_eq!(room, room_b);
+    let first = if seat_a == 0 { ua } else { ub };
+    let mut seated = by_seat((al, seat_a), (bo, seat_b));
+    let u = playing(&mut seated[0], &room, first).await;
+    let end = play_out_nimrod(&mut seated, &room, u).await;
+    assert!(end.outcome.is_some());
+    for c in seated.iter_mut() {
+        c.send_json(json!({"type": "rematch", "room": room})).await;
+    }
+    let mut next = Vec::new();
+    for (old, c) in seated.iter_mut().enumerate() {
+        let (room2, seat) = c
+            .expect(|m| match m {
+                ServerMsg::RematchStarted { next, seat, .. } => Some((next.clone(), seat.0)),
+                _ => None,
+            })
+            .await;
+        assert_eq!(usize::from(seat), (old + 1) % 2);
+        // Seated by the server, wherever the player is connected.
+        let u = c.update(&room2).await;
+        assert_eq!(u.you.map(|s| s.0), Some(seat));
+        next.push(room2);
+    }
+    assert_eq!(next[0], next[1]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_reaches_its_player_on_another_node() {
+    let Some((_scratch, a, b)) = cluster().await else {
+        return;
+    };
+    let (ta, _) = account_with_token(a.addr(), "alice").await;
+    let (tb, _) = account_with_token(a.addr(), "bobby").await;
+    let mut al = signed_in(&a.url(), &ta).await;
+    let mut bo = signed_in(&b.url(), &tb).await;
+    // Presence is recorded as the connection signs in; give it a moment
+    // to reach the database.
+    let mut made = None;
+    for _ in 0..50 {
+        al.send_json(json!({"type": "challenge", "to": "bobby", "game": "nimrod"}))
+            .await;
+        let got = al
+            .expect(|m| match m {
+                ServerMsg::ChallengeMade(info) => Some(Ok(info.clone())),
+                ServerMsg::Error { code, .. } => Some(Err(*code)),
+                _ => None,
+            })
+            .await;
+        match got {
+            Ok(info) => {
+                made = Some(info);
+                break;
+            }
+            Err(parlor_protocol::ErrorCode::ChallengeOffline) => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(other) => panic!("{other}"),
+        }
+    }
+    let made = made.expect("bobby never showed as connected");
+    let theirs = challenge_made(&mut bo).await;
+    assert_eq!(theirs.challenge, made.challenge);
+    bo.send_json(json!({"type": "accept", "challenge": made.challenge}))
+        .await;
+    let (_, end, _, room) = challenge_ended(&mut al).await;
+    assert_eq!(end, ChallengeEnd::Accepted);
+    let room = room.unwrap();
+    let ua = al.update(&room).await;
+    let ub = bo.update(&room).await;
+    assert!(ua.you.is_some() && ub.you.is_some() && ua.you != ub.you);
+
+    // Declined on B, heard on A.
+    al.send_json(json!({"type": "challenge", "to": "bobby", "game": "mitsudomoe"}))
+        .await;
+    let c2 = challenge_made(&mut bo).await;
+    bo.send_json(json!({"type": "decline", "challenge": c2.challenge}))
+        .await;
+    loop {
+        let got = challenge_ended(&mut al).await;
+        if got.0 == c2.challenge {
+            assert_eq!(got.1, ChallengeEnd::Declined);
+            break;
+        }
+    }
+}
