@@ -12,6 +12,9 @@ export const DECLINE_REASONS = [
   ['no_bots', 'No bots'], ['only_bots', 'Only bots'],
 ];
 
+/** The codes a challenge, accept, decline or withdrawal may be refused with. */
+const CHALLENGE_AREAS = ['challenge/', 'room/', 'auth/', 'request/', 'server/busy', 'server/storage', 'server/unreachable'];
+
 /** How long an accepted challenge's card stays, saying the room opens. */
 const CARD_LINGER_MS = 4000;
 /** How often the time left to answer is redrawn. */
@@ -67,7 +70,7 @@ export function setupChallenges(app) {
       acted.add(m.challenge);
       say.textContent = '';
       try {
-        await conn.ask(msg, x => x.type === 'challenge_ended' && x.challenge === m.challenge);
+        await conn.ask(msg, x => x.type === 'challenge_ended' && x.challenge === m.challenge, CHALLENGE_AREAS);
         if (done) done();
       } catch (err) { say.textContent = err.message; }
     };
@@ -139,6 +142,7 @@ export function setupChallenges(app) {
 
   /** Sends a challenge; rejects with the server's error. */
   return function challenge(msg) {
-    return conn.ask({ type: 'challenge', ...msg }, m => m.type === 'challenge_made' && m.to.toLowerCase() === msg.to.toLowerCase());
+    return conn.ask({ type: 'challenge', ...msg }, m => m.type === 'challenge_made' && m.to.toLowerCase() === msg.to.toLowerCase(),
+      CHALLENGE_AREAS);
   };
 }

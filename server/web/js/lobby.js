@@ -176,7 +176,7 @@ export function showLobby(app) {
     if (gameFilter.value) msg.game = gameFilter.value;
     if (statusFilter.value) msg.status = statusFilter.value;
     try {
-      const reply = await app.conn.ask(msg, m => m.type === 'rooms');
+      const reply = await app.conn.ask(msg, m => m.type === 'rooms', ['request/', 'server/busy', 'server/reply_too_large']);
       // Newest matches are the interesting ones; ids are random, so
       // order waiting rooms first, then playing, then finished.
       const order = { waiting: 0, playing: 1, finished: 2 };

@@ -131,12 +131,16 @@ export class Conn {
   /**
    * Sends msg and resolves with the first message for which match(m)
    * is true, or rejects with an error about the same room (or any error
-   * without a room when the request names none).
+   * without a room when the request names none). Errors carry no request
+   * id: `areas` (code prefixes such as 'seek/') narrows the roomless
+   * errors taken as this request's, so that another request's refusal
+   * arriving meanwhile is not.
    */
-  ask(msg, match) {
+  ask(msg, match, areas) {
+    const ours = m => m.room === msg.room || (!m.room && (!areas || areas.some(a => m.code.startsWith(a))));
     return new Promise((resolve, reject) => {
       const off = this.on('*', m => {
-        if (m.type === 'error' && (m.room === msg.room || !m.room)) { off(); reject(m); }
+        if (m.type === 'error' && ours(m)) { off(); reject(m); }
         else if (match(m)) { off(); resolve(m); }
       });
       this.send(msg);

@@ -81,7 +81,8 @@ export function setupSeeks(app) {
   /** Sends a seek; resolves on `seeking`, rejects with the server's error. */
   return async function seek(msg) {
     lost.remove();
-    const m = await conn.ask({ type: 'seek', ...msg }, x => x.type === 'seeking' && x.game === msg.game);
+    const m = await conn.ask({ type: 'seek', ...msg }, x => x.type === 'seeking' && x.game === msg.game,
+      ['seek/', 'room/', 'auth/', 'request/', 'server/busy', 'server/storage', 'server/unreachable']);
     add(m, msg);
     return m;
   };
