@@ -101,6 +101,9 @@ pub struct Args {
     /// Connections opened at once while setting up.
     #[arg(long, default_value_t = 64)]
     pub connect_concurrency: usize,
+    /// Matchmaking mode: seeks sent per second, over all seekers.
+    #[arg(long, default_value_t = 500)]
+    pub seek_rate: u64,
     /// Listing mode: `list_rooms` pages asked for at random cursors.
     #[arg(long, default_value_t = 200)]
     pub page_samples: usize,
@@ -157,6 +160,9 @@ pub enum Mode {
     /// SIGTERM to exit with `--connections` connections stuck before the
     /// handshake (and a few without `hello`), against none.
     Handshakes,
+    /// `--connections` players seek a Nimrod game at `--seek-rate` a
+    /// second (over `--nodes`): the time from `seek` to `matched`.
+    Matchmaking,
 }
 
 impl Mode {

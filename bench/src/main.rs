@@ -44,6 +44,7 @@ mod raw_ws;
 mod relay;
 mod report;
 mod rss_trace;
+mod seeking;
 mod threads;
 
 use std::process::ExitCode;
@@ -110,6 +111,7 @@ fn connections_needed(args: &Args) -> u64 {
         // The creators, then the hostile clients beside one player.
         Mode::HostileReaders => populate::CREATORS_AT_ONCE.max(args.clients + 2),
         Mode::Handshakes => args.connections + handshakes::HELLOLESS + 1,
+        Mode::Matchmaking => args.connections,
     }) as u64
 }
 
@@ -153,6 +155,9 @@ async fn bench(args: Args) -> Result<Value, String> {
         Mode::Listing | Mode::HostileReaders | Mode::Handshakes
     ) {
         return hardening(&args, bin.as_deref(), &load.options).await;
+    }
+    if args.mode == Mode::Matchmaking {
+        return matchmaking(&args, bin.as_deref()).await;
     }
     let load_before = procfs::loadavg();
     let mut reps = Vec::new();
@@ -227,6 +232,28 @@ async fn hardening(
         "tool": "parlor-bench",
         "mode": args.mode.name(),
         "params": params,
+        "reps": reps.len(),
+        "loadavg_1m_before": load_before,
+        "loadavg_1m_after": procfs::loadavg(),
+        "median": metrics::median_report(&reps),
+        "per_rep": reps,
+    }))
+}
+
+/// Runs `--mode matchmaking` `--reps` times, each against fresh servers.
+async fn matchmaking(args: &Args, bin: Option<&std::path::Path>) -> Result<Value, String> {
+    let load_before = procfs::loadavg();
+    let mut reps = Vec::new();
+    for rep in 0..args.reps.max(1) {
+        let started = start_targets(args, bin)?;
+        let r = seeking::run(&started.targets.urls, args.connections, args.seek_rate).await?;
+        drop(started);
+        eprintln!("rep {rep}: {r}");
+        reps.push(r);
+    }
+    Ok(json!({
+        "tool": "parlor-bench",
+        "mode": args.mode.name(),
         "reps": reps.len(),
         "loadavg_1m_before": load_before,
         "loadavg_1m_after": procfs::loadavg(),

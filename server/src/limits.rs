@@ -178,6 +178,15 @@ pub const MAX_LINGERING_ROOMS: usize = 4_096;
 /// beyond turn-based play; the bound keeps deadline arithmetic safe.
 pub const MAX_CLOCK_MS: u64 = 24 * 60 * 60 * 1000;
 
+/// Longest correspondence clock, in days per move: two weeks covers a
+/// holiday away from the board, as correspondence sites allow; beyond it a
+/// game mostly stalls (and holds its players' room caps) for nothing.
+pub const MAX_DAYS_PER_MOVE: u8 = 14;
+
+/// Most games one `my_games` answer lists (the newest first): more than a
+/// person plays at once, and it bounds one read of the store.
+pub const MAX_GAMES_LISTED: usize = 200;
+
 /// Most results one `analyze` reply carries; the rest are cut and the
 /// reply says `truncated` (the CLI streams without this limit).
 pub const MAX_ANALYSIS_RESULTS: usize = 1_000;

@@ -36,6 +36,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use common::live::{check_acked, check_views, get_log, hello, recv_within, send, start_server, Ws};
+use common::seekers;
 use parlor_games::rng::GameRng;
 use parlor_games::{GameKind, Seat, Viewer};
 use parlor_protocol::{ErrorCode, MatchLog, RoomStatus, ServerMsg, Update};
@@ -73,6 +74,9 @@ const PLAYED: [(GameKind, usize); 4] = [
     (GameKind::Cribbage, 2),
     (GameKind::Mitsudomoe, 2),
 ];
+/// Pairs of seekers, and of challenger and challenged, finding each
+/// other over and over across the faults.
+const SEEKER_LANES: u64 = 2;
 /// Rooms of built-in bots only (nobody connected), per game, made again
 /// and again until the faults are over.
 const BOTS_ONLY: [(GameKind, &str, usize); 3] = [
@@ -458,6 +462,8 @@ struct Shared {
     reconnects: Mutex<BTreeMap<String, usize>>,
     /// (room, epoch) as read over time.
     epochs: Mutex<HashMap<String, Vec<i64>>>,
+    /// How seekers' and challengers' attempts ended, by kind.
+    finding: Mutex<BTreeMap<String, usize>>,
 }
 
 impl Shared {
@@ -1025,6 +1031,85 @@ async fn played_rooms(sh: Arc<Shared>, game: GameKind) {
     }
 }
 
+/// Pairs of players seek each other on random nodes, again and again
+/// until the faults are over (each pair asks for piles of its own, so
+/// that it pairs only with itself); every attempt must end, not hang.
+async fn seekers(sh: Arc<Shared>, lane: u64) {
+    let mut attempt = 0u64;
+    while !sh.calm() {
+        attempt += 1;
+        let (Some((_, a)), Some((_, b))) = (sh.pick(), sh.pick()) else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let piles = [lane + 1, 1_000 + attempt];
+        match seekers::seek_pair(&a, &b, piles).await {
+            Ok(ended) => {
+                *lock(&sh.finding)
+                    .entry(format!("seek {ended:?}"))
+                    .or_default() += 1
+            }
+            Err(e) => sh.problem(format!("seekers (lane {lane}, attempt {attempt}): {e}")),
+        }
+    }
+}
+
+/// A challenger and the player it names, each with an account, connect
+/// to random nodes and play (the challenge accepted) again and again
+/// until the faults are over.
+async fn challengers(sh: Arc<Shared>, lane: u64) {
+    let (from, to) = (format!("chaos-from-{lane}"), format!("chaos-to-{lane}"));
+    let mut tokens = None;
+    while tokens.is_none() && !sh.calm() {
+        let Some((_, url)) = sh.pick() else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let http = url
+            .trim_start_matches("ws://")
+            .trim_end_matches('/')
+            .to_owned();
+        // Made once; a fault during the making is met by making them again
+        // under the same names (a taken name means they were made).
+        let made = async {
+            let a = seekers::account_token(&http, &from).await?;
+            let b = seekers::account_token(&http, &to).await?;
+            Ok::<_, String>((a, b))
+        };
+        match made.await {
+            Ok(t) => tokens = Some(t),
+            Err(e) if e.contains("name_taken") => {
+                sh.problem(format!(
+                    "challengers (lane {lane}): accounts half made ({e})"
+                ));
+                return;
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
+        }
+    }
+    let Some((ta, tb)) = tokens else { return };
+    while !sh.calm() {
+        let (Some((_, a)), Some((_, b))) = (sh.pick(), sh.pick()) else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        match seekers::challenge_pair(&a, &b, &ta, &tb, &to).await {
+            Ok(seekers::Ended::Offline) => {
+                *lock(&sh.finding)
+                    .entry("challenge Offline".into())
+                    .or_default() += 1;
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+            Ok(ended) => {
+                *lock(&sh.finding)
+                    .entry(format!("challenge {ended:?}"))
+                    .or_default() += 1;
+            }
+            Err(e) => sh.problem(format!("challengers (lane {lane}): {e}")),
+        }
+    }
+}
+
 /// Makes rooms of `game` played by two built-in bots (`strategy`) and
 /// nobody else, one after another, until the faults are over; watches
 /// each end by its log.
@@ -1249,6 +1334,7 @@ async fn a_cluster_under_faults_loses_no_move_and_shows_no_false_view() {
         unstarted: Mutex::new(0),
         reconnects: Mutex::default(),
         epochs: Mutex::default(),
+        finding: Mutex::default(),
     });
     let guard = Guard(sh.clone());
     let t0 = Instant::now();
@@ -1265,6 +1351,10 @@ async fn a_cluster_under_faults_loses_no_move_and_shows_no_false_view() {
         for _ in 0..rooms {
             load.push(tokio::spawn(bot_rooms(sh.clone(), game, strategy)));
         }
+    }
+    for lane in 0..SEEKER_LANES {
+        load.push(tokio::spawn(seekers(sh.clone(), lane)));
+        load.push(tokio::spawn(challengers(sh.clone(), lane)));
     }
     // Let play begin before the first fault.
     tokio::time::sleep(Duration::from_secs(2)).await;
@@ -1364,6 +1454,14 @@ async fn a_cluster_under_faults_loses_no_move_and_shows_no_false_view() {
         *lock(&sh.unstarted),
         lock(&sh.reconnects)
     );
+    let finding = lock(&sh.finding).clone();
+    let matched = finding.get("seek Matched").copied().unwrap_or(0);
+    let accepted = finding.get("challenge Matched").copied().unwrap_or(0);
+    eprintln!("chaos: finding opponents: {finding:?}");
+    assert!(
+        matched > 0 && accepted > 0,
+        "seekers and challengers must meet across the faults: {finding:?}"
+    );
     let mut restarted = Vec::new();
     if tally.redis {
         restarted.push("Redis");
@@ -1377,7 +1475,7 @@ async fn a_cluster_under_faults_loses_no_move_and_shows_no_false_view() {
         format!(", {} restarted", restarted.join(" and "))
     };
     println!(
-        "{} kills, {} stops{restarted}: {acked} acknowledged moves all in the log, {views} views replayed identically, all {games} games finished, longest failover pause {} ms",
+        "{} kills, {} stops{restarted}: {acked} acknowledged moves all in the log, {views} views replayed identically, all {games} games finished, longest failover pause {} ms; {matched} seeker pairs and {accepted} challenges met, none hung",
         tally.kills,
         tally.stops,
         pause.as_millis()

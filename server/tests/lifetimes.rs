@@ -146,6 +146,7 @@ async fn bot_room(
             creator: Some(host.member.token),
             creator_addr: None,
             rated: false,
+            by_account: false,
         })
         .await
         .unwrap_or_else(|e| panic!("{e:?}"))

@@ -38,6 +38,21 @@ async fn a_duplicate_step_is_refused_and_changes_nothing() {
 }
 
 #[tokio::test]
+async fn an_accounts_games_are_listed_with_whose_turn_it_is() {
+    cases::an_accounts_games_are_listed_with_whose_turn_it_is(&Backend::sqlite()).await;
+}
+
+#[tokio::test]
+async fn the_previous_layout_is_migrated_and_keeps_its_rows() {
+    let backend = Backend::sqlite();
+    cases::the_previous_layout_is_migrated_and_keeps_its_rows(&backend).await;
+    let file = backend.sqlite_file().unwrap_or_else(|| panic!("a file"));
+    let version: i64 =
+        ok(ok(Connection::open(file)).query_row("PRAGMA user_version", [], |r| r.get(0)));
+    assert_eq!(version, 5);
+}
+
+#[tokio::test]
 async fn a_database_from_a_newer_server_is_refused() {
     cases::a_database_from_a_newer_server_is_refused(&Backend::sqlite()).await;
 }
@@ -128,6 +143,7 @@ async fn a_layout_1_database_is_migrated_with_every_step() {
                 token,
                 name: "bo".into(),
                 client_seed: None,
+                account: false,
             }
         )]
     );
@@ -137,7 +153,7 @@ async fn a_layout_1_database_is_migrated_with_every_step() {
 
     let c = ok(Connection::open(&db));
     let version: i64 = ok(c.query_row("PRAGMA user_version", [], |r| r.get(0)));
-    assert_eq!(version, 4);
+    assert_eq!(version, 5);
     let accounts: i64 = ok(c.query_row("SELECT count(*) FROM accounts", [], |r| r.get(0)));
     assert_eq!(accounts, 0, "the account tables are made by the migration");
     let leftovers: i64 = ok(c.query_row(

@@ -28,6 +28,8 @@ macro_rules! on_postgres {
 on_postgres!(store_cases::matches_seats_and_moves_survive_a_reopen);
 on_postgres!(store_cases::a_duplicate_step_is_refused_and_changes_nothing);
 on_postgres!(store_cases::a_database_from_a_newer_server_is_refused);
+on_postgres!(store_cases::an_accounts_games_are_listed_with_whose_turn_it_is);
+on_postgres!(store_cases::the_previous_layout_is_migrated_and_keeps_its_rows);
 on_postgres!(fault_cases::a_failed_commit_refuses_the_move_and_the_same_move_is_stored_after);
 on_postgres!(fault_cases::a_failed_append_leaves_no_trace_while_its_neighbours_are_stored);
 on_postgres!(fault_cases::a_room_refuses_a_move_whose_commit_fails_and_keeps_its_state);

@@ -82,6 +82,7 @@ async fn export_piped_into_import_moves_every_match_and_a_rerun_changes_nothing(
                 token: Uuid::new_v4(),
                 name: "ann".into(),
                 client_seed: None,
+                account: true,
             };
             ok(store.set_seat(key, Seat(0), Some(seat)).await);
             let bot = StoredSeat::Bot {

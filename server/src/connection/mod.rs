@@ -2,6 +2,7 @@
 //! writer that sends what the connection's outbox holds.
 
 mod analysis;
+mod games;
 mod matchmaking;
 mod reader;
 mod requests;

@@ -46,6 +46,7 @@ impl Session {
                     creator: Some(self.token),
                     creator_addr: Some(self.peer.addr),
                     rated: false,
+                    by_account: self.account.is_some(),
                 };
                 let answer = match self.shared.directory.create(req).await {
                     Ok(c) => ServerMsg::RoomCreated {
@@ -121,13 +122,7 @@ impl Session {
             ClientMsg::Accept { challenge } => self.accept(challenge).await,
             ClientMsg::Decline { challenge, reason } => self.decline(challenge, reason).await,
             ClientMsg::Rematch { room } => self.rematch(room),
-            // TODO(issue 24): my games.
-            ClientMsg::MyGames => {
-                self.out.send(&ServerMsg::error(
-                    ErrorCode::ServerInternal,
-                    "not hosted yet",
-                ));
-            }
+            ClientMsg::MyGames => self.my_games().await,
             ClientMsg::Ping { id } => {
                 self.out.send(&ServerMsg::Pong { id });
             }

@@ -14,7 +14,7 @@ use uuid::Uuid;
 use super::registry::{Entry, Registry};
 use super::{lock, Directory, Refused};
 use crate::admission::address_key;
-use crate::limits::{MAX_CLOCK_MS, MAX_OPEN_ROOMS_PER_CREATOR};
+use crate::limits::{MAX_CLOCK_MS, MAX_DAYS_PER_MOVE, MAX_OPEN_ROOMS_PER_CREATOR};
 use crate::room::{spawn_room, unix_ms, RoomInit};
 use crate::store::{MatchRecord, Origin};
 
@@ -39,6 +39,9 @@ pub struct NewRoom {
     /// Rated (made by matchmaking, a challenge or a rematch between
     /// accounts that asked for it).
     pub rated: bool,
+    /// Whether the creator is signed in to an account (only accounts may
+    /// make correspondence rooms).
+    pub by_account: bool,
 }
 
 /// A room just created.
@@ -99,6 +102,13 @@ impl Directory {
             .map_err(|e| bad(e.to_string()))?;
         if let Some(clock) = req.clock {
             check_clock(clock).map_err(bad)?;
+            if clock.is_correspondence() && !req.by_account {
+                return Err((
+                    ErrorCode::AuthRequired,
+                    "only players with an account may create correspondence rooms; log in first"
+                        .into(),
+                ));
+            }
         }
         // The server's half of the deal, committed to now and revealed in
         // the log once the match is over. Until every seat is taken the
@@ -210,8 +220,12 @@ pub(super) fn check_clock(clock: Clock) -> Result<(), String> {
             main_ms,
             increment_ms,
         } => (main_ms, increment_ms),
-        // TODO(issue 24): correspondence rooms.
-        Clock::DaysPerMove(_) => return Err("days_per_move clocks are not hosted yet".into()),
+        Clock::DaysPerMove(d) if (1..=MAX_DAYS_PER_MOVE).contains(&d) => return Ok(()),
+        Clock::DaysPerMove(_) => {
+            return Err(format!(
+                "days_per_move must be 1 to {MAX_DAYS_PER_MOVE} days"
+            ))
+        }
     };
     if main == 0 || main > MAX_CLOCK_MS || inc > MAX_CLOCK_MS {
         return Err(format!("clock times must be 1 to {MAX_CLOCK_MS} ms"));

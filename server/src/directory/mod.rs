@@ -272,6 +272,21 @@ impl RoomHost for Directory {
             RoomEvent::Unseated { room, token } => self.sessions.unseat(token, &room),
             RoomEvent::Rematch(plan) => self.start_rematch(plan),
             RoomEvent::Stopped { room, epoch } => self.stopped(&room, epoch),
+            RoomEvent::YourTurn {
+                account_key,
+                room,
+                game,
+                seat,
+                deadline_ms,
+            } => {
+                let msg = parlor_protocol::ServerMsg::YourTurn {
+                    room,
+                    game,
+                    seat,
+                    deadline_ms,
+                };
+                self.notify_account(&account_key, &msg, None);
+            }
         }
     }
 

@@ -24,6 +24,8 @@ impl Directory {
                     creator,
                     creator_addr: None,
                     rated: plan.rated,
+                    // Every player an account (a correspondence match's are).
+                    by_account: plan.players.iter().all(|(_, m)| m.account),
                 })
                 .await;
             let next = match made {

@@ -6,7 +6,7 @@
 //! - [`seeks`] and [`challenges`]: what waits, within its limits.
 //! - [`asker`]: what is kept of the session asking.
 //! - [`rated_clock`]: the clock of a rated match that named none.
-//! - [`start`]: a pairing or an accepted challenge made into a room, its
+//! - `start`: a pairing or an accepted challenge made into a room, its
 //!   players summoned to their seats.
 //! - [`shared`]: the books in PostgreSQL, for a cluster.
 //!
@@ -38,7 +38,7 @@ use crate::outbox::ConnId;
 use crate::room::unix_ms;
 use challenges::{ChallengeBook, Open};
 use seeks::{SeekBook, Waiting};
-use shared::{SharedBooks, TakeBy};
+use shared::{Round, SharedBooks, TakeBy, BEAT_EVERY};
 
 /// How often waiting seeks are looked at again when nothing else wakes
 /// the matchmaker: rated windows widen every 5 s, so a second is prompt.
@@ -98,9 +98,30 @@ impl Matchmaker {
             books,
             wake: Notify::new(),
         });
+        if let Books::Shared(_) = &mm.books {
+            let beat = Arc::clone(&mm);
+            let stop = shutdown.clone();
+            tracker.spawn(async move { beat.beat(stop).await });
+        }
         let task = Arc::clone(&mm);
         tracker.spawn(async move { task.run(shutdown).await });
         mm
+    }
+
+    /// Cluster mode: says this node is alive, every [`BEAT_EVERY`].
+    async fn beat(self: Arc<Self>, shutdown: CancellationToken) {
+        let Books::Shared(books) = &self.books else {
+            return;
+        };
+        loop {
+            if let Err(e) = books.beat(unix_ms()).await {
+                tracing::warn!(error = %e, "matchmaking's beat failed; trying again");
+            }
+            tokio::select! {
+                () = shutdown.cancelled() => return,
+                () = tokio::time::sleep(BEAT_EVERY) => {}
+            }
+        }
     }
 
     async fn run(self: Arc<Self>, shutdown: CancellationToken) {
@@ -172,13 +193,15 @@ impl Matchmaker {
         books: &SharedBooks,
         now_ms: u64,
     ) -> Result<(), crate::store::StoreError> {
-        books.beat(now_ms).await?;
         let dir = &self.dir;
-        let placed = books
+        let round = books
             .pair(now_ms, |group| start::place_group(dir, group))
             .await?;
-        if placed {
+        if round != Round::Idle {
             dir.announce_placed();
+        }
+        if round == Round::More {
+            self.wake.notify_one();
         }
         for (seek, conn, placed) in books.collect().await? {
             match placed {

@@ -35,9 +35,18 @@ use crate::directory::Refused;
 use crate::outbox::ConnId;
 use crate::store::StoreError;
 
-/// How long a node's rows count after its last beat: several ticks, so
-/// one slow round does not make a live node's seekers vanish.
+/// How long a node's rows count after its last beat: several beats, so
+/// one slow beat does not make a live node's seekers vanish.
 pub const NODE_ALIVE_FOR: Duration = Duration::from_secs(5);
+
+/// How often a node beats (on a task of its own, so that a long pairing
+/// round never stops it).
+pub const BEAT_EVERY: Duration = Duration::from_secs(1);
+
+/// Rooms one pairing round makes at most: the round holds the pairing
+/// lock while it makes them, so it is kept short; what is left pairs in
+/// the next round, at once.
+pub const MAX_GROUPS_PER_ROUND: usize = 64;
 
 const TABLES: &str = "
 CREATE UNLOGGED TABLE IF NOT EXISTS mm_nodes (
@@ -295,8 +304,8 @@ impl SharedBooks {
     /// One pairing round, if no other node is pairing now: takes the
     /// groups that pair at `now_ms`, has `place` make their rooms, and
     /// writes where each seeker sits into its row, all in one
-    /// transaction. Whether anything was placed.
-    pub async fn pair<F, Fut>(&self, now_ms: u64, place: F) -> Result<bool, StoreError>
+    /// transaction.
+    pub async fn pair<F, Fut>(&self, now_ms: u64, place: F) -> Result<Round, StoreError>
     where
         F: Fn(Group) -> Fut,
         Fut: std::future::Future<Output = Vec<(Waiting, Placed)>>,
@@ -311,7 +320,7 @@ impl SharedBooks {
             .await?
             .try_get(0)?;
         if !locked {
-            return Ok(false);
+            return Ok(Round::Idle);
         }
         let rows = tx
             .query(
@@ -326,22 +335,24 @@ impl SharedBooks {
             w.id = unsigned(r.try_get(0)?);
             waiting.push(w);
         }
-        let groups = SeekBook::from_waiting(waiting).take_groups(now_ms);
+        let mut groups = SeekBook::from_waiting(waiting).take_groups(now_ms);
         if groups.is_empty() {
-            return Ok(false);
+            return Ok(Round::Idle);
         }
-        for group in groups {
-            for (w, placed) in place(group).await {
-                let placed = serde_json::to_string(&placed).map_err(corrupt)?;
-                tx.execute(
-                    "UPDATE mm_seeks SET placed = $2 WHERE id = $1",
-                    &[&signed(w.id), &placed],
-                )
-                .await?;
-            }
+        let more = groups.len() > MAX_GROUPS_PER_ROUND;
+        groups.truncate(MAX_GROUPS_PER_ROUND);
+        // The rooms are made together: each is a write of its own.
+        let placed = futures_util::future::join_all(groups.into_iter().map(place)).await;
+        for (w, placed) in placed.into_iter().flatten() {
+            let placed = serde_json::to_string(&placed).map_err(corrupt)?;
+            tx.execute(
+                "UPDATE mm_seeks SET placed = $2 WHERE id = $1",
+                &[&signed(w.id), &placed],
+            )
+            .await?;
         }
         tx.commit().await?;
-        Ok(true)
+        Ok(if more { Round::More } else { Round::Placed })
     }
 
     /// This node's seekers placed by a round (the rows go), and its seeks
@@ -480,6 +491,17 @@ impl SharedBooks {
         out.extend(opens(unreachable)?.into_iter().map(|o| (o, false)));
         Ok(out)
     }
+}
+
+/// What a pairing round did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Round {
+    /// Nothing to pair (or another node is pairing).
+    Idle,
+    /// It placed seekers.
+    Placed,
+    /// It placed as many as a round may, and more pair: go again.
+    More,
 }
 
 /// Whom a challenge is taken for.

@@ -58,6 +58,7 @@ async fn make_room(
         creator: Some(first.token),
         creator_addr: Some(first.addr),
         rated,
+        by_account: first.account.is_some(),
     })
     .await
     .map(|c| c.room)

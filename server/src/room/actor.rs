@@ -49,6 +49,9 @@ pub(super) struct Room {
     /// A step's commit was not confirmed and the log could not be read
     /// since: the room reads it before its next step (see `moved`).
     pub unsettled: bool,
+    /// Per seat: whether it has made a move of its own (a rated match
+    /// whose seat runs out of time before its first is aborted).
+    pub has_moved: Vec<bool>,
     /// Rematch offers, once the match is over.
     pub rematch: super::rematch::Offers,
 }
@@ -61,8 +64,9 @@ impl Room {
         // Made once, not per command (each made future registers a waiter).
         let mut shutting_down = std::pin::pin!(shutdown.cancelled());
         loop {
-            // Closed between the bots' moves (see `close_if_expired`).
-            if self.closed.is_some() {
+            // Closed between the bots' moves (see `close_if_expired`); an
+            // aborted match lingers as a finished one does.
+            if self.closed.is_some() && self.linger_until.is_none() {
                 break;
             }
             let deadline = if self.status() == RoomStatus::Playing && !self.store_failed {

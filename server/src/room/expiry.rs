@@ -14,6 +14,9 @@ impl Room {
         match self.status() {
             RoomStatus::Finished => None,
             RoomStatus::Waiting => Some((self.start_by, Closed::NeverStarted)),
+            // A correspondence match waits for its players as long as
+            // their clocks allow: time running out ends it, not absence.
+            RoomStatus::Playing if self.header.clock.is_some_and(|c| c.is_correspondence()) => None,
             RoomStatus::Playing => self
                 .gone_since
                 .map(|since| (since + lives.abandoned, Closed::Abandoned)),

@@ -18,11 +18,12 @@ mod rematch;
 mod seating;
 mod setup;
 mod slot;
+mod turn;
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use parlor_games::Seat;
+use parlor_games::{GameKind, Seat};
 use parlor_protocol::{RoomId, RoomSummary};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -33,7 +34,7 @@ use uuid::Uuid;
 use crate::outbox::{ConnId, Outbox};
 use crate::store::Store;
 
-pub use clock::Clocks;
+pub use clock::{Clocks, DAY_MS};
 pub use rematch::RematchPlan;
 pub use setup::{spawn_restored, spawn_room, unix_ms, RoomInit};
 
@@ -192,6 +193,20 @@ pub enum RoomEvent {
         room: RoomId,
         /// Whose.
         token: Uuid,
+    },
+    /// A seat held by an account whose player is not connected to the
+    /// room has become due to act: tell the account's connections.
+    YourTurn {
+        /// The account name's key.
+        account_key: String,
+        /// The room.
+        room: RoomId,
+        /// Its game.
+        game: GameKind,
+        /// The seat to act.
+        seat: Seat,
+        /// When its time runs out (ms since the Unix epoch), with a clock.
+        deadline_ms: Option<u64>,
     },
     /// Every player of a finished match offered a rematch: make it.
     Rematch(RematchPlan),

@@ -1,7 +1,7 @@
 //! Steps of the match: moves played, bots thinking, clocks running out.
 
 use parlor_games::{AnyMove, IllegalMove, Seat, SeatSet, Viewer};
-use parlor_protocol::{ErrorCode, LogEntry, LoggedAction, RoomStatus, ServerMsg};
+use parlor_protocol::{Closed, ErrorCode, LogEntry, LoggedAction, RoomStatus, ServerMsg};
 use serde_json::Value;
 use tokio::time::Instant;
 
@@ -193,12 +193,17 @@ impl Room {
             c.sync(due, now);
         }
         let outcome = game.outcome();
+        let turn = self
+            .records_turn()
+            .then(|| super::turn::turn_in(&game, clocks.as_ref(), now));
+        let own_move = matches!(step, Step::Move(_));
+        let before = self.game.to_act();
         // Written straight from the typed move: no JSON tree per move.
         let stored = async {
             let step = StoreStep::new(self.seq, seat, &action)?;
             let clocks = clocks.as_ref().map(|c| c.snapshot(now));
             self.store()
-                .append_step(self.key, step, clocks, outcome)
+                .append_step(self.key, step, clocks, outcome, turn.clone())
                 .await
         };
         if let Err(e) = stored.await {
@@ -219,11 +224,19 @@ impl Room {
         self.rng = rng;
         self.clocks = clocks;
         self.seq += 1;
+        if own_move {
+            if let Some(m) = self.has_moved.get_mut(seat.index()) {
+                *m = true;
+            }
+        }
         if outcome.is_some() {
             self.linger_until = Some(now + FINISHED_ROOM_LINGER);
             self.publish();
         }
         self.broadcast();
+        if let Some(turn) = &turn {
+            self.notify_turns(before, turn);
+        }
         Ok(())
     }
 
@@ -343,6 +356,18 @@ impl Room {
         for seat in expired {
             if self.status() != RoomStatus::Playing || !self.game.to_act().contains(seat) {
                 continue;
+            }
+            // A rated match a seat never began does not count.
+            if self.header.rated && !self.has_moved.get(seat.index()).copied().unwrap_or(true) {
+                tracing::info!(room = %self.id, %seat, "time ran out before the seat's first move: aborted");
+                if self.close(Closed::Aborted).await {
+                    self.linger_until = Some(now + FINISHED_ROOM_LINGER);
+                } else {
+                    // The clock stays past due: wait for a write to succeed
+                    // rather than try again at once.
+                    self.store_failed = true;
+                }
+                return;
             }
             let step = self
                 .game

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use parlor_games::{GameKind, Seat};
-use parlor_protocol::{Clock, ErrorCode, RoomId, ServerMsg};
+use parlor_protocol::{Clock, Closed, ErrorCode, RoomId, ServerMsg};
 use serde_json::Value;
 
 use super::actor::Room;
@@ -47,7 +47,8 @@ pub struct Offers {
 impl Room {
     /// `who` offers (or agrees to) a rematch.
     pub(super) fn offer_rematch(&mut self, who: Member) {
-        if self.game.outcome().is_none() {
+        let ended = self.game.outcome().is_some() || self.closed == Some(Closed::Aborted);
+        if !ended {
             return self.error(
                 &who,
                 ErrorCode::RematchUnavailable,

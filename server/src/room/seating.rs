@@ -10,6 +10,7 @@ use uuid::Uuid;
 use super::actor::Room;
 use super::slot::Slot;
 use super::{Member, RoomEvent};
+use crate::accounts::name_key;
 use crate::outbox::ConnId;
 
 impl Room {
@@ -73,11 +74,107 @@ impl Room {
         }
         let before = self.status();
         self.seats[seat.index()] = slot;
-        if before == RoomStatus::Waiting && self.status() == RoomStatus::Playing {
+        let started = before == RoomStatus::Waiting && self.status() == RoomStatus::Playing;
+        if started {
             self.deal();
         }
         self.sync_clocks(Instant::now());
+        if started {
+            self.on_start().await;
+        }
         true
+    }
+
+    /// The seat `seat` that `who`'s account holds under another token,
+    /// if `who` is an account and it does (names compare by their key).
+    fn own_account_seat(&self, who: &Member, seat: Option<Seat>) -> Option<Seat> {
+        if !who.account {
+            return None;
+        }
+        let mine = name_key(&who.name);
+        let held = |i: usize| {
+            self.seats
+                .get(i)
+                .and_then(Slot::account_key)
+                .is_some_and(|k| k == mine)
+        };
+        match seat {
+            Some(s) if held(s.index()) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// An account takes back its seat `seat` on a new connection (and a
+    /// new token): the seat is stored under the new token, the connection
+    /// that held it hears `left` and gets no more updates, and the new one
+    /// gets `joined` and its update, as after a `resume`.
+    async fn take_back(&mut self, who: Member, seat: Seat) {
+        let Slot::Player {
+            token: old_token,
+            name,
+            out: old_out,
+            client_seed,
+            ..
+        } = &self.seats[seat.index()]
+        else {
+            return;
+        };
+        let (old_token, old_out) = (*old_token, old_out.clone());
+        let slot = Slot::Player {
+            token: who.token,
+            name: name.clone(),
+            out: self.host.outbox(who.conn),
+            client_seed: client_seed.clone(),
+            account: true,
+        };
+        if let Err(e) = self.store().set_seat(self.key, seat, slot.stored()).await {
+            tracing::error!(room = %self.id, error = %e, "cannot store a seat taken back");
+            return self.error(
+                &who,
+                ErrorCode::ServerStorage,
+                format!("the seat could not be stored: {e}"),
+            );
+        }
+        self.seats[seat.index()] = slot;
+        self.host.report(RoomEvent::Unseated {
+            room: self.id.clone(),
+            token: old_token,
+        });
+        self.host.report(RoomEvent::Seated {
+            room: self.id.clone(),
+            token: who.token,
+            seat,
+        });
+        if let Some(out) = old_out.filter(|o| o.id() != who.conn) {
+            out.send(&ServerMsg::Left {
+                room: self.id.clone(),
+            });
+        }
+        self.spectators.retain(|m| m.id() != who.conn);
+        self.reply(
+            &who,
+            &ServerMsg::Joined {
+                room: self.id.clone(),
+                seat,
+                commitment: self.commitment(),
+            },
+        );
+        self.reply_update(&who, seat);
+        self.others(
+            seat,
+            &ServerMsg::Presence {
+                room: self.id.clone(),
+                seat,
+                connected: true,
+            },
+        );
+        self.publish();
+    }
+
+    fn reply_update(&self, who: &Member, seat: Seat) {
+        if let Some(out) = self.host.outbox(who.conn) {
+            out.send_text(self.update_for(Some(seat)));
+        }
     }
 
     /// Deals the match as it starts: from the committed server seed and
@@ -110,11 +207,28 @@ impl Room {
         seat: Option<Seat>,
         client_seed: Option<String>,
     ) {
+        if let Some(own) = self.own_account_seat(&who, seat) {
+            let slot = &self.seats[own.index()];
+            if slot.held_by(who.token) && !slot.attached_to(who.conn) {
+                // Already this token's, on another connection: as a resume.
+                return self.resume(who);
+            }
+            if !slot.held_by(who.token) {
+                return self.take_back(who, own).await;
+            }
+        }
         if self.seats.iter().any(|s| s.held_by(who.token)) {
             return self.error(
                 &who,
                 ErrorCode::RoomAlreadySeated,
                 "you already hold a seat here",
+            );
+        }
+        if !who.account && self.header.clock.is_some_and(|c| c.is_correspondence()) {
+            return self.error(
+                &who,
+                ErrorCode::AuthRequired,
+                "only players with an account may join a correspondence room; log in first",
             );
         }
         if let Some(Err(e)) = client_seed.as_deref().map(check_client_seed) {
@@ -279,9 +393,10 @@ impl Room {
             {
                 if *token == who.token {
                     *out = Some(new.clone());
-                    // A seat rebuilt from the log after a restart has its
-                    // name but not its account mark (the log keeps names):
-                    // the account resuming it under that name marks it again.
+                    // A seat stored by an older server kept its name but not
+                    // its account mark: the account resuming it under that
+                    // name marks it again (in memory; `my_games` lists it
+                    // once the seat is stored again).
                     if who.account && name.as_str() == who.name.as_ref() {
                         *account = true;
                     }

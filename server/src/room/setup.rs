@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use parlor_games::{AnyBot, AnyGame, GameRng};
-use parlor_protocol::{MatchHeader, RoomId, RoomSummary};
+use parlor_protocol::{LoggedAction, MatchHeader, RoomId, RoomSummary};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use uuid::Uuid;
@@ -120,6 +120,7 @@ pub fn spawn_room(
         moved: false,
         generation: host.store().cluster().map(|c| c.generation()),
         unsettled: false,
+        has_moved: vec![false; n],
         rematch: Default::default(),
     };
     Prepared::new(room)
@@ -134,6 +135,7 @@ pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<P
         seats: stored_seats,
         moves,
         clocks,
+        turn,
     } = stored;
     let (game, rng) = parlor_protocol::replay(&record.header, &moves).map_err(|e| e.to_string())?;
     let n = usize::from(record.header.seats);
@@ -149,12 +151,13 @@ pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<P
                 token,
                 name,
                 client_seed,
+                account,
             } => Slot::Player {
                 token,
                 name,
                 out: None,
                 client_seed,
-                account: false,
+                account,
             },
             StoredSeat::Bot { strategy } => {
                 bots[i] = record.header.game.bot(&strategy);
@@ -163,16 +166,28 @@ pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<P
         };
     }
     let seq = moves.last().map_or(0, |e| e.seq + 1);
+    let mut has_moved = vec![false; n];
+    for entry in &moves {
+        if let (LoggedAction::Move(_), Some(m)) =
+            (&entry.action, has_moved.get_mut(entry.seat.index()))
+        {
+            *m = true;
+        }
+    }
     let now = Instant::now();
+    let mut restored_clocks = record
+        .header
+        .clock
+        .map(|c| Clocks::new(c, record.header.seats, clocks.as_deref()));
+    if let (Some(c), Some(turn)) = (restored_clocks.as_mut(), turn.as_ref()) {
+        c.restore_deadlines(turn, now, unix_ms());
+    }
     let room = Room {
         id: record.room.clone(),
         key,
         // Stored since layout 3 (older matches: seated players seat bots).
         creator: record.origin.creator,
-        clocks: record
-            .header
-            .clock
-            .map(|c| Clocks::new(c, record.header.seats, clocks.as_deref())),
+        clocks: restored_clocks,
         bot_rng: bot_rng(),
         header: record.header,
         private: record.private,
@@ -193,6 +208,7 @@ pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<P
         moved: false,
         generation: host.store().cluster().map(|c| c.generation()),
         unsettled: false,
+        has_moved,
         rematch: Default::default(),
     };
     Ok(Prepared::new(room))

@@ -21,9 +21,8 @@ pub enum Slot {
         name: String,
         /// Their current connection.
         out: Option<Outbox>,
-        /// Whether the name is a registered account's. Not stored: a
-        /// seat restored after a restart shows as a guest's until its
-        /// player resumes (the name itself is kept).
+        /// Whether the name is a registered account's (stored with the
+        /// seat, so it outlives a restart).
         account: bool,
         /// What they added to the deal.
         client_seed: Option<String>,
@@ -65,11 +64,13 @@ impl Slot {
                 token,
                 name,
                 client_seed,
+                account,
                 ..
             } => Some(StoredSeat::Player {
                 token: *token,
                 name: name.clone(),
                 client_seed: client_seed.clone(),
+                account: *account,
             }),
             Slot::Bot { strategy, .. } => Some(StoredSeat::Bot {
                 strategy: strategy.clone(),
@@ -101,6 +102,23 @@ impl Slot {
     /// Whether a player sits here on connection `conn`.
     pub fn attached_to(&self, conn: ConnId) -> bool {
         matches!(self, Slot::Player { out: Some(o), .. } if o.id() == conn)
+    }
+
+    /// Whether an account holds the seat.
+    pub fn is_account(&self) -> bool {
+        matches!(self, Slot::Player { account: true, .. })
+    }
+
+    /// The key of the account holding the seat, if an account does.
+    pub fn account_key(&self) -> Option<String> {
+        match self {
+            Slot::Player {
+                name,
+                account: true,
+                ..
+            } => Some(crate::accounts::name_key(name)),
+            _ => None,
+        }
     }
 
     /// Whether a player sits here on an open connection.

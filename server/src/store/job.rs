@@ -4,18 +4,22 @@
 use parlor_games::{Outcome, Seat};
 use parlor_protocol::Closed;
 
-use super::{MatchKey, MatchRecord, Reply, Step, StoreError, StoredSeat};
+use super::{MatchKey, MatchRecord, Reply, Step, StoreError, StoredSeat, Turn};
 
 /// A write, and where its answer goes.
 pub(super) enum WriteJob {
     Create(MatchRecord, Reply<MatchKey>),
     Seat(MatchKey, Seat, Option<StoredSeat>, Reply<()>),
     Close(MatchKey, Closed, Reply<()>),
+    /// Whose turn it is now (a match starting); steps carry theirs.
+    Turn(MatchKey, Turn, Reply<()>),
     Append {
         key: MatchKey,
         step: Step,
         clocks: Option<Vec<u64>>,
         outcome: Option<Outcome>,
+        /// Recorded only for rooms that read it back (see [`Turn`]).
+        turn: Option<Turn>,
         reply: Reply<()>,
     },
 }
@@ -28,6 +32,7 @@ impl WriteJob {
             WriteJob::Create(_, r) => drop(r.send(Err(err))),
             WriteJob::Seat(_, _, _, r) => drop(r.send(Err(err))),
             WriteJob::Close(_, _, r) => drop(r.send(Err(err))),
+            WriteJob::Turn(_, _, r) => drop(r.send(Err(err))),
             WriteJob::Append { reply, .. } => drop(reply.send(Err(err))),
         }
     }

@@ -38,7 +38,9 @@ pub use faults::{Faults, ReadHold};
 pub use health::FAILURE_SHOWN_FOR;
 pub use sqlite::{STORE_READERS, STORE_READ_QUEUE};
 pub use task::StoreTask;
-pub use types::{MatchKey, MatchRecord, Origin, Step, StoredMatch, StoredSeat};
+pub use types::{
+    AccountGame, MatchKey, MatchRecord, Origin, Step, StoredMatch, StoredSeat, Turn, TurnSeat,
+};
 
 pub use beside::{Beside, BESIDE_BUSY_TIMEOUT};
 pub use cluster::ClusterStore;
@@ -313,25 +315,47 @@ impl Store {
         outcome: Option<Outcome>,
     ) -> Result<(), StoreError> {
         let step = Step::new(entry.seq, entry.seat, &entry.action)?;
-        self.append_step(key, step, clocks, outcome).await
+        self.append_step(key, step, clocks, outcome, None).await
     }
 
-    /// [`Store::append`] for a step whose action is already JSON.
+    /// [`Store::append`] for a step whose action is already JSON, with
+    /// whose turn it is after it (`None`: not recorded, see [`Turn`]).
     pub async fn append_step(
         &self,
         key: MatchKey,
         step: Step,
         clocks: Option<Vec<u64>>,
         outcome: Option<Outcome>,
+        turn: Option<Turn>,
     ) -> Result<(), StoreError> {
         self.write(|reply| WriteJob::Append {
             key,
             step,
             clocks,
             outcome,
+            turn,
             reply,
         })
         .await
+    }
+
+    /// Records whose turn it is (a match starting; steps record theirs).
+    pub async fn record_turn(&self, key: MatchKey, turn: Turn) -> Result<(), StoreError> {
+        self.write(|r| WriteJob::Turn(key, turn, r)).await
+    }
+
+    /// The unfinished matches in which the account whose name's key is
+    /// `account_key` holds a seat, newest first, at most `limit`.
+    pub async fn games_of(
+        &self,
+        account_key: &str,
+        limit: usize,
+    ) -> Result<Vec<AccountGame>, StoreError> {
+        let account_key = account_key.to_owned();
+        match &self.0 {
+            Backend::Sqlite(s) => s.games_of(account_key, limit).await,
+            Backend::Postgres(s) => s.0.games_of(account_key, limit).await,
+        }
     }
 
     /// Records that a match closed without an outcome: it is not

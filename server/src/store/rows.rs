@@ -7,7 +7,9 @@ use parlor_games::{GameKind, Outcome, Seat};
 use parlor_protocol::{Clock, Closed, Deal, LogEntry, LoggedAction, MatchHeader, MatchLog, RoomId};
 use serde::{Deserialize, Serialize};
 
-use super::{MatchKey, MatchRecord, Origin, StoreError, StoredMatch, StoredSeat};
+use super::{
+    AccountGame, MatchKey, MatchRecord, Origin, StoreError, StoredMatch, StoredSeat, Turn,
+};
 
 /// The `deal` column: the server's half of a fair deal (each seat's client
 /// seed is kept with its seat).
@@ -41,6 +43,7 @@ pub(super) struct NewHeader<'a> {
     pub creator: Option<String>,
     pub creator_addr: Option<String>,
     pub created_ms: Option<i64>,
+    pub rated: bool,
 }
 
 impl NewHeader<'_> {
@@ -70,7 +73,21 @@ impl NewHeader<'_> {
             creator: o.creator.map(|t| t.to_string()),
             creator_addr: o.addr.map(|a| a.to_string()),
             created_ms: o.created_ms.map(|ms| ms as i64),
+            rated: h.rated,
         })
+    }
+}
+
+/// The `account_key` column of a seat: the account name's key for a seat
+/// an account holds (what `my_games` looks seats up by), else none.
+pub(super) fn account_key(who: &StoredSeat) -> Option<String> {
+    match who {
+        StoredSeat::Player {
+            name,
+            account: true,
+            ..
+        } => Some(crate::accounts::name_key(name)),
+        _ => None,
     }
 }
 
@@ -92,6 +109,10 @@ pub(super) struct HeaderRow {
     pub creator: Option<String>,
     pub creator_addr: Option<String>,
     pub created_ms: Option<i64>,
+    /// Stored since SQLite's layout 5 and PostgreSQL's 4 (older: false).
+    pub rated: bool,
+    /// The `turn` column: a [`Turn`] as JSON, for rooms that record it.
+    pub turn: Option<String>,
 }
 
 /// A header as decoded: what the log and a restore need of a `matches` row.
@@ -100,6 +121,7 @@ pub(super) struct Header {
     pub record: MatchRecord,
     pub outcome: Option<Outcome>,
     pub closed: Option<Closed>,
+    pub turn: Option<Turn>,
 }
 
 impl HeaderRow {
@@ -130,8 +152,7 @@ impl HeaderRow {
             seed: deal.is_none().then_some(row.seed as u64),
             deal,
             clock: row.clock.as_deref().map(from_json::<Clock>).transpose()?,
-            // TODO(issue 24): stored with the match.
-            rated: false,
+            rated: row.rated,
         };
         let origin = Origin {
             creator: row.creator.as_deref().and_then(|t| t.parse().ok()),
@@ -152,6 +173,7 @@ impl HeaderRow {
                 .map(from_json::<Outcome>)
                 .transpose()?,
             closed: row.closed.as_deref().map(from_json::<Closed>).transpose()?,
+            turn: row.turn.as_deref().map(from_json::<Turn>).transpose()?,
         })
     }
 }
@@ -164,6 +186,8 @@ pub(super) struct SeatRow {
     pub name: Option<String>,
     pub strategy: Option<String>,
     pub client_seed: Option<String>,
+    /// Set for a seat an account holds (see [`account_key`]).
+    pub account_key: Option<String>,
 }
 
 impl SeatRow {
@@ -175,6 +199,7 @@ impl SeatRow {
                     .map_err(|e| StoreError::Corrupt(format!("token: {e}")))?,
                 name: self.name.unwrap_or_default(),
                 client_seed: self.client_seed,
+                account: self.account_key.is_some(),
             },
             ("bot", _, Some(strategy)) => StoredSeat::Bot { strategy },
             (kind, _, _) => return Err(StoreError::Corrupt(format!("seat kind {kind:?}"))),
@@ -240,6 +265,17 @@ impl Header {
             seats,
             moves: steps.entries,
             clocks: steps.clocks,
+            turn: self.turn,
+        }
+    }
+
+    /// An account's game: `seat` is the account's.
+    pub(super) fn into_game(self, seat: Seat, seats: Vec<(Seat, StoredSeat)>) -> AccountGame {
+        AccountGame {
+            record: self.record,
+            seat,
+            seats,
+            turn: self.turn,
         }
     }
 

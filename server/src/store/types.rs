@@ -20,6 +20,10 @@ pub enum StoredSeat {
         name: String,
         /// What they added to the deal.
         client_seed: Option<String>,
+        /// Whether `name` is a registered account's (then the seat is
+        /// filed under the name's key, for `my_games`, and the account
+        /// may take it back from any connection).
+        account: bool,
     },
     /// A built-in bot.
     Bot {
@@ -118,4 +122,50 @@ pub struct StoredMatch {
     pub moves: Vec<LogEntry>,
     /// Clocks (ms left per seat) after the last step, if the room has a clock.
     pub clocks: Option<Vec<u64>>,
+    /// Whose turn it was at the last step, if recorded (see [`Turn`]).
+    pub turn: Option<Turn>,
+}
+
+/// Whose turn it is and until when: recorded with each step, but only for
+/// rooms where it is read back (a seat held by an account, whose
+/// `my_games` lists it, or a correspondence clock, whose deadlines must
+/// outlive a restart), so that guests' rooms write nothing more per move.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Turn {
+    /// The seats to act, each with when its time runs out (ms since the
+    /// Unix epoch; `None` without a clock).
+    pub due: Vec<TurnSeat>,
+}
+
+/// One seat to act.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct TurnSeat {
+    /// The seat.
+    pub seat: Seat,
+    /// When its time runs out, in ms since the Unix epoch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deadline_ms: Option<u64>,
+}
+
+impl Turn {
+    /// When `seat` must act by, if it is to act: `Some(deadline)`.
+    pub fn of(&self, seat: Seat) -> Option<Option<u64>> {
+        self.due
+            .iter()
+            .find(|d| d.seat == seat)
+            .map(|d| d.deadline_ms)
+    }
+}
+
+/// One unfinished match a seat of an account is in, as `my_games` lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AccountGame {
+    /// The match's header.
+    pub record: MatchRecord,
+    /// The account's seat.
+    pub seat: Seat,
+    /// Every seat taken.
+    pub seats: Vec<(Seat, StoredSeat)>,
+    /// Whose turn it is, if recorded.
+    pub turn: Option<Turn>,
 }

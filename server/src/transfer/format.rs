@@ -65,6 +65,9 @@ enum SeatLine {
         name: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         client_seed: Option<String>,
+        /// Held by an account (absent in older exports: a guest's).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        account: bool,
     },
     Bot {
         seat: u8,
@@ -106,11 +109,13 @@ impl From<ExportedMatch> for MatchLine {
                         token,
                         name,
                         client_seed,
+                        account,
                     } => SeatLine::Player {
                         seat: seat.0,
                         token,
                         name,
                         client_seed,
+                        account,
                     },
                     StoredSeat::Bot { strategy } => SeatLine::Bot {
                         seat: seat.0,
@@ -153,12 +158,14 @@ impl MatchLine {
                     token,
                     name,
                     client_seed,
+                    account,
                 } => (
                     seat,
                     StoredSeat::Player {
                         token,
                         name,
                         client_seed,
+                        account,
                     },
                 ),
                 SeatLine::Bot { seat, strategy } => (seat, StoredSeat::Bot { strategy }),

@@ -58,6 +58,27 @@ impl Backend {
             .unwrap_or_else(|e| panic!("cannot open the store: {e}"))
     }
 
+    /// Runs `sql` (statements separated by `;`) on the data directly.
+    pub async fn execute(&self, sql: &str) {
+        match self {
+            Backend::Sqlite(_) => {
+                let file = self.sqlite_file().unwrap_or_else(|| panic!("a file"));
+                let conn = rusqlite::Connection::open(file).unwrap_or_else(|e| panic!("{e}"));
+                conn.execute_batch(sql).unwrap_or_else(|e| panic!("{e}"));
+            }
+            Backend::Postgres(s) => {
+                let (client, conn) = tokio_postgres::connect(&s.url(), tokio_postgres::NoTls)
+                    .await
+                    .unwrap_or_else(|e| panic!("{e}"));
+                tokio::spawn(conn);
+                client
+                    .batch_execute(sql)
+                    .await
+                    .unwrap_or_else(|e| panic!("{e}"));
+            }
+        }
+    }
+
     /// Marks the data as written by a server whose layout is `version`.
     pub async fn claim_layout(&self, version: i32) {
         match self {

@@ -7,6 +7,7 @@
 pub mod backend;
 pub mod fault_cases;
 pub mod live;
+pub mod seekers;
 pub mod store_cases;
 
 use std::sync::Arc;
@@ -44,6 +45,7 @@ pub async fn nimrod_room(dir: &Directory, piles: [u64; 2], clock: Option<Clock>)
         creator: None,
         creator_addr: None,
         rated: false,
+        by_account: false,
     })
     .await
     .unwrap_or_else(|e| panic!("{e:?}"))

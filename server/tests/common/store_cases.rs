@@ -8,7 +8,9 @@ use std::net::IpAddr;
 
 use parlor_games::{GameKind, Outcome, Seat, SeatSet};
 use parlor_protocol::{Clock, Closed, Deal, LogEntry, LoggedAction, MatchHeader, RoomId};
-use parlor_server::store::{MatchRecord, Origin, Store, StoreError, StoredSeat};
+use parlor_server::store::{
+    MatchRecord, Origin, Step, Store, StoreError, StoredSeat, Turn, TurnSeat,
+};
 use serde_json::json;
 use uuid::Uuid;
 
@@ -71,7 +73,7 @@ fn full_record() -> MatchRecord {
                 main_ms: 300_000,
                 increment_ms: 2_000,
             }),
-            rated: false,
+            rated: true,
         },
         private: true,
         origin: Origin {
@@ -89,6 +91,7 @@ pub async fn matches_seats_and_moves_survive_a_reopen(backend: &Backend) {
         token: Uuid::new_v4(),
         name: "dee".into(),
         client_seed: Some("mine".into()),
+        account: true,
     };
     let (first, second) = with_store(backend, async |s: &Store| {
         let record = |id: &str, seed| MatchRecord {
@@ -103,6 +106,7 @@ pub async fn matches_seats_and_moves_survive_a_reopen(backend: &Backend) {
             token,
             name: "ann".into(),
             client_seed: None,
+            account: false,
         };
         ok(s.set_seat(a, Seat(0), Some(player)).await);
         ok(s.set_seat(
@@ -169,6 +173,7 @@ pub async fn matches_seats_and_moves_survive_a_reopen(backend: &Backend) {
                     token,
                     name: "ann".into(),
                     client_seed: None,
+                    account: false,
                 }
             ),
             (
@@ -269,4 +274,198 @@ pub async fn a_database_from_a_newer_server_is_refused(backend: &Backend) {
         Err(StoreError::Corrupt(why)) => assert!(why.contains("layout 99"), "{why}"),
         other => panic!("expected a refusal, got {other:?}"),
     }
+}
+
+/// A player's seat; an account's if `account`.
+fn player(name: &str, account: bool) -> StoredSeat {
+    StoredSeat::Player {
+        token: Uuid::new_v4(),
+        name: name.into(),
+        client_seed: None,
+        account,
+    }
+}
+
+/// Whose turn: `seat`, due by `deadline_ms`.
+fn turn(seat: u8, deadline_ms: Option<u64>) -> Turn {
+    Turn {
+        due: vec![TurnSeat {
+            seat: Seat(seat),
+            deadline_ms,
+        }],
+    }
+}
+
+pub async fn an_accounts_games_are_listed_with_whose_turn_it_is(backend: &Backend) {
+    let record = |id: &str, seed, clock| MatchRecord {
+        room: room(id),
+        header: MatchHeader {
+            clock,
+            rated: seed % 2 == 0,
+            ..header(seed)
+        },
+        private: false,
+        origin: Origin::default(),
+    };
+    with_store(backend, async |s: &Store| {
+        // Alice plays Bob (her turn, recorded at the start), waits in a
+        // room of her own, finished one and was replaced by a bot in
+        // another; a guest also called alice plays elsewhere.
+        let playing = ok(s
+            .create_match(record("aaaaaaaaaaa1", 2, Some(Clock::DaysPerMove(3))))
+            .await);
+        ok(s.set_seat(playing, Seat(0), Some(player("bob", true)))
+            .await);
+        ok(s.set_seat(playing, Seat(1), Some(player("Alice", true)))
+            .await);
+        ok(s.record_turn(playing, turn(0, Some(1_000))).await);
+        let entry = step(0, 0, [1, 0]);
+        let moved = ok(Step::new(entry.seq, entry.seat, &entry.action));
+        ok(s.append_step(
+            playing,
+            moved,
+            Some(vec![1, 2]),
+            None,
+            Some(turn(1, Some(2_000))),
+        )
+        .await);
+        let waiting = ok(s.create_match(record("aaaaaaaaaaa2", 3, None)).await);
+        ok(s.set_seat(waiting, Seat(0), Some(player("ALICE", true)))
+            .await);
+        let done = ok(s.create_match(record("aaaaaaaaaaa3", 4, None)).await);
+        ok(s.set_seat(done, Seat(0), Some(player("alice", true))).await);
+        ok(s.close_match(done, Closed::Aborted).await);
+        let replaced = ok(s.create_match(record("aaaaaaaaaaa4", 5, None)).await);
+        ok(s.set_seat(replaced, Seat(0), Some(player("alice", true)))
+            .await);
+        ok(s.set_seat(
+            replaced,
+            Seat(0),
+            Some(StoredSeat::Bot {
+                strategy: "optimal".into(),
+            }),
+        )
+        .await);
+        let guest = ok(s.create_match(record("aaaaaaaaaaa5", 6, None)).await);
+        ok(s.set_seat(guest, Seat(0), Some(player("alice", false)))
+            .await);
+    })
+    .await;
+    // Read back after a reopen, as after a restart.
+    let (games, one, bobs, nobody, aborted) = with_store(backend, async |s: &Store| {
+        (
+            ok(s.games_of("alice", 200).await),
+            ok(s.games_of("alice", 1).await),
+            ok(s.games_of("bob", 200).await),
+            ok(s.games_of("carol", 200).await),
+            ok(s.log(room("aaaaaaaaaaa3")).await),
+        )
+    })
+    .await;
+    let rooms: Vec<&str> = games.iter().map(|g| g.record.room.as_str()).collect();
+    assert_eq!(rooms, vec!["aaaaaaaaaaa2", "aaaaaaaaaaa1"], "newest first");
+    let (waiting, playing) = (&games[0], &games[1]);
+    assert_eq!(waiting.seat, Seat(0));
+    assert_eq!(waiting.seats.len(), 1);
+    assert_eq!(waiting.turn, None);
+    assert_eq!(playing.seat, Seat(1));
+    assert!(playing.record.header.rated);
+    assert_eq!(playing.record.header.clock, Some(Clock::DaysPerMove(3)));
+    assert_eq!(
+        playing.turn,
+        Some(turn(1, Some(2_000))),
+        "the last step's turn"
+    );
+    assert_eq!(playing.seats.len(), 2);
+    assert!(matches!(
+        &playing.seats[0].1,
+        StoredSeat::Player { name, account: true, .. } if name == "bob"
+    ));
+    assert_eq!(one.len(), 1, "the list is capped");
+    assert_eq!(one[0].record.room, room("aaaaaaaaaaa2"));
+    assert_eq!(bobs.len(), 1);
+    assert_eq!(bobs[0].seat, Seat(0));
+    assert!(nobody.is_empty());
+    let aborted = aborted.unwrap_or_else(|| panic!("the aborted match has a log"));
+    assert_eq!(aborted.closed, Some(Closed::Aborted));
+}
+
+/// What the previous layout lacked (SQLite's 4, PostgreSQL's 3), and the
+/// SQL that takes a database back to it.
+pub fn downgrade_sql(backend: &Backend) -> &'static str {
+    match backend {
+        Backend::Sqlite(_) => {
+            "DROP INDEX seats_account;
+             ALTER TABLE seats DROP COLUMN account_key;
+             ALTER TABLE matches DROP COLUMN turn;
+             ALTER TABLE matches DROP COLUMN rated;
+             PRAGMA user_version = 4;"
+        }
+        Backend::Postgres(_) => {
+            "DROP INDEX seats_account;
+             ALTER TABLE seats DROP COLUMN account_key;
+             ALTER TABLE matches DROP COLUMN turn, DROP COLUMN rated;
+             UPDATE layout SET version = 3;"
+        }
+    }
+}
+
+pub async fn the_previous_layout_is_migrated_and_keeps_its_rows(backend: &Backend) {
+    let token = Uuid::new_v4();
+    let seat = StoredSeat::Player {
+        token,
+        name: "Eve".into(),
+        client_seed: None,
+        account: false,
+    };
+    with_store(backend, async |s: &Store| {
+        let key = ok(s
+            .create_match(MatchRecord {
+                room: room("eeeeeeeeeeee"),
+                header: header(9),
+                private: false,
+                origin: Origin::default(),
+            })
+            .await);
+        ok(s.set_seat(key, Seat(0), Some(seat.clone())).await);
+        ok(s.append(key, step(0, 0, [1, 0]), None, None).await);
+        let closed = ok(s
+            .create_match(MatchRecord {
+                room: room("eeeeeeeeeee2"),
+                header: header(10),
+                private: false,
+                origin: Origin::default(),
+            })
+            .await);
+        ok(s.close_match(closed, Closed::Abandoned).await);
+    })
+    .await;
+    backend.execute(downgrade_sql(backend)).await;
+    let (unfinished, closed, games) = with_store(backend, async |s: &Store| {
+        let unfinished = ok(s.unfinished().await);
+        let closed = ok(s.log(room("eeeeeeeeeee2")).await);
+        // The migrated layout takes account seats (in a new match: on
+        // PostgreSQL the old one is the previous node's until claimed).
+        let key = ok(s
+            .create_match(MatchRecord {
+                room: room("eeeeeeeeeee3"),
+                header: header(11),
+                private: false,
+                origin: Origin::default(),
+            })
+            .await);
+        ok(s.set_seat(key, Seat(1), Some(player("Eve", true))).await);
+        (unfinished, closed, ok(s.games_of("eve", 10).await))
+    })
+    .await;
+    assert_eq!(unfinished.len(), 1);
+    let m = &unfinished[0];
+    assert_eq!(m.record.header, header(9), "rated reads as false");
+    assert_eq!(m.seats, vec![(Seat(0), seat)], "a guest's seat as before");
+    assert_eq!(m.moves, vec![step(0, 0, [1, 0])]);
+    assert_eq!(m.turn, None);
+    let closed = closed.unwrap_or_else(|| panic!("the closed match kept its log"));
+    assert_eq!(closed.closed, Some(Closed::Abandoned));
+    assert_eq!(games.len(), 1);
+    assert_eq!(games[0].seat, Seat(1));
 }

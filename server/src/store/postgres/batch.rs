@@ -17,7 +17,7 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, Error, Row, Statement};
 
 use super::super::job::WriteJob;
-use super::super::rows::{to_json, NewHeader};
+use super::super::rows::{account_key, to_json, NewHeader};
 use super::super::{with_causes, Faults, StoreError, StoredSeat};
 use super::cluster::node::Node;
 use super::payload::{split, Answer, Payload};
@@ -42,6 +42,7 @@ enum Params<'a> {
         token: String,
         name: &'a str,
         client_seed: Option<&'a str>,
+        account_key: Option<String>,
     },
     Bot {
         key: i64,
@@ -59,6 +60,11 @@ enum Params<'a> {
         epoch: i64,
         why: String,
     },
+    Turn {
+        key: i64,
+        epoch: i64,
+        turn: String,
+    },
     Append {
         key: i64,
         epoch: i64,
@@ -67,6 +73,7 @@ enum Params<'a> {
         action: &'a str,
         clocks: Option<String>,
         outcome: Option<String>,
+        turn: Option<String>,
     },
 }
 
@@ -104,11 +111,14 @@ impl<'a> Params<'a> {
             Payload::Seat(
                 key,
                 seat,
-                Some(StoredSeat::Player {
-                    token,
-                    name,
-                    client_seed,
-                }),
+                Some(
+                    who @ StoredSeat::Player {
+                        token,
+                        name,
+                        client_seed,
+                        ..
+                    },
+                ),
             ) => Params::Player {
                 key: key.id,
                 epoch: key.epoch,
@@ -116,6 +126,7 @@ impl<'a> Params<'a> {
                 token: token.to_string(),
                 name,
                 client_seed: client_seed.as_deref(),
+                account_key: account_key(who),
             },
             Payload::Seat(key, seat, Some(StoredSeat::Bot { strategy })) => Params::Bot {
                 key: key.id,
@@ -128,11 +139,17 @@ impl<'a> Params<'a> {
                 epoch: key.epoch,
                 why: to_json(why)?,
             },
+            Payload::Turn(key, turn) => Params::Turn {
+                key: key.id,
+                epoch: key.epoch,
+                turn: to_json(turn)?,
+            },
             Payload::Append {
                 key,
                 step,
                 clocks,
                 outcome,
+                turn,
             } => Params::Append {
                 key: key.id,
                 epoch: key.epoch,
@@ -141,6 +158,7 @@ impl<'a> Params<'a> {
                 action: &step.action,
                 clocks: clocks.as_deref().map(to_json).transpose()?,
                 outcome: outcome.as_ref().map(to_json).transpose()?,
+                turn: turn.as_ref().map(to_json).transpose()?,
             },
         })
     }
@@ -172,6 +190,7 @@ impl<'a> Params<'a> {
                     &h.creator_addr,
                     &h.created_ms,
                     owner,
+                    &h.rated,
                 ],
                 guarded: false,
             }),
@@ -182,9 +201,19 @@ impl<'a> Params<'a> {
                 token,
                 name,
                 client_seed,
+                account_key,
             } => out.push(guarded(
                 &s.seat_player,
-                vec![key, seat, token, name, client_seed, owner, epoch],
+                vec![
+                    key,
+                    seat,
+                    token,
+                    name,
+                    client_seed,
+                    owner,
+                    epoch,
+                    account_key,
+                ],
             )),
             Params::Bot {
                 key,
@@ -201,6 +230,9 @@ impl<'a> Params<'a> {
             Params::Close { key, epoch, why } => {
                 out.push(guarded(&s.close, vec![key, why, owner, epoch]))
             }
+            Params::Turn { key, epoch, turn } => {
+                out.push(guarded(&s.turn, vec![key, turn, owner, epoch]))
+            }
             Params::Append {
                 key,
                 epoch,
@@ -209,6 +241,7 @@ impl<'a> Params<'a> {
                 action,
                 clocks,
                 outcome,
+                turn,
             } => {
                 out.push(guarded(
                     &s.append,
@@ -216,6 +249,8 @@ impl<'a> Params<'a> {
                 ));
                 if let Some(outcome) = outcome {
                     out.push(guarded(&s.finish, vec![key, outcome, owner, epoch]));
+                } else if let Some(turn) = turn {
+                    out.push(guarded(&s.turn, vec![key, turn, owner, epoch]));
                 }
             }
         }
@@ -558,6 +593,7 @@ mod tests {
             step,
             clocks: None,
             outcome,
+            turn: None,
             reply,
         };
         (job, answer)

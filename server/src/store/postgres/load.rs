@@ -7,7 +7,7 @@
 use tokio_postgres::Client;
 
 use super::super::exported::ExportedMatch;
-use super::super::rows::{to_json, NewHeader};
+use super::super::rows::{account_key, to_json, NewHeader};
 use super::super::{StoreError, StoredSeat};
 use super::connect::Target;
 use super::schema;
@@ -47,9 +47,9 @@ impl Loader {
         let row = tx
             .query_opt(
                 "INSERT INTO matches (room, game, options, seats, seed, clock, private, deal, \
-                 creator, creator_addr, created_ms, finished, outcome, closed, owner) \
+                 creator, creator_addr, created_ms, finished, outcome, closed, owner, rated) \
                  VALUES ($1, $2, $3::text::jsonb, $4, $5, $6::text::jsonb, $7, $8::text::jsonb, \
-                 $9::text::uuid, $10, $11, $12, $13::text::jsonb, $14::text::jsonb, NULL) \
+                 $9::text::uuid, $10, $11, $12, $13::text::jsonb, $14::text::jsonb, NULL, $15) \
                  ON CONFLICT (room) DO NOTHING RETURNING id",
                 &[
                     &h.room,
@@ -66,6 +66,7 @@ impl Loader {
                     &m.finished(),
                     &outcome,
                     &closed,
+                    &h.rated,
                 ],
             )
             .await?;
@@ -80,11 +81,19 @@ impl Loader {
                     token,
                     name,
                     client_seed,
+                    ..
                 } => {
                     tx.execute(
-                        "INSERT INTO seats (match_id, seat, kind, token, name, client_seed) \
-                         VALUES ($1, $2, 'player', $3::text::uuid, $4, $5)",
-                        &[&id, &seat, &token.to_string(), name, client_seed],
+                        "INSERT INTO seats (match_id, seat, kind, token, name, client_seed, \
+                         account_key) VALUES ($1, $2, 'player', $3::text::uuid, $4, $5, $6)",
+                        &[
+                            &id,
+                            &seat,
+                            &token.to_string(),
+                            name,
+                            client_seed,
+                            &account_key(who),
+                        ],
                     )
                     .await?;
                 }

@@ -157,4 +157,15 @@ impl PgStore {
         })
         .await
     }
+
+    pub(super) async fn games_of(
+        &self,
+        account_key: String,
+        limit: usize,
+    ) -> Result<Vec<super::AccountGame>, StoreError> {
+        reader::snapshot(&self.pool, &self.faults, async |tx| {
+            reader::games_of(tx, &account_key, limit).await
+        })
+        .await
+    }
 }

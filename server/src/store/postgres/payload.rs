@@ -7,18 +7,20 @@ use parlor_protocol::Closed;
 use tokio_postgres::Row;
 
 use super::super::job::WriteJob;
-use super::super::{MatchKey, MatchRecord, Reply, Step, StoreError, StoredSeat};
+use super::super::{MatchKey, MatchRecord, Reply, Step, StoreError, StoredSeat, Turn};
 
 /// What a job writes.
 pub(super) enum Payload {
     Create(MatchRecord),
     Seat(MatchKey, Seat, Option<StoredSeat>),
     Close(MatchKey, Closed),
+    Turn(MatchKey, Turn),
     Append {
         key: MatchKey,
         step: Step,
         clocks: Option<Vec<u64>>,
         outcome: Option<Outcome>,
+        turn: Option<Turn>,
     },
 }
 
@@ -33,11 +35,13 @@ pub(super) fn split(job: WriteJob) -> (Payload, Answer) {
         WriteJob::Create(rec, r) => (Payload::Create(rec), Answer::Key(r)),
         WriteJob::Seat(key, seat, who, r) => (Payload::Seat(key, seat, who), Answer::Unit(r)),
         WriteJob::Close(key, why, r) => (Payload::Close(key, why), Answer::Unit(r)),
+        WriteJob::Turn(key, turn, r) => (Payload::Turn(key, turn), Answer::Unit(r)),
         WriteJob::Append {
             key,
             step,
             clocks,
             outcome,
+            turn,
             reply,
         } => (
             Payload::Append {
@@ -45,6 +49,7 @@ pub(super) fn split(job: WriteJob) -> (Payload, Answer) {
                 step,
                 clocks,
                 outcome,
+                turn,
             },
             Answer::Unit(reply),
         ),

@@ -12,14 +12,15 @@ use tokio_postgres::types::ToSql;
 use tokio_postgres::{IsolationLevel, Row};
 
 use super::super::rows::{HeaderRow, MoveRow, SeatRow, Steps};
-use super::super::{Faults, StoreError, StoredMatch, StoredSeat};
+use super::super::{AccountGame, Faults, StoreError, StoredMatch, StoredSeat};
 
 /// How long one read (its queries and their rows) may take: generous, as
 /// the restore at start-up reads every unfinished match at once.
 pub(super) const PG_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
 const HEADER_COLUMNS: &str = "id, room, game, options::text, seats, seed, clock::text, private, \
-     outcome::text, closed::text, deal::text, creator::text, creator_addr, created_ms, epoch";
+     outcome::text, closed::text, deal::text, creator::text, creator_addr, created_ms, epoch, \
+     rated, turn::text";
 
 /// Runs `read` in a read-only snapshot on a pooled connection.
 pub(super) async fn snapshot<T>(
@@ -82,6 +83,8 @@ fn header_row(row: &Row) -> Result<HeaderRow, StoreError> {
         creator_addr: row.try_get(12)?,
         created_ms: row.try_get(13)?,
         epoch: row.try_get(14)?,
+        rated: row.try_get(15)?,
+        turn: row.try_get(16)?,
     })
 }
 
@@ -96,6 +99,7 @@ fn seat_row(row: &Row) -> Result<(i64, SeatRow), StoreError> {
             name: row.try_get(4)?,
             strategy: row.try_get(5)?,
             client_seed: row.try_get(6)?,
+            account_key: row.try_get(7)?,
         },
     ))
 }
@@ -114,7 +118,7 @@ fn move_row(row: &Row) -> Result<(i64, MoveRow), StoreError> {
 }
 
 const SEAT_COLUMNS: &str =
-    "s.match_id, s.seat, s.kind, s.token::text, s.name, s.strategy, s.client_seed";
+    "s.match_id, s.seat, s.kind, s.token::text, s.name, s.strategy, s.client_seed, s.account_key";
 const MOVE_COLUMNS: &str = "v.match_id, v.seq, v.seat, v.action, v.clocks";
 
 /// Every unfinished match, oldest first, with its seats and steps: three
@@ -217,4 +221,57 @@ pub(super) async fn log(
         steps.push(move_row(row)?.1)?;
     }
     Ok(Some(header.into_log(&seats, steps)))
+}
+
+/// The unfinished matches in which the account `account_key` holds a
+/// seat, newest first, at most `limit` (one per match: its first seat),
+/// with every seat of each: two queries.
+pub(super) async fn games_of(
+    tx: &Transaction<'_>,
+    account_key: &str,
+    limit: usize,
+) -> Result<Vec<AccountGame>, StoreError> {
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let cols = HEADER_COLUMNS
+        .split(", ")
+        .map(|c| format!("m.{}", c.trim()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let headers = tx
+        .query(
+            &format!(
+                "SELECT {cols}, mine.seat FROM matches m JOIN \
+                 (SELECT match_id, MIN(seat) AS seat FROM seats WHERE account_key = $1 \
+                 GROUP BY match_id) mine ON mine.match_id = m.id \
+                 WHERE NOT m.finished ORDER BY m.id DESC LIMIT $2"
+            ),
+            &[&account_key, &limit],
+        )
+        .await?;
+    let ids: Vec<i64> = headers
+        .iter()
+        .map(|r| r.try_get(0))
+        .collect::<Result<_, _>>()?;
+    let seat_rows = tx
+        .query(
+            &format!(
+                "SELECT {SEAT_COLUMNS} FROM seats s WHERE s.match_id = ANY($1) \
+                 ORDER BY s.match_id, s.seat"
+            ),
+            &[&ids],
+        )
+        .await?;
+    let mut seats: HashMap<i64, Vec<(Seat, StoredSeat)>> = HashMap::new();
+    for row in &seat_rows {
+        let (id, seat) = seat_row(row)?;
+        seats.entry(id).or_default().push(seat.decode()?);
+    }
+    let mut out = Vec::with_capacity(headers.len());
+    for row in &headers {
+        let mine = small(row.try_get(17)?, "seat")?;
+        let header = header_row(row)?.decode()?;
+        let id = header.key.id;
+        out.push(header.into_game(Seat(mine), seats.remove(&id).unwrap_or_default()));
+    }
+    Ok(out)
 }

@@ -16,7 +16,7 @@ use tokio_postgres::Client;
 use super::super::StoreError;
 
 /// The layout this server writes, kept in `layout.version`.
-pub const LAYOUT: i32 = 3;
+pub const LAYOUT: i32 = 4;
 
 /// Layout 1.
 ///
@@ -129,9 +129,20 @@ CREATE TABLE sessions (
 );
 ";
 
+/// Layout 4, as SQLite's layout 5: which seats accounts hold
+/// (`account_key`, the name's key, indexed for `my_games`), whether a
+/// match is `rated`, and whose `turn` it is with its deadline (recorded
+/// only for rooms with an account seat or a correspondence clock).
+const LAYOUT_4: &str = "
+ALTER TABLE matches ADD COLUMN rated boolean NOT NULL DEFAULT false;
+ALTER TABLE matches ADD COLUMN turn jsonb;
+ALTER TABLE seats ADD COLUMN account_key text;
+CREATE INDEX seats_account ON seats (account_key) WHERE account_key IS NOT NULL;
+";
+
 /// Each layout's step from the one before, in order: `STEPS[n]` brings
 /// layout `n` to `n + 1` (layout 0: an empty schema).
-const STEPS: &[&str] = &[LAYOUT_1, LAYOUT_2, LAYOUT_3];
+const STEPS: &[&str] = &[LAYOUT_1, LAYOUT_2, LAYOUT_3, LAYOUT_4];
 
 /// Brings `schema` to [`LAYOUT`]: creates it and its tables if missing,
 /// runs the steps from its layout, refuses a newer one. `schema` is a

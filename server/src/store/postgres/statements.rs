@@ -23,6 +23,7 @@ pub(super) struct Statements {
     pub append: Statement,
     pub finish: Statement,
     pub close: Statement,
+    pub turn: Statement,
 }
 
 impl Statements {
@@ -41,21 +42,23 @@ impl Statements {
         // $epoch, the last two parameters), and returns one row if so, none
         // if the match was taken over (see `claim`). The guard's row lock
         // (`FOR SHARE`) waits for a claim in progress and re-reads the row.
-        let (create, seat_player, seat_bot, seat_clear, append, finish, close) = tokio::try_join!(
+        let (create, seat_player, seat_bot, seat_clear, append, finish, close, turn) = tokio::try_join!(
             client.prepare(
                 "INSERT INTO matches (room, game, options, seats, seed, clock, private, deal, \
-                 creator, creator_addr, created_ms, owner) \
+                 creator, creator_addr, created_ms, owner, rated) \
                  VALUES ($1, $2, $3::text::jsonb, $4, $5, $6::text::jsonb, $7, $8::text::jsonb, \
-                 $9::text::uuid, $10, $11, $12) RETURNING id"
+                 $9::text::uuid, $10, $11, $12, $13) RETURNING id"
             ),
             client.prepare(
                 "WITH ok AS (SELECT id FROM matches WHERE id = $1 AND owner = $6 AND epoch = $7 \
                  FOR SHARE) \
-                 INSERT INTO seats (match_id, seat, kind, token, name, strategy, client_seed) \
-                 SELECT id, $2, 'player', $3::text::uuid, $4, NULL, $5 FROM ok \
+                 INSERT INTO seats (match_id, seat, kind, token, name, strategy, client_seed, \
+                 account_key) \
+                 SELECT id, $2, 'player', $3::text::uuid, $4, NULL, $5, $8 FROM ok \
                  ON CONFLICT (match_id, seat) DO UPDATE SET kind = excluded.kind, \
                  token = excluded.token, name = excluded.name, strategy = excluded.strategy, \
-                 client_seed = excluded.client_seed RETURNING match_id"
+                 client_seed = excluded.client_seed, account_key = excluded.account_key \
+                 RETURNING match_id"
             ),
             client.prepare(
                 "WITH ok AS (SELECT id FROM matches WHERE id = $1 AND owner = $4 AND epoch = $5 \
@@ -64,7 +67,7 @@ impl Statements {
                  SELECT id, $2, 'bot', NULL, NULL, $3, NULL FROM ok \
                  ON CONFLICT (match_id, seat) DO UPDATE SET kind = excluded.kind, \
                  token = excluded.token, name = excluded.name, strategy = excluded.strategy, \
-                 client_seed = excluded.client_seed RETURNING match_id"
+                 client_seed = excluded.client_seed, account_key = NULL RETURNING match_id"
             ),
             client.prepare(
                 "WITH ok AS (SELECT id FROM matches WHERE id = $1 AND owner = $3 AND epoch = $4 \
@@ -86,6 +89,10 @@ impl Statements {
                 "UPDATE matches SET finished = true, closed = $2::text::jsonb \
                  WHERE id = $1 AND owner = $3 AND epoch = $4 RETURNING id"
             ),
+            client.prepare(
+                "UPDATE matches SET turn = $2::text::jsonb \
+                 WHERE id = $1 AND owner = $3 AND epoch = $4 RETURNING id"
+            ),
         )?;
         Ok(Statements {
             begin,
@@ -101,6 +108,7 @@ impl Statements {
             append,
             finish,
             close,
+            turn,
         })
     }
 }

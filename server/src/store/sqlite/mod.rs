@@ -18,7 +18,8 @@ use parlor_protocol::{MatchLog, RoomId};
 use tokio::sync::oneshot;
 
 use super::{
-    Faults, MatchKey, MatchRecord, Reply, Step, StoreError, StoredMatch, StoredSeat, Sync,
+    AccountGame, Faults, MatchKey, MatchRecord, Reply, Step, StoreError, StoredMatch, StoredSeat,
+    Sync,
 };
 use crate::shard::Shards;
 use crate::store::STORE_QUEUE;
@@ -226,6 +227,14 @@ impl SqliteStore {
 
     pub(super) async fn log(&self, room: RoomId) -> Result<Option<MatchLog>, StoreError> {
         self.read(|r| ReadJob::Log(room, r)).await
+    }
+
+    pub(super) async fn games_of(
+        &self,
+        account_key: String,
+        limit: usize,
+    ) -> Result<Vec<AccountGame>, StoreError> {
+        self.read(|r| ReadJob::Games(account_key, limit, r)).await
     }
 }
 

@@ -6,7 +6,8 @@ use parlor_games::{Outcome, Seat};
 use parlor_protocol::{Closed, MatchLog, RoomId};
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::super::rows::{to_json, HeaderRow, MoveRow, NewHeader, SeatRow, Steps};
+use super::super::rows::{account_key, to_json, HeaderRow, MoveRow, NewHeader, SeatRow, Steps};
+use super::super::{AccountGame, Turn};
 use super::{MatchKey, MatchRecord, Step, StoreError, StoredMatch, StoredSeat};
 
 /// Runs `sql` (BEGIN, COMMIT, ROLLBACK, SAVEPOINT, RELEASE) as a cached
@@ -19,8 +20,8 @@ pub(super) fn control(conn: &Connection, sql: &str) -> rusqlite::Result<()> {
 pub(super) fn create(conn: &Connection, rec: &MatchRecord) -> Result<MatchKey, StoreError> {
     let h = NewHeader::encode(rec)?;
     conn.prepare_cached(
-        "INSERT INTO matches (room, game, options, seats, seed, clock, private, deal, creator, creator_addr, created_ms) \
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+        "INSERT INTO matches (room, game, options, seats, seed, clock, private, deal, creator, creator_addr, created_ms, rated) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?
     .execute(params![
         h.room,
@@ -34,6 +35,7 @@ pub(super) fn create(conn: &Connection, rec: &MatchRecord) -> Result<MatchKey, S
         h.creator,
         h.creator_addr,
         h.created_ms,
+        h.rated,
     ])?;
     Ok(MatchKey::new(conn.last_insert_rowid()))
 }
@@ -49,15 +51,25 @@ pub(super) fn set_seat(
             conn.prepare_cached("DELETE FROM seats WHERE match_id = ?1 AND seat = ?2")?
                 .execute(params![key.id, seat.0])?;
         }
-        Some(StoredSeat::Player {
-            token,
-            name,
-            client_seed,
-        }) => {
+        Some(
+            who @ StoredSeat::Player {
+                token,
+                name,
+                client_seed,
+                ..
+            },
+        ) => {
             conn.prepare_cached(
-                "INSERT OR REPLACE INTO seats (match_id, seat, kind, token, name, client_seed) VALUES (?1, ?2, 'player', ?3, ?4, ?5)",
+                "INSERT OR REPLACE INTO seats (match_id, seat, kind, token, name, client_seed, account_key) VALUES (?1, ?2, 'player', ?3, ?4, ?5, ?6)",
             )?
-            .execute(params![key.id, seat.0, token.to_string(), name, client_seed])?;
+            .execute(params![
+                key.id,
+                seat.0,
+                token.to_string(),
+                name,
+                client_seed,
+                account_key(who)
+            ])?;
         }
         Some(StoredSeat::Bot { strategy }) => {
             conn.prepare_cached(
@@ -75,6 +87,7 @@ pub(super) fn append(
     step: &Step,
     clocks: Option<&[u64]>,
     outcome: Option<Outcome>,
+    turn: Option<&Turn>,
 ) -> Result<(), StoreError> {
     let clocks = clocks.map(to_json).transpose()?;
     // Cached statements: moves are the hot path; the SQL is compiled once
@@ -92,7 +105,16 @@ pub(super) fn append(
     if let Some(outcome) = outcome {
         conn.prepare_cached("UPDATE matches SET finished = 1, outcome = ?2 WHERE id = ?1")?
             .execute(params![key.id, to_json(&outcome)?])?;
+    } else if let Some(turn) = turn {
+        record_turn(conn, key, turn)?;
     }
+    Ok(())
+}
+
+/// Records whose turn it is in a match.
+pub(super) fn record_turn(conn: &Connection, key: MatchKey, turn: &Turn) -> Result<(), StoreError> {
+    conn.prepare_cached("UPDATE matches SET turn = ?2 WHERE id = ?1")?
+        .execute(params![key.id, to_json(turn)?])?;
     Ok(())
 }
 
@@ -105,7 +127,7 @@ pub(super) fn close(conn: &Connection, key: MatchKey, why: Closed) -> Result<(),
 
 pub(super) const HEADER_COLUMNS: &str =
     "id, room, game, options, seats, seed, clock, private, outcome, \
-     closed, deal, creator, creator_addr, created_ms";
+     closed, deal, creator, creator_addr, created_ms, rated, turn";
 
 pub(super) fn header_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<HeaderRow> {
     Ok(HeaderRow {
@@ -124,6 +146,8 @@ pub(super) fn header_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Heade
         creator: row.get(11)?,
         creator_addr: row.get(12)?,
         created_ms: row.get(13)?,
+        rated: row.get(14)?,
+        turn: row.get(15)?,
     })
 }
 
@@ -152,7 +176,7 @@ pub(super) fn seats(
     key: MatchKey,
 ) -> Result<Vec<(Seat, StoredSeat)>, StoreError> {
     let mut stmt = conn.prepare_cached(
-        "SELECT seat, kind, token, name, strategy, client_seed FROM seats WHERE match_id = ?1 ORDER BY seat",
+        "SELECT seat, kind, token, name, strategy, client_seed, account_key FROM seats WHERE match_id = ?1 ORDER BY seat",
     )?;
     let rows = stmt.query_map(params![key.id], |r| {
         Ok(SeatRow {
@@ -162,6 +186,7 @@ pub(super) fn seats(
             name: r.get(3)?,
             strategy: r.get(4)?,
             client_seed: r.get(5)?,
+            account_key: r.get(6)?,
         })
     })?;
     let mut seats = Vec::new();
@@ -202,4 +227,35 @@ pub(super) fn log(conn: &Connection, room: &RoomId) -> Result<Option<MatchLog>, 
     let seats = seats(conn, header.key)?;
     let steps = moves(conn, header.key)?;
     Ok(Some(header.into_log(&seats, steps)))
+}
+
+/// The unfinished matches in which the account `account_key` holds a
+/// seat, newest first, at most `limit` (one per match: its first seat).
+pub(super) fn games_of(
+    conn: &Connection,
+    account_key: &str,
+    limit: usize,
+) -> Result<Vec<AccountGame>, StoreError> {
+    let cols = HEADER_COLUMNS
+        .split(", ")
+        .map(|c| format!("m.{}", c.trim()))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {cols}, MIN(s.seat) FROM seats s JOIN matches m ON m.id = s.match_id \
+         WHERE s.account_key = ?1 AND m.finished = 0 GROUP BY m.id ORDER BY m.id DESC LIMIT ?2"
+    ))?;
+    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+    let rows: Vec<(HeaderRow, u8)> = stmt
+        .query_map(params![account_key, limit], |r| {
+            Ok((header_from_row(r)?, r.get(16)?))
+        })?
+        .collect::<Result<_, _>>()?;
+    let mut out = Vec::with_capacity(rows.len());
+    for (row, seat) in rows {
+        let header = row.decode()?;
+        let seats = seats(conn, header.key)?;
+        out.push(header.into_game(Seat(seat), seats));
+    }
+    Ok(out)
 }

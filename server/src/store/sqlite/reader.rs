@@ -12,8 +12,8 @@ use std::thread::JoinHandle;
 use parlor_protocol::{MatchLog, RoomId};
 use rusqlite::Connection;
 
-use super::queries::{control, log, unfinished};
-use super::{connect, Faults, Reply, StoreError, StoredMatch};
+use super::queries::{control, games_of, log, unfinished};
+use super::{connect, AccountGame, Faults, Reply, StoreError, StoredMatch};
 
 /// Threads serving the store's reads (`get_log`, the restore at start-up),
 /// each on its own read-only connection. Reads are rare next to moves;
@@ -30,6 +30,7 @@ pub const STORE_READ_QUEUE: usize = 256;
 pub(super) enum ReadJob {
     Unfinished(Reply<Vec<StoredMatch>>),
     Log(RoomId, Reply<Option<MatchLog>>),
+    Games(String, usize, Reply<Vec<AccountGame>>),
 }
 
 /// The readers' queue, shared: whichever reader is free takes the next
@@ -70,6 +71,9 @@ fn serve(conn: &Connection, queue: &Queue, faults: &Faults) {
         match job {
             ReadJob::Unfinished(r) => drop(r.send(snapshot(conn, faults, unfinished))),
             ReadJob::Log(room, r) => drop(r.send(snapshot(conn, faults, |c| log(c, &room)))),
+            ReadJob::Games(key, limit, r) => {
+                drop(r.send(snapshot(conn, faults, |c| games_of(c, &key, limit))))
+            }
         }
     }
 }

@@ -1,5 +1,10 @@
 //! The database layout, and the migration from earlier layouts.
 //!
+//! Layout 5 remembers which seats accounts hold (`seats.account_key`, the
+//! name's key, indexed for `my_games`), whether a match is `rated`, and
+//! whose `turn` it is with its deadline (recorded only for rooms with an
+//! account seat or a correspondence clock; see `store::Turn`).
+//!
 //! Layout 4 adds players with names: `accounts`, their API `tokens` and
 //! browser `sessions` (secrets kept only as SHA-256 hex; see
 //! `accounts::store`). They sit in the same file as the match log, so one
@@ -24,7 +29,7 @@ use rusqlite::{Connection, OptionalExtension};
 use super::StoreError;
 
 /// The layout this server writes, kept in `PRAGMA user_version`.
-pub const LAYOUT: i64 = 4;
+pub const LAYOUT: i64 = 5;
 
 /// Layout 2. `seats` and `moves` are `WITHOUT ROWID`: keyed by their
 /// primary key alone, an insert updates one b-tree, not a table and an
@@ -129,6 +134,15 @@ CREATE TABLE sessions (
 );
 ";
 
+/// Layout 4 to layout 5 (also the last step of a new file): new columns,
+/// empty or false for old rows, and the index `my_games` reads by.
+const FROM_LAYOUT_4: &str = "
+ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE matches ADD COLUMN turn TEXT;
+ALTER TABLE seats ADD COLUMN account_key TEXT;
+CREATE INDEX seats_account ON seats (account_key) WHERE account_key IS NOT NULL;
+";
+
 /// Brings the database to [`LAYOUT`]: creates the tables in a new file,
 /// migrates an older layout (all in one transaction, so an interrupted
 /// migration leaves the old layout intact), refuses a newer one.
@@ -151,7 +165,9 @@ pub fn prepare(conn: &mut Connection) -> Result<(), StoreError> {
         )
         .optional()?
         .is_some();
-    if has_tables && version == 3 {
+    if has_tables && version == 4 {
+        tracing::info!("migrating the database from layout 4 to {LAYOUT}");
+    } else if has_tables && version == 3 {
         tracing::info!("migrating the database from layout 3 to {LAYOUT}");
         tx.execute_batch(ACCOUNTS)?;
     } else if has_tables && version == 2 {
@@ -168,6 +184,7 @@ pub fn prepare(conn: &mut Connection) -> Result<(), StoreError> {
         tx.execute_batch(TABLES)?;
         tx.execute_batch(ACCOUNTS)?;
     }
+    tx.execute_batch(FROM_LAYOUT_4)?;
     tx.pragma_update(None, "user_version", LAYOUT)?;
     tx.commit()?;
     Ok(())

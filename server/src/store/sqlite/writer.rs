@@ -16,7 +16,7 @@ use rusqlite::Connection;
 
 use super::super::health::CommitHealth;
 use super::super::job::WriteJob;
-use super::queries::{append, close, control, create, set_seat};
+use super::queries::{append, close, control, create, record_turn, set_seat};
 use super::shards::locked;
 use super::{Faults, MatchKey, Reply, StoreError};
 use crate::metrics::{commit_took, StoreKind};
@@ -136,16 +136,21 @@ pub(super) fn run_batch(
             WriteJob::Close(key, why, r) => {
                 Done::Unit(r, isolated(conn, &mut intact, |c| close(c, key, why)))
             }
+            WriteJob::Turn(key, turn, r) => Done::Unit(
+                r,
+                isolated(conn, &mut intact, |c| record_turn(c, key, &turn)),
+            ),
             WriteJob::Append {
                 key,
                 step,
                 clocks,
                 outcome,
+                turn,
                 reply,
             } => Done::Unit(
                 reply,
                 isolated(conn, &mut intact, |c| {
-                    append(c, key, &step, clocks.as_deref(), outcome)?;
+                    append(c, key, &step, clocks.as_deref(), outcome, turn.as_ref())?;
                     faults.check_append()
                 }),
             ),
@@ -269,6 +274,7 @@ mod tests {
             step,
             clocks: None,
             outcome,
+            turn: None,
             reply,
         };
         (job, answer)
@@ -352,7 +358,7 @@ mod tests {
             panic!("an append")
         };
         ok(isolated(&conn, &mut intact, |c| {
-            append(c, key, &step, None, None)
+            append(c, key, &step, None, None, None)
         }));
         assert!(intact);
         // As SQLite does on some errors (a full disk): the whole
@@ -367,7 +373,9 @@ mod tests {
         assert_eq!(stored(&conn, key), vec![], "the earlier job is gone too");
         // Even if asked to, no job runs outside the batch's transaction.
         intact = true;
-        let res = isolated(&conn, &mut intact, |c| append(c, key, &step, None, None));
+        let res = isolated(&conn, &mut intact, |c| {
+            append(c, key, &step, None, None, None)
+        });
         assert!(res.is_err());
         assert!(!intact);
         assert_eq!(stored(&conn, key), vec![]);

@@ -1,0 +1,357 @@
+//! Players with accounts and their games, end to end: a seat taken back
+//! from another connection, `my_games`, `your_turn` on a connection not in
+//! the room, and a correspondence room that outlives a restart. Runs on
+//! SQLite, or with `PARLOR_TEST_STORE=postgres` on a cluster node; the
+//! last test runs across two nodes (skipped without PostgreSQL or Redis,
+//! except under `CI=true`).
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+use std::net::SocketAddr;
+
+use parlor_games::Seat;
+use parlor_protocol::{ClientMsg, ErrorCode, GameEntry, RoomId, RoomStatus, ServerMsg};
+use parlor_server::testing::{redis_bus, ScratchSchema};
+use parlor_server::Config;
+use parlor_tests::seeking::signed_in;
+use parlor_tests::{start_server, start_server_with, Raw, TestServer, TestStore};
+use serde_json::json;
+
+/// Registers the account `name` and makes it an API token.
+async fn account(addr: SocketAddr, name: &str) -> String {
+    parlor_tests::http::account_with_token(addr, name).await.0
+}
+
+/// The `games` answer to `my_games` on `c`.
+async fn my_games(c: &mut Raw) -> Vec<GameEntry> {
+    c.send(&ClientMsg::MyGames).await;
+    c.expect(|m| match m {
+        ServerMsg::Games { games } => Some(games.clone()),
+        ServerMsg::Error { .. } => panic!("my_games refused: {m:?}"),
+        _ => None,
+    })
+    .await
+}
+
+fn entry<'a>(games: &'a [GameEntry], room: &RoomId) -> &'a GameEntry {
+    games
+        .iter()
+        .find(|g| &g.room == room)
+        .unwrap_or_else(|| panic!("{room} is not listed in {games:?}"))
+}
+
+/// Sends `join` for `seat` and returns the first answer about it.
+async fn join_answer(c: &mut Raw, room: &RoomId, seat: u8) -> ServerMsg {
+    c.send(&ClientMsg::Join {
+        room: room.clone(),
+        seat: Some(Seat(seat)),
+        client_seed: None,
+    })
+    .await;
+    c.expect(|m| match m {
+        ServerMsg::Joined { .. } | ServerMsg::Error { .. } => Some(m.clone()),
+        _ => None,
+    })
+    .await
+}
+
+fn error_code(m: &ServerMsg) -> Option<ErrorCode> {
+    match m {
+        ServerMsg::Error { code, .. } => Some(*code),
+        _ => None,
+    }
+}
+
+#[tokio::test]
+async fn an_account_takes_its_seat_back_from_another_connection() {
+    let store = TestStore::new().await;
+    let server = start_server(Some(&store)).await;
+    let url = server.url();
+    let ann = account(server.addr(), "Ann").await;
+    let bob = account(server.addr(), "bob").await;
+    let mut laptop = signed_in(&url, &ann).await;
+    let room = laptop
+        .create("nimrod", json!({"piles": [5, 7]}), None)
+        .await;
+    laptop.join(&room, 0).await;
+    let mut b = signed_in(&url, &bob).await;
+    let started = b.join(&room, 1).await;
+    assert_eq!(started.status, RoomStatus::Playing);
+    // A guest under the same name is no one's account: the seat is taken.
+    let mut guest = Raw::greeted(&url, "ann").await;
+    let refused = join_answer(&mut guest, &room, 0).await;
+    assert_eq!(error_code(&refused), Some(ErrorCode::RoomSeatTaken));
+    // Ann's phone joins her seat: it moves there.
+    let mut phone = signed_in(&url, &ann).await;
+    let joined = join_answer(&mut phone, &room, 0).await;
+    assert!(
+        matches!(joined, ServerMsg::Joined { seat: Seat(0), .. }),
+        "{joined:?}"
+    );
+    let u = phone.update(&room).await;
+    assert_eq!(u.you, Some(Seat(0)));
+    assert!(u.legal.is_some(), "the seat to act gets its moves");
+    // The laptop is told it left, and no longer speaks for the seat.
+    laptop
+        .expect(|m| matches!(m, ServerMsg::Left { room: r } if *r == room).then_some(()))
+        .await;
+    laptop.play(&room, 0, u.seq, json!({"take": [1, 0]})).await;
+    laptop.expect_error(ErrorCode::ActionNotYourSeat).await;
+    // The phone plays; Bob sees the move.
+    phone.play(&room, 0, u.seq, json!({"take": [1, 0]})).await;
+    let seen = b.update_at(&room, u.seq + 1).await;
+    assert_eq!(seen.seq, u.seq + 1);
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn my_games_lists_an_accounts_rooms_with_whose_turn_it_is() {
+    let server = start_server(None).await;
+    let url = server.url();
+    let ann = account(server.addr(), "ann").await;
+    let bob = account(server.addr(), "Bob").await;
+    let mut a = signed_in(&url, &ann).await;
+    let mut b = signed_in(&url, &bob).await;
+    let playing = a.create("nimrod", json!({"piles": [5, 7]}), None).await;
+    a.join(&playing, 0).await;
+    let u = b.join(&playing, 1).await;
+    let waiting = a.create("nimrod", json!({"piles": [2, 3]}), None).await;
+    a.join(&waiting, 1).await;
+    // A guest's room is nobody's game.
+    let mut guest = Raw::greeted(&url, "carol").await;
+    let other = guest.create("nimrod", json!({"piles": [2, 3]}), None).await;
+    guest.join(&other, 0).await;
+
+    let to_act = u.to_act.iter().next().unwrap();
+    let ann_games = my_games(&mut a).await;
+    assert_eq!(ann_games.len(), 2, "{ann_games:?}");
+    let g = entry(&ann_games, &playing);
+    assert_eq!(g.seat, Seat(0));
+    assert_eq!(g.status, RoomStatus::Playing);
+    assert_eq!(g.your_turn, to_act == Seat(0));
+    assert_eq!(
+        g.players,
+        vec![Some("ann".to_owned()), Some("Bob".to_owned())]
+    );
+    assert_eq!((g.clock, g.deadline_ms, g.rated), (None, None, false));
+    let w = entry(&ann_games, &waiting);
+    assert_eq!(
+        (w.seat, w.status, w.your_turn),
+        (Seat(1), RoomStatus::Waiting, false)
+    );
+    assert_eq!(w.players, vec![None, Some("ann".to_owned())]);
+    let bob_games = my_games(&mut b).await;
+    assert_eq!(bob_games.len(), 1);
+    assert_eq!(bob_games[0].your_turn, to_act == Seat(1));
+    // After a move the turn is the other's.
+    let mover = if to_act == Seat(0) { &mut a } else { &mut b };
+    mover
+        .play(&playing, to_act.0, u.seq, json!({"take": [1, 0]}))
+        .await;
+    mover.update_at(&playing, u.seq + 1).await;
+    let g = entry(&my_games(&mut a).await, &playing).clone();
+    assert_eq!(g.your_turn, to_act != Seat(0));
+    // Guests have no games to list.
+    guest.send(&ClientMsg::MyGames).await;
+    guest.expect_error(ErrorCode::AuthRequired).await;
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn your_turn_reaches_a_connection_of_the_account_not_in_the_room() {
+    let server = start_server(None).await;
+    let url = server.url();
+    let ann = account(server.addr(), "ann").await;
+    let bob = account(server.addr(), "bob").await;
+    let mut a = signed_in(&url, &ann).await;
+    let mut b = signed_in(&url, &bob).await;
+    let room = a
+        .create(
+            "nimrod",
+            json!({"piles": [5, 7]}),
+            Some(json!({"days_per_move": 2})),
+        )
+        .await;
+    a.join(&room, 0).await;
+    let mut u = b.join(&room, 1).await;
+    // Make it Bob's turn, whoever started.
+    if u.to_act.contains(Seat(0)) {
+        a.play(&room, 0, u.seq, json!({"take": [1, 0]})).await;
+        u = b.update_at(&room, u.seq + 1).await;
+    }
+    // Ann's seat connection goes; her phone is signed in elsewhere.
+    let mut phone = signed_in(&url, &ann).await;
+    a.close().await;
+    b.expect(|m| {
+        matches!(
+            m,
+            ServerMsg::Presence {
+                connected: false,
+                ..
+            }
+        )
+        .then_some(())
+    })
+    .await;
+    b.play(&room, 1, u.seq, json!({"take": [1, 0]})).await;
+    let (r, seat, deadline) = phone
+        .expect(|m| match m {
+            ServerMsg::YourTurn {
+                room,
+                seat,
+                deadline_ms,
+                ..
+            } => Some((room.clone(), *seat, *deadline_ms)),
+            _ => None,
+        })
+        .await;
+    assert_eq!((r, seat), (room.clone(), Seat(0)));
+    assert!(deadline.is_some(), "a correspondence room has a deadline");
+    // Bob, in the room, hears nothing of the kind; the phone is listed Ann's turn.
+    let g = entry(&my_games(&mut phone).await, &room).clone();
+    assert!(g.your_turn);
+    assert_eq!(g.deadline_ms, deadline);
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_correspondence_room_outlives_a_restart_with_its_deadline() {
+    let store = TestStore::new().await;
+    let server = start_server(Some(&store)).await;
+    let url = server.url();
+    let ann = account(server.addr(), "ann").await;
+    let bob = account(server.addr(), "bob").await;
+    // Guests may neither create nor join one.
+    let mut guest = Raw::greeted(&url, "guest").await;
+    guest
+        .send_json(json!({"type": "create_room", "game": "nimrod",
+            "options": {"piles": [5, 7]}, "clock": {"days_per_move": 3}}))
+        .await;
+    guest.expect_error(ErrorCode::AuthRequired).await;
+    let mut a = signed_in(&url, &ann).await;
+    a.send_json(json!({"type": "create_room", "game": "nimrod",
+        "options": {"piles": [5, 7]}, "clock": {"days_per_move": 15}}))
+        .await;
+    a.expect_error(ErrorCode::RoomBadOptions).await;
+    let room = a
+        .create(
+            "nimrod",
+            json!({"piles": [5, 7]}),
+            Some(json!({"days_per_move": 3})),
+        )
+        .await;
+    a.join(&room, 0).await;
+    let refused = join_answer(&mut guest, &room, 1).await;
+    assert_eq!(error_code(&refused), Some(ErrorCode::AuthRequired));
+    let mut b = signed_in(&url, &bob).await;
+    let u = b.join(&room, 1).await;
+    let due = u.to_act.iter().next().unwrap();
+    let before = match due {
+        Seat(0) => my_games(&mut a).await,
+        _ => my_games(&mut b).await,
+    };
+    let before = entry(&before, &room).clone();
+    assert!(before.your_turn);
+    let deadline = before.deadline_ms.expect("a deadline");
+    let now = parlor_server::room::unix_ms();
+    assert!(deadline > now + 3 * 86_400_000 - 60_000 && deadline <= now + 3 * 86_400_000);
+    a.close().await;
+    b.close().await;
+    server.stop().await.unwrap();
+
+    tokio::time::sleep(std::time::Duration::from_millis(1_500)).await;
+    let server = start_server(Some(&store)).await;
+    let url = server.url();
+    let mut c = signed_in(&url, if due == Seat(0) { &ann } else { &bob }).await;
+    let after = my_games(&mut c).await;
+    let after = entry(&after, &room);
+    assert_eq!(after.clock, before.clock);
+    assert!(after.your_turn);
+    let kept = after.deadline_ms.expect("a deadline");
+    assert!(kept.abs_diff(deadline) <= 1_000, "{kept} vs {deadline}");
+    // The room runs again, its clock counting to the same deadline.
+    let joined = join_answer(&mut c, &room, due.0).await;
+    assert!(matches!(joined, ServerMsg::Joined { .. }), "{joined:?}");
+    let u = c.update(&room).await;
+    let left = u.clocks.expect("clocks")[due.index()];
+    let now = parlor_server::room::unix_ms();
+    assert!(
+        (now + left).abs_diff(deadline) <= 1_000,
+        "the clock ends at {} instead of {deadline}",
+        now + left
+    );
+    server.stop().await.unwrap();
+}
+
+/// Two nodes of one cluster, or `None` if a service is missing.
+async fn cluster() -> Option<(ScratchSchema, TestServer, TestServer)> {
+    let scratch = ScratchSchema::new().await?;
+    let bus = redis_bus().await?;
+    let node = |bus: String| Config {
+        store: scratch.config_with_lease(std::time::Duration::from_millis(2_000)),
+        bus: Some(bus),
+        ..Config::default()
+    };
+    let a = start_server_with(node(bus.clone())).await;
+    let b = start_server_with(node(bus)).await;
+    Some((scratch, a, b))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn games_turns_and_seats_taken_back_reach_across_nodes() {
+    let Some((_scratch, a, b)) = cluster().await else {
+        return;
+    };
+    let ann = account(a.addr(), "ann").await;
+    let bob = account(a.addr(), "bob").await;
+    let mut laptop = signed_in(&a.url(), &ann).await;
+    let mut bo = signed_in(&a.url(), &bob).await;
+    let room = laptop
+        .create(
+            "nimrod",
+            json!({"piles": [5, 7]}),
+            Some(json!({"days_per_move": 2})),
+        )
+        .await;
+    laptop.join(&room, 0).await;
+    let mut u = bo.join(&room, 1).await;
+    if u.to_act.contains(Seat(0)) {
+        laptop.play(&room, 0, u.seq, json!({"take": [1, 0]})).await;
+        u = bo.update_at(&room, u.seq + 1).await;
+    }
+    // Ann's phone is on the other node; her laptop closes.
+    let mut phone = signed_in(&b.url(), &ann).await;
+    laptop.close().await;
+    bo.expect(|m| {
+        matches!(
+            m,
+            ServerMsg::Presence {
+                connected: false,
+                ..
+            }
+        )
+        .then_some(())
+    })
+    .await;
+    bo.play(&room, 1, u.seq, json!({"take": [1, 0]})).await;
+    let (r, seat) = phone
+        .expect(|m| match m {
+            ServerMsg::YourTurn { room, seat, .. } => Some((room.clone(), *seat)),
+            _ => None,
+        })
+        .await;
+    assert_eq!((r, seat), (room.clone(), Seat(0)));
+    // The other node lists the room from the shared store ...
+    let games = my_games(&mut phone).await;
+    let g = entry(&games, &room);
+    assert!(g.your_turn && g.deadline_ms.is_some(), "{g:?}");
+    // ... and the phone takes the seat back through it, and plays.
+    let joined = join_answer(&mut phone, &room, 0).await;
+    assert!(
+        matches!(joined, ServerMsg::Joined { seat: Seat(0), .. }),
+        "{joined:?}"
+    );
+    let now = phone.update_at(&room, u.seq + 1).await;
+    assert_eq!(now.you, Some(Seat(0)));
+    phone.play(&room, 0, now.seq, json!({"take": [1, 0]})).await;
+    bo.update_at(&room, now.seq + 1).await;
+}
