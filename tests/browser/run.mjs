@@ -5,7 +5,7 @@
 
 import { mkdirSync } from 'node:fs';
 import { chromium } from 'playwright-core';
-import { TESTS, PENDING_TESTS } from './tests.mjs';
+import { TESTS } from './tests.mjs';
 
 const URL = process.env.PARLOR_URL || 'http://127.0.0.1:7878/';
 const SHOTS = process.env.SCREENSHOT_DIR || 'web-screenshots';
@@ -27,9 +27,7 @@ const browser = await chromium.launch({
 
 let passed = 0;
 let failed = 0;
-// Tests of what the server does not host yet, on request only.
-const ALL = process.env.PARLOR_PENDING_TESTS === '1' ? { ...TESTS, ...PENDING_TESTS } : TESTS;
-for (const [name, test] of Object.entries(ALL)) {
+for (const [name, test] of Object.entries(TESTS)) {
   if (ONLY && !name.includes(ONLY)) continue;
   const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
   const page = await context.newPage();

@@ -692,10 +692,10 @@ export const TESTS = {
   },
 
   async your_turn_badge_beep_and_games_list_from_the_protocols_messages({ page, url, shot }) {
-    // The server does not host my_games yet: this page's socket passes
-    // everything through except my_games, answered here as the protocol
-    // says, and lets the test send your_turn. (The same flow against the
-    // real server is in PENDING_TESTS.)
+    // Several games at once, without playing them: this page's socket
+    // passes everything through except my_games, answered here as the
+    // protocol says, and lets the test send your_turn. (The same flow with
+    // real games is in the two tests below.)
     let route = null;
     const games = [
       { room: 'aaaaaaaaaaa1', game: 'nimrod', seat: 0, status: 'playing', your_turn: false, players: ['me', 'them'], clock: { days_per_move: 3 }, deadline_ms: Date.now() + 2.5 * 86400000, rated: true },
@@ -732,14 +732,7 @@ export const TESTS = {
     assert.match(rows[1][2], /rated/);
     await shot('your-games');
   },
-};
 
-/**
- * Tests that need what the server does not host yet (my_games, your_turn
- * and correspondence clocks): run with PARLOR_PENDING_TESTS=1, and move
- * them into TESTS once they pass.
- */
-export const PENDING_TESTS = {
   async a_correspondence_game_is_listed_under_your_games({ page, url, browser, shot }) {
     const bob = await secondPlayer(browser, url, 'bob');
     try {
@@ -769,11 +762,15 @@ export const PENDING_TESTS = {
     }
   },
 
-  async your_turn_reaches_another_page_of_the_account({ page, context, url, browser }) {
+  async your_turn_reaches_another_browser_of_the_account({ page, url, browser }) {
     const bob = await secondPlayer(browser, url, 'bob');
+    // Amy's other browser: a context of its own (its own resume token, so
+    // it does not take her seat back), logged in to the same account.
+    const elsewhere = await browser.newContext({ viewport: { width: 1000, height: 800 } });
     try {
       await open(page, url);
-      await register(page, uniqueName('amy'));
+      const amy = uniqueName('amy');
+      await register(page, amy);
       for (const p of [page, bob.page]) {
         await p.click('#seek-nimrod-open');
         await p.selectOption('#seek-nimrod-clock', 'days1');
@@ -781,19 +778,34 @@ export const PENDING_TESTS = {
       }
       await page.waitForSelector('#status[data-seq]');
       await bob.page.waitForSelector('#status[data-seq]');
-      // Amy's second page (same session cookie) is not in the room.
-      const other = await context.newPage();
-      await open(other, url);
-      await other.waitForSelector('#me');
+      const room = page.url().match(/room\/([0-9a-f]+)/)[1];
       if ((await page.getAttribute('#status', 'data-turn')) === 'yes') {
         await andWait(page, async () => (await page.$$('button.move.legal'))[0].click());
       }
-      // Bob moves: it is Amy's turn, and her other page hears of it.
+      // Amy leaves the room's page (her seat's connection closes); her
+      // other browser is told when it is her turn again.
+      await page.goto('about:blank');
+      const other = await elsewhere.newPage();
+      await open(other, url, '#/login');
+      await other.fill('#login-name', amy);
+      await other.fill('#login-password', PASSWORD);
+      await other.click('#login-submit');
+      await other.waitForFunction(n => document.querySelector('#me')?.textContent === n, amy);
+      assert.equal(await other.textContent('#turn-badge'), '', 'not her turn yet');
       await bob.page.waitForSelector('#status[data-turn="yes"]');
       await andWait(bob.page, async () => (await bob.page.$$('button.move.legal'))[0].click());
-      await other.waitForFunction(() => Number(document.querySelector('#turn-badge')?.textContent) >= 1);
-      assert.ok(Number(await other.getAttribute('body', 'data-beeps')) >= 1);
+      await other.waitForFunction(() => document.querySelector('#turn-badge')?.textContent === '1');
+      assert.equal(await other.getAttribute('body', 'data-beeps'), '1', 'one beep for your_turn');
+      assert.equal(await other.title(), '(1) Parlor');
+      await other.screenshot({ path: `${process.env.SCREENSHOT_DIR || 'web-screenshots'}/your-turn-badge.png` });
+      // Your games opens the room at her seat again.
+      await other.click('#games-link');
+      await other.waitForSelector(`#my-games li.room[data-room="${room}"][data-turn="yes"]`);
+      await other.click(`#my-games li.room[data-room="${room}"] .open-game`);
+      await other.waitForSelector('#status[data-turn="yes"]');
+      assert.equal((await other.$$('.seat.me')).length, 1);
     } finally {
+      await elsewhere.close();
       await bob.context.close();
     }
   },
