@@ -40,7 +40,9 @@ export function setupSeeks(app) {
 
   const add = (m, asked) => {
     if (over.has(m.seek)) return;
-    const bits = [`${m.seats || asked.seats} players`, clockText(asked.clock || null), asked.rated ? 'rated' : 'casual'];
+    // A rated seek without a clock gets the game's rated default clock.
+    const clock = asked.clock ? clockText(asked.clock) : asked.rated ? 'the rated clock' : clockText(null);
+    const bits = [`${m.seats || asked.seats} players`, clock, asked.rated ? 'rated' : 'casual'];
     const el = h('div', { class: 'notice seeking', dataset: { seek: m.seek, game: m.game } },
       h('span', { class: 'spinner', 'aria-hidden': 'true' }),
       h('span', {}, `Looking for a ${gameInfo(m.game).title} opponent (${bits.join(', ')})… `),
