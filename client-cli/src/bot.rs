@@ -6,8 +6,9 @@ use parlor_protocol::{ClientMsg, ErrorCode, RoomId, ServerMsg, Update};
 use crate::client::{Client, ClientError};
 
 /// Plays `seat` in `room` with the built-in strategy `strategy` (default:
-/// the game's first) until the match ends; returns how it ended. The bot
-/// sees only the views the server sends this seat.
+/// the game's first) until the match ends; returns how it ended. A room
+/// closed without a result (e.g. an aborted rated match) is an error
+/// here; [`play_to_end`] tells it apart.
 pub async fn play(
     client: &mut Client,
     room: &RoomId,
@@ -15,13 +16,30 @@ pub async fn play(
     strategy: Option<&str>,
     rng: &mut GameRng,
 ) -> Result<Outcome, ClientError> {
+    play_to_end(client, room, seat, strategy, rng)
+        .await?
+        .ok_or_else(|| ClientError::Protocol(format!("room {room} closed without a result")))
+}
+
+/// [`play`], with `None` when the room closed without a result. The bot
+/// sees only the views the server sends this seat.
+pub async fn play_to_end(
+    client: &mut Client,
+    room: &RoomId,
+    seat: Seat,
+    strategy: Option<&str>,
+    rng: &mut GameRng,
+) -> Result<Option<Outcome>, ClientError> {
     let mut answered: Option<u64> = None;
     let mut bot: Option<AnyBot> = None;
     loop {
         match client.recv().await? {
             ServerMsg::Update(u) if &u.room == room => {
                 if let Some(outcome) = u.outcome {
-                    return Ok(outcome);
+                    return Ok(Some(outcome));
+                }
+                if u.closed.is_some() {
+                    return Ok(None);
                 }
                 let bot = match &mut bot {
                     Some(bot) => bot,

@@ -46,6 +46,8 @@ pub fn use_token(token: String) {
 pub struct Client {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
     token: Uuid,
+    /// The account `hello`'s token signed in as; `None` for a guest.
+    account: Option<parlor_protocol::AccountInfo>,
 }
 
 impl Client {
@@ -73,6 +75,7 @@ impl Client {
         let mut client = Client {
             ws,
             token: Uuid::nil(),
+            account: None,
         };
         client
             .send(&ClientMsg::Hello {
@@ -82,8 +85,9 @@ impl Client {
             })
             .await?;
         match client.recv().await? {
-            ServerMsg::Welcome { token, .. } => {
+            ServerMsg::Welcome { token, account, .. } => {
                 client.token = token;
+                client.account = account;
                 Ok(client)
             }
             ServerMsg::Error { code, message, .. } => Err(ClientError::Refused { code, message }),
@@ -98,6 +102,11 @@ impl Client {
         self.token
     }
 
+    /// The account this connection plays as (`None`: a guest).
+    pub fn account(&self) -> Option<&parlor_protocol::AccountInfo> {
+        self.account.as_ref()
+    }
+
     /// Sends a message.
     pub async fn send(&mut self, msg: &ClientMsg) -> Result<(), ClientError> {
         self.ws.send(Message::Text(encode(msg).into())).await?;
@@ -105,15 +114,23 @@ impl Client {
     }
 
     /// The next message from the server (pings are answered by the
-    /// WebSocket layer and skipped).
+    /// WebSocket layer and skipped, and so are messages of types this
+    /// client does not know).
     pub async fn recv(&mut self) -> Result<ServerMsg, ClientError> {
         loop {
             match self.ws.next().await {
                 None => return Err(ClientError::Closed(None)),
                 Some(Err(e)) => return Err(e.into()),
-                Some(Ok(Message::Text(t))) => {
-                    return decode_server(t.as_str()).map_err(|e| ClientError::Protocol(e.message));
-                }
+                Some(Ok(Message::Text(t))) => match decode_server(t.as_str()) {
+                    Ok(msg) => return Ok(msg),
+                    // A newer server's message (a type, or a value, this
+                    // client does not know) is skipped: the protocol lets
+                    // clients ignore what they do not understand.
+                    Err(e) if has_type(t.as_str()) => {
+                        tracing::debug!("skipped a server message: {}", e.message);
+                    }
+                    Err(e) => return Err(ClientError::Protocol(e.message)),
+                },
                 Some(Ok(Message::Close(frame))) => {
                     return Err(ClientError::Closed(
                         frame.map(|f| format!("{} ({})", f.reason, u16::from(f.code))),
@@ -162,10 +179,30 @@ impl Client {
     }
 }
 
+/// Whether `text` is a JSON object with a `type`: a message, if not one
+/// this client can read.
+fn has_type(text: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v["type"].is_string())
+}
+
 /// A fresh client seed for `join`: 16 random bytes in hex, so that the
 /// deal depends on something neither the server nor the other players
 /// could know in advance.
 pub fn client_seed() -> String {
     let bytes: [u8; 16] = rand::random();
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_told_from_garbage() {
+        assert!(has_type(r#"{"type": "from_the_future", "x": 1}"#));
+        assert!(!has_type(r#"{"kind": "update"}"#));
+        assert!(!has_type("not json"));
+        assert!(!has_type(r#"{"type": 3}"#));
+        assert!(decode_server(r#"{"type": "from_the_future"}"#).is_err());
+    }
 }

@@ -40,7 +40,20 @@ pub fn terminal() -> mpsc::Receiver<Input> {
         }
         let _ = lines.blocking_send(Input::Closed);
     });
+    // Registered here, before returning, so that a Ctrl-C pressed as soon
+    // as the command says it may be is never the default one that kills.
+    #[cfg(unix)]
+    let signal = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt()).ok();
     tokio::spawn(async move {
+        #[cfg(unix)]
+        if let Some(mut signal) = signal {
+            while signal.recv().await.is_some() {
+                if tx.send(Input::Interrupt).await.is_err() {
+                    return;
+                }
+            }
+            return;
+        }
         while tokio::signal::ctrl_c().await.is_ok() {
             if tx.send(Input::Interrupt).await.is_err() {
                 return;

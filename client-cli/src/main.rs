@@ -33,7 +33,19 @@ enum Cmd {
     /// Play a game in the terminal against bots or people.
     #[command(after_help = parlor_cli::command::help())]
     Play(cmd::play::Args),
-    /// Run a bot that plays one match over the protocol, then exits.
+    /// Look for opponents (rated or casual), then play the match found.
+    #[command(after_help = parlor_cli::command::help())]
+    Seek(cmd::seek::Args),
+    /// Challenge an account to a match and play it if they accept.
+    #[command(after_help = parlor_cli::command::help())]
+    Challenge(cmd::challenge::Args),
+    /// Wait for a challenge to you, answer it, and play it if accepted.
+    #[command(after_help = parlor_cli::command::help())]
+    Accept(cmd::challenge::AcceptArgs),
+    /// List your unfinished games (needs an account).
+    Games(cmd::games::Args),
+    /// Run a bot: one match in a room, or several found by seeking or
+    /// by accepting challenges.
     Bot(cmd::bot::Args),
     /// List the rooms on a server.
     Rooms(cmd::rooms::Args),
@@ -90,6 +102,10 @@ async fn main() -> ExitCode {
         // The one command with an exit status of its own: 1 for a failed check.
         Cmd::Verify(a) => return cmd::verify::run(a).await.unwrap_or_else(cmd::fail),
         Cmd::Play(a) => cmd::play::run(a).await,
+        Cmd::Seek(a) => cmd::seek::run(a).await,
+        Cmd::Challenge(a) => cmd::challenge::run(a).await,
+        Cmd::Accept(a) => cmd::challenge::accept(a).await,
+        Cmd::Games(a) => cmd::games::run(a).await,
         Cmd::Bot(a) => cmd::bot::run(a).await,
         Cmd::Rooms(a) => cmd::rooms::run(a).await,
         Cmd::Watch(a) => cmd::watch::run(a).await,

@@ -152,6 +152,19 @@ pub async fn play(
     out: &mut impl Write,
 ) -> Result<Ending, PlayError> {
     let (room, seat) = take_seat(client, opts, out).await?;
+    play_seated(client, opts, room, seat, input, out).await
+}
+
+/// Plays `seat` of `room`, where the client already sits (a seek matched
+/// or a challenge accepted seated it), until the match ends.
+pub async fn play_seated(
+    client: &mut Client,
+    opts: &PlayOptions,
+    room: RoomId,
+    seat: Seat,
+    input: &mut mpsc::Receiver<Input>,
+    out: &mut impl Write,
+) -> Result<Ending, PlayError> {
     writeln!(out, "You are seat {} in room {room}.", seat.0)?;
     writeln!(out, "{}", opts.comeback(client.token()))?;
     writeln!(out, "Type `help` for the commands.")?;
@@ -199,6 +212,11 @@ pub async fn play(
     }
 }
 
+/// The client's account name (empty for a guest, whom nobody challenges).
+fn client_account(client: &Client) -> &str {
+    client.account().map_or("", |a| a.name.as_str())
+}
+
 async fn sleep_until(at: Option<tokio::time::Instant>) {
     if let Some(at) = at {
         tokio::time::sleep_until(at).await;
@@ -224,6 +242,23 @@ async fn server_msg(
                 "lost the connection"
             };
             writeln!(out, "Seat {} {state}.", s.0)?;
+        }
+        // News from elsewhere, shown without leaving this game.
+        ServerMsg::YourTurn {
+            room, game, seat, ..
+        } if room != t.room => {
+            writeln!(
+                out,
+                "(It is your turn in room {room}, {game}, seat {}; `parlor games` lists your games.)",
+                seat.0
+            )?;
+        }
+        ServerMsg::ChallengeMade(info) if info.to.eq_ignore_ascii_case(client_account(client)) => {
+            writeln!(
+                out,
+                "({} challenges you to {}; answer from another terminal with `parlor accept`.)",
+                info.from, info.game
+            )?;
         }
         ServerMsg::Error {
             code,

@@ -182,13 +182,38 @@ impl Standing {
             .iter()
             .map(|(name, _, _)| self.entering(system, pool, name, at_ms))
             .collect();
-        let mut out = Vec::with_capacity(players.len());
-        for (i, (_, team, place)) in players.iter().enumerate() {
+        let teams: Vec<(Option<u8>, u8)> = players.iter().map(|(_, t, p)| (*t, *p)).collect();
+        let out: Vec<(Rating, Rating)> = before
+            .iter()
+            .copied()
+            .zip(rate_match(system, &before, &teams))
+            .collect();
+        for ((name, _, _), (_, after)) in players.iter().zip(&out) {
+            self.ratings
+                .insert((pool.to_owned(), (*name).to_owned()), (*after, at_ms));
+        }
+        out
+    }
+}
+
+/// Rates one match: each player's rating after it, from everyone's rating
+/// entering it (`before`) and each player's (team, place), in the same
+/// order. Each player's period holds one game against every player who is
+/// not their partner, scored by place.
+pub fn rate_match(
+    system: &Glicko2,
+    before: &[Rating],
+    players: &[(Option<u8>, u8)],
+) -> Vec<Rating> {
+    players
+        .iter()
+        .enumerate()
+        .map(|(i, (team, place))| {
             let results: Vec<GameResult> = players
                 .iter()
                 .enumerate()
-                .filter(|(j, (_, t, _))| *j != i && (team.is_none() || t != team))
-                .map(|(j, (_, _, p))| GameResult {
+                .filter(|(j, (t, _))| *j != i && (team.is_none() || t != team))
+                .map(|(j, (_, p))| GameResult {
                     opponent: before[j],
                     score: match place.cmp(p) {
                         std::cmp::Ordering::Less => 1.0,
@@ -197,14 +222,73 @@ impl Standing {
                     },
                 })
                 .collect();
-            out.push((before[i], system.rate(before[i], &results)));
-        }
-        for ((name, _, _), (_, after)) in players.iter().zip(&out) {
-            self.ratings
-                .insert((pool.to_owned(), (*name).to_owned()), (*after, at_ms));
-        }
-        out
+            system.rate(before[i], &results)
+        })
+        .collect()
+}
+
+/// A rated player entering a match, as the server's ratings table has them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entrant {
+    /// The account's name.
+    pub name: String,
+    /// The seat played.
+    pub seat: u8,
+    /// The partnership, if the game has them.
+    pub team: Option<u8>,
+    /// The place at the end (1 is best).
+    pub place: u8,
+    /// Their rating in the pool and when it last changed (`at_ms`), if
+    /// they have played in it.
+    pub current: Option<(Rating, u64)>,
+}
+
+/// The sealed ledger line of a rated match that ended at `at_ms`, after
+/// the line `head` (its `n` and `hash`; `None` for the first): each
+/// entrant's `before` is their current rating widened for the whole days
+/// idle since it last changed (the initial rating if they have none), and
+/// `after` the match's result. The same computation as [`verify`]'s fold.
+pub fn next_line(
+    system: &Glicko2,
+    head: Option<(u64, &str)>,
+    at_ms: u64,
+    pool: &str,
+    room: &str,
+    commitment: &str,
+    entrants: &[Entrant],
+) -> LedgerLine {
+    let before: Vec<Rating> = entrants
+        .iter()
+        .map(|e| match e.current {
+            Some((r, last)) => system.idle(r, at_ms.saturating_sub(last) / DAY_MS),
+            None => system.initial,
+        })
+        .collect();
+    let teams: Vec<(Option<u8>, u8)> = entrants.iter().map(|e| (e.team, e.place)).collect();
+    let after = rate_match(system, &before, &teams);
+    let (n, prev) = head.map_or((1, GENESIS.to_owned()), |(n, h)| (n + 1, h.to_owned()));
+    LedgerLine {
+        n,
+        at_ms,
+        pool: pool.to_owned(),
+        room: room.to_owned(),
+        commitment: commitment.to_owned(),
+        players: entrants
+            .iter()
+            .zip(before.iter().zip(after))
+            .map(|(e, (b, a))| LedgerPlayer {
+                name: e.name.clone(),
+                seat: e.seat,
+                team: e.team,
+                place: e.place,
+                before: *b,
+                after: a,
+            })
+            .collect(),
+        prev,
+        hash: String::new(),
     }
+    .seal()
 }
 
 /// Checks a whole ledger from its first line: numbering, the hash chain,

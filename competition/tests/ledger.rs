@@ -163,3 +163,151 @@ fn the_canonical_form_is_documented_json() {
     assert!(!text.contains("hash"));
     assert!(!text.contains(' '));
 }
+
+/// A ledger written the way the server writes it (each line from the
+/// ratings table's current values with `next_line`) folds back bit for
+/// bit, and its ratings are the table's.
+#[test]
+fn lines_made_from_current_ratings_fold_back_exactly() {
+    use std::collections::HashMap;
+    let mut table: HashMap<(String, String), (parlor_competition::Rating, u64)> = HashMap::new();
+    let mut lines: Vec<LedgerLine> = Vec::new();
+    let matches: Vec<(&str, u64, Vec<Placed<'_>>)> = vec![
+        ("nimrod", 1_000, vec![("ann", None, 1), ("bob", None, 2)]),
+        ("nimrod", 2_000, vec![("bob", None, 1), ("cy", None, 2)]),
+        (
+            "cribbage",
+            3_000,
+            vec![
+                ("ann", Some(0), 1),
+                ("bob", Some(1), 2),
+                ("cy", Some(0), 1),
+                ("dee", Some(1), 2),
+            ],
+        ),
+        (
+            "rummikub",
+            4_000,
+            vec![("ann", None, 2), ("cy", None, 1), ("dee", None, 3)],
+        ),
+        (
+            "nimrod",
+            4_000 + 3 * DAY_MS,
+            vec![("ann", None, 1), ("cy", None, 1)],
+        ),
+    ];
+    for (i, (pool, at_ms, players)) in matches.iter().enumerate() {
+        let entrants: Vec<ledger::Entrant> = players
+            .iter()
+            .enumerate()
+            .map(|(seat, (name, team, place))| ledger::Entrant {
+                name: (*name).to_owned(),
+                seat: seat as u8,
+                team: *team,
+                place: *place,
+                current: table
+                    .get(&((*pool).to_owned(), (*name).to_owned()))
+                    .copied(),
+            })
+            .collect();
+        let head = lines.last().map(|l| (l.n, l.hash.as_str()));
+        let line = ledger::next_line(
+            &SYSTEM,
+            head,
+            *at_ms,
+            pool,
+            &format!("r{i}"),
+            "c",
+            &entrants,
+        );
+        for p in &line.players {
+            table.insert(((*pool).to_owned(), p.name.clone()), (p.after, *at_ms));
+        }
+        lines.push(line);
+    }
+    let standing = ledger::verify(&SYSTEM, &lines, 0.0).unwrap_or_else(|e| panic!("{e}"));
+    for ((pool, name), (rating, at)) in &table {
+        assert_eq!(
+            standing.get(pool, name),
+            Some((*rating, *at)),
+            "{pool} {name}"
+        );
+    }
+}
+
+/// Four-player Cribbage by hand: each player's period holds exactly the
+/// two opponents of the other side, won by the winning side.
+#[test]
+fn a_partnership_match_rates_each_player_against_the_two_opponents_only() {
+    let fresh = SYSTEM.initial;
+    let entrants: Vec<ledger::Entrant> = ["ann", "bob", "cy", "dee"]
+        .iter()
+        .enumerate()
+        .map(|(seat, name)| ledger::Entrant {
+            name: (*name).to_owned(),
+            seat: seat as u8,
+            team: Some(seat as u8 % 2),
+            place: if seat % 2 == 0 { 1 } else { 2 },
+            current: None,
+        })
+        .collect();
+    let line = ledger::next_line(&SYSTEM, None, 5, "cribbage", "r", "c", &entrants);
+    let won = SYSTEM.rate(
+        fresh,
+        &[
+            GameResult {
+                opponent: fresh,
+                score: 1.0,
+            },
+            GameResult {
+                opponent: fresh,
+                score: 1.0,
+            },
+        ],
+    );
+    let lost = SYSTEM.rate(
+        fresh,
+        &[
+            GameResult {
+                opponent: fresh,
+                score: 0.0,
+            },
+            GameResult {
+                opponent: fresh,
+                score: 0.0,
+            },
+        ],
+    );
+    let afters: Vec<_> = line.players.iter().map(|p| p.after).collect();
+    assert_eq!(afters, vec![won, lost, won, lost]);
+    assert_eq!(line.n, 1);
+    assert_eq!(line.prev, GENESIS);
+}
+
+/// Three-player Rummikub by hand: second place beats third and loses to
+/// first; everyone meets both others.
+#[test]
+fn a_three_player_match_scores_each_pair_by_place() {
+    let fresh = SYSTEM.initial;
+    let entrants: Vec<ledger::Entrant> = [("ann", 2u8), ("bob", 1), ("cy", 3)]
+        .iter()
+        .enumerate()
+        .map(|(seat, (name, place))| ledger::Entrant {
+            name: (*name).to_owned(),
+            seat: seat as u8,
+            team: None,
+            place: *place,
+            current: None,
+        })
+        .collect();
+    let line = ledger::next_line(&SYSTEM, Some((7, "ab")), 5, "rummikub", "r", "c", &entrants);
+    let g = |score| GameResult {
+        opponent: fresh,
+        score,
+    };
+    assert_eq!(line.players[0].after, SYSTEM.rate(fresh, &[g(0.0), g(1.0)]));
+    assert_eq!(line.players[1].after, SYSTEM.rate(fresh, &[g(1.0), g(1.0)]));
+    assert_eq!(line.players[2].after, SYSTEM.rate(fresh, &[g(0.0), g(0.0)]));
+    assert_eq!((line.n, line.prev.as_str()), (8, "ab"));
+    assert_eq!(line.hash, line.compute_hash());
+}

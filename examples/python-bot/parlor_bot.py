@@ -2,7 +2,10 @@
 """A Parlor bot in Python, written from protocol/README.md alone.
 
 It creates a room, seats the server's built-in bots in every seat but
-the first, takes seat 0 itself and plays the match to its end. It builds
+the first, takes seat 0 itself and plays the match to its end; or, with
+`--seek GAME`, finds opponents by seeking and plays `--games N` matches
+one after another (`--token` plays as a bot account, needed for
+`--rated`). It builds
 every move from its view, with the encodings the protocol document gives
 for each game; the `legal` list in an update is used only to check the
 bot itself: a move it builds that `legal` does not hold counts as a
@@ -10,6 +13,7 @@ mismatch, and so does any refusal of its moves. The exit status is 0
 only when the match finished with an outcome and nothing went wrong.
 
     python3 parlor_bot.py ws://127.0.0.1:7878 --game rummikub --seats 3
+    python3 parlor_bot.py ws://127.0.0.1:7878 --token parlor_... --seek nimrod --rated --games 3
 """
 
 import argparse
@@ -244,78 +248,165 @@ def tls_context(url, ca_cert):
     return context
 
 
-async def play(url, game, seats, options, opponent, verbose, ca_cert=None):
-    report = {"game": game, "seats": seats, "moves": 0, "checked": 0,
-              "mismatches": 0, "refusals": 0, "outcome": None}
+async def connect(url, ca_cert):
     context = tls_context(url, ca_cert)
-    async with websockets.connect(url, **({"ssl": context} if context else {})) as ws:
-        async def send(msg):
-            await ws.send(json.dumps(msg))
+    return await websockets.connect(url, **({"ssl": context} if context else {}))
 
-        async def reply(want):
-            """The next message of type `want`; an error instead fails."""
-            while True:
-                msg = json.loads(await ws.recv())
-                if msg["type"] == want:
-                    return msg
-                if msg["type"] == "error":
-                    raise RuntimeError(f'{msg["code"]}: {msg["message"]}')
 
-        await send({"type": "hello", "version": 1, "name": "python-bot"})
-        await reply("welcome")
+class Conn:
+    """One connection: JSON messages out and in."""
+
+    def __init__(self, ws):
+        self.ws = ws
+
+    async def send(self, msg):
+        await self.ws.send(json.dumps(msg))
+
+    async def recv(self):
+        return json.loads(await self.ws.recv())
+
+    async def reply(self, want):
+        """The next message of type `want`; an error instead fails.
+        Errors about a move that crossed the end of a match are ignored."""
+        while True:
+            msg = await self.recv()
+            if msg["type"] == want:
+                return msg
+            if msg["type"] == "error" and msg["code"] not in IGNORED:
+                raise RuntimeError(f'{msg["code"]}: {msg["message"]}')
+
+    async def hello(self, token):
+        """Says hello (as the account of the API token `token`, if given)."""
+        hello = {"type": "hello", "version": 1, "name": "python-bot"}
+        if token:
+            hello["token"] = token
+        await self.send(hello)
+        welcome = await self.reply("welcome")
+        if token and not welcome.get("account"):
+            raise RuntimeError("the token was not taken: no account in welcome")
+        return welcome
+
+
+# A move that crossed another step, or the end of the match: the next
+# update asks again (or the match is over).
+IGNORED = ("action/stale_seq", "action/not_your_turn")
+
+
+def new_report(game, seats):
+    return {"game": game, "seats": seats, "moves": 0, "checked": 0,
+            "mismatches": 0, "refusals": 0, "outcome": None}
+
+
+async def play_room(conn, room, game, report, verbose):
+    """Plays the connection's seat in `room` until the match ends."""
+    mover = MOVERS[game]
+    answered = None
+    while True:
+        msg = await conn.recv()
+        kind = msg["type"]
+        if kind == "error":
+            code = msg["code"]
+            if code in IGNORED:
+                continue
+            report["refusals"] += 1
+            print(f"refused: {code}: {msg['message']}", file=sys.stderr)
+            if code in ("action/illegal_move", "action/bad_move"):
+                answered = None  # the position is unchanged: it will be asked again below
+                continue
+            raise RuntimeError(f"{code}: {msg['message']}")
+        if kind != "update" or msg["room"] != room:
+            continue
+        if msg["status"] == "finished":
+            report["outcome"] = msg.get("outcome")
+            report["closed"] = msg.get("closed")
+            report["you"] = msg.get("you")
+            return report
+        if msg.get("you") not in msg["to_act"] or msg["seq"] == answered:
+            continue
+        move = mover(msg["view"])
+        legal = msg.get("legal")
+        if legal is not None:
+            report["checked"] += 1
+            if move is None or canonical(move) not in {canonical(m) for m in legal}:
+                report["mismatches"] += 1
+                print(f"mismatch at seq {msg['seq']}: built {json.dumps(move)}, "
+                      f"legal holds {len(legal)} moves", file=sys.stderr)
+                if move is None:
+                    move = legal[0]
+        if move is None:
+            raise RuntimeError(f"no move built at seq {msg['seq']}")
+        if verbose:
+            print(f"seq {msg['seq']}: {json.dumps(move)}", file=sys.stderr)
+        answered = msg["seq"]
+        report["moves"] += 1
+        await conn.send({"type": "play", "room": room, "seat": msg["you"],
+                         "seq": msg["seq"], "move": move})
+
+
+async def play(url, game, seats, options, opponent, verbose, ca_cert=None, token=None):
+    """Creates a room, seats built-in bots in every seat but 0, and plays
+    seat 0."""
+    report = new_report(game, seats)
+    async with await connect(url, ca_cert) as ws:
+        conn = Conn(ws)
+        await conn.hello(token)
         create = {"type": "create_room", "game": game, "seats": seats}
         if options is not None:
             create["options"] = options
-        await send(create)
-        room = (await reply("room_created"))["room"]
+        await conn.send(create)
+        room = (await conn.reply("room_created"))["room"]
         for seat in range(1, seats):
-            await send({"type": "add_bot", "room": room, "seat": seat, "strategy": opponent})
-            await reply("bot_added")
-        await send({"type": "join", "room": room, "seat": 0,
-                    "client_seed": secrets.token_hex(8)})
-        await reply("joined")
-        mover = MOVERS[game]
-        answered = None
-        while True:
-            msg = json.loads(await ws.recv())
-            kind = msg["type"]
-            if kind == "error":
-                code = msg["code"]
-                if code in ("action/stale_seq", "action/not_your_turn"):
-                    continue  # crossed another step; the next update asks again
-                report["refusals"] += 1
-                print(f"refused: {code}: {msg['message']}", file=sys.stderr)
-                if code in ("action/illegal_move", "action/bad_move"):
-                    answered = None  # the position is unchanged: it will be asked again below
-                    continue
-                raise RuntimeError(f"{code}: {msg['message']}")
-            if kind != "update" or msg["room"] != room:
-                continue
-            if msg["status"] == "finished":
-                report["outcome"] = msg.get("outcome")
-                report["closed"] = msg.get("closed")
-                report["you"] = msg.get("you")
-                return report
-            if msg.get("you") not in msg["to_act"] or msg["seq"] == answered:
-                continue
-            move = mover(msg["view"])
-            legal = msg.get("legal")
-            if legal is not None:
-                report["checked"] += 1
-                if move is None or canonical(move) not in {canonical(m) for m in legal}:
-                    report["mismatches"] += 1
-                    print(f"mismatch at seq {msg['seq']}: built {json.dumps(move)}, "
-                          f"legal holds {len(legal)} moves", file=sys.stderr)
-                    if move is None:
-                        move = legal[0]
-            if move is None:
-                raise RuntimeError(f"no move built at seq {msg['seq']}")
-            if verbose:
-                print(f"seq {msg['seq']}: {json.dumps(move)}", file=sys.stderr)
-            answered = msg["seq"]
-            report["moves"] += 1
-            await send({"type": "play", "room": room, "seat": msg["you"],
-                        "seq": msg["seq"], "move": move})
+            await conn.send({"type": "add_bot", "room": room, "seat": seat, "strategy": opponent})
+            await conn.reply("bot_added")
+        await conn.send({"type": "join", "room": room, "seat": 0,
+                         "client_seed": secrets.token_hex(8)})
+        await conn.reply("joined")
+        return await play_room(conn, room, game, report, verbose)
+
+
+async def seek_games(url, game, seats, options, rated, games, verbose, ca_cert=None, token=None):
+    """Plays `games` matches found by seeking (again after each); a report
+    per match and the tally."""
+    summary = {"game": game, "seats": seats, "rated": rated, "games": 0, "wins": 0,
+               "losses": 0, "draws": 0, "aborted": 0, "rooms": [], "moves": 0,
+               "mismatches": 0, "refusals": 0}
+    async with await connect(url, ca_cert) as ws:
+        conn = Conn(ws)
+        await conn.hello(token)
+        for _ in range(games):
+            seek = {"type": "seek", "game": game, "seats": seats, "rated": rated}
+            if options is not None:
+                seek["options"] = options
+            await conn.send(seek)
+            seek_id = (await conn.reply("seeking"))["seek"]
+            while True:
+                msg = await conn.recv()
+                if msg["type"] == "matched" and msg["seek"] == seek_id:
+                    break
+                if msg["type"] == "seek_ended" and msg["seek"] == seek_id:
+                    if msg["reason"] != "lost":
+                        raise RuntimeError(f"the seek ended unmatched: {msg['reason']}")
+                    # Lost with a cluster node that went away: seek again.
+                    await conn.send(seek)
+                    seek_id = (await conn.reply("seeking"))["seek"]
+                if msg["type"] == "error" and msg["code"] not in IGNORED:
+                    raise RuntimeError(f'{msg["code"]}: {msg["message"]}')
+            room = msg["room"]
+            report = await play_room(conn, room, game, new_report(game, seats), verbose)
+            summary["games"] += 1
+            summary["rooms"].append(room)
+            for key in ("moves", "mismatches", "refusals"):
+                summary[key] += report[key]
+            outcome = report["outcome"]
+            if outcome is None:
+                summary["aborted"] += 1
+            elif outcome["result"] == "draw":
+                summary["draws"] += 1
+            elif report["you"] in outcome["winners"]:
+                summary["wins"] += 1
+            else:
+                summary["losses"] += 1
+    return summary
 
 
 def main():
@@ -327,23 +418,35 @@ def main():
                    help='the room options as JSON, e.g. \'{"target": 61}\'')
     p.add_argument("--opponent", default=None,
                    help="the built-in bots' strategy (default: the game's default bot)")
+    p.add_argument("--token", default=os.environ.get("PARLOR_TOKEN"),
+                   help="an API token: play as its account (default $PARLOR_TOKEN)")
+    p.add_argument("--seek", choices=sorted(MOVERS), default=None, metavar="GAME",
+                   help="find opponents by seeking GAME instead of playing built-in bots")
+    p.add_argument("--rated", action="store_true", help="with --seek: rated matches (needs --token)")
+    p.add_argument("--games", type=int, default=1, help="with --seek: matches to play")
     p.add_argument("--timeout", type=float, default=600, help="seconds before giving up")
     p.add_argument("--verbose", action="store_true", help="print every move sent")
     p.add_argument("--ca-cert", default=os.environ.get("PARLOR_CA_CERT"),
                    help="for wss://: also trust this CA certificate (PEM; default $PARLOR_CA_CERT)")
     args = p.parse_args()
-    opponent = args.opponent or DEFAULT_OPPONENT[args.game]
+    game = args.seek or args.game
+    if args.seek:
+        job = seek_games(args.server, game, args.seats, args.options, args.rated, args.games,
+                         args.verbose, args.ca_cert, args.token)
+    else:
+        opponent = args.opponent or DEFAULT_OPPONENT[game]
+        job = play(args.server, game, args.seats, args.options, opponent, args.verbose,
+                   args.ca_cert, args.token)
     try:
-        report = asyncio.run(asyncio.wait_for(
-            play(args.server, args.game, args.seats, args.options, opponent, args.verbose,
-                 args.ca_cert),
-            args.timeout))
+        report = asyncio.run(asyncio.wait_for(job, args.timeout))
     except (RuntimeError, OSError, asyncio.TimeoutError, websockets.WebSocketException) as e:
-        print(json.dumps({"game": args.game, "seats": args.seats, "error": str(e) or type(e).__name__}))
+        print(json.dumps({"game": game, "seats": args.seats, "error": str(e) or type(e).__name__}))
         return 1
     print(json.dumps(report))
-    ok = report["outcome"] is not None and report["mismatches"] == 0 and report["refusals"] == 0
-    return 0 if ok else 1
+    clean = report["mismatches"] == 0 and report["refusals"] == 0
+    if args.seek:
+        return 0 if clean and report["games"] == args.games else 1
+    return 0 if clean and report["outcome"] is not None else 1
 
 
 if __name__ == "__main__":

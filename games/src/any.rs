@@ -345,6 +345,11 @@ macro_rules! hosted_games {
                 match self { $(AnyGame::$variant(g) => g.outcome()),+ }
             }
 
+            /// Each seat's place once the game is over (see [`Game::places`]).
+            pub fn places(&self) -> Option<Vec<u8>> {
+                match self { $(AnyGame::$variant(g) => g.places()),+ }
+            }
+
             /// What `viewer` may see.
             pub fn view(&self, viewer: Viewer) -> AnyView {
                 match self { $(AnyGame::$variant(g) => AnyView::$variant(g.view(viewer))),+ }

@@ -125,6 +125,14 @@ pub trait Game: Sized + Clone + Send + Sync + Debug + 'static {
     /// `Some` once the game is over.
     fn outcome(&self) -> Option<Outcome>;
 
+    /// Each seat's place once the game is over (1 is best; see
+    /// [`crate::places`]): by default the winners first and everyone else
+    /// second. Games with a measure of how the others did override it.
+    fn places(&self) -> Option<Vec<u8>> {
+        self.outcome()
+            .map(|o| crate::places::places_by(o, self.seats(), |_| ()))
+    }
+
     /// What `viewer` may see. The only way state leaves the server.
     fn view(&self, viewer: Viewer) -> Self::View;
 

@@ -16,6 +16,7 @@ pub mod deal;
 pub mod game;
 pub mod mitsudomoe;
 pub mod nimrod;
+pub mod places;
 pub mod rng;
 pub mod rummikub;
 pub mod seat;

@@ -365,6 +365,26 @@ fn playout(
         check_secrets(&g, &before.views)?;
         seen.push(before.views.clone());
         let to_act = g.to_act();
+        prop_assert_eq!(g.places().is_some(), g.outcome().is_some());
+        if let (Some(outcome), Some(places)) = (g.outcome(), g.places()) {
+            // Places: one per seat, the winners (everyone in a draw) first,
+            // nobody else first, and no place skipped.
+            prop_assert_eq!(places.len(), usize::from(seats));
+            for (i, &p) in places.iter().enumerate() {
+                let won = match outcome {
+                    parlor_games::Outcome::Draw => true,
+                    parlor_games::Outcome::Win { winners } => winners.contains(Seat(i as u8)),
+                };
+                prop_assert_eq!(p == 1, won, "seat {} placed {} in {:?}", i, p, outcome);
+            }
+            let mut distinct = places.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            prop_assert!(distinct
+                .iter()
+                .enumerate()
+                .all(|(i, &p)| usize::from(p) == i + 1));
+        }
         if g.outcome().is_some() {
             prop_assert!(to_act.is_empty());
             prop_assert!(before

@@ -306,6 +306,7 @@ async fn open(
                 };
             let req = http::api::ApiRequest {
                 accounts: &shared.accounts,
+                store: shared.directory.store(),
                 peer: peer.addr,
                 secure: peer.secure,
             };

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use parlor_protocol::{ChallengeEnd, DeclineReason, ErrorCode, SeekEnd, ServerMsg};
-use parlor_tests::http::account_with_token;
+use parlor_tests::http::{account_with_token, request};
 use parlor_tests::seeking::{
     by_seat, challenge_ended, challenge_made, matched, playing, seek_id, signed_in,
 };
@@ -256,6 +256,27 @@ async fn rated_seeks_pair_accounts_into_a_rated_match_on_the_default_clock() {
             increment_ms: 2_000
         })
     );
+    // Each player's page counts the match.
+    let winners = match end.outcome {
+        Some(parlor_games::Outcome::Win { winners }) => winners,
+        other => panic!("{other:?}"),
+    };
+    for (name, seat) in [("alice", sa), ("bobby", sb)] {
+        let page = request(
+            server.addr(),
+            "GET",
+            &format!("/api/players/{name}"),
+            &[],
+            None,
+        )
+        .await;
+        assert_eq!(page.status, 200);
+        let nimrod = &page.body["games"]["nimrod"];
+        let won = u64::from(winners.contains(parlor_games::Seat(seat)));
+        assert_eq!(nimrod["played"], 1, "{}", page.body);
+        assert_eq!(nimrod["won"], won, "{}", page.body);
+        assert_eq!(nimrod["lost"], 1 - won, "{}", page.body);
+    }
     server.stop().await.unwrap();
 }
 

@@ -1,9 +1,13 @@
-//! `parlor bot`: an automated player for one match over the protocol.
+//! `parlor bot`: an automated player over the protocol, for one match in
+//! a room, or for a series found by seeking or by accepting challenges.
 
+use parlor_cli::lobby::{self, Seated};
+use parlor_cli::series::Summary;
 use parlor_cli::{bot, help, Client, ClientError};
 use parlor_games::{GameKind, GameRng, Seat};
-use parlor_protocol::{ClientMsg, ServerMsg};
+use parlor_protocol::{ClientMsg, DeclineReason, ServerMsg};
 
+use super::clock::ClockArgs;
 use super::{json_arg, room_id, DEFAULT_SERVER};
 
 /// `parlor bot`'s arguments.
@@ -16,18 +20,36 @@ pub struct Args {
     #[arg(long, help = help::bot_strategy())]
     strategy: Option<String>,
     /// Join this room.
-    #[arg(long, conflicts_with = "create")]
+    #[arg(long, conflicts_with_all = ["create", "seek", "accept_challenges"])]
     room: Option<String>,
+    /// Find opponents by seeking this game, again after each match, until
+    /// --games are played; prints a JSON summary.
+    #[arg(long, conflicts_with_all = ["create", "accept_challenges"])]
+    seek: Option<GameKind>,
+    /// Wait for challenges to the bot's account (--token) and accept the
+    /// ones its strategy can play, until --games are played; prints a JSON
+    /// summary.
+    #[arg(long, conflicts_with = "create")]
+    accept_challenges: bool,
+    /// Matches to play with --seek or --accept-challenges.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    games: u32,
+    /// Rated seeks (the bot's account needs a token).
+    #[arg(long, requires = "seek")]
+    rated: bool,
+    /// The clock of a created room or a seek.
+    #[command(flatten)]
+    clock: ClockArgs,
     /// Create a room of this game (its id is printed as JSON first).
     #[arg(long)]
     create: Option<GameKind>,
     /// The seat to take (default: the first free one).
     #[arg(long)]
     seat: Option<u8>,
-    /// Seats of a created room.
+    /// Seats of a created room or a seek.
     #[arg(long)]
     seats: Option<u8>,
-    /// Options of a created room, as JSON.
+    /// Options of a created room or a seek, as JSON.
     #[arg(long)]
     options: Option<String>,
     /// Seed for the bot's own random choices (default: random).
@@ -43,6 +65,13 @@ pub async fn run(a: Args) -> Result<(), String> {
     let mut client = Client::connect(&a.server, &a.name)
         .await
         .map_err(|e| format!("{}: {e}", a.server))?;
+    let mut rng = GameRng::from_seed(a.seed.unwrap_or_else(rand::random));
+    if a.seek.is_some() || a.accept_challenges {
+        let summary = series(&mut client, &a, &mut rng).await?;
+        let text = serde_json::to_string(&summary).map_err(|e| e.to_string())?;
+        println!("{text}");
+        return Ok(());
+    }
     let err = |e: ClientError| e.to_string();
     let room = match (&a.room, a.create) {
         (Some(room), _) => room_id(room)?,
@@ -53,7 +82,7 @@ pub async fn run(a: Args) -> Result<(), String> {
                         game,
                         seats: a.seats,
                         options: json_arg(a.options.as_deref())?,
-                        clock: None,
+                        clock: a.clock.clock(),
                         private: false,
                     },
                     |m| match m {
@@ -86,8 +115,7 @@ pub async fn run(a: Args) -> Result<(), String> {
         )
         .await
         .map_err(err)?;
-    let mut rng = GameRng::from_seed(a.seed.unwrap_or_else(rand::random));
-    let outcome = bot::play(&mut client, &room, seat, a.strategy.as_deref(), &mut rng)
+    let outcome = bot::play_to_end(&mut client, &room, seat, a.strategy.as_deref(), &mut rng)
         .await
         .map_err(err)?;
     println!(
@@ -95,4 +123,72 @@ pub async fn run(a: Args) -> Result<(), String> {
         serde_json::json!({ "room": room, "seat": seat, "outcome": outcome })
     );
     Ok(())
+}
+
+/// Plays `--games` matches found by seeking or by accepting challenges.
+async fn series(client: &mut Client, a: &Args, rng: &mut GameRng) -> Result<Summary, String> {
+    let err = |e: ClientError| e.to_string();
+    if a.accept_challenges && client.account().is_none() {
+        return Err("--accept-challenges needs the bot's account: give --token".into());
+    }
+    let mut summary = Summary::default();
+    while summary.games < a.games {
+        let seated = match a.seek {
+            Some(game) => {
+                let msg = ClientMsg::Seek {
+                    game,
+                    seats: a.seats,
+                    options: json_arg(a.options.as_deref())?,
+                    clock: a.clock.clock(),
+                    rated: a.rated,
+                    bots: false,
+                    bots_after_ms: None,
+                };
+                let seek = lobby::start_seek(client, &msg).await.map_err(err)?;
+                match lobby::wait_matched(client, seek).await.map_err(err)? {
+                    Some(seated) => seated,
+                    // Lost by the server: seek again.
+                    None => continue,
+                }
+            }
+            None => next_accepted(client, a.strategy.as_deref())
+                .await
+                .map_err(err)?,
+        };
+        let Seated { room, seat } = seated;
+        let outcome = bot::play_to_end(client, &room, seat, a.strategy.as_deref(), rng)
+            .await
+            .map_err(err)?;
+        summary.record(room, seat, outcome);
+    }
+    Ok(summary)
+}
+
+/// Waits for a challenge to the bot's account that `strategy` can play,
+/// accepts it and returns the seat; declines the others (`game`: the
+/// strategy is not one of that game's bots).
+async fn next_accepted(client: &mut Client, strategy: Option<&str>) -> Result<Seated, ClientError> {
+    loop {
+        match client.recv().await? {
+            ServerMsg::ChallengeMade(info) if lobby::is_incoming(client, &info) => {
+                let playable = strategy.is_none_or(|s| info.game.bot(s).is_some());
+                if !playable {
+                    client
+                        .send(&ClientMsg::Decline {
+                            challenge: info.challenge,
+                            reason: DeclineReason::Game,
+                        })
+                        .await?;
+                    continue;
+                }
+                if let Some(seated) = lobby::accept(client, info.challenge).await? {
+                    return Ok(seated);
+                }
+            }
+            ServerMsg::Error { code, message, .. } if !lobby::ignorable(code) => {
+                return Err(ClientError::Refused { code, message })
+            }
+            _ => {}
+        }
+    }
 }

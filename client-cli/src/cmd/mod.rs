@@ -4,10 +4,15 @@
 
 pub mod account;
 pub mod bot;
+pub mod challenge;
+pub mod clock;
+pub mod found;
 pub mod game_tool;
+pub mod games;
 pub mod play;
 pub mod replay;
 pub mod rooms;
+pub mod seek;
 pub mod verify;
 pub mod watch;
 
@@ -30,6 +35,29 @@ const EXIT_ERROR: u8 = 2;
 pub fn fail(msg: impl std::fmt::Display) -> ExitCode {
     eprintln!("parlor: {msg}");
     ExitCode::from(EXIT_ERROR)
+}
+
+/// The server of a command that acts as an account: `--server`, else the
+/// one `parlor login` kept a token for, else the local default. The kept
+/// token is sent in `hello` when it belongs to that server (and `--token`
+/// did not give another).
+pub fn account_server(server: Option<String>) -> String {
+    let kept = parlor_cli::account::load_token();
+    let url = server
+        .or_else(|| kept.as_ref().map(|(s, _, _)| s.clone()))
+        .unwrap_or_else(|| DEFAULT_SERVER.into());
+    use_kept_token(&url);
+    url
+}
+
+/// Plays as the account `parlor login` kept a token for, if it belongs to
+/// the server at `url` (and `--token` did not give another).
+pub fn use_kept_token(url: &str) {
+    if let Some((s, _, token)) = parlor_cli::account::load_token() {
+        if s == url {
+            parlor_cli::client::use_token(token);
+        }
+    }
 }
 
 /// A room id typed by a person, or why it is not one.

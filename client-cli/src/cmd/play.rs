@@ -5,10 +5,10 @@ use std::io::Write;
 use parlor_cli::play::{play, PlayOptions};
 use parlor_cli::{help, Client};
 use parlor_games::{GameKind, Seat};
-use parlor_protocol::Clock;
 use uuid::Uuid;
 
-use super::{json_arg, resolve_server, room_id, ServerArg};
+use super::clock::ClockArgs;
+use super::{json_arg, resolve_server, room_id, use_kept_token, ServerArg};
 
 /// `parlor play`'s arguments.
 #[derive(Debug, clap::Args)]
@@ -36,15 +36,9 @@ pub struct Args {
     /// which the match is drawn).
     #[arg(long)]
     options: Option<String>,
-    /// Seconds per move (a new room's clock).
-    #[arg(long, conflicts_with = "main_time")]
-    move_time: Option<u64>,
-    /// Seconds per player for the whole game (a new room's clock).
-    #[arg(long)]
-    main_time: Option<u64>,
-    /// Seconds added after each move, with --main-time.
-    #[arg(long, requires = "main_time", default_value_t = 0)]
-    increment: u64,
+    /// A new room's clock.
+    #[command(flatten)]
+    clock: ClockArgs,
     /// Take back a seat after a dropped connection.
     #[arg(long)]
     resume: Option<Uuid>,
@@ -58,22 +52,16 @@ pub struct Args {
 
 /// Runs `parlor play`.
 pub async fn run(a: Args) -> Result<(), String> {
-    let clock = match (a.move_time, a.main_time) {
-        (Some(s), _) => Some(Clock::PerMove {
-            ms: s.saturating_mul(1000),
-        }),
-        (None, Some(m)) => Some(Clock::Increment {
-            main_ms: m.saturating_mul(1000),
-            increment_ms: a.increment.saturating_mul(1000),
-        }),
-        (None, None) => None,
-    };
+    let clock = a.clock.clock();
     let vs = match a.vs.as_deref() {
         Some("none") => None,
         Some(s) => Some(s.to_owned()),
         None => a.game.strategies().first().map(|s| (*s).to_owned()),
     };
     let (url, local) = resolve_server(a.server).await?;
+    // Logged in to this server: play as the account (its seats in
+    // correspondence games can then be taken up again with --room).
+    use_kept_token(&url);
     let opts = PlayOptions {
         game: a.game,
         name: a.name,

@@ -26,8 +26,14 @@ pub struct Session {
 impl Session {
     /// Starts `parlor ARGS`.
     pub fn start(args: &[&str]) -> Session {
+        Session::start_env(args, &[])
+    }
+
+    /// Starts `parlor ARGS` with these environment variables set.
+    pub fn start_env(args: &[&str], env: &[(&str, &std::path::Path)]) -> Session {
         let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -68,6 +74,15 @@ impl Session {
                 panic!("no output for {WAIT:?}; so far:\n{}", self.transcript)
             }
         }
+    }
+
+    /// The next line if one is printed within `wait` (`None` otherwise,
+    /// and once the output has ended).
+    pub fn line_within(&mut self, wait: Duration) -> Option<String> {
+        let l = self.lines.recv_timeout(wait).ok()?;
+        self.transcript.push_str(&l);
+        self.transcript.push('\n');
+        Some(l)
     }
 
     /// Reads until a line containing `needle`; returns that line.

@@ -746,6 +746,17 @@ impl Game for Cribbage {
         self.outcome
     }
 
+    /// Those who did not win follow their side's score (higher first);
+    /// partners share their side's place.
+    fn places(&self) -> Option<Vec<u8>> {
+        let scores = self.scores();
+        self.outcome.map(|o| {
+            crate::places::places_by(o, self.seats, |s| {
+                std::cmp::Reverse(scores.get(self.side(s)).copied().unwrap_or(0))
+            })
+        })
+    }
+
     fn view(&self, viewer: Viewer) -> View {
         let you = match viewer {
             Viewer::Seat(s) if s.0 < self.seats => Some(s),

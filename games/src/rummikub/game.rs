@@ -440,6 +440,16 @@ impl Game for Rummikub {
         self.outcome
     }
 
+    /// Those who did not win follow the total left on their racks (lower
+    /// first).
+    fn places(&self) -> Option<Vec<u8>> {
+        self.outcome.map(|o| {
+            crate::places::places_by(o, self.seats(), |s| {
+                self.rack(s).iter().map(|b| b.number).sum::<i64>()
+            })
+        })
+    }
+
     fn view(&self, viewer: Viewer) -> View {
         let own = match viewer {
             Viewer::Seat(s) if s.index() < self.racks.len() => Some(s),

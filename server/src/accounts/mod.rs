@@ -17,6 +17,7 @@ pub mod attempts;
 pub mod kind;
 pub mod name;
 pub mod password;
+pub mod record;
 pub mod service;
 pub mod store;
 pub mod token;

@@ -116,6 +116,8 @@ pub fn route(method: &str, target: &str) -> Option<ApiRoute> {
 pub struct ApiRequest<'a> {
     /// The accounts.
     pub accounts: &'a Accounts,
+    /// The match log (for players' records).
+    pub store: &'a crate::store::Store,
     /// The client's address.
     pub peer: IpAddr,
     /// Whether the request came over TLS: native (`--tls-cert`), or from a
@@ -464,15 +466,25 @@ async fn handle_inner(
         }
         ApiRoute::Player(name) => {
             let account = accounts.player(&name).await?;
-            // Counts of finished matches by game need the seats to name
-            // accounts, which the match log does not record yet: `{}`.
+            let played = req
+                .store
+                .played_by(&crate::accounts::name_key(&account.name))
+                .await
+                .map_err(|e| {
+                    AuthError::new(
+                        503,
+                        "server/storage",
+                        format!("the record could not be read: {e}"),
+                    )
+                })?;
+            let games = crate::accounts::record::tally(&played);
             Ok(Answer::json(
                 200,
                 json!({
                     "name": account.name,
                     "kind": account.kind,
                     "created": account.created_ms,
-                    "games": {},
+                    "games": games,
                 }),
             ))
         }

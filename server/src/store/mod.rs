@@ -39,7 +39,8 @@ pub use health::FAILURE_SHOWN_FOR;
 pub use sqlite::{STORE_READERS, STORE_READ_QUEUE};
 pub use task::StoreTask;
 pub use types::{
-    AccountGame, MatchKey, MatchRecord, Origin, Step, StoredMatch, StoredSeat, Turn, TurnSeat,
+    AccountGame, MatchKey, MatchRecord, Origin, PlayedMatch, Step, StoredMatch, StoredSeat, Turn,
+    TurnSeat,
 };
 
 pub use beside::{Beside, BESIDE_BUSY_TIMEOUT};
@@ -355,6 +356,16 @@ impl Store {
         match &self.0 {
             Backend::Sqlite(s) => s.games_of(account_key, limit).await,
             Backend::Postgres(s) => s.0.games_of(account_key, limit).await,
+        }
+    }
+
+    /// The finished matches in which the account whose name's key is
+    /// `account_key` held a seat (one row per seat it held).
+    pub async fn played_by(&self, account_key: &str) -> Result<Vec<PlayedMatch>, StoreError> {
+        let account_key = account_key.to_owned();
+        match &self.0 {
+            Backend::Sqlite(s) => s.played_by(account_key).await,
+            Backend::Postgres(s) => s.0.played_by(account_key).await,
         }
     }
 

@@ -157,6 +157,17 @@ impl Turn {
     }
 }
 
+/// A finished match an account sat in: what a player's record counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedMatch {
+    /// The game's name.
+    pub game: String,
+    /// The account's seat.
+    pub seat: Seat,
+    /// How it ended (`None`: closed without an outcome, e.g. aborted).
+    pub outcome: Option<parlor_games::Outcome>,
+}
+
 /// One unfinished match a seat of an account is in, as `my_games` lists it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AccountGame {

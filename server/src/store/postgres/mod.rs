@@ -158,6 +158,16 @@ impl PgStore {
         .await
     }
 
+    pub(super) async fn played_by(
+        &self,
+        account_key: String,
+    ) -> Result<Vec<super::PlayedMatch>, StoreError> {
+        reader::snapshot(&self.pool, &self.faults, async |tx| {
+            reader::played_by(tx, &account_key).await
+        })
+        .await
+    }
+
     pub(super) async fn games_of(
         &self,
         account_key: String,

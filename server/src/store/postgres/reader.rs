@@ -223,6 +223,34 @@ pub(super) async fn log(
     Ok(Some(header.into_log(&seats, steps)))
 }
 
+/// The finished matches in which the account `account_key` held a seat.
+pub(super) async fn played_by(
+    tx: &Transaction<'_>,
+    account_key: &str,
+) -> Result<Vec<crate::store::PlayedMatch>, StoreError> {
+    let rows = tx
+        .query(
+            "SELECT m.game, s.seat, m.outcome::text FROM seats s JOIN matches m ON m.id = s.match_id \
+             WHERE s.account_key = $1 AND m.finished",
+            &[&account_key],
+        )
+        .await?;
+    let mut out = Vec::with_capacity(rows.len());
+    for r in &rows {
+        let outcome: Option<String> = r.try_get(2)?;
+        out.push(crate::store::PlayedMatch {
+            game: r.try_get(0)?,
+            seat: Seat(small(r.try_get(1)?, "seat")?),
+            outcome: outcome
+                .as_deref()
+                .map(serde_json::from_str)
+                .transpose()
+                .map_err(|e| StoreError::Corrupt(format!("an outcome: {e}")))?,
+        });
+    }
+    Ok(out)
+}
+
 /// The unfinished matches in which the account `account_key` holds a
 /// seat, newest first, at most `limit` (one per match: its first seat),
 /// with every seat of each: two queries.

@@ -236,6 +236,13 @@ impl SqliteStore {
     ) -> Result<Vec<AccountGame>, StoreError> {
         self.read(|r| ReadJob::Games(account_key, limit, r)).await
     }
+
+    pub(super) async fn played_by(
+        &self,
+        account_key: String,
+    ) -> Result<Vec<super::PlayedMatch>, StoreError> {
+        self.read(|r| ReadJob::Played(account_key, r)).await
+    }
 }
 
 /// Sends a job on a bounded queue and waits for its answer. When the

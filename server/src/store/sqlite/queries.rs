@@ -229,6 +229,35 @@ pub(super) fn log(conn: &Connection, room: &RoomId) -> Result<Option<MatchLog>, 
     Ok(Some(header.into_log(&seats, steps)))
 }
 
+/// The finished matches in which the account `account_key` held a seat.
+pub(super) fn played_by(
+    conn: &Connection,
+    account_key: &str,
+) -> Result<Vec<crate::store::PlayedMatch>, StoreError> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT m.game, s.seat, m.outcome FROM seats s JOIN matches m ON m.id = s.match_id \
+         WHERE s.account_key = ?1 AND m.finished = 1",
+    )?;
+    let rows: Vec<(String, u8, Option<String>)> = stmt
+        .query_map(params![account_key], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })?
+        .collect::<Result<_, _>>()?;
+    rows.into_iter()
+        .map(|(game, seat, outcome)| {
+            Ok(crate::store::PlayedMatch {
+                game,
+                seat: Seat(seat),
+                outcome: outcome
+                    .as_deref()
+                    .map(serde_json::from_str)
+                    .transpose()
+                    .map_err(|e| StoreError::Corrupt(format!("an outcome: {e}")))?,
+            })
+        })
+        .collect()
+}
+
 /// The unfinished matches in which the account `account_key` holds a
 /// seat, newest first, at most `limit` (one per match: its first seat).
 pub(super) fn games_of(

@@ -31,6 +31,7 @@ pub(super) enum ReadJob {
     Unfinished(Reply<Vec<StoredMatch>>),
     Log(RoomId, Reply<Option<MatchLog>>),
     Games(String, usize, Reply<Vec<AccountGame>>),
+    Played(String, Reply<Vec<crate::store::PlayedMatch>>),
 }
 
 /// The readers' queue, shared: whichever reader is free takes the next
@@ -74,6 +75,9 @@ fn serve(conn: &Connection, queue: &Queue, faults: &Faults) {
             ReadJob::Games(key, limit, r) => {
                 drop(r.send(snapshot(conn, faults, |c| games_of(c, &key, limit))))
             }
+            ReadJob::Played(key, r) => drop(r.send(snapshot(conn, faults, |c| {
+                super::queries::played_by(c, &key)
+            }))),
         }
     }
 }
