@@ -33,6 +33,94 @@ function isRow(blocks) {
   return ns.every((n, i) => i === 0 || n === ns[i - 1] + 1);
 }
 
+/** A name no earlier run of this server has used (accounts persist). */
+function uniqueName(prefix) {
+  return `${prefix}${Date.now().toString(36).slice(-5)}${Math.floor(Math.random() * 1296).toString(36)}`;
+}
+
+/** Password long enough for the server (8 or more characters). */
+const PASSWORD = 'correct horse battery';
+
+/** Opens the page and waits for the connection to be greeted. */
+async function open(page, url, hash = '') {
+  await page.goto(url + hash);
+  await page.waitForSelector('#conn[data-up="yes"]');
+}
+
+/** Registers `name` through the form; the page is then logged in as it. */
+async function register(page, name, kind = 'human') {
+  await page.click('#register-link');
+  await page.fill('#register-name', name);
+  await page.fill('#register-password', PASSWORD);
+  await page.check(`#kind-${kind}`);
+  await page.click('#register-submit');
+  await page.waitForFunction(n => document.querySelector('#me')?.textContent === n, name);
+}
+
+/** Submits the register form and returns the error code and the error shown. */
+async function registerRefused(page, name, password, errorId) {
+  await page.fill('#register-name', name);
+  await page.fill('#register-password', password);
+  await page.click('#register-submit');
+  await page.waitForSelector(`${errorId}:not(:empty)`);
+  return [await page.getAttribute('#register', 'data-code'), await page.textContent(errorId)];
+}
+
+/** Opens a WebSocket of its own in the page and says hello with `token`. */
+function helloWithToken(page, token) {
+  return page.evaluate(token => new Promise(resolve => {
+    const ws = new WebSocket(`ws://${location.host}/`);
+    ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', version: 1, token }));
+    ws.onmessage = e => { ws.close(); resolve(JSON.parse(e.data)); };
+  }), token);
+}
+
+/** A second player in a browser context of its own, registered as `prefix...`. */
+async function secondPlayer(browser, url, prefix) {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', e => errors.push(e.message));
+  await open(page, url);
+  const name = uniqueName(prefix);
+  await register(page, name);
+  return { context, page, name, errors };
+}
+
+/** The seat this page holds in its room ("Seat 1" -> 1). */
+async function mySeat(page) {
+  return Number((await page.textContent('.seat.me .seat-no')).replace(/\D/g, ''));
+}
+
+/** Plays a Nimrod room shown on both pages to its end, taking the most each turn. */
+async function playNimrodOut(pages) {
+  for (let steps = 0; steps < 400; steps++) {
+    const states = await Promise.all(pages.map(p => p.evaluate(() => {
+      const st = document.querySelector('#status');
+      return st ? { turn: st.dataset.turn, status: st.dataset.status, seq: st.dataset.seq } : {};
+    })));
+    if (states.every(x => x.status === 'finished')) return;
+    const i = states.findIndex(x => x.turn === 'yes' && x.status === 'playing');
+    if (i < 0) { await pages[0].waitForTimeout(50); continue; }
+    const legal = await pages[i].$$('button.move.legal');
+    assert.ok(legal.length > 0, 'legal moves are highlighted on our turn');
+    await andWait(pages[i], () => legal[legal.length - 1].click());
+  }
+  assert.fail('the match did not end');
+}
+
+/**
+ * Seeks a casual Nimrod game without a clock from the lobby's card; the
+ * first seeker (`waits`) sees the waiting indicator, the second may be
+ * matched at once.
+ */
+async function seekNimrod(page, waits) {
+  await page.click('#seek-nimrod-open');
+  await page.selectOption('#seek-nimrod-clock', 'none');
+  await page.click('#seek-nimrod');
+  if (waits) await page.waitForSelector('.notice.seeking[data-game="nimrod"]');
+}
+
 export const TESTS = {
   async nimrod_full_game_lost_to_the_optimal_bot({ page, url, shot }) {
     await page.goto(url);
@@ -72,6 +160,12 @@ export const TESTS = {
     const result = await page.textContent('#status');
     assert.match(result, /You lost/);
     await shot('nimrod-lost');
+    // A rematch against a bot starts at once (bots always agree), seats moved on.
+    const room = page.url();
+    await page.click('#rematch');
+    await page.waitForFunction(r => location.href !== r && /#\/room\/[0-9a-f]+$/.test(location.hash), room);
+    await page.waitForSelector('#status[data-status="playing"]');
+    assert.equal(await page.textContent('.seat.me .seat-no'), 'Seat 1');
   },
 
   async rummikub_moves_and_a_refused_row({ page, url, shot }) {
@@ -284,5 +378,435 @@ export const TESTS = {
     const after = await page.textContent(clock);
     const secs = t => Number(t.split(':')[0]) * 60 + Number(t.split(':')[1]);
     assert.ok(secs(after) < secs(before), `${before} -> ${after}`);
+  },
+
+  async a_guests_name_from_the_header_is_on_their_seat({ page, url, shot }) {
+    await open(page, url);
+    assert.equal(await page.textContent('#account .who'), 'Guest');
+    await page.fill('#name', 'Zoe');
+    await page.press('#name', 'Tab');
+    // The name goes in hello: the page connects again to use it.
+    await page.waitForSelector('#conn[data-up="no"]', { state: 'attached', timeout: 5000 }).catch(() => {});
+    await page.waitForSelector('#conn[data-up="yes"]');
+    await page.click('#quick-nimrod');
+    await page.waitForSelector('#status[data-seq]');
+    assert.equal(await page.textContent('.seat.me .who'), 'Zoe');
+    // Kept for the next visit.
+    await page.reload();
+    await page.waitForSelector('#conn[data-up="yes"]');
+    assert.equal(await page.inputValue('#name'), 'Zoe');
+    await shot('guest-named-seat');
+  },
+
+  async register_log_out_log_in_with_errors_explained({ page, url, shot }) {
+    await open(page, url);
+    await page.click('#register-link');
+    await page.waitForSelector('#register');
+    // Every refusal is shown by the field it concerns, in words.
+    let [code, text] = await registerRefused(page, 'a', PASSWORD, '#register-name-error');
+    assert.equal(code, 'account/bad_name');
+    assert.match(text, /3 to 20/);
+    assert.equal(await page.getAttribute('#register-name', 'aria-invalid'), 'true');
+    [code, text] = await registerRefused(page, 'admin', PASSWORD, '#register-name-error');
+    assert.equal(code, 'account/name_reserved');
+    assert.match(text, /reserved/);
+    [code, text] = await registerRefused(page, uniqueName('p'), 'short', '#register-password-error');
+    assert.equal(code, 'account/bad_password');
+    assert.match(text, /at least 8/);
+    assert.equal(await page.textContent('#register-name-error'), '', 'an earlier error is cleared');
+    await shot('register-refused');
+
+    const name = uniqueName('ann');
+    await page.fill('#register-name', name);
+    await page.fill('#register-password', PASSWORD);
+    await page.click('#register-submit');
+    await page.waitForFunction(n => document.querySelector('#me')?.textContent === n, name);
+    assert.ok(await page.$('#logout'));
+    assert.equal(await page.$('#login-link'), null);
+    await shot('lobby-signed-in');
+
+    // The name is taken now, whatever the case.
+    await page.click('#logout');
+    await page.waitForSelector('#login-link');
+    assert.equal(await page.textContent('#account .who'), 'Guest');
+    await page.click('#register-link');
+    [code, text] = await registerRefused(page, name.toUpperCase(), PASSWORD, '#register-name-error');
+    assert.equal(code, 'account/name_taken');
+    assert.match(text, /taken/);
+
+    // A wrong password, then the right one.
+    await page.click('#login-link');
+    await page.fill('#login-name', name);
+    await page.fill('#login-password', 'not the password');
+    await page.click('#login-submit');
+    await page.waitForSelector('#login-password-error:not(:empty)');
+    assert.equal(await page.getAttribute('#login', 'data-code'), 'auth/bad_credentials');
+    await shot('login-refused');
+    await page.fill('#login-password', PASSWORD);
+    await page.click('#login-submit');
+    await page.waitForFunction(n => document.querySelector('#me')?.textContent === n, name);
+    // A reload keeps the session (the cookie), and a seat shows the account.
+    await page.reload();
+    await page.waitForFunction(n => document.querySelector('#me')?.textContent === n, name);
+    await page.click('#quick-nimrod');
+    await page.waitForSelector('#status[data-seq]');
+    assert.equal(await page.textContent('.seat.me .who'), name);
+    assert.equal(await page.getAttribute('.seat.me .who a', 'href'), `#/player/${name}`);
+    await shot('nimrod-account-seat');
+  },
+
+  async failed_logins_are_limited_with_the_wait_shown({ page, url, shot }) {
+    await open(page, url, '#/login');
+    // The server allows 10 failures per name in 15 minutes; a name of
+    // nobody's, so that no other test is locked out.
+    const name = uniqueName('nobody');
+    await page.fill('#login-name', name);
+    let code = null;
+    for (let i = 0; i < 12 && code !== 'auth/rate_limited'; i++) {
+      await page.fill('#login-password', `wrong password ${i}`);
+      await page.click('#login-submit');
+      await page.waitForFunction(() => document.querySelector('#login').dataset.code);
+      code = await page.getAttribute('#login', 'data-code');
+      if (code === 'auth/bad_credentials') {
+        await page.evaluate(() => delete document.querySelector('#login').dataset.code);
+      }
+    }
+    assert.equal(code, 'auth/rate_limited');
+    const text = await page.textContent('#login .form-error');
+    assert.match(text, /try again in \d+ (s|min)/);
+    await shot('login-rate-limited');
+  },
+
+  async tokens_created_listed_used_and_revoked({ page, url, shot }) {
+    page.on('dialog', d => d.accept());
+    await open(page, url);
+    const name = uniqueName('bot');
+    await register(page, name, 'bot');
+    // A bot account lands on its tokens.
+    await page.waitForSelector('#token-form');
+    await page.waitForSelector('#token-list td.empty');
+    assert.match(await page.textContent('#token-list'), /No tokens yet/);
+    await page.fill('#token-label', 'x'.repeat(65));
+    await page.evaluate(() => document.querySelector('#token-label').removeAttribute('maxlength'));
+    await page.fill('#token-label', 'x'.repeat(65));
+    await page.click('#create-token');
+    await page.waitForSelector('#token-label-error:not(:empty)');
+    assert.equal(await page.getAttribute('#token-form', 'data-code'), 'token/bad_label');
+    await page.fill('#token-label', 'ladder');
+    await page.click('#create-token');
+    await page.waitForSelector('#new-token');
+    const token = await page.inputValue('#new-token');
+    assert.match(token, /^parlor_/);
+    assert.match(await page.textContent('.new-token'), /only this once/);
+    await page.waitForSelector('#token-list tr[data-id] .label');
+    assert.deepEqual(await page.$$eval('#token-list .label', els => els.map(e => e.textContent)), ['ladder']);
+    assert.match(await page.textContent('#token-list tr[data-id]'), /never/);
+    await shot('tokens-created');
+    // The token plays as the account...
+    const welcome = await helloWithToken(page, token);
+    assert.equal(welcome.type, 'welcome');
+    assert.deepEqual(welcome.account, { name, kind: 'bot' });
+    // ...which the list shows as a last use, once asked again (the server
+    // may record the use just after the welcome).
+    let used = 'never';
+    for (let i = 0; i < 50 && /never/.test(used); i++) {
+      if (i) await page.waitForTimeout(100);
+      await page.reload();
+      await page.waitForSelector('#token-list tr[data-id]');
+      used = await page.textContent('#token-list tr[data-id]');
+    }
+    assert.doesNotMatch(used, /never/);
+    // Revoked (after a confirm), it is gone and refused.
+    await page.click('#token-list button.revoke');
+    await page.waitForSelector('#token-list tr[data-id]', { state: 'detached' });
+    const refused = await helloWithToken(page, token);
+    assert.equal(refused.code, 'auth/invalid_token');
+    // 360 px wide: nothing sticks out.
+    await page.setViewportSize({ width: 360, height: 740 });
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(wide <= 360, `tokens page is ${wide} px wide`);
+    await shot('tokens-360px', { fullPage: true });
+  },
+
+  async a_players_page_and_the_challenge_form({ page, context, url, shot }) {
+    // A player to look at, registered on a page of its own.
+    const other = await context.browser().newContext();
+    const theirs = await other.newPage();
+    const them = uniqueName('bob');
+    await open(theirs, url);
+    await register(theirs, them);
+    await other.close();
+
+    await open(page, url, `#/player/${them}`);
+    await page.waitForSelector('#player-name');
+    assert.equal(await page.textContent('#player-name'), them);
+    assert.equal(await page.textContent('#player-kind'), 'person');
+    assert.match(await page.textContent('#player-joined'), /\d/);
+    // A guest is asked to log in before challenging.
+    assert.equal(await page.$('#challenge-form'), null);
+    assert.match(await page.textContent('.player-screen'), /Log in to challenge/);
+    await open(page, url, '#/player/nobody-here');
+    await page.waitForSelector('#player-error');
+    assert.match(await page.textContent('#player-error'), /No player/);
+
+    const me = uniqueName('amy');
+    await register(page, me);
+    await page.goto(`${url}#/player/${them}`);
+    await page.waitForSelector('#challenge-form');
+    assert.ok(await page.$('#challenge-game'));
+    assert.ok(await page.$('#challenge-clock'));
+    assert.ok(await page.$('#challenge-rated'));
+    await shot('player-page');
+    // Our own page offers no challenge.
+    await page.click('#me');
+    await page.waitForFunction(n => document.querySelector('#player-name')?.textContent === n, me);
+    assert.equal(await page.$('#challenge-form'), null);
+  },
+
+  async the_mute_switch_is_remembered({ page, url }) {
+    await open(page, url);
+    assert.equal(await page.getAttribute('#mute', 'aria-pressed'), 'false');
+    await page.click('#mute');
+    assert.equal(await page.getAttribute('#mute', 'aria-pressed'), 'true');
+    await page.reload();
+    await page.waitForSelector('#conn[data-up="yes"]');
+    assert.equal(await page.getAttribute('#mute', 'aria-pressed'), 'true');
+    await page.keyboard.press('Tab');
+    await page.focus('#mute');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.getAttribute('#mute', 'aria-pressed'), 'false');
+  },
+
+  async account_pages_fit_360_px({ page, url, shot }) {
+    await page.setViewportSize({ width: 360, height: 740 });
+    for (const [hash, file] of [['#/register', 'register-360px'], ['#/login', 'login-360px'], ['', 'lobby-360px']]) {
+      await open(page, url, hash);
+      if (!hash) await page.click('#seek-nimrod-open');
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+      assert.ok(wide <= 360, `${hash || 'lobby'} is ${wide} px wide`);
+      await shot(file, { fullPage: true });
+    }
+  },
+
+  async a_seek_waits_with_its_time_and_is_cancelled({ page, url, shot }) {
+    await open(page, url);
+    // A guest may seek casual games only: rated and correspondence wait for an account.
+    await page.click('#seek-mitsudomoe-open');
+    assert.ok(await page.isDisabled('#seek-mitsudomoe-rated'));
+    const days = await page.$$eval('#seek-mitsudomoe-clock option', els => els.filter(o => o.value.startsWith('days')).map(o => o.disabled));
+    assert.ok(days.length > 0 && days.every(Boolean), 'correspondence is for accounts');
+    await page.selectOption('#seek-mitsudomoe-clock', 'rapid');
+    await page.click('#seek-mitsudomoe');
+    await page.waitForSelector('.notice.seeking[data-game="mitsudomoe"]');
+    assert.match(await page.textContent('.notice.seeking'), /Mitsudomoe opponent \(2 players, 10 min \+ 5 s, casual\)/);
+    // The time waited counts up, whatever the screen.
+    await page.click('#create-submit');
+    await page.waitForSelector('#status[data-seq]');
+    await page.waitForFunction(() => document.querySelector('.notice.seeking .waited').textContent !== '0:00');
+    await shot('seeking');
+    await page.click('.notice.seeking .cancel-seek');
+    await page.waitForSelector('.notice.seeking', { state: 'detached' });
+  },
+
+  async two_accounts_seek_nimrod_play_it_out_and_rematch({ page, url, browser, shot }) {
+    const bob = await secondPlayer(browser, url, 'bob');
+    try {
+      await open(page, url);
+      const amy = uniqueName('amy');
+      await register(page, amy);
+      await seekNimrod(page, true);
+      await seekNimrod(bob.page, false);
+      // Both are matched into one room and seated there.
+      await page.waitForSelector('#status[data-seq]');
+      await bob.page.waitForSelector('#status[data-seq]');
+      const room = page.url().match(/room\/([0-9a-f]+)/)[1];
+      assert.ok(bob.page.url().endsWith(`#/room/${room}`), 'both in the same room');
+      assert.equal(await page.$('.notice.seeking'), null, 'the waiting indicator is gone');
+      const names = (await page.$$eval('#seats .who', els => els.map(e => e.textContent))).sort();
+      assert.deepEqual(names, [amy, bob.name].sort());
+      await shot('matched-nimrod');
+      const amySeat = await mySeat(page);
+      await playNimrodOut([page, bob.page]);
+      const results = [await page.textContent('#status'), await bob.page.textContent('#status')];
+      assert.equal(results.filter(r => /You won/.test(r)).length, 1, results.join(' / '));
+      assert.equal(results.filter(r => /You lost/.test(r)).length, 1, results.join(' / '));
+      // A rematch: offered by one, seen and accepted by the other.
+      await page.click('#rematch');
+      await page.waitForSelector('#rematch[disabled]');
+      await bob.page.waitForFunction(() => /offers a rematch/.test(document.querySelector('#rematch-note')?.textContent || ''));
+      assert.equal(await bob.page.textContent('#rematch'), 'Accept the rematch');
+      await shot('rematch-offered');
+      await bob.page.screenshot({ path: `${process.env.SCREENSHOT_DIR || 'web-screenshots'}/rematch-offer-seen.png` });
+      await bob.page.click('#rematch');
+      for (const p of [page, bob.page]) {
+        await p.waitForFunction(r => !location.hash.includes(r) && /#\/room\/[0-9a-f]+$/.test(location.hash), room);
+        await p.waitForSelector('#status[data-status="playing"]');
+      }
+      assert.equal(page.url(), bob.page.url(), 'the rematch is one room');
+      assert.equal(await mySeat(page), (amySeat + 1) % 2, 'seats moved one on');
+      assert.deepEqual(bob.errors, []);
+    } finally {
+      await bob.context.close();
+    }
+  },
+
+  async a_challenge_declined_with_a_reason_then_accepted({ page, url, browser, shot }) {
+    const bob = await secondPlayer(browser, url, 'bob');
+    try {
+      await open(page, url);
+      const amy = uniqueName('amy');
+      await register(page, amy);
+      await page.goto(`${url}#/player/${bob.name}`);
+      await page.selectOption('#challenge-game', 'nimrod');
+      await page.selectOption('#challenge-clock', 'move30');
+      await page.click('#challenge-submit');
+      await page.waitForSelector('.notice.challenge[data-state="outgoing"]');
+      assert.match(await page.textContent('.notice.challenge'), /You challenged .*Nimrod, 30 s a move, casual/);
+      // Bob sees it wherever he is, and declines: too fast.
+      await bob.page.waitForSelector('.notice.challenge[data-state="incoming"]');
+      assert.match(await bob.page.textContent('.notice.challenge'), new RegExp(`${amy} challenges you: Nimrod`));
+      // Unanswered, it expires after a minute: the card counts down.
+      assert.match(await bob.page.textContent('.notice.challenge .expires'), /^\((0:[0-5]\d|1:00) left\)$/);
+      await bob.page.screenshot({ path: `${process.env.SCREENSHOT_DIR || 'web-screenshots'}/challenge-received.png` });
+      await bob.page.selectOption('.notice.challenge select.reason', 'too_fast');
+      await bob.page.click('.notice.challenge .decline');
+      await page.waitForSelector('.notice.challenge[data-state="declined"]');
+      assert.match(await page.textContent('.notice.challenge'), /Declined: Too fast/);
+      await shot('challenge-declined');
+      await page.click('.notice.challenge .dismiss');
+      await page.waitForSelector('.notice.challenge', { state: 'detached' });
+      // Asked again, accepted: both are seated in a new room.
+      await page.click('#challenge-submit');
+      await bob.page.waitForSelector('.notice.challenge[data-state="incoming"]');
+      await bob.page.click('.notice.challenge[data-state="incoming"] .accept');
+      await page.waitForSelector('#status[data-seq]');
+      await bob.page.waitForSelector('#status[data-seq]');
+      assert.equal(page.url(), bob.page.url());
+      assert.equal((await page.$$('#seats .seat.me')).length, 1);
+      assert.equal((await bob.page.$$('#seats .seat.me')).length, 1);
+      assert.ok(await page.$('.seat.me .clock'), 'the challenge\'s clock runs');
+      assert.deepEqual(bob.errors, []);
+    } finally {
+      await bob.context.close();
+    }
+  },
+
+  async your_turn_badge_beep_and_games_list_from_the_protocols_messages({ page, url, shot }) {
+    // Several games at once, without playing them: this page's socket
+    // passes everything through except my_games, answered here as the
+    // protocol says, and lets the test send your_turn. (The same flow with
+    // real games is in the two tests below.)
+    let route = null;
+    const games = [
+      { room: 'aaaaaaaaaaa1', game: 'nimrod', seat: 0, status: 'playing', your_turn: false, players: ['me', 'them'], clock: { days_per_move: 3 }, deadline_ms: Date.now() + 2.5 * 86400000, rated: true },
+      { room: 'aaaaaaaaaaa2', game: 'cribbage', seat: 1, status: 'playing', your_turn: true, players: ['them', 'me'], clock: { per_move: { ms: 60000 } }, deadline_ms: Date.now() + 50000, rated: false },
+    ];
+    await page.routeWebSocket(u => u.protocol === 'ws:', ws => {
+      route = ws;
+      const server = ws.connectToServer();
+      ws.onMessage(frame => {
+        if (JSON.parse(frame).type === 'my_games') ws.send(JSON.stringify({ type: 'games', games }));
+        else server.send(frame);
+      });
+    });
+    await open(page, url);
+    await register(page, uniqueName('kim'));
+    await page.waitForFunction(() => document.querySelector('#turn-badge')?.textContent === '1');
+    const yourTurn = room => route.send(JSON.stringify({ type: 'your_turn', room, game: 'nimrod', seat: 0, deadline_ms: Date.now() + 86400000 }));
+    yourTurn('aaaaaaaaaaa1');
+    await page.waitForFunction(() => document.querySelector('#turn-badge').textContent === '2');
+    assert.equal(await page.getAttribute('body', 'data-beeps'), '1', 'a beep on your_turn');
+    assert.equal(await page.title(), '(2) Parlor');
+    // Muted: the badge counts on, silently.
+    await page.click('#mute');
+    yourTurn('aaaaaaaaaaa3');
+    await page.waitForFunction(() => document.querySelector('#turn-badge').textContent === '3');
+    assert.equal(await page.getAttribute('body', 'data-beeps'), '1');
+    // Your games lists the rooms, those waiting for us first.
+    await page.click('#games-link');
+    await page.waitForSelector('#my-games li.room');
+    const rows = await page.$$eval('#my-games li.room', els => els.map(e => [e.dataset.room, e.dataset.turn, e.textContent]));
+    assert.deepEqual(rows.map(r => r.slice(0, 2)), [['aaaaaaaaaaa2', 'yes'], ['aaaaaaaaaaa1', 'no']]);
+    assert.match(rows[0][2], /your turn/);
+    assert.match(rows[1][2], /3 days a move · 2 days left/);
+    assert.match(rows[1][2], /rated/);
+    await shot('your-games');
+  },
+
+  async a_correspondence_game_is_listed_under_your_games({ page, url, browser, shot }) {
+    const bob = await secondPlayer(browser, url, 'bob');
+    try {
+      await open(page, url);
+      await register(page, uniqueName('amy'));
+      for (const p of [page, bob.page]) {
+        await p.click('#seek-nimrod-open');
+        await p.selectOption('#seek-nimrod-clock', 'days1');
+        await p.click('#seek-nimrod');
+      }
+      await page.waitForSelector('#status[data-seq]');
+      await bob.page.waitForSelector('#status[data-seq]');
+      const room = page.url().match(/room\/([0-9a-f]+)/)[1];
+      const amyToMove = (await page.getAttribute('#status', 'data-turn')) === 'yes';
+      await page.click('#games-link');
+      await page.waitForSelector(`#my-games li.room[data-room="${room}"]`);
+      const row = await page.textContent(`#my-games li.room[data-room="${room}"]`);
+      assert.match(row, /Nimrod/);
+      assert.match(row, /1 day a move/);
+      assert.equal(await page.getAttribute(`#my-games li.room[data-room="${room}"]`, 'data-turn'), amyToMove ? 'yes' : 'no');
+      await shot('your-games-correspondence');
+      // Open takes the seat up again, from the list.
+      await page.click(`#my-games li.room[data-room="${room}"] .open-game`);
+      await page.waitForSelector('.seat.me');
+    } finally {
+      await bob.context.close();
+    }
+  },
+
+  async your_turn_reaches_another_browser_of_the_account({ page, url, browser }) {
+    const bob = await secondPlayer(browser, url, 'bob');
+    // Amy's other browser: a context of its own (its own resume token, so
+    // it does not take her seat back), logged in to the same account.
+    const elsewhere = await browser.newContext({ viewport: { width: 1000, height: 800 } });
+    try {
+      await open(page, url);
+      const amy = uniqueName('amy');
+      await register(page, amy);
+      for (const p of [page, bob.page]) {
+        await p.click('#seek-nimrod-open');
+        await p.selectOption('#seek-nimrod-clock', 'days1');
+        await p.click('#seek-nimrod');
+      }
+      await page.waitForSelector('#status[data-seq]');
+      await bob.page.waitForSelector('#status[data-seq]');
+      const room = page.url().match(/room\/([0-9a-f]+)/)[1];
+      if ((await page.getAttribute('#status', 'data-turn')) === 'yes') {
+        await andWait(page, async () => (await page.$$('button.move.legal'))[0].click());
+      }
+      // Amy leaves the room's page (her seat's connection closes); her
+      // other browser is told when it is her turn again.
+      await page.goto('about:blank');
+      const other = await elsewhere.newPage();
+      await open(other, url, '#/login');
+      await other.fill('#login-name', amy);
+      await other.fill('#login-password', PASSWORD);
+      await other.click('#login-submit');
+      await other.waitForFunction(n => document.querySelector('#me')?.textContent === n, amy);
+      assert.equal(await other.textContent('#turn-badge'), '', 'not her turn yet');
+      await bob.page.waitForSelector('#status[data-turn="yes"]');
+      await andWait(bob.page, async () => (await bob.page.$$('button.move.legal'))[0].click());
+      await other.waitForFunction(() => document.querySelector('#turn-badge')?.textContent === '1');
+      assert.equal(await other.getAttribute('body', 'data-beeps'), '1', 'one beep for your_turn');
+      assert.equal(await other.title(), '(1) Parlor');
+      await other.screenshot({ path: `${process.env.SCREENSHOT_DIR || 'web-screenshots'}/your-turn-badge.png` });
+      // Your games opens the room at her seat again.
+      await other.click('#games-link');
+      await other.waitForSelector(`#my-games li.room[data-room="${room}"][data-turn="yes"]`);
+      await other.click(`#my-games li.room[data-room="${room}"] .open-game`);
+      await other.waitForSelector('#status[data-turn="yes"]');
+      assert.equal((await other.$$('.seat.me')).length, 1);
+    } finally {
+      await elsewhere.close();
+      await bob.context.close();
+    }
   },
 };

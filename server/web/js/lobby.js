@@ -4,6 +4,7 @@
 import { h, put } from './dom.js';
 import { clientSeed } from './net.js';
 import { GAMES, gameInfo, seatName } from './games.js';
+import { seekForm } from './seek.js';
 
 /** How often the open lobby refreshes its room list. */
 const LIST_REFRESH_MS = 4000;
@@ -175,7 +176,7 @@ export function showLobby(app) {
     if (gameFilter.value) msg.game = gameFilter.value;
     if (statusFilter.value) msg.status = statusFilter.value;
     try {
-      const reply = await app.conn.ask(msg, m => m.type === 'rooms');
+      const reply = await app.conn.ask(msg, m => m.type === 'rooms', ['request/', 'server/busy', 'server/reply_too_large']);
       // Newest matches are the interesting ones; ids are random, so
       // order waiting rooms first, then playing, then finished.
       const order = { waiting: 0, playing: 1, finished: 2 };
@@ -196,7 +197,8 @@ export function showLobby(app) {
       id: `watch-bots-${k}`,
       onclick: () => startRoom(app, { game: k, seats: g.seats[0], opponents: Array(g.seats[0]).fill(g.watchBot || g.bots[0]), watch: true })
         .catch(e => say(e.message)),
-    }, 'Watch bots play')));
+    }, 'Watch bots play'),
+    seekForm(app, k)));
 
   put(app.main,
     h('section', { class: 'quick' }, h('h2', {}, 'Quick play'), h('div', { class: 'quick-grid' }, quick)),

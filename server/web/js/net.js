@@ -31,6 +31,8 @@ export class Conn {
     this.games = [];
     this.retry = RETRY_MIN_MS;
     this.queue = [];
+    /** `{name, kind}` of the account this connection acts as; null for a guest. */
+    this.account = null;
   }
 
   /** Calls fn(msg) for every message of `type` ('*' for all). */
@@ -44,6 +46,20 @@ export class Conn {
     for (const key of [type, '*']) for (const fn of this.handlers.get(key) || []) fn(msg);
   }
 
+  /**
+   * Opens a new connection in place of this one: its `hello` carries the
+   * name typed since, and its upgrade the session cookie a login just set
+   * (or a logout cleared). Seats come back through `resume` as after a drop.
+   */
+  reconnect() {
+    const old = this.ws;
+    this.ws = null;
+    this.ready = false;
+    if (old) { old.onmessage = null; old.onclose = null; old.close(); }
+    this.emit('status', { type: 'status', up: false });
+    this.connect();
+  }
+
   connect() {
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
     const ws = new WebSocket(`${proto}//${location.host}/`);
@@ -53,6 +69,7 @@ export class Conn {
       ws.send(JSON.stringify({ type: 'hello', version: 1, name: savedName() || undefined }));
     };
     ws.onmessage = e => {
+      if (this.ws !== ws) return;
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
       this.receive(msg);
@@ -69,6 +86,7 @@ export class Conn {
   receive(msg) {
     if (msg.type === 'welcome') {
       this.games = msg.games;
+      this.account = msg.account || null;
       const old = localStorage.getItem(TOKEN_KEY);
       this.fresh = msg.token;
       if (old && old !== msg.token) {
@@ -99,6 +117,7 @@ export class Conn {
     this.token = token;
     localStorage.setItem(TOKEN_KEY, token);
     this.ready = true;
+    this.emit('welcome', { type: 'welcome', account: this.account });
     this.emit('status', { type: 'status', up: true });
     for (const m of this.queue.splice(0)) this.send(m);
   }
@@ -112,12 +131,16 @@ export class Conn {
   /**
    * Sends msg and resolves with the first message for which match(m)
    * is true, or rejects with an error about the same room (or any error
-   * without a room when the request names none).
+   * without a room when the request names none). Errors carry no request
+   * id: `areas` (code prefixes such as 'seek/') narrows the roomless
+   * errors taken as this request's, so that another request's refusal
+   * arriving meanwhile is not.
    */
-  ask(msg, match) {
+  ask(msg, match, areas) {
+    const ours = m => m.room === msg.room || (!m.room && (!areas || areas.some(a => m.code.startsWith(a))));
     return new Promise((resolve, reject) => {
       const off = this.on('*', m => {
-        if (m.type === 'error' && (m.room === msg.room || !m.room)) { off(); reject(m); }
+        if (m.type === 'error' && ours(m)) { off(); reject(m); }
         else if (match(m)) { off(); resolve(m); }
       });
       this.send(msg);

@@ -14,6 +14,7 @@ function clockText(ms) {
 }
 
 function resultText(u) {
+  if (u.closed === 'aborted') return 'Aborted: a seat made no first move in time. The match does not count.';
   if (u.closed) return u.closed === 'abandoned' ? 'The room closed: everyone left.' : 'The room closed before the match started.';
   const o = u.outcome;
   if (!o) return '';
@@ -33,6 +34,9 @@ export function showRoom(app, room, watchOnly) {
   const refusal = h('p', { class: 'refusal', id: 'refusal', role: 'alert' });
   const tools = h('div', { class: 'tools' });
   let last = null;
+  /** Seats that offered a rematch (from `rematch_offered`). */
+  let offers = [];
+  const rematchNote = h('p', { class: 'hint', id: 'rematch-note', 'aria-live': 'polite' });
 
   const leave = async () => {
     const u = last && last.update;
@@ -81,7 +85,8 @@ export function showRoom(app, room, watchOnly) {
       class: `seat${u.to_act.includes(s.seat) ? ' to-act' : ''}${s.seat === u.you ? ' me' : ''}`,
     },
     h('span', { class: 'seat-no' }, `Seat ${s.seat}`), ' ',
-    h('span', { class: 'who' }, seatName(s)), s.seat === u.you ? ' (you)' : '',
+    h('span', { class: 'who' }, s.account ? h('a', { href: `#/player/${encodeURIComponent(s.name)}` }, s.name) : seatName(s)),
+    s.seat === u.you ? ' (you)' : '',
     s.kind === 'player' && !s.connected ? h('span', { class: 'away' }, ' away') : null,
     u.clocks ? h('span', { class: 'clock', dataset: { clock: s.seat } }) : null)));
     drawClocks();
@@ -93,7 +98,20 @@ export function showRoom(app, room, watchOnly) {
     } else {
       put(board, h('pre', {}, JSON.stringify(u.view, null, 1)));
     }
+    // A rematch follows a match that ended, with an outcome or aborted.
+    const rematchable = mine && u.status === 'finished' && (!u.closed || u.closed === 'aborted');
+    const offered = mine && offers.includes(u.you);
+    const others = offers.filter(x => x !== u.you).map(x => (u.seats[x] ? seatName(u.seats[x]) : `seat ${x}`));
+    rematchNote.textContent = !rematchable || !offers.length ? ''
+      : others.length && offered ? `Rematch offered by you and ${others.join(', ')}.`
+        : others.length ? `${others.join(' and ')} offer${others.length > 1 ? '' : 's'} a rematch.`
+          : 'You offered a rematch: waiting for the others.';
     put(tools,
+      rematchable ? h('button', {
+        class: 'primary', id: 'rematch', disabled: offered,
+        onclick: () => conn.ask({ type: 'rematch', room }, m => m.type === 'rematch_offered' && m.room === room)
+          .catch(err => { refusal.textContent = err.message; refusal.dataset.code = err.code; }),
+      }, offered ? 'Rematch offered' : others.length ? 'Accept the rematch' : 'Rematch') : null,
       u.status === 'finished' && !u.closed ? h('a', { class: 'button', href: `#/replay/${room}`, id: 'open-replay' }, 'Replay') : null,
       !mine && u.status === 'waiting' && u.seats.some(s => s.kind === 'empty')
         ? h('button', { onclick: () => conn.send({ type: 'join', room, client_seed: clientSeed() }) }, 'Take a seat') : null,
@@ -107,6 +125,11 @@ export function showRoom(app, room, watchOnly) {
       if (!last || m.seq !== last.update.seq) refusal.textContent = '';
       last = app.latest.get(room);
       render();
+    }),
+    conn.on('rematch_offered', m => {
+      if (m.room !== room) return;
+      offers = m.seats;
+      if (last) render();
     }),
     conn.on('error', m => {
       if (m.room !== room) return;
@@ -123,7 +146,7 @@ export function showRoom(app, room, watchOnly) {
   ];
   const timer = setInterval(drawClocks, CLOCK_TICK_MS);
 
-  put(app.main, h('section', { class: 'room-screen' }, title, status, seatsBox, refusal, board, tools));
+  put(app.main, h('section', { class: 'room-screen' }, title, status, seatsBox, refusal, board, rematchNote, tools));
   last = app.latest.get(room) || null;
   if (last) render();
   else status.textContent = 'Loading the room…';

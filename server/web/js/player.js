@@ -1,0 +1,72 @@
+// A player's page (#/player/NAME): name, kind, joined, games; and, for
+// a signed-in visitor other than the player, a challenge form.
+
+import { h, put } from './dom.js';
+import { api, explain } from './api.js';
+import { GAMES } from './games.js';
+import { CLOCKS, clockOf } from './clocks.js';
+import { dateText } from './tokens.js';
+
+function gamesList(games) {
+  const entries = Object.entries(games || {});
+  if (!entries.length) return h('p', { class: 'hint', id: 'player-games' }, 'No finished games recorded yet.');
+  const words = v => (typeof v === 'object' && v !== null
+    ? Object.entries(v).map(([k, n]) => `${n} ${k}`).join(', ')
+    : String(v));
+  return h('ul', { id: 'player-games' }, entries.map(([g, v]) =>
+    h('li', {}, h('strong', {}, (GAMES[g] && GAMES[g].title) || g), `: ${words(v)}`)));
+}
+
+function challengeForm(app, name) {
+  const form = h('form', { class: 'create challenge-form', id: 'challenge-form', 'aria-label': `Challenge ${name}` },
+    h('h3', {}, `Challenge ${name}`),
+    h('div', { class: 'row' },
+      h('label', { for: 'challenge-game' }, 'Game'),
+      h('select', { id: 'challenge-game', name: 'game' }, Object.entries(GAMES).map(([k, g]) => h('option', { value: k }, g.title))),
+      h('label', { for: 'challenge-clock' }, 'Clock'),
+      h('select', { id: 'challenge-clock', name: 'clock' }, CLOCKS.map(c => h('option', { value: c.value }, c.label))),
+      h('label', {}, h('input', { type: 'checkbox', name: 'rated', id: 'challenge-rated' }), ' rated')),
+    h('p', { class: 'form-error refusal', role: 'alert' }),
+    h('button', { type: 'submit', class: 'primary', id: 'challenge-submit' }, 'Challenge'));
+  form.addEventListener('submit', async e => {
+    e.preventDefault();
+    const say = form.querySelector('.form-error');
+    say.textContent = '';
+    const msg = { to: name, game: form.elements.game.value, seats: 2, rated: form.elements.rated.checked };
+    const clock = clockOf(form.elements.clock.value);
+    if (clock) msg.clock = clock;
+    try {
+      await app.challenge(msg);
+      say.textContent = '';
+    } catch (err) { say.textContent = err.message; say.dataset.code = err.code; }
+  });
+  return form;
+}
+
+export function showPlayer(app, name) {
+  const section = h('section', { class: 'player-screen' }, h('h2', {}, name), h('p', {}, 'Loading…'));
+  put(app.main, section);
+  let gone = false;
+  const draw = async () => {
+    try {
+      const p = await api('GET', `/api/players/${encodeURIComponent(name)}`);
+      if (gone) return;
+      const me = app.conn.account;
+      const self = me && me.name.toLowerCase() === p.name.toLowerCase();
+      put(section,
+        h('h2', { id: 'player-name' }, p.name),
+        h('dl', { class: 'facts' },
+          h('dt', {}, 'Kind'), h('dd', { id: 'player-kind' }, p.kind === 'bot' ? 'bot' : 'person'),
+          h('dt', {}, 'Joined'), h('dd', { id: 'player-joined' }, dateText(p.created))),
+        h('h3', {}, 'Games'), gamesList(p.games),
+        self ? h('p', { class: 'hint' }, 'This is you.')
+          : me ? challengeForm(app, p.name)
+            : h('p', { class: 'hint' }, h('a', { href: '#/login' }, 'Log in'), ` to challenge ${p.name}.`));
+    } catch (err) {
+      if (gone) return;
+      put(section, h('h2', {}, name), h('p', { class: 'refusal', role: 'alert', id: 'player-error' }, explain(err).text));
+    }
+  };
+  draw();
+  return () => { gone = true; };
+}
