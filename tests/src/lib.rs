@@ -713,3 +713,19 @@ pub async fn greeted_from(
         .unwrap_or_else(|e| panic!("cannot connect to {server}: {e}"));
     Raw::greeted_on(format!("ws://{server}"), tcp, name).await
 }
+
+/// Two nodes of one cluster on a fresh schema and the test Redis, each
+/// with a lease of `lease`; `None` if a service is missing (the test then
+/// skips, except under `CI=true`, where the helpers fail it).
+pub async fn two_nodes(lease: Duration) -> Option<(ScratchSchema, TestServer, TestServer)> {
+    let scratch = ScratchSchema::new().await?;
+    let bus = redis_bus().await?;
+    let node = |bus: String| Config {
+        store: scratch.config_with_lease(lease),
+        bus: Some(bus),
+        ..Config::default()
+    };
+    let a = start_server_with(node(bus.clone())).await;
+    let b = start_server_with(node(bus)).await;
+    Some((scratch, a, b))
+}

@@ -7,13 +7,12 @@
 use std::time::Duration;
 
 use parlor_protocol::{ChallengeEnd, ServerMsg};
-use parlor_server::testing::{redis_bus, ScratchSchema};
-use parlor_server::Config;
+use parlor_server::testing::ScratchSchema;
 use parlor_tests::http::account_with_token;
 use parlor_tests::seeking::{
     by_seat, challenge_ended, challenge_made, matched, playing, seek_id, signed_in,
 };
-use parlor_tests::{play_out_nimrod, start_server_with, Raw, TestServer};
+use parlor_tests::{play_out_nimrod, Raw, TestServer};
 use serde_json::json;
 
 /// As in `bus.rs`: no test here waits for a lease to run out.
@@ -21,16 +20,7 @@ const LEASE: Duration = Duration::from_millis(2_000);
 
 /// Two nodes of one cluster, or `None` if a service is missing.
 async fn cluster() -> Option<(ScratchSchema, TestServer, TestServer)> {
-    let scratch = ScratchSchema::new().await?;
-    let bus = redis_bus().await?;
-    let node = |bus: String| Config {
-        store: scratch.config_with_lease(LEASE),
-        bus: Some(bus),
-        ..Config::default()
-    };
-    let a = start_server_with(node(bus.clone())).await;
-    let b = start_server_with(node(bus)).await;
-    Some((scratch, a, b))
+    parlor_tests::two_nodes(LEASE).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

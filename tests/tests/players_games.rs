@@ -10,10 +10,9 @@ use std::net::SocketAddr;
 
 use parlor_games::Seat;
 use parlor_protocol::{ClientMsg, ErrorCode, GameEntry, RoomId, RoomStatus, ServerMsg};
-use parlor_server::testing::{redis_bus, ScratchSchema};
-use parlor_server::Config;
+use parlor_server::testing::ScratchSchema;
 use parlor_tests::seeking::signed_in;
-use parlor_tests::{start_server, start_server_with, Raw, TestServer, TestStore};
+use parlor_tests::{start_server, Raw, TestServer, TestStore};
 use serde_json::json;
 
 /// Registers the account `name` and makes it an API token.
@@ -284,16 +283,7 @@ async fn a_correspondence_room_outlives_a_restart_with_its_deadline() {
 
 /// Two nodes of one cluster, or `None` if a service is missing.
 async fn cluster() -> Option<(ScratchSchema, TestServer, TestServer)> {
-    let scratch = ScratchSchema::new().await?;
-    let bus = redis_bus().await?;
-    let node = |bus: String| Config {
-        store: scratch.config_with_lease(std::time::Duration::from_millis(2_000)),
-        bus: Some(bus),
-        ..Config::default()
-    };
-    let a = start_server_with(node(bus.clone())).await;
-    let b = start_server_with(node(bus)).await;
-    Some((scratch, a, b))
+    parlor_tests::two_nodes(std::time::Duration::from_millis(2_000)).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
