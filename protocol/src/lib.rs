@@ -21,7 +21,9 @@ pub use error_code::ErrorCode;
 pub use matchmaking::{ChallengeEnd, ChallengeInfo, DeclineReason, GameEntry, SeekEnd};
 pub use replay::{deal_rng, log_analysis, replay, step, DealCheck, ReplayError};
 pub use server::{Closed, Deal, LogEntry, LoggedAction, MatchHeader, MatchLog, ServerMsg, Update};
-pub use types::{AccountInfo, Clock, Occupant, RoomId, RoomStatus, RoomSummary, SeatInfo, SeatRef};
+pub use types::{
+    account_key, AccountInfo, Clock, Occupant, RoomId, RoomStatus, RoomSummary, SeatInfo, SeatRef,
+};
 
 /// Largest frame the server sends. Every reply is bounded below it: room
 /// lists come in pages, analysis replies are cut, and an oversized reply

@@ -177,6 +177,13 @@ pub struct SeatRef {
     pub seat: Seat,
 }
 
+/// The key that makes account names unique: names compare whatever the
+/// (ASCII) case, so `Alice` and `alice` are one account. What seats,
+/// registries and tables of accounts are keyed by.
+pub fn account_key(name: &str) -> String {
+    name.to_ascii_lowercase()
+}
+
 /// The account a connection acts as, as `welcome` names it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AccountInfo {

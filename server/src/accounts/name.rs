@@ -96,10 +96,9 @@ impl AccountName {
 }
 
 /// The key of an account name as stored (names are unique whatever the
-/// case): what registries of accounts are keyed by.
-pub fn name_key(name: &str) -> String {
-    name.to_ascii_lowercase()
-}
+/// case): what registries of accounts are keyed by. The protocol's rule,
+/// so that the store, beneath the accounts, keys seats the same way.
+pub use parlor_protocol::account_key as name_key;
 
 impl fmt::Display for AccountName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -69,7 +69,7 @@ pub enum Unrouted {
 
 /// Locks a mutex, recovering the data if a panicking thread poisoned it:
 /// the maps stay consistent because every update is a single insert/remove.
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 

@@ -83,21 +83,13 @@ impl Directory {
         }
     }
 
-    /// [`Directory::notify_account`] for this node's connections only;
-    /// how many got it.
-    pub(super) fn notify_account_here(
-        &self,
-        key: &str,
-        msg: &ServerMsg,
-        except: Option<ConnId>,
-    ) -> usize {
-        let outs = self.account_outboxes(key);
-        let mut sent = 0;
-        for out in outs.iter().filter(|o| Some(o.id()) != except) {
-            out.send(msg);
-            sent += 1;
+    /// [`Directory::notify_account`] for this node's connections only.
+    pub(super) fn notify_account_here(&self, key: &str, msg: &ServerMsg, except: Option<ConnId>) {
+        for out in self.account_outboxes(key) {
+            if Some(out.id()) != except {
+                out.send(msg);
+            }
         }
-        sent
     }
 
     /// This node's name among the cluster's (`local` alone): where its

@@ -23,6 +23,26 @@ pub const MAX_CHALLENGES_FROM: usize = 4;
 /// to a popular player is refused to the spammer, not shown to the player.
 pub const MAX_CHALLENGES_TO: usize = 16;
 
+/// Refuses a new challenge over one of its limits, given how many its
+/// maker has open and how many wait for the player it names (`to`).
+pub fn check_limits(made: usize, received: usize, to: &str) -> Result<(), Refused> {
+    if made >= MAX_CHALLENGES_FROM {
+        return Err((
+            ErrorCode::ChallengeTooMany,
+            format!(
+                "you already have {made} challenges waiting for answers, the most one player may"
+            ),
+        ));
+    }
+    if received >= MAX_CHALLENGES_TO {
+        return Err((
+            ErrorCode::ChallengeTooMany,
+            format!("{to} has {received} challenges waiting already; try later"),
+        ));
+    }
+    Ok(())
+}
+
 /// A challenge waiting for its answer.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Open {
@@ -55,26 +75,12 @@ impl ChallengeBook {
     pub fn add(&mut self, mut open: Open) -> Result<ChallengeInfo, Refused> {
         let from = open.from_key().to_owned();
         let made = self.open.values().filter(|o| o.from_key() == from).count();
-        if made >= MAX_CHALLENGES_FROM {
-            return Err((
-                ErrorCode::ChallengeTooMany,
-                format!("you already have {made} challenges waiting for answers, the most one player may"),
-            ));
-        }
         let received = self
             .open
             .values()
             .filter(|o| o.to_key == open.to_key)
             .count();
-        if received >= MAX_CHALLENGES_TO {
-            return Err((
-                ErrorCode::ChallengeTooMany,
-                format!(
-                    "{} has {received} challenges waiting already; try later",
-                    open.info.to
-                ),
-            ));
-        }
+        check_limits(made, received, &open.info.to)?;
         self.next_id += 1;
         open.info.challenge = self.next_id;
         let info = open.info.clone();

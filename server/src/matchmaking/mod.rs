@@ -22,7 +22,7 @@ pub mod seeks;
 pub mod shared;
 mod start;
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use parlor_protocol::{ChallengeEnd, ChallengeInfo, DeclineReason, ErrorCode, ServerMsg};
@@ -33,7 +33,7 @@ use tokio_util::task::TaskTracker;
 pub use asker::{Asker, AskerAccount};
 pub use pairing::{pair, rating_window, Seek, Seeker};
 
-use crate::directory::{Directory, Refused, RoomSpec};
+use crate::directory::{lock, Directory, Refused, RoomSpec};
 use crate::outbox::ConnId;
 use crate::room::unix_ms;
 use challenges::{ChallengeBook, Open};
@@ -43,11 +43,6 @@ use shared::{Round, SharedBooks, TakeBy, BEAT_EVERY};
 /// How often waiting seeks are looked at again when nothing else wakes
 /// the matchmaker: rated windows widen every 5 s, so a second is prompt.
 pub const PAIRING_TICK: Duration = Duration::from_secs(1);
-
-/// Locks a mutex, recovering the data if a panicking thread poisoned it.
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-}
 
 /// Where the books are kept.
 #[derive(Debug)]

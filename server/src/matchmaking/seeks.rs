@@ -36,6 +36,31 @@ pub const DEFAULT_BOTS_AFTER_MS: u64 = 30_000;
 /// starting rating.
 pub const UNRATED_RATING: f64 = 1500.0;
 
+/// Refuses a new seek over one of its limits, given how many seeks wait
+/// already for its connection, its account (`None`: a guest's) and its
+/// address (counted in memory on one node, in the database in a cluster).
+pub fn check_limits(
+    of_conn: usize,
+    of_account: Option<usize>,
+    of_addr: usize,
+) -> Result<(), Refused> {
+    let too_many = |m: String| Err((ErrorCode::SeekTooMany, m));
+    if of_conn >= MAX_SEEKS_PER_CONNECTION {
+        return too_many(format!("this connection already has {of_conn} seeks waiting, the most it may; cancel one first"));
+    }
+    if let Some(n) = of_account.filter(|&n| n >= MAX_SEEKS_PER_ACCOUNT) {
+        return too_many(format!(
+            "your account already has {n} seeks waiting, the most it may; cancel one first"
+        ));
+    }
+    if of_addr >= MAX_SEEKS_PER_ADDRESS {
+        return too_many(format!(
+            "your address already has {of_addr} seeks waiting, the most one address may"
+        ));
+    }
+    Ok(())
+}
+
 /// A seek as it waits.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Waiting {
@@ -99,28 +124,17 @@ impl SeekBook {
         now_ms: u64,
         bots_after_ms: Option<u64>,
     ) -> Result<u64, Refused> {
-        let too_many = |m: String| Err((ErrorCode::SeekTooMany, m));
         let of_conn = self.count(|w| w.asker.conn == asker.conn);
-        if of_conn >= MAX_SEEKS_PER_CONNECTION {
-            return too_many(format!("this connection already has {of_conn} seeks waiting, the most it may; cancel one first"));
-        }
-        if let Some(account) = &asker.account {
-            let of_account = self.count(|w| {
+        let of_account = asker.account.as_ref().map(|account| {
+            self.count(|w| {
                 w.asker
                     .account
                     .as_ref()
                     .is_some_and(|a| a.key == account.key)
-            });
-            if of_account >= MAX_SEEKS_PER_ACCOUNT {
-                return too_many(format!("your account already has {of_account} seeks waiting, the most it may; cancel one first"));
-            }
-        }
+            })
+        });
         let of_addr = self.count(|w| w.asker.addr == asker.addr);
-        if of_addr >= MAX_SEEKS_PER_ADDRESS {
-            return too_many(format!(
-                "your address already has {of_addr} seeks waiting, the most one address may"
-            ));
-        }
+        check_limits(of_conn, of_account, of_addr)?;
         self.next_id += 1;
         let id = self.next_id;
         self.waiting.insert(

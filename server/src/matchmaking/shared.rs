@@ -23,13 +23,9 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use deadpool_postgres::Pool;
-use parlor_protocol::ErrorCode;
 
-use super::challenges::{Open, MAX_CHALLENGES_FROM, MAX_CHALLENGES_TO};
-use super::seeks::{
-    Group, SeekBook, Waiting, MAX_SEEKS_PER_ACCOUNT, MAX_SEEKS_PER_ADDRESS,
-    MAX_SEEKS_PER_CONNECTION,
-};
+use super::challenges::{self, Open};
+use super::seeks::{check_limits, Group, SeekBook, Waiting};
 use super::start::Placed;
 use crate::directory::Refused;
 use crate::outbox::ConnId;
@@ -255,17 +251,10 @@ impl SharedBooks {
             .await?;
         let (of_conn, of_account, of_addr): (i64, i64, i64) =
             (counts.try_get(0)?, counts.try_get(1)?, counts.try_get(2)?);
-        let too_many = |m: &str| Ok(Err((ErrorCode::SeekTooMany, m.to_owned())));
-        if of_conn >= signed(MAX_SEEKS_PER_CONNECTION as u64) {
-            return too_many(
-                "this connection has as many seeks waiting as it may; cancel one first",
-            );
-        }
-        if account.is_some() && of_account >= signed(MAX_SEEKS_PER_ACCOUNT as u64) {
-            return too_many("your account has as many seeks waiting as it may; cancel one first");
-        }
-        if of_addr >= signed(MAX_SEEKS_PER_ADDRESS as u64) {
-            return too_many("your address has as many seeks waiting as one address may");
+        let count = |n: i64| usize::try_from(n).unwrap_or(usize::MAX);
+        let of_account = account.as_ref().map(|_| count(of_account));
+        if let Err(refused) = check_limits(count(of_conn), of_account, count(of_addr)) {
+            return Ok(Err(refused));
         }
         let body = serde_json::to_string(w).map_err(corrupt)?;
         let row = client
@@ -376,7 +365,7 @@ impl SharedBooks {
             out.push((id, conn, Some(placed)));
         }
         let present: HashSet<u64> = client
-            .query("SELECT id, conn FROM mm_seeks WHERE gw = $1", &[&self.node])
+            .query("SELECT id FROM mm_seeks WHERE gw = $1", &[&self.node])
             .await?
             .iter()
             .filter_map(|r| r.try_get::<_, i64>(0).ok().map(unsigned))
@@ -412,20 +401,10 @@ impl SharedBooks {
             )
             .await?;
         let (made, received): (i64, i64) = (counts.try_get(0)?, counts.try_get(1)?);
-        if made >= signed(MAX_CHALLENGES_FROM as u64) {
-            return Ok(Err((
-                ErrorCode::ChallengeTooMany,
-                format!("you already have {made} challenges waiting for answers, the most one player may"),
-            )));
-        }
-        if received >= signed(MAX_CHALLENGES_TO as u64) {
-            return Ok(Err((
-                ErrorCode::ChallengeTooMany,
-                format!(
-                    "{} has {received} challenges waiting already; try later",
-                    open.info.to
-                ),
-            )));
+        let count = |n: i64| usize::try_from(n).unwrap_or(usize::MAX);
+        if let Err(refused) = challenges::check_limits(count(made), count(received), &open.info.to)
+        {
+            return Ok(Err(refused));
         }
         let body = serde_json::to_string(&open).map_err(corrupt)?;
         let row = client

@@ -86,7 +86,7 @@ pub(super) fn account_key(who: &StoredSeat) -> Option<String> {
             name,
             account: true,
             ..
-        } => Some(crate::accounts::name_key(name)),
+        } => Some(parlor_protocol::account_key(name)),
         _ => None,
     }
 }
