@@ -350,6 +350,11 @@ macro_rules! hosted_games {
                 match self { $(AnyGame::$variant(g) => g.places()),+ }
             }
 
+            /// The partnership `seat` plays in (see [`Game::team`]).
+            pub fn team(&self, seat: Seat) -> Option<u8> {
+                match self { $(AnyGame::$variant(g) => g.team(seat)),+ }
+            }
+
             /// What `viewer` may see.
             pub fn view(&self, viewer: Viewer) -> AnyView {
                 match self { $(AnyGame::$variant(g) => AnyView::$variant(g.view(viewer))),+ }

@@ -133,6 +133,13 @@ pub trait Game: Sized + Clone + Send + Sync + Debug + 'static {
             .map(|o| crate::places::places_by(o, self.seats(), |_| ()))
     }
 
+    /// The partnership `seat` plays in, for games played in teams
+    /// (partners are not each other's opponents when rated); `None` by
+    /// default: everyone plays for themselves.
+    fn team(&self, _seat: Seat) -> Option<u8> {
+        None
+    }
+
     /// What `viewer` may see. The only way state leaves the server.
     fn view(&self, viewer: Viewer) -> Self::View;
 

@@ -377,6 +377,15 @@ fn playout(
                 };
                 prop_assert_eq!(p == 1, won, "seat {} placed {} in {:?}", i, p, outcome);
             }
+            // Partners share their place.
+            for i in 0..seats {
+                for j in 0..seats {
+                    let (ti, tj) = (g.team(Seat(i)), g.team(Seat(j)));
+                    if ti.is_some() && ti == tj {
+                        prop_assert_eq!(places[usize::from(i)], places[usize::from(j)]);
+                    }
+                }
+            }
             let mut distinct = places.clone();
             distinct.sort_unstable();
             distinct.dedup();

@@ -757,6 +757,11 @@ impl Game for Cribbage {
         })
     }
 
+    /// Four players play as two partnerships: seats 0 & 2 against 1 & 3.
+    fn team(&self, seat: Seat) -> Option<u8> {
+        (self.seats == 4).then_some(seat.0 % 2)
+    }
+
     fn view(&self, viewer: Viewer) -> View {
         let you = match viewer {
             Viewer::Seat(s) if s.0 < self.seats => Some(s),
