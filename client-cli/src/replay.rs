@@ -81,6 +81,7 @@ fn update(log: &MatchLog, game: &parlor_games::AnyGame, seq: u64) -> Update {
         clocks: None,
         outcome,
         closed: None,
+        rating_changes: None,
     }
 }
 

@@ -10,6 +10,7 @@ mod client;
 mod codec;
 mod error_code;
 mod matchmaking;
+mod ratings;
 mod replay;
 mod server;
 mod types;
@@ -19,6 +20,10 @@ pub use client::{ClientMsg, CLIENT_TYPES, MAX_ROOMS_PER_PAGE};
 pub use codec::{decode_client, decode_server, encode, DecodeFailure};
 pub use error_code::ErrorCode;
 pub use matchmaking::{ChallengeEnd, ChallengeInfo, DeclineReason, GameEntry, SeekEnd};
+pub use ratings::{
+    provisional, Leaderboard, LeaderboardRow, LedgerHead, PoolRating, RatedGame, RatingChange,
+    SeatRating, PROVISIONAL_RD,
+};
 pub use replay::{deal_rng, log_analysis, replay, step, DealCheck, ReplayError};
 pub use server::{Closed, Deal, LogEntry, LoggedAction, MatchHeader, MatchLog, ServerMsg, Update};
 pub use types::{

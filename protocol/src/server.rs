@@ -43,6 +43,10 @@ pub struct Update {
     /// `finished`): why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub closed: Option<Closed>,
+    /// Once a rated match has ended and its ratings are applied: each
+    /// rated player's change.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating_changes: Option<Vec<crate::RatingChange>>,
 }
 
 /// What happened at one step of a match. `M` is the move: JSON as read

@@ -147,6 +147,9 @@ pub struct SeatInfo<S = String> {
     /// Who sits there.
     #[serde(flatten)]
     pub occupant: Occupant<S>,
+    /// The player's rating in a rated room.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<crate::SeatRating>,
 }
 
 /// A room as the lobby lists it.

@@ -252,6 +252,7 @@ mod tests {
                 occupant: parlor_protocol::Occupant::Bot {
                     strategy: "random".into(),
                 },
+                rating: None,
             }],
             spectators: 0,
             commitment: None,
@@ -324,6 +325,7 @@ mod tests {
         summary.seats.push(parlor_protocol::SeatInfo {
             seat: parlor_games::Seat(1),
             occupant: parlor_protocol::Occupant::Empty,
+            rating: None,
         });
         e.summary = Arc::new(summary);
         rooms.insert(unstarted.clone(), e);

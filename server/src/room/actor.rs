@@ -199,6 +199,7 @@ impl Room {
                 .map(|(i, slot)| parlor_protocol::SeatInfo {
                     seat: Seat(i as u8),
                     occupant: slot.occupant(),
+                    rating: None,
                 })
                 .collect(),
             spectators: u32::try_from(self.spectators.len()).unwrap_or(u32::MAX),

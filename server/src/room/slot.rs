@@ -138,6 +138,7 @@ impl Serialize for SeatList<'_> {
         s.collect_seq(self.0.iter().enumerate().map(|(i, slot)| SeatInfo {
             seat: Seat(u8::try_from(i).unwrap_or(u8::MAX)),
             occupant: slot.occupant_ref(),
+            rating: None,
         }))
     }
 }
@@ -186,6 +187,7 @@ mod tests {
             .map(|(i, slot)| SeatInfo {
                 seat: Seat(i as u8),
                 occupant: slot.occupant(),
+                rating: None,
             })
             .collect();
         let ours = serde_json::to_string(&SeatList(&slots)).unwrap();
