@@ -32,6 +32,8 @@ pub(super) enum ReadJob {
     Log(RoomId, Reply<Option<MatchLog>>),
     Games(String, usize, Reply<Vec<AccountGame>>),
     Played(String, Reply<Vec<crate::store::PlayedMatch>>),
+    /// Any other read: it answers by itself (see `SqliteStore::snapshot`).
+    Run(Box<dyn FnOnce(&Connection, &Faults) + Send>),
 }
 
 /// The readers' queue, shared: whichever reader is free takes the next
@@ -78,6 +80,7 @@ fn serve(conn: &Connection, queue: &Queue, faults: &Faults) {
             ReadJob::Played(key, r) => drop(r.send(snapshot(conn, faults, |c| {
                 super::queries::played_by(c, &key)
             }))),
+            ReadJob::Run(read) => read(conn, faults),
         }
     }
 }
@@ -85,7 +88,7 @@ fn serve(conn: &Connection, queue: &Queue, faults: &Faults) {
 /// Runs `read` in one read transaction, so its several queries see one
 /// committed state (steps appended between them would otherwise make a
 /// restored match's seats and steps disagree).
-fn snapshot<T>(
+pub(super) fn snapshot<T>(
     conn: &Connection,
     faults: &Faults,
     read: impl FnOnce(&Connection) -> Result<T, StoreError>,
