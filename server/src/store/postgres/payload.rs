@@ -32,7 +32,7 @@ pub(super) enum Answer {
 
 /// A job's payload and answer; `Err` gives back a job a batch does not
 /// run (a rated end runs as a transaction of its own, see `ratings`).
-pub(super) fn split(job: WriteJob) -> Result<(Payload, Answer), WriteJob> {
+pub(super) fn split(job: WriteJob) -> Result<(Payload, Answer), Box<WriteJob>> {
     Ok(match job {
         WriteJob::Create(rec, r) => (Payload::Create(rec), Answer::Key(r)),
         WriteJob::Seat(key, seat, who, r) => (Payload::Seat(key, seat, who), Answer::Unit(r)),
@@ -55,7 +55,7 @@ pub(super) fn split(job: WriteJob) -> Result<(Payload, Answer), WriteJob> {
             },
             Answer::Unit(reply),
         ),
-        rated @ WriteJob::Rated { .. } => return Err(rated),
+        rated @ WriteJob::Rated { .. } => return Err(Box::new(rated)),
     })
 }
 

@@ -33,8 +33,11 @@ pub(super) enum ReadJob {
     Games(String, usize, Reply<Vec<AccountGame>>),
     Played(String, Reply<Vec<crate::store::PlayedMatch>>),
     /// Any other read: it answers by itself (see `SqliteStore::snapshot`).
-    Run(Box<dyn FnOnce(&Connection, &Faults) + Send>),
+    Run(Read),
 }
+
+/// A read that answers by itself, run on a reader's connection.
+pub(super) type Read = Box<dyn FnOnce(&Connection, &Faults) + Send>;
 
 /// The readers' queue, shared: whichever reader is free takes the next
 /// job, so one long read holds up no other.
