@@ -347,3 +347,61 @@ fn close(a: &Rating, b: &Rating, tolerance: f64) -> bool {
         && (a.rd - b.rd).abs() <= tolerance
         && (a.vol - b.vol).abs() <= tolerance
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line read back from its JSON text keeps every rating bit for bit,
+    /// so its hash still matches: the reader must parse floats exactly
+    /// (serde_json's `float_roundtrip`; Python's `json` does by default).
+    #[test]
+    fn lines_survive_their_text_bit_for_bit() {
+        let system = Glicko2::PARLOR;
+        let mut standing = Standing::default();
+        let names = ["a", "b", "c"];
+        let mut head: Option<(u64, String)> = None;
+        for i in 0..400u64 {
+            let (x, y) = (names[(i % 3) as usize], names[((i + 1) % 3) as usize]);
+            let entrants: Vec<Entrant> = [(x, 0u8), (y, 1u8)]
+                .iter()
+                .map(|&(name, seat)| Entrant {
+                    name: name.to_owned(),
+                    seat,
+                    team: None,
+                    place: if (i * 7 + u64::from(seat)) % 3 == 0 {
+                        1
+                    } else {
+                        2
+                    },
+                    current: standing.get("nimrod", name),
+                })
+                .collect();
+            let at = i * 3_600_000;
+            let line = next_line(
+                &system,
+                head.as_ref().map(|(n, h)| (*n, h.as_str())),
+                at,
+                "nimrod",
+                "room",
+                "c",
+                &entrants,
+            );
+            let players: Vec<Placed<'_>> = line
+                .players
+                .iter()
+                .map(|p| (p.name.as_str(), p.team, p.place))
+                .collect();
+            standing.apply(&system, "nimrod", at, &players);
+            let text = serde_json::to_string(&line).unwrap_or_default();
+            let back: LedgerLine = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+            for (p, q) in line.players.iter().zip(&back.players) {
+                assert_eq!(p.after.rating.to_bits(), q.after.rating.to_bits(), "{text}");
+                assert_eq!(p.after.rd.to_bits(), q.after.rd.to_bits(), "{text}");
+                assert_eq!(p.after.vol.to_bits(), q.after.vol.to_bits(), "{text}");
+            }
+            assert_eq!(back.compute_hash(), line.hash, "{text}");
+            head = Some((line.n, line.hash.clone()));
+        }
+    }
+}

@@ -36,6 +36,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use common::live::{check_acked, check_views, get_log, hello, recv_within, send, start_server, Ws};
+use common::rated;
 use common::seekers;
 use parlor_games::rng::GameRng;
 use parlor_games::{GameKind, Seat, Viewer};
@@ -464,6 +465,8 @@ struct Shared {
     epochs: Mutex<HashMap<String, Vec<i64>>>,
     /// How seekers' and challengers' attempts ended, by kind.
     finding: Mutex<BTreeMap<String, usize>>,
+    /// Rooms rated matches were played in.
+    rated_rooms: Mutex<Vec<String>>,
 }
 
 impl Shared {
@@ -1110,6 +1113,62 @@ async fn challengers(sh: Arc<Shared>, lane: u64) {
     }
 }
 
+/// The accounts that play rated matches through the faults.
+const RATED: [&str; 2] = ["chaos-rated-a", "chaos-rated-b"];
+
+/// Rated matches played once the faults are over (none may fail).
+const RATED_WHEN_CALM: usize = 2;
+
+/// Two accounts play short rated matches on random nodes again and again
+/// until the faults are over (a fault may cut any of them), then a few
+/// more; the ledger is checked against every room at the end.
+async fn rated_players(sh: Arc<Shared>) {
+    let mut tokens = None;
+    while tokens.is_none() {
+        let Some((_, url)) = sh.pick() else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let http = url
+            .trim_start_matches("ws://")
+            .trim_end_matches('/')
+            .to_owned();
+        let made = async {
+            let a = seekers::account_token(&http, RATED[0]).await?;
+            let b = seekers::account_token(&http, RATED[1]).await?;
+            Ok::<_, String>((a, b))
+        };
+        match made.await {
+            Ok(t) => tokens = Some(t),
+            Err(e) if e.contains("name_taken") => {
+                sh.problem(format!("rated players: accounts half made ({e})"));
+                return;
+            }
+            Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
+        }
+    }
+    let Some((ta, tb)) = tokens else { return };
+    let mut calm_left = RATED_WHEN_CALM;
+    while calm_left > 0 {
+        let calm = sh.calm();
+        let (Some((_, a)), Some((_, b))) = (sh.pick(), sh.pick()) else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        let mut rooms = Vec::new();
+        let played = rated::rated_match(&a, &b, &ta, &tb, RATED[1], &mut rooms).await;
+        lock(&sh.rated_rooms).extend(rooms);
+        match played {
+            Ok(_) => *lock(&sh.finding).entry("rated Played".into()).or_default() += 1,
+            Err(e) if calm => sh.problem(format!("a rated match with no faults failed: {e}")),
+            Err(_) => *lock(&sh.finding).entry("rated Cut".into()).or_default() += 1,
+        }
+        if calm {
+            calm_left -= 1;
+        }
+    }
+}
+
 /// Makes rooms of `game` played by two built-in bots (`strategy`) and
 /// nobody else, one after another, until the faults are over; watches
 /// each end by its log.
@@ -1335,6 +1394,7 @@ async fn a_cluster_under_faults_loses_no_move_and_shows_no_false_view() {
         reconnects: Mutex::default(),
         epochs: Mutex::default(),
         finding: Mutex::default(),
+        rated_rooms: Mutex::default(),
     });
     let guard = Guard(sh.clone());
     let t0 = Instant::now();
@@ -1356,6 +1416,7 @@ async fn a_cluster_under_faults_loses_no_move_and_shows_no_false_view() {
         load.push(tokio::spawn(seekers(sh.clone(), lane)));
         load.push(tokio::spawn(challengers(sh.clone(), lane)));
     }
+    load.push(tokio::spawn(rated_players(sh.clone())));
     // Let play begin before the first fault.
     tokio::time::sleep(Duration::from_secs(2)).await;
     let chaos = {
@@ -1388,6 +1449,20 @@ async fn a_cluster_under_faults_loses_no_move_and_shows_no_false_view() {
         lock(&sh.rooms).get_mut(id).unwrap().log = log;
     }
     drop(ws);
+    // Every finished rated match has one ledger line, no other has one,
+    // and the ledger folds to the ratings the players' pages show.
+    let (_, url) = sh.pick().expect("a live node");
+    let http = url
+        .trim_start_matches("ws://")
+        .trim_end_matches('/')
+        .to_owned();
+    let rated_rooms = lock(&sh.rated_rooms).clone();
+    let (rated_finished, ledger_lines) =
+        rated::check_ledger(&url, &http, &rated_rooms, &RATED).await;
+    eprintln!(
+        "chaos: {} rated matches begun, {rated_finished} finished, {ledger_lines} ledger lines, one for each",
+        rated_rooms.len()
+    );
     drop(guard);
 
     // Checks.
@@ -1481,4 +1556,8 @@ async fn a_cluster_under_faults_loses_no_move_and_shows_no_false_view() {
         pause.as_millis()
     );
     assert!(problems.is_empty(), "clients met problems: {problems:#?}");
+    assert!(
+        rated_finished >= RATED_WHEN_CALM,
+        "rated matches must finish"
+    );
 }

@@ -9,7 +9,10 @@
 //! and finally plays every game to its end. Then it checks that every move
 //! a client saw acknowledged (the update after it arrived) is in the
 //! match log, that every view a client was shown is the view the log
-//! replays to, and that every game finished.
+//! replays to, and that every game finished. Meanwhile two accounts play
+//! short rated matches again and again through the kills: at the end
+//! every finished one has exactly one ratings ledger line, no other has
+//! one, and the ledger re-folds to the ratings their pages show.
 
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
@@ -22,6 +25,7 @@ use std::process::Child;
 use std::time::Duration;
 
 use common::live::{check_acked, check_views, hello, recv, send, start_server, Ws, PATIENCE};
+use common::rated;
 use parlor_games::{Seat, Viewer};
 use parlor_protocol::{ErrorCode, ServerMsg, Update};
 use parlor_server::testing::{self, ScratchSchema};
@@ -33,6 +37,33 @@ use uuid::Uuid;
 const ROOMS: usize = 8;
 /// Long games, so that most kills land mid-game.
 const PILES: [u64; 2] = [800, 800];
+
+/// The accounts that play rated matches through the kills.
+const RATED: [&str; 2] = ["crash-from", "crash-to"];
+
+/// Rated matches played in the last cycle, which no kill interrupts.
+const RATED_LAST_CYCLE: usize = 3;
+
+/// Plays rated matches on `url` until a connection breaks (the kill), or
+/// (`last`) a few; the rooms they were played in.
+async fn rated_lane(url: String, tokens: [String; 2], last: bool) -> Vec<String> {
+    let mut rooms = Vec::new();
+    let mut done = 0;
+    while !last || done < RATED_LAST_CYCLE {
+        match rated::rated_match(&url, &url, &tokens[0], &tokens[1], RATED[1], &mut rooms).await {
+            Ok(_) => done += 1,
+            Err(e) if last => panic!("a rated match without kills failed: {e}"),
+            Err(_) => break,
+        }
+    }
+    rooms
+}
+
+fn http_of(url: &str) -> String {
+    url.trim_start_matches("ws://")
+        .trim_end_matches('/')
+        .to_owned()
+}
 
 /// How often a room's players resume again within one cycle after
 /// `room/moved` before the cycle's play ends.
@@ -248,12 +279,29 @@ async fn sigkill_at_random_moments_loses_no_acknowledged_move() {
     };
     let mut rooms: Vec<RoomRecord> = vec![RoomRecord::default(); ROOMS];
     let mut rng = rand::thread_rng();
+    // The rated players' accounts, made before the kills begin.
+    let tokens = {
+        let (mut child, url) = start(bin, &store, dir.path());
+        let mut tokens = Vec::new();
+        for name in RATED {
+            tokens.push(
+                common::seekers::account_token(&http_of(&url), name)
+                    .await
+                    .unwrap(),
+            );
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        [tokens[0].clone(), tokens[1].clone()]
+    };
+    let mut rated_rooms = Vec::new();
     for cycle in 0..=kills {
         let (mut child, url) = start(bin, &store, dir.path());
         let tasks: Vec<_> = rooms
             .iter()
             .map(|r| tokio::spawn(drive(url.clone(), r.clone())))
             .collect();
+        let lane = tokio::spawn(rated_lane(url.clone(), tokens.clone(), cycle == kills));
         if cycle < kills {
             let ms = rng.gen_range(20..400);
             tokio::time::sleep(Duration::from_millis(ms)).await;
@@ -266,6 +314,12 @@ async fn sigkill_at_random_moments_loses_no_acknowledged_move() {
                 .unwrap()
                 .unwrap();
         }
+        rated_rooms.extend(
+            tokio::time::timeout(PATIENCE * 5, lane)
+                .await
+                .unwrap()
+                .unwrap(),
+        );
         if cycle == kills {
             // Every game is over: check the logs against what clients saw.
             let (mut ws, _) = hello(&url).await.unwrap();
@@ -296,8 +350,14 @@ async fn sigkill_at_random_moments_loses_no_acknowledged_move() {
                     .collect();
                 views += check_views(r.room.as_str(), &log, &seen);
             }
+            let (rated_finished, lines) =
+                rated::check_ledger(&url, &http_of(&url), &rated_rooms, &RATED).await;
             let _ = child.kill();
             let _ = child.wait();
+            eprintln!(
+                "crash harness: {} rated matches, {rated_finished} finished, {lines} ledger lines, one for each, folding to the stored ratings",
+                rated_rooms.len()
+            );
             eprintln!(
                 "crash harness: {kills} SIGKILLs, {ROOMS} games all finished, {acked} acknowledged moves all in the logs, {views} views seen all replayed identically"
             );

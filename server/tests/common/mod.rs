@@ -7,6 +7,7 @@
 pub mod backend;
 pub mod fault_cases;
 pub mod live;
+pub mod rated;
 pub mod seekers;
 pub mod store_cases;
 
