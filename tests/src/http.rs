@@ -19,6 +19,8 @@ pub struct Answer {
     pub headers: Vec<(String, String)>,
     /// The body as JSON (`null` if it is not).
     pub body: Value,
+    /// The body as text.
+    pub text: String,
 }
 
 impl Answer {
@@ -101,10 +103,12 @@ pub async fn request_on(
         })
         .collect();
     let body = serde_json::from_slice(&all[end + 4..]).unwrap_or(Value::Null);
+    let text = String::from_utf8_lossy(&all[end + 4..]).into_owned();
     Answer {
         status,
         headers,
         body,
+        text,
     }
 }
 

@@ -12,6 +12,7 @@
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod http;
+pub mod rating;
 pub mod seeking;
 
 use std::net::SocketAddr;

@@ -67,6 +67,9 @@ pub enum ApiRoute {
     RevokeToken(i64),
     /// `GET /api/players/NAME`.
     Player(String),
+    /// The ratings: ledger, head, leaderboards (a malformed query is
+    /// answered with its error).
+    Ratings(Result<super::ratings::RatingsRoute, AuthError>),
     /// A path of the API with a method it does not take.
     MethodNotAllowed(&'static str),
     /// Under `/api/tokens/` or `/api/players/` but malformed.
@@ -77,6 +80,17 @@ pub enum ApiRoute {
 /// paths, including `/api/replay/`, are the plain routes').
 pub fn route(method: &str, target: &str) -> Option<ApiRoute> {
     let path = target.split(['?', '#']).next().unwrap_or_default();
+    let query = target
+        .split_once('?')
+        .map(|(_, q)| q.split('#').next().unwrap_or_default())
+        .unwrap_or_default();
+    if let Some(r) = super::ratings::route(path, query) {
+        return Some(if method == "GET" {
+            ApiRoute::Ratings(r)
+        } else {
+            ApiRoute::MethodNotAllowed("GET")
+        });
+    }
     let only = |m: &'static str, r: ApiRoute| {
         Some(if method == m {
             r
@@ -175,11 +189,13 @@ fn basic(head: &Head) -> Option<(String, Password)> {
     Some((name.to_owned(), Password::new(password.to_owned())))
 }
 
-/// An answer: status, JSON body, extra header lines.
+/// An answer: status, JSON body, extra header lines; or, for the
+/// ratings ledger, newline-delimited JSON lines instead of the body.
 struct Answer {
     status: u16,
     body: Value,
     headers: String,
+    lines: Option<Vec<u8>>,
 }
 
 impl Answer {
@@ -188,6 +204,7 @@ impl Answer {
             status,
             body,
             headers: String::new(),
+            lines: None,
         }
     }
 
@@ -202,8 +219,14 @@ impl Answer {
             status: e.status,
             body,
             headers,
+            lines: None,
         }
     }
+}
+
+/// The wall clock in ms since the Unix epoch (ratings widen with idle days).
+fn now_ms() -> u64 {
+    u64::try_from(crate::accounts::service::now_ms()).unwrap_or(0)
 }
 
 fn reason(status: u16) -> &'static str {
@@ -286,8 +309,16 @@ pub async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
         status,
         body,
         headers,
+        lines,
     } = answer;
-    let body = if status == 204 {
+    let content_type = if lines.is_some() {
+        "application/x-ndjson"
+    } else {
+        "application/json"
+    };
+    let body = if let Some(lines) = lines {
+        lines
+    } else if status == 204 {
         Vec::new()
     } else {
         let mut b = serde_json::to_vec(&body).unwrap_or_default();
@@ -300,7 +331,7 @@ pub async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
         "Connection: close\r\n".to_owned()
     };
     let text = format!(
-        "HTTP/1.1 {status} {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\
+        "HTTP/1.1 {status} {}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
          Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n{headers}{connection}\r\n",
         reason(status),
         body.len()
@@ -380,7 +411,10 @@ async fn handle_inner(
     body: &[u8],
     req: ApiRequest<'_>,
 ) -> Result<Answer, AuthError> {
-    let changes = !matches!(route, ApiRoute::ListTokens | ApiRoute::Player(_));
+    let changes = !matches!(
+        route,
+        ApiRoute::ListTokens | ApiRoute::Player(_) | ApiRoute::Ratings(_)
+    );
     if changes
         && session_cookie(head).is_some()
         && !origin_allowed(
@@ -464,29 +498,18 @@ async fn handle_inner(
             tracing::info!(account = %account.name, id, "API token revoked");
             Ok(Answer::json(204, Value::Null))
         }
-        ApiRoute::Player(name) => {
-            let account = accounts.player(&name).await?;
-            let played = req
-                .store
-                .played_by(&crate::accounts::name_key(&account.name))
-                .await
-                .map_err(|e| {
-                    AuthError::new(
-                        503,
-                        "server/storage",
-                        format!("the record could not be read: {e}"),
-                    )
-                })?;
-            let games = crate::accounts::record::tally(&played);
-            Ok(Answer::json(
-                200,
-                json!({
-                    "name": account.name,
-                    "kind": account.kind,
-                    "created": account.created_ms,
-                    "games": games,
+        ApiRoute::Player(name) => Ok(Answer::json(
+            200,
+            super::player::page(req.accounts, req.store, &name, now_ms()).await?,
+        )),
+        ApiRoute::Ratings(route) => {
+            match super::ratings::answer(route?, req.store, now_ms()).await? {
+                super::ratings::Reply::Json(body) => Ok(Answer::json(200, body)),
+                super::ratings::Reply::Lines(lines) => Ok(Answer {
+                    lines: Some(lines),
+                    ..Answer::json(200, Value::Null)
                 }),
-            ))
+            }
         }
         ApiRoute::MethodNotAllowed(allowed) => Ok(Answer {
             headers: format!("Allow: {allowed}\r\n"),

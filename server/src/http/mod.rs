@@ -23,6 +23,8 @@ mod assets;
 mod head;
 mod ops;
 mod peer;
+mod player;
+pub mod ratings;
 mod replay;
 mod response;
 mod route;

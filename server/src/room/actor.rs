@@ -54,10 +54,15 @@ pub(super) struct Room {
     pub has_moved: Vec<bool>,
     /// Rematch offers, once the match is over.
     pub rematch: super::rematch::Offers,
+    /// Per seat, in a rated room: the rating shown beside it.
+    pub ratings: Vec<Option<parlor_protocol::SeatRating>>,
+    /// Once a rated match's ratings are applied: each player's change.
+    pub rating_changes: Option<Vec<parlor_protocol::RatingChange>>,
 }
 
 impl Room {
     pub(super) async fn run(mut self, mut inbox: mpsc::Receiver<RoomCmd>) {
+        self.load_ratings().await;
         self.sync_clocks(Instant::now());
         self.run_bots(&mut inbox).await;
         let shutdown = self.host.shutdown();
@@ -199,7 +204,7 @@ impl Room {
                 .map(|(i, slot)| parlor_protocol::SeatInfo {
                     seat: Seat(i as u8),
                     occupant: slot.occupant(),
-                    rating: None,
+                    rating: self.ratings.get(i).copied().flatten(),
                 })
                 .collect(),
             spectators: u32::try_from(self.spectators.len()).unwrap_or(u32::MAX),

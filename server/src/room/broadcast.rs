@@ -33,6 +33,8 @@ struct UpdateFrame<'a> {
     outcome: Option<Outcome>,
     #[serde(skip_serializing_if = "Option::is_none")]
     closed: Option<Closed>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rating_changes: Option<&'a [parlor_protocol::RatingChange]>,
 }
 
 impl Room {
@@ -62,7 +64,7 @@ impl Room {
             game: self.header.game,
             seq: self.seq,
             status,
-            seats: SeatList(&self.seats),
+            seats: SeatList(&self.seats, &self.ratings),
             you,
             to_act,
             view: &view,
@@ -70,6 +72,7 @@ impl Room {
             clocks: self.clocks.as_ref().map(|c| c.snapshot(Instant::now())),
             outcome: self.game.outcome(),
             closed: self.closed,
+            rating_changes: self.rating_changes.as_deref(),
         };
         Utf8Bytes::from(encode(&frame))
     }

@@ -14,6 +14,7 @@ mod clock;
 mod expiry;
 mod moved;
 mod moves;
+mod rating;
 mod rematch;
 mod seating;
 mod setup;

@@ -198,27 +198,45 @@ impl Room {
             .then(|| super::turn::turn_in(&game, clocks.as_ref(), now));
         let own_move = matches!(step, Step::Move(_));
         let before = self.game.to_act();
+        // A rated match's end carries what its ratings need: they are
+        // applied in the transaction that stores it.
+        let rated = outcome.and_then(|o| Some((o, self.rated_end(&game)?)));
         // Written straight from the typed move: no JSON tree per move.
         let stored = async {
             let step = StoreStep::new(self.seq, seat, &action)?;
             let clocks = clocks.as_ref().map(|c| c.snapshot(now));
-            self.store()
-                .append_step(self.key, step, clocks, outcome, turn.clone())
-                .await
+            match rated {
+                Some((outcome, end)) => self
+                    .store()
+                    .append_rated(self.key, step, clocks, outcome, end)
+                    .await
+                    .map(Some),
+                None => self
+                    .store()
+                    .append_step(self.key, step, clocks, outcome, turn.clone())
+                    .await
+                    .map(|()| None),
+            }
         };
-        if let Err(e) = stored.await {
-            // The step as the log would hold it, to know it if it is there.
-            let ours = serde_json::to_value(&action)
-                .and_then(serde_json::from_value::<LoggedAction>)
-                .ok()
-                .map(|action| LogEntry {
-                    seq: self.seq,
-                    seat,
-                    action,
-                });
-            return self.not_stored(e, ours, clocks).await;
-        }
+        let line = match stored.await {
+            Ok(line) => line,
+            Err(e) => {
+                // The step as the log would hold it, to know it if it is there.
+                let ours = serde_json::to_value(&action)
+                    .and_then(serde_json::from_value::<LoggedAction>)
+                    .ok()
+                    .map(|action| LogEntry {
+                        seq: self.seq,
+                        seat,
+                        action,
+                    });
+                return self.not_stored(e, ours, clocks).await;
+            }
+        };
         self.store_failed = false;
+        if let Some(line) = &line {
+            self.rating_changes = Some(super::rating::changes(line));
+        }
         crate::metrics::move_accepted(self.header.game);
         self.game = game;
         self.rng = rng;
@@ -265,6 +283,17 @@ impl Room {
                         self.clocks = clocks;
                     }
                     self.store_failed = false;
+                    if self.game.outcome().is_some() && self.rates() {
+                        // A rated end's ratings went in with it.
+                        match self.store().ledger_line_of(self.id.as_str()).await {
+                            Ok(line) => {
+                                self.rating_changes = line.as_ref().map(super::rating::changes)
+                            }
+                            Err(e) => {
+                                tracing::debug!(room = %self.id, error = %e, "cannot read the ledger line")
+                            }
+                        }
+                    }
                     self.announce();
                     return if went_through {
                         Ok(())

@@ -136,6 +136,7 @@ impl Room {
             );
         }
         self.seats[seat.index()] = slot;
+        self.load_ratings().await;
         self.host.report(RoomEvent::Unseated {
             room: self.id.clone(),
             token: old_token,
@@ -247,6 +248,7 @@ impl Room {
         if !self.take_seat(&who, seat, slot).await {
             return;
         }
+        self.load_ratings().await;
         self.host.report(RoomEvent::Seated {
             room: self.id.clone(),
             token: who.token,

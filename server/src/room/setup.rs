@@ -122,6 +122,8 @@ pub fn spawn_room(
         unsettled: false,
         has_moved: vec![false; n],
         rematch: Default::default(),
+        ratings: Vec::new(),
+        rating_changes: None,
     };
     Prepared::new(room)
 }
@@ -210,6 +212,8 @@ pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<P
         unsettled: false,
         has_moved,
         rematch: Default::default(),
+        ratings: Vec::new(),
+        rating_changes: None,
     };
     Ok(Prepared::new(room))
 }

@@ -1,7 +1,7 @@
 //! Who sits in a seat.
 
 use parlor_games::Seat;
-use parlor_protocol::{Occupant, SeatInfo};
+use parlor_protocol::{Occupant, SeatInfo, SeatRating};
 use serde::{Serialize, Serializer};
 use uuid::Uuid;
 
@@ -104,6 +104,14 @@ impl Slot {
         matches!(self, Slot::Player { out: Some(o), .. } if o.id() == conn)
     }
 
+    /// The name of the player sitting here, if a player does.
+    pub fn player_name(&self) -> Option<&str> {
+        match self {
+            Slot::Player { name, .. } => Some(name),
+            _ => None,
+        }
+    }
+
     /// Whether an account holds the seat.
     pub fn is_account(&self) -> bool {
         matches!(self, Slot::Player { account: true, .. })
@@ -129,16 +137,17 @@ impl Slot {
 
 /// A room's seats as updates show them: the protocol's `SeatInfo` list,
 /// borrowing the names from the slots (building an owned list cloned
-/// every name for every broadcast).
+/// every name for every broadcast), with each seat's rating in a rated
+/// room (by seat index; shorter or empty elsewhere).
 #[derive(Clone, Copy, Debug)]
-pub struct SeatList<'a>(pub &'a [Slot]);
+pub struct SeatList<'a>(pub &'a [Slot], pub &'a [Option<SeatRating>]);
 
 impl Serialize for SeatList<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.collect_seq(self.0.iter().enumerate().map(|(i, slot)| SeatInfo {
             seat: Seat(u8::try_from(i).unwrap_or(u8::MAX)),
             occupant: slot.occupant_ref(),
-            rating: None,
+            rating: self.1.get(i).copied().flatten(),
         }))
     }
 }
@@ -190,7 +199,7 @@ mod tests {
                 rating: None,
             })
             .collect();
-        let ours = serde_json::to_string(&SeatList(&slots)).unwrap();
+        let ours = serde_json::to_string(&SeatList(&slots, &[])).unwrap();
         assert_eq!(ours, serde_json::to_string(&infos).unwrap());
         assert!(ours.contains(r#""connected":false"#) && ours.contains(r#""connected":true"#));
     }

@@ -4,6 +4,7 @@
 use parlor_games::{Outcome, Seat};
 use parlor_protocol::Closed;
 
+use super::ratings::RatedEnd;
 use super::{MatchKey, MatchRecord, Reply, Step, StoreError, StoredSeat, Turn};
 
 /// A write, and where its answer goes.
@@ -22,6 +23,17 @@ pub(super) enum WriteJob {
         turn: Option<Turn>,
         reply: Reply<()>,
     },
+    /// A rated match's final step: stored with its outcome, the ledger's
+    /// next line and the players' new ratings, all in one transaction;
+    /// answered with the line.
+    Rated {
+        key: MatchKey,
+        step: Step,
+        clocks: Option<Vec<u64>>,
+        outcome: Outcome,
+        end: Box<RatedEnd>,
+        reply: Reply<parlor_competition::LedgerLine>,
+    },
 }
 
 impl WriteJob {
@@ -34,6 +46,7 @@ impl WriteJob {
             WriteJob::Close(_, _, r) => drop(r.send(Err(err))),
             WriteJob::Turn(_, _, r) => drop(r.send(Err(err))),
             WriteJob::Append { reply, .. } => drop(reply.send(Err(err))),
+            WriteJob::Rated { reply, .. } => drop(reply.send(Err(err))),
         }
     }
 }

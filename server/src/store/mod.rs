@@ -29,6 +29,7 @@ mod faults;
 mod health;
 mod job;
 mod postgres;
+mod ratings;
 mod rows;
 mod sqlite;
 mod task;
@@ -36,6 +37,7 @@ mod types;
 
 pub use faults::{Faults, ReadHold};
 pub use health::FAILURE_SHOWN_FOR;
+pub use ratings::{BoardRow, RatedEnd, RatedSeat, StoredRating, LEDGER_PAGE};
 pub use sqlite::{STORE_READERS, STORE_READ_QUEUE};
 pub use task::StoreTask;
 pub use types::{
@@ -335,6 +337,28 @@ impl Store {
             clocks,
             outcome,
             turn,
+            reply,
+        })
+        .await
+    }
+
+    /// Appends a rated match's final step: its outcome, the ratings
+    /// ledger's next line and the players' new ratings are committed
+    /// together with it (on `Err` none of it is stored). Returns the line.
+    pub async fn append_rated(
+        &self,
+        key: MatchKey,
+        step: Step,
+        clocks: Option<Vec<u64>>,
+        outcome: Outcome,
+        end: RatedEnd,
+    ) -> Result<parlor_competition::LedgerLine, StoreError> {
+        self.write(|reply| WriteJob::Rated {
+            key,
+            step,
+            clocks,
+            outcome,
+            end: Box::new(end),
             reply,
         })
         .await

@@ -297,7 +297,18 @@ pub(super) async fn run(conn: &Conn, jobs: Vec<WriteJob>, faults: &Faults, node:
         return true;
     }
     let owner = node.id().to_string();
-    let (payloads, answers): (Vec<Payload>, Vec<Answer>) = jobs.into_iter().map(split).collect();
+    let (payloads, answers): (Vec<Payload>, Vec<Answer>) = jobs
+        .into_iter()
+        .filter_map(|job| match split(job) {
+            Ok(parts) => Some(parts),
+            Err(job) => {
+                job.refuse(StoreError::Corrupt(
+                    "a rated end cannot run inside a batch".into(),
+                ));
+                None
+            }
+        })
+        .unzip();
     let mut results: Vec<Option<Result<Vec<Row>, StoreError>>> =
         payloads.iter().map(|_| None).collect();
     let started = tokio::time::Instant::now();

@@ -27,6 +27,7 @@ mod connect;
 mod load;
 mod payload;
 mod pipeline;
+pub(super) mod ratings;
 mod reader;
 mod schema;
 mod statements;
@@ -149,6 +150,14 @@ impl PgStore {
             reader::unfinished(tx).await
         })
         .await
+    }
+
+    /// Runs `read` in a read-only snapshot on a pooled connection.
+    pub(super) async fn snapshot<T>(
+        &self,
+        read: impl AsyncFnOnce(&deadpool_postgres::Transaction<'_>) -> Result<T, StoreError>,
+    ) -> Result<T, StoreError> {
+        reader::snapshot(&self.pool, &self.faults, read).await
     }
 
     pub(super) async fn log(&self, room: RoomId) -> Result<Option<MatchLog>, StoreError> {

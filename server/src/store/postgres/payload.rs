@@ -30,8 +30,10 @@ pub(super) enum Answer {
     Key(Reply<MatchKey>),
 }
 
-pub(super) fn split(job: WriteJob) -> (Payload, Answer) {
-    match job {
+/// A job's payload and answer; `Err` gives back a job a batch does not
+/// run (a rated end runs as a transaction of its own, see `ratings`).
+pub(super) fn split(job: WriteJob) -> Result<(Payload, Answer), Box<WriteJob>> {
+    Ok(match job {
         WriteJob::Create(rec, r) => (Payload::Create(rec), Answer::Key(r)),
         WriteJob::Seat(key, seat, who, r) => (Payload::Seat(key, seat, who), Answer::Unit(r)),
         WriteJob::Close(key, why, r) => (Payload::Close(key, why), Answer::Unit(r)),
@@ -53,7 +55,8 @@ pub(super) fn split(job: WriteJob) -> (Payload, Answer) {
             },
             Answer::Unit(reply),
         ),
-    }
+        rated @ WriteJob::Rated { .. } => return Err(Box::new(rated)),
+    })
 }
 
 impl Answer {

@@ -16,7 +16,7 @@ use tokio_postgres::Client;
 use super::super::StoreError;
 
 /// The layout this server writes, kept in `layout.version`.
-pub const LAYOUT: i32 = 4;
+pub const LAYOUT: i32 = 5;
 
 /// Layout 1.
 ///
@@ -140,9 +140,45 @@ ALTER TABLE seats ADD COLUMN account_key text;
 CREATE INDEX seats_account ON seats (account_key) WHERE account_key IS NOT NULL;
 ";
 
+/// Layout 5, as SQLite's layout 6: ratings per pool and account, the
+/// public ledger (each line's JSON exactly as served and hashed), which
+/// lines each account played in, and the ledger's head in a single row
+/// that the transaction applying a rated end locks, so that nodes append
+/// to one chain one at a time.
+const LAYOUT_5: &str = "
+CREATE TABLE ratings (
+    pool text NOT NULL,
+    account_key text NOT NULL,
+    name text NOT NULL,
+    rating double precision NOT NULL,
+    rd double precision NOT NULL,
+    vol double precision NOT NULL,
+    games bigint NOT NULL,
+    last_ms bigint NOT NULL,
+    PRIMARY KEY (pool, account_key)
+);
+CREATE INDEX ratings_board ON ratings (pool, rating DESC);
+CREATE TABLE ledger (
+    n bigint PRIMARY KEY,
+    room text NOT NULL UNIQUE,
+    pool text NOT NULL,
+    at_ms bigint NOT NULL,
+    hash text NOT NULL,
+    line text NOT NULL
+);
+CREATE INDEX ledger_pool ON ledger (pool, n);
+CREATE TABLE ledger_seats (
+    account_key text NOT NULL,
+    n bigint NOT NULL,
+    PRIMARY KEY (account_key, n)
+);
+CREATE TABLE ledger_head (n bigint NOT NULL, hash text NOT NULL, at_ms bigint NOT NULL);
+INSERT INTO ledger_head VALUES (0, repeat('0', 64), 0);
+";
+
 /// Each layout's step from the one before, in order: `STEPS[n]` brings
 /// layout `n` to `n + 1` (layout 0: an empty schema).
-const STEPS: &[&str] = &[LAYOUT_1, LAYOUT_2, LAYOUT_3, LAYOUT_4];
+const STEPS: &[&str] = &[LAYOUT_1, LAYOUT_2, LAYOUT_3, LAYOUT_4, LAYOUT_5];
 
 /// Brings `schema` to [`LAYOUT`]: creates it and its tables if missing,
 /// runs the steps from its layout, refuses a newer one. `schema` is a

@@ -71,7 +71,7 @@ pub(super) async fn run(
         };
         match open {
             Ok(c) => {
-                if batch::run(&c, jobs, &faults, &node).await {
+                if run_in_order(&c, jobs, &faults, &node).await {
                     conn = Some(c);
                 }
             }
@@ -104,6 +104,32 @@ pub(super) async fn run(
         ),
     }
     tracing::debug!(schema = %target.schema, "store closed");
+}
+
+/// Runs `jobs` in order: those a batch takes together, and each rated
+/// end as a transaction of its own between them. Returns false if the
+/// connection can no longer be trusted (the jobs after it are refused).
+async fn run_in_order(c: &Conn, jobs: Vec<WriteJob>, faults: &Faults, node: &Node) -> bool {
+    let mut plain = Vec::with_capacity(jobs.len());
+    let mut jobs = jobs.into_iter();
+    while let Some(job) = jobs.next() {
+        if !matches!(job, WriteJob::Rated { .. }) {
+            plain.push(job);
+            continue;
+        }
+        let usable = (plain.is_empty()
+            || batch::run(c, std::mem::take(&mut plain), faults, node).await)
+            && super::ratings::run(c, job, faults, node).await;
+        if !usable {
+            for rest in plain.into_iter().chain(jobs) {
+                rest.refuse(StoreError::Unavailable(
+                    "the connection to the database broke; try again".into(),
+                ));
+            }
+            return false;
+        }
+    }
+    plain.is_empty() || batch::run(c, plain, faults, node).await
 }
 
 #[cfg(test)]

@@ -28,6 +28,7 @@ mod checkpoint;
 mod connect;
 mod dump;
 mod queries;
+pub(super) mod ratings;
 mod reader;
 mod schema;
 mod shards;
@@ -219,6 +220,20 @@ impl SqliteStore {
     /// Queues a job for the readers and waits for its answer.
     async fn read<T>(&self, job: impl FnOnce(Reply<T>) -> ReadJob) -> Result<T, StoreError> {
         ask(&self.reads, job).await
+    }
+
+    /// Runs `read` on a reader, in one read transaction.
+    pub(super) async fn snapshot<T: Send + 'static>(
+        &self,
+        read: impl FnOnce(&rusqlite::Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        self.read(|reply| {
+            ReadJob::Run(Box::new(move |conn, faults| {
+                // A caller that stopped waiting has nothing to be told.
+                drop(reply.send(reader::snapshot(conn, faults, read)));
+            }))
+        })
+        .await
     }
 
     pub(super) async fn unfinished(&self) -> Result<Vec<StoredMatch>, StoreError> {

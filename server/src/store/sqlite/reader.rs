@@ -32,7 +32,12 @@ pub(super) enum ReadJob {
     Log(RoomId, Reply<Option<MatchLog>>),
     Games(String, usize, Reply<Vec<AccountGame>>),
     Played(String, Reply<Vec<crate::store::PlayedMatch>>),
+    /// Any other read: it answers by itself (see `SqliteStore::snapshot`).
+    Run(Read),
 }
+
+/// A read that answers by itself, run on a reader's connection.
+pub(super) type Read = Box<dyn FnOnce(&Connection, &Faults) + Send>;
 
 /// The readers' queue, shared: whichever reader is free takes the next
 /// job, so one long read holds up no other.
@@ -78,6 +83,7 @@ fn serve(conn: &Connection, queue: &Queue, faults: &Faults) {
             ReadJob::Played(key, r) => drop(r.send(snapshot(conn, faults, |c| {
                 super::queries::played_by(c, &key)
             }))),
+            ReadJob::Run(read) => read(conn, faults),
         }
     }
 }
@@ -85,7 +91,7 @@ fn serve(conn: &Connection, queue: &Queue, faults: &Faults) {
 /// Runs `read` in one read transaction, so its several queries see one
 /// committed state (steps appended between them would otherwise make a
 /// restored match's seats and steps disagree).
-fn snapshot<T>(
+pub(super) fn snapshot<T>(
     conn: &Connection,
     faults: &Faults,
     read: impl FnOnce(&Connection) -> Result<T, StoreError>,

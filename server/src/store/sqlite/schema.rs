@@ -1,5 +1,11 @@
 //! The database layout, and the migration from earlier layouts.
 //!
+//! Layout 6 adds ratings: each account's rating per pool (`ratings`),
+//! the public ledger of rated matches (`ledger`, one line per match, its
+//! JSON kept exactly as served and hashed), and which ledger lines each
+//! account played in (`ledger_seats`, for its page). All three change only
+//! in the transaction that records a rated match's end.
+//!
 //! Layout 5 remembers which seats accounts hold (`seats.account_key`, the
 //! name's key, indexed for `my_games`), whether a match is `rated`, and
 //! whose `turn` it is with its deadline (recorded only for rooms with an
@@ -29,7 +35,7 @@ use rusqlite::{Connection, OptionalExtension};
 use super::StoreError;
 
 /// The layout this server writes, kept in `PRAGMA user_version`.
-pub const LAYOUT: i64 = 5;
+pub const LAYOUT: i64 = 6;
 
 /// Layout 2. `seats` and `moves` are `WITHOUT ROWID`: keyed by their
 /// primary key alone, an insert updates one b-tree, not a table and an
@@ -143,6 +149,40 @@ ALTER TABLE seats ADD COLUMN account_key TEXT;
 CREATE INDEX seats_account ON seats (account_key) WHERE account_key IS NOT NULL;
 ";
 
+/// Layout 5 to layout 6 (also the last step of a new file): the ratings.
+/// Ratings are `REAL`, which keeps an `f64` exactly, so the stored ratings
+/// equal the ledger's fold bit for bit. The leaderboard reads a pool by
+/// rating (`ratings_board`); a player's page reads their lines newest
+/// first (`ledger_seats`).
+const RATINGS: &str = "
+CREATE TABLE ratings (
+    pool TEXT NOT NULL,
+    account_key TEXT NOT NULL,
+    name TEXT NOT NULL,
+    rating REAL NOT NULL,
+    rd REAL NOT NULL,
+    vol REAL NOT NULL,
+    games INTEGER NOT NULL,
+    last_ms INTEGER NOT NULL,
+    PRIMARY KEY (pool, account_key)
+) WITHOUT ROWID;
+CREATE INDEX ratings_board ON ratings (pool, rating DESC);
+CREATE TABLE ledger (
+    n INTEGER PRIMARY KEY,
+    room TEXT NOT NULL UNIQUE,
+    pool TEXT NOT NULL,
+    at_ms INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    line TEXT NOT NULL
+);
+CREATE INDEX ledger_pool ON ledger (pool, n);
+CREATE TABLE ledger_seats (
+    account_key TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (account_key, n)
+) WITHOUT ROWID;
+";
+
 /// Brings the database to [`LAYOUT`]: creates the tables in a new file,
 /// migrates an older layout (all in one transaction, so an interrupted
 /// migration leaves the old layout intact), refuses a newer one.
@@ -165,7 +205,9 @@ pub fn prepare(conn: &mut Connection) -> Result<(), StoreError> {
         )
         .optional()?
         .is_some();
-    if has_tables && version == 4 {
+    if has_tables && version == 5 {
+        tracing::info!("migrating the database from layout 5 to {LAYOUT}");
+    } else if has_tables && version == 4 {
         tracing::info!("migrating the database from layout 4 to {LAYOUT}");
     } else if has_tables && version == 3 {
         tracing::info!("migrating the database from layout 3 to {LAYOUT}");
@@ -184,7 +226,10 @@ pub fn prepare(conn: &mut Connection) -> Result<(), StoreError> {
         tx.execute_batch(TABLES)?;
         tx.execute_batch(ACCOUNTS)?;
     }
-    tx.execute_batch(FROM_LAYOUT_4)?;
+    if !(has_tables && version == 5) {
+        tx.execute_batch(FROM_LAYOUT_4)?;
+    }
+    tx.execute_batch(RATINGS)?;
     tx.pragma_update(None, "user_version", LAYOUT)?;
     tx.commit()?;
     Ok(())

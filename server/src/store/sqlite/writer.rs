@@ -74,6 +74,10 @@ pub(super) fn run(
 /// A job's result, held until the commit decides whether it stands.
 enum Done {
     Unit(Reply<()>, Result<(), StoreError>),
+    Line(
+        Reply<parlor_competition::LedgerLine>,
+        Result<parlor_competition::LedgerLine, StoreError>,
+    ),
     Key(Reply<MatchKey>, Result<MatchKey, StoreError>),
 }
 
@@ -92,6 +96,7 @@ impl Done {
         // A caller that stopped waiting has nothing to be told.
         match self {
             Done::Unit(r, res) => drop(r.send(settle(res, commit))),
+            Done::Line(r, res) => drop(r.send(settle(res, commit))),
             Done::Key(r, res) => drop(r.send(settle(res, commit))),
         }
     }
@@ -152,6 +157,21 @@ pub(super) fn run_batch(
                 isolated(conn, &mut intact, |c| {
                     append(c, key, &step, clocks.as_deref(), outcome, turn.as_ref())?;
                     faults.check_append()
+                }),
+            ),
+            WriteJob::Rated {
+                key,
+                step,
+                clocks,
+                outcome,
+                end,
+                reply,
+            } => Done::Line(
+                reply,
+                isolated(conn, &mut intact, |c| {
+                    append(c, key, &step, clocks.as_deref(), Some(outcome), None)?;
+                    faults.check_append()?;
+                    super::ratings::apply(c, &end)
                 }),
             ),
         });
