@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use parlor_protocol::{provisional, Leaderboard, PoolRating, RatedGame, SeatRating};
+use parlor_protocol::{provisional, Leaderboard, PoolRating, RatedGame, SeatRating, Update};
 use serde::{Deserialize, Serialize};
 
 use crate::localtime::Zone;
@@ -27,6 +27,29 @@ pub fn change(before: f64, after: f64) -> String {
         return "0.0".into();
     }
     format!("{d:+.1}")
+}
+
+/// The rating changes at the end of a rated match, one line:
+/// `Ratings: you (alice) 1500 -> 1662? (+162.3); bob 1500 -> 1338? (-162.3)`.
+pub fn changes(u: &Update) -> Option<String> {
+    let changes = u.rating_changes.as_ref().filter(|c| !c.is_empty())?;
+    let parts: Vec<String> = changes
+        .iter()
+        .map(|c| {
+            let who = if u.you == Some(c.seat) {
+                format!("you ({})", c.name)
+            } else {
+                c.name.clone()
+            };
+            format!(
+                "{who} {:.0} -> {} ({})",
+                c.before,
+                shown(c.after, c.rd),
+                change(c.before, c.after)
+            )
+        })
+        .collect();
+    Some(format!("Ratings: {}", parts.join("; ")))
 }
 
 /// Aligned columns, the first row the heading.
@@ -201,6 +224,26 @@ mod tests {
             }),
             "1612?"
         );
+    }
+
+    #[test]
+    fn the_end_of_a_rated_match_tells_each_change() {
+        let mut u: Update = serde_json::from_value(serde_json::json!({
+            "room": "000000000001", "game": "nimrod", "seq": 9, "status": "finished",
+            "seats": [], "you": 1, "to_act": [], "view": {"piles": [0, 0]},
+            "outcome": {"result": "win", "winners": [0]},
+            "rating_changes": [
+                {"seat": 0, "name": "alice", "before": 1500.0, "after": 1662.31, "rd": 290.3},
+                {"seat": 1, "name": "bob", "before": 1580.2, "after": 1571.0, "rd": 80.0}
+            ]
+        }))
+        .unwrap_or_else(|e| unreachable!("{e}"));
+        assert_eq!(
+            changes(&u).as_deref(),
+            Some("Ratings: alice 1500 -> 1662? (+162.3); you (bob) 1580 -> 1571 (-9.2)")
+        );
+        u.rating_changes = None;
+        assert_eq!(changes(&u), None);
     }
 
     #[test]
