@@ -19,6 +19,17 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 /// hundred bytes.
 const MAX_HEAD_BYTES: usize = 16 * 1024;
 
+/// Times a request turned away for now (`429` or `503` with a
+/// `Retry-After`: too many new connections from this address, or a full
+/// server) is tried again. A verifier makes a request per rated match;
+/// past the server's burst it is paced to the per-address rate (16 a
+/// second by default), and a minute of refusals in a row means something
+/// else is wrong.
+const MAX_RETRIES: u32 = 60;
+
+/// Longest wait before trying again, whatever `Retry-After` says.
+const MAX_RETRY_WAIT: Duration = Duration::from_secs(10);
+
 /// A server's address as a URL gives it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Origin {
@@ -91,6 +102,8 @@ pub struct Answer {
     pub status: u16,
     /// The body.
     pub body: Vec<u8>,
+    /// `Retry-After`, in seconds, when the answer has one.
+    pub retry_after: Option<u64>,
 }
 
 impl Answer {
@@ -106,13 +119,24 @@ impl Answer {
 }
 
 /// GETs `path` (with its query) from the server at `url`, reading at most
-/// `max_body` bytes of body.
+/// `max_body` bytes of body. A request turned away for now is tried again
+/// after the `Retry-After` the server gives.
 pub async fn get(url: &str, path: &str, max_body: usize) -> Result<Answer, String> {
     let origin = Origin::parse(url)?;
-    tokio::time::timeout(REQUEST_TIMEOUT, exchange(&origin, path, max_body))
-        .await
-        .map_err(|_| format!("{url}: no answer within {} s", REQUEST_TIMEOUT.as_secs()))?
-        .map_err(|e| format!("{url}: {e}"))
+    let mut tries = 0;
+    loop {
+        let answer = tokio::time::timeout(REQUEST_TIMEOUT, exchange(&origin, path, max_body))
+            .await
+            .map_err(|_| format!("{url}: no answer within {} s", REQUEST_TIMEOUT.as_secs()))?
+            .map_err(|e| format!("{url}: {e}"))?;
+        match answer.retry_after {
+            Some(secs) if matches!(answer.status, 429 | 503) && tries < MAX_RETRIES => {
+                tries += 1;
+                tokio::time::sleep(Duration::from_secs(secs).min(MAX_RETRY_WAIT)).await;
+            }
+            _ => return Ok(answer),
+        }
+    }
 }
 
 async fn exchange(origin: &Origin, path: &str, max_body: usize) -> Result<Answer, String> {
@@ -180,6 +204,7 @@ fn parse(raw: &[u8], max_body: usize) -> Result<Answer, String> {
         .ok_or("not an HTTP answer")?;
     let mut chunked = false;
     let mut length = None;
+    let mut retry_after = None;
     for line in lines {
         let Some((name, value)) = line.split_once(':') else {
             continue;
@@ -187,6 +212,8 @@ fn parse(raw: &[u8], max_body: usize) -> Result<Answer, String> {
         let value = value.trim();
         if name.eq_ignore_ascii_case("transfer-encoding") {
             chunked = value.to_ascii_lowercase().contains("chunked");
+        } else if name.eq_ignore_ascii_case("retry-after") {
+            retry_after = value.parse().ok();
         } else if name.eq_ignore_ascii_case("content-length") {
             length = Some(
                 value
@@ -206,7 +233,11 @@ fn parse(raw: &[u8], max_body: usize) -> Result<Answer, String> {
     if body.len() > max_body {
         return Err(format!("the answer is larger than {max_body} bytes"));
     }
-    Ok(Answer { status, body })
+    Ok(Answer {
+        status,
+        body,
+        retry_after,
+    })
 }
 
 /// Joins a chunked body's chunks.
@@ -274,6 +305,13 @@ mod tests {
         let a = parse(b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\nabcdef", 10)
             .unwrap_or_else(|e| unreachable!("{e}"));
         assert_eq!((a.status, a.body.as_slice()), (200, &b"abc"[..]));
+        assert_eq!(a.retry_after, None);
+        let a = parse(
+            b"HTTP/1.1 429 Too Many Requests\r\nRetry-After: 2\r\nContent-Length: 0\r\n\r\n",
+            10,
+        )
+        .unwrap_or_else(|e| unreachable!("{e}"));
+        assert_eq!((a.status, a.retry_after), (429, Some(2)));
         let a = parse(
             b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n",
             10,

@@ -128,6 +128,7 @@ pub async fn verify_server(url: &str, pool: Option<&str>) -> Result<Outcome, Str
     let limit = up_to.as_ref().map_or(u64::MAX, |f| f.line);
     let mut rooms: HashMap<&str, u64> = HashMap::new();
     let mut matches = 0;
+    let mut logs = LogSource::default();
     for line in lines.iter().take_while(|l| l.n < limit) {
         if let Some(first) = rooms.insert(&line.room, line.n) {
             return Ok(Err(Failure::new(
@@ -142,7 +143,7 @@ pub async fn verify_server(url: &str, pool: Option<&str>) -> Result<Outcome, Str
         if pool.is_some_and(|p| p != line.pool) {
             continue;
         }
-        let log = match fetch_log(url, line).await? {
+        let log = match logs.fetch(url, line).await? {
             Ok(log) => log,
             Err(f) => return Ok(Err(f)),
         };
@@ -278,54 +279,90 @@ fn ledger_failure(e: &LedgerError) -> Failure {
     Failure::new(line, check, e.to_string())
 }
 
-/// The log of a line's match: `GET /api/replay/ROOM` when the server
-/// serves the log there, else the protocol's `get_log`.
-async fn fetch_log(url: &str, line: &LedgerLine) -> Result<Result<MatchLog, Failure>, String> {
-    let Some(room) = RoomId::new(&line.room) else {
-        return Ok(Err(Failure::new(
-            line.n,
-            "room",
-            format!("{:?} is not a room id", line.room),
-        )));
-    };
-    let path = format!("/api/replay/{}", api::escape(room.as_str()));
-    let a = api::get(url, &path, MAX_LOG_BYTES).await?;
-    if a.status == 404 {
-        return Ok(Err(Failure::new(
-            line.n,
-            "log",
-            format!("the server has no log of room {room}: {}", a.refusal()),
-        )));
-    }
-    if a.status == 200 {
-        if let Ok(log) = serde_json::from_slice::<MatchLog>(&a.body) {
-            return Ok(Ok(log));
+/// Where match logs come from: `GET /api/replay/ROOM` when the server
+/// serves logs there, else the protocol's `get_log` on one connection
+/// kept for the whole run (a server whose replay endpoint serves
+/// positions for the web client).
+#[derive(Debug, Default)]
+enum LogSource {
+    /// Not known yet: the first log tells.
+    #[default]
+    Unknown,
+    /// `GET /api/replay/ROOM` gives the log.
+    Http,
+    /// `get_log` over the protocol.
+    Protocol(Box<crate::Client>),
+}
+
+impl LogSource {
+    /// The log of a line's match.
+    async fn fetch(
+        &mut self,
+        url: &str,
+        line: &LedgerLine,
+    ) -> Result<Result<MatchLog, Failure>, String> {
+        let Some(room) = RoomId::new(&line.room) else {
+            return Ok(Err(Failure::new(
+                line.n,
+                "room",
+                format!("{:?} is not a room id", line.room),
+            )));
+        };
+        if matches!(self, LogSource::Unknown | LogSource::Http) {
+            let path = format!("/api/replay/{}", api::escape(room.as_str()));
+            let a = api::get(url, &path, MAX_LOG_BYTES).await?;
+            if a.status == 404 {
+                return Ok(Err(Failure::new(
+                    line.n,
+                    "log",
+                    format!("the server has no log of room {room}: {}", a.refusal()),
+                )));
+            }
+            match serde_json::from_slice::<MatchLog>(&a.body) {
+                Ok(log) if a.status == 200 => {
+                    *self = LogSource::Http;
+                    return Ok(Ok(log));
+                }
+                _ if matches!(self, LogSource::Http) => {
+                    return Ok(Err(Failure::new(
+                        line.n,
+                        "log",
+                        format!("the log of room {room} is not readable: {}", a.refusal()),
+                    )));
+                }
+                _ => {}
+            }
+            let client = crate::Client::connect(url, "parlor-verify-ratings")
+                .await
+                .map_err(|e| format!("{url}: {e}"))?;
+            *self = LogSource::Protocol(Box::new(client));
+        }
+        let LogSource::Protocol(client) = self else {
+            return Err("no way to read match logs".into());
+        };
+        let get_log = parlor_protocol::ClientMsg::GetLog {
+            room: room.clone(),
+            predict: false,
+        };
+        let ask = client.request(&get_log, |m| match m {
+            parlor_protocol::ServerMsg::Log(log) => Some(log),
+            _ => None,
+        });
+        let log = tokio::time::timeout(api::REQUEST_TIMEOUT, ask)
+            .await
+            .map_err(|_| format!("{url}: no log within {} s", api::REQUEST_TIMEOUT.as_secs()))?;
+        match log {
+            Ok(log) => Ok(Ok(log)),
+            // A refusal (no such room, not finished) fails the line; a
+            // lost connection is not the ledger's fault.
+            Err(crate::ClientError::Refused { code, message }) => Ok(Err(Failure::new(
+                line.n,
+                "log",
+                format!("the log of room {room} is not available: {code}: {message}"),
+            ))),
+            Err(e) => Err(format!("{url}: {e}")),
         }
     }
-    // A server whose replay endpoint serves positions (for the web
-    // client) still gives the log over the protocol.
-    let mut client = crate::Client::connect(url, "parlor-verify-ratings")
-        .await
-        .map_err(|e| format!("{url}: {e}"))?;
-    let log = client
-        .request(
-            &parlor_protocol::ClientMsg::GetLog {
-                room: room.clone(),
-                predict: false,
-            },
-            |m| match m {
-                parlor_protocol::ServerMsg::Log(log) => Some(log),
-                _ => None,
-            },
-        )
-        .await;
-    Ok(log.map_err(|e| {
-        Failure::new(
-            line.n,
-            "log",
-            format!("the log of room {room} is not available: {e}"),
-        )
-    }))
 }
 
 /// A line against its match's log: `parlor verify`'s checks, then the

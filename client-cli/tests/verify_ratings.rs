@@ -550,6 +550,15 @@ async fn a_ledger_longer_than_a_page_is_read_page_by_page() {
         .unwrap();
     assert_eq!(v.lines, LEDGER_PAGE as u64 + 30);
     assert_eq!(v.players, 5);
+    // Every match replayed too: one log request a line.
+    let started = std::time::Instant::now();
+    let all = verify_server(&url, None).await.unwrap().unwrap();
+    assert_eq!(all.matches, LEDGER_PAGE + 30);
+    eprintln!(
+        "verified {} lines and their logs in {:?}",
+        all.lines,
+        started.elapsed()
+    );
     lines[LEDGER_PAGE + 10].players[0].after.vol += 1e-6;
     rechain(&mut lines, LEDGER_PAGE + 10);
     let url = double(Served::new(&lines, &matches)).await;
