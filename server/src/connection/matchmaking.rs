@@ -13,7 +13,9 @@ use crate::admission::address_key;
 use crate::directory::{RoomSpec, Summons};
 use crate::matchmaking::challenges::{Open, CHALLENGE_LIFETIME};
 use crate::matchmaking::rated_clock::rated_default;
-use crate::matchmaking::seeks::{DEFAULT_BOTS_AFTER_MS, MAX_BOTS_AFTER_MS, MIN_BOTS_AFTER_MS};
+use crate::matchmaking::seeks::{
+    DEFAULT_BOTS_AFTER_MS, MAX_BOTS_AFTER_MS, MIN_BOTS_AFTER_MS, UNRATED_RATING,
+};
 use crate::matchmaking::{Asker, AskerAccount};
 use crate::room::{unix_ms, RoomRequest};
 
@@ -40,6 +42,23 @@ pub(super) struct ChallengeAsk {
 
 impl Session {
     /// This session as the matchmaker keeps it.
+    /// The rating a seek of `game` pairs by: for a rated seek, the
+    /// account's rating in the game's pool (the starting rating if it has
+    /// none yet, or if it cannot be read now: the seek still pairs).
+    async fn seek_rating(&self, game: GameKind, rated: bool) -> f64 {
+        let Some(account) = self.account.as_ref().filter(|_| rated) else {
+            return UNRATED_RATING;
+        };
+        let store = self.shared.directory.store();
+        match store.rating(game.name(), &name_key(&account.name)).await {
+            Ok(r) => r.map_or(UNRATED_RATING, |r| r.rating.rating),
+            Err(e) => {
+                tracing::debug!(error = %e, "a seeker's rating could not be read");
+                UNRATED_RATING
+            }
+        }
+    }
+
     fn asker(&self) -> Asker {
         Asker {
             conn: self.conn,
@@ -132,11 +151,12 @@ impl Session {
         else {
             return;
         };
+        let rating = self.seek_rating(ask.game, ask.rated).await;
         self.listen();
         let seats = spec.seats;
         let matchmaker = Arc::clone(&self.shared.matchmaker);
         match matchmaker
-            .seek(self.asker(), spec, ask.rated, bots_after_ms)
+            .seek(self.asker(), spec, ask.rated, rating, bots_after_ms)
             .await
         {
             Ok(seek) => {

@@ -245,12 +245,13 @@ impl Matchmaker {
         asker: Asker,
         spec: RoomSpec,
         rated: bool,
+        rating: f64,
         bots_after_ms: Option<u64>,
     ) -> Result<u64, Refused> {
         let now = unix_ms();
         let id = match &self.books {
             Books::Local { seeks, .. } => {
-                lock(seeks).add(asker, spec, rated, now, bots_after_ms)?
+                lock(seeks).add(asker, spec, rated, rating, now, bots_after_ms)?
             }
             Books::Shared(books) => {
                 let w = Waiting {
@@ -258,6 +259,7 @@ impl Matchmaker {
                     asker,
                     spec,
                     rated,
+                    rating,
                     since_ms: now,
                     bots_at_ms: bots_after_ms.map(|after| now.saturating_add(after)),
                 };

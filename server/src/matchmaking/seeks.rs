@@ -32,9 +32,13 @@ pub const MAX_BOTS_AFTER_MS: u64 = 600_000;
 /// How long a seek with bots waits for people when it says nothing.
 pub const DEFAULT_BOTS_AFTER_MS: u64 = 30_000;
 
-/// The rating everyone seeks with until ratings exist: the Glicko-2
-/// starting rating.
+/// The rating a seek pairs by when the seeker has none in the game's pool
+/// (a guest, or an account new to it): the Glicko-2 starting rating.
 pub const UNRATED_RATING: f64 = 1500.0;
+
+fn unrated() -> f64 {
+    UNRATED_RATING
+}
 
 /// Refuses a new seek over one of its limits, given how many seeks wait
 /// already for its connection, its account (`None`: a guest's) and its
@@ -72,6 +76,10 @@ pub struct Waiting {
     pub spec: RoomSpec,
     /// Rated.
     pub rated: bool,
+    /// The seeker's rating in the game's pool when the seek was made
+    /// (rated seeks pair by it).
+    #[serde(default = "unrated")]
+    pub rating: f64,
     /// When it was made, in ms on the matchmaker's clock.
     pub since_ms: u64,
     /// When bots fill in, for a seek that asked for them.
@@ -121,6 +129,7 @@ impl SeekBook {
         asker: Asker,
         spec: RoomSpec,
         rated: bool,
+        rating: f64,
         now_ms: u64,
         bots_after_ms: Option<u64>,
     ) -> Result<u64, Refused> {
@@ -144,6 +153,7 @@ impl SeekBook {
                 asker,
                 spec,
                 rated,
+                rating,
                 since_ms: now_ms,
                 bots_at_ms: bots_after_ms.map(|after| now_ms.saturating_add(after)),
             },
@@ -182,7 +192,7 @@ impl SeekBook {
                 rated: w.rated,
                 seats: w.spec.seats,
                 seeker: w.asker.seeker(),
-                rating: UNRATED_RATING,
+                rating: w.rating,
                 since_ms: w.since_ms,
             })
             .collect();
@@ -255,9 +265,9 @@ mod tests {
     #[test]
     fn two_players_pair_and_leave_the_book() {
         let mut book = SeekBook::default();
-        book.add(asker(1, None, 1), nimrod(), false, 0, None)
+        book.add(asker(1, None, 1), nimrod(), false, UNRATED_RATING, 0, None)
             .unwrap();
-        book.add(asker(2, None, 2), nimrod(), false, 10, None)
+        book.add(asker(2, None, 2), nimrod(), false, UNRATED_RATING, 10, None)
             .unwrap();
         let groups = book.take_groups(20);
         assert_eq!(groups.len(), 1);
@@ -268,46 +278,128 @@ mod tests {
     #[test]
     fn one_account_never_meets_itself_and_rated_never_meets_casual() {
         let mut book = SeekBook::default();
-        book.add(asker(1, Some("Al"), 1), nimrod(), false, 0, None)
-            .unwrap();
-        book.add(asker(2, Some("al"), 2), nimrod(), false, 0, None)
-            .unwrap();
-        book.add(asker(3, Some("bo"), 3), nimrod(), true, 0, None)
-            .unwrap();
+        book.add(
+            asker(1, Some("Al"), 1),
+            nimrod(),
+            false,
+            UNRATED_RATING,
+            0,
+            None,
+        )
+        .unwrap();
+        book.add(
+            asker(2, Some("al"), 2),
+            nimrod(),
+            false,
+            UNRATED_RATING,
+            0,
+            None,
+        )
+        .unwrap();
+        book.add(
+            asker(3, Some("bo"), 3),
+            nimrod(),
+            true,
+            UNRATED_RATING,
+            0,
+            None,
+        )
+        .unwrap();
         assert!(book.take_groups(1).is_empty());
         assert_eq!(book.len(), 3);
+    }
+
+    #[test]
+    fn rated_seeks_pair_the_nearest_ratings_first() {
+        let mut book = SeekBook::default();
+        for (conn, name, rating) in [(1, "al", 1500.0), (2, "bo", 2400.0), (3, "cy", 1530.0)] {
+            book.add(
+                asker(conn, Some(name), conn as u8),
+                nimrod(),
+                true,
+                rating,
+                0,
+                None,
+            )
+            .unwrap();
+        }
+        let groups = book.take_groups(1);
+        assert_eq!(groups.len(), 1);
+        let mut paired: Vec<f64> = groups[0].members.iter().map(|w| w.rating).collect();
+        paired.sort_by(f64::total_cmp);
+        assert_eq!(paired, vec![1500.0, 1530.0]);
+        assert_eq!(
+            book.len(),
+            1,
+            "the far rating waits for its window to widen"
+        );
     }
 
     #[test]
     fn limits_per_connection_account_and_address_hold() {
         let mut book = SeekBook::default();
         for _ in 0..MAX_SEEKS_PER_CONNECTION {
-            book.add(asker(1, None, 1), nimrod(), false, 0, None)
+            book.add(asker(1, None, 1), nimrod(), false, UNRATED_RATING, 0, None)
                 .unwrap();
         }
-        let over = book.add(asker(1, None, 1), nimrod(), false, 0, None);
+        let over = book.add(asker(1, None, 1), nimrod(), false, UNRATED_RATING, 0, None);
         assert_eq!(over.map_err(|e| e.0), Err(ErrorCode::SeekTooMany));
         let mut book = SeekBook::default();
         for conn in 0..MAX_SEEKS_PER_ADDRESS as u64 {
-            book.add(asker(conn, None, 7), nimrod(), false, 0, None)
-                .unwrap();
+            book.add(
+                asker(conn, None, 7),
+                nimrod(),
+                false,
+                UNRATED_RATING,
+                0,
+                None,
+            )
+            .unwrap();
         }
-        let over = book.add(asker(999, None, 7), nimrod(), false, 0, None);
+        let over = book.add(
+            asker(999, None, 7),
+            nimrod(),
+            false,
+            UNRATED_RATING,
+            0,
+            None,
+        );
         assert_eq!(over.map_err(|e| e.0), Err(ErrorCode::SeekTooMany));
         let mut book = SeekBook::default();
         for conn in 0..MAX_SEEKS_PER_ACCOUNT as u64 {
-            book.add(asker(conn, Some("z"), conn as u8), nimrod(), true, 0, None)
-                .unwrap();
+            book.add(
+                asker(conn, Some("z"), conn as u8),
+                nimrod(),
+                true,
+                UNRATED_RATING,
+                0,
+                None,
+            )
+            .unwrap();
         }
-        let over = book.add(asker(99, Some("Z"), 99), nimrod(), true, 0, None);
+        let over = book.add(
+            asker(99, Some("Z"), 99),
+            nimrod(),
+            true,
+            UNRATED_RATING,
+            0,
+            None,
+        );
         assert_eq!(over.map_err(|e| e.0), Err(ErrorCode::SeekTooMany));
     }
 
     #[test]
     fn bots_fill_in_only_when_the_wait_runs_out() {
         let mut book = SeekBook::default();
-        book.add(asker(1, None, 1), nimrod(), false, 0, Some(5_000))
-            .unwrap();
+        book.add(
+            asker(1, None, 1),
+            nimrod(),
+            false,
+            UNRATED_RATING,
+            0,
+            Some(5_000),
+        )
+        .unwrap();
         assert_eq!(book.next_due_ms(), Some(5_000));
         assert!(book.take_groups(4_999).is_empty());
         let groups = book.take_groups(5_000);
@@ -319,11 +411,11 @@ mod tests {
     fn cancelling_takes_only_that_connections_seeks() {
         let mut book = SeekBook::default();
         let a = book
-            .add(asker(1, None, 1), nimrod(), false, 0, None)
+            .add(asker(1, None, 1), nimrod(), false, UNRATED_RATING, 0, None)
             .unwrap();
-        book.add(asker(1, None, 1), nimrod(), false, 0, None)
+        book.add(asker(1, None, 1), nimrod(), false, UNRATED_RATING, 0, None)
             .unwrap();
-        book.add(asker(2, None, 1), nimrod(), true, 0, None)
+        book.add(asker(2, None, 1), nimrod(), true, UNRATED_RATING, 0, None)
             .unwrap();
         assert_eq!(book.cancel(ConnId(2), Some(a)), Vec::<u64>::new());
         assert_eq!(book.cancel(ConnId(1), Some(a)), vec![a]);

@@ -395,17 +395,14 @@ pub async fn an_accounts_games_are_listed_with_whose_turn_it_is(backend: &Backen
 pub fn downgrade_sql(backend: &Backend) -> &'static str {
     match backend {
         Backend::Sqlite(_) => {
-            "DROP INDEX seats_account;
-             ALTER TABLE seats DROP COLUMN account_key;
-             ALTER TABLE matches DROP COLUMN turn;
-             ALTER TABLE matches DROP COLUMN rated;
-             PRAGMA user_version = 4;"
+            "DROP TABLE ratings;
+             DROP TABLE ledger;
+             DROP TABLE ledger_seats;
+             PRAGMA user_version = 5;"
         }
         Backend::Postgres(_) => {
-            "DROP INDEX seats_account;
-             ALTER TABLE seats DROP COLUMN account_key;
-             ALTER TABLE matches DROP COLUMN turn, DROP COLUMN rated;
-             UPDATE layout SET version = 3;"
+            "DROP TABLE ratings, ledger, ledger_seats, ledger_head;
+             UPDATE layout SET version = 4;"
         }
     }
 }
@@ -455,6 +452,10 @@ pub async fn the_previous_layout_is_migrated_and_keeps_its_rows(backend: &Backen
             })
             .await);
         ok(s.set_seat(key, Seat(1), Some(player("Eve", true))).await);
+        // The ratings' tables are there, empty.
+        assert_eq!(ok(s.ledger_head().await), None);
+        assert!(ok(s.ratings_of("eve").await).is_empty());
+        assert!(ok(s.ledger(0, None, 10).await).is_empty());
         (unfinished, closed, ok(s.games_of("eve", 10).await))
     })
     .await;
