@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod analysis;
+pub mod api;
 pub mod bot;
 pub mod client;
 pub mod command;
@@ -13,12 +14,14 @@ pub mod lobby;
 pub mod localtime;
 pub mod play;
 pub mod progress;
+pub mod ratings;
 pub mod rematch;
 pub mod render;
 pub mod replay;
 pub mod series;
 pub mod tls;
 pub mod verify;
+pub mod verify_ratings;
 pub mod watch;
 
 pub use client::{Client, ClientError};

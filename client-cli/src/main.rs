@@ -57,6 +57,14 @@ enum Cmd {
     /// step against the rules (prints one JSON object; exit status 1 when
     /// a check fails).
     Verify(cmd::verify::Args),
+    /// Re-derive a server's ratings from its public ledger and match
+    /// logs: the hash chain, every rating folded again, every match
+    /// replayed (prints one JSON object; exit status 1 when a check fails).
+    VerifyRatings(cmd::verify_ratings::Args),
+    /// A game's leaderboard: the best established ratings.
+    Leaderboard(cmd::leaderboard::Args),
+    /// An account's ratings per game, record and last rated games.
+    Player(cmd::player::Args),
     /// Make an account on a server.
     Register(cmd::account::RegisterArgs),
     /// Log in: keep an API token for this account in your config directory.
@@ -99,8 +107,11 @@ async fn main() -> ExitCode {
         parlor_cli::client::use_token(token.clone());
     }
     let res = match cli.cmd {
-        // The one command with an exit status of its own: 1 for a failed check.
+        // The commands with an exit status of their own: 1 for a failed check.
         Cmd::Verify(a) => return cmd::verify::run(a).await.unwrap_or_else(cmd::fail),
+        Cmd::VerifyRatings(a) => {
+            return cmd::verify_ratings::run(a).await.unwrap_or_else(cmd::fail)
+        }
         Cmd::Play(a) => cmd::play::run(a).await,
         Cmd::Seek(a) => cmd::seek::run(a).await,
         Cmd::Challenge(a) => cmd::challenge::run(a).await,
@@ -110,6 +121,8 @@ async fn main() -> ExitCode {
         Cmd::Rooms(a) => cmd::rooms::run(a).await,
         Cmd::Watch(a) => cmd::watch::run(a).await,
         Cmd::Replay(a) => cmd::replay::run(a).await,
+        Cmd::Leaderboard(a) => cmd::leaderboard::run(a).await,
+        Cmd::Player(a) => cmd::player::run(a).await,
         Cmd::Register(a) => cmd::account::register(a).await,
         Cmd::Login(a) => cmd::account::login(a).await,
         Cmd::Logout => cmd::account::logout().await,

@@ -356,6 +356,9 @@ fn show_update(
     }
     if let Some(outcome) = &u.outcome {
         writeln!(out, "{}", render::outcome(&u, outcome))?;
+        if let Some(changes) = crate::ratings::changes(&u) {
+            writeln!(out, "{changes}")?;
+        }
         return Ok(Some(Ending::Finished(*outcome)));
     }
     if let Some(closed) = u.closed {

@@ -9,11 +9,14 @@ pub mod clock;
 pub mod found;
 pub mod game_tool;
 pub mod games;
+pub mod leaderboard;
 pub mod play;
+pub mod player;
 pub mod replay;
 pub mod rooms;
 pub mod seek;
 pub mod verify;
+pub mod verify_ratings;
 pub mod watch;
 
 use std::net::SocketAddr;

@@ -139,6 +139,9 @@ fn header(r: &dyn Renderer, u: &Update) -> String {
         .iter()
         .map(|s| {
             let mut text = seat_name(u, s.seat);
+            if let Some(rating) = &s.rating {
+                text = format!("{text} [{}]", crate::ratings::seat(rating));
+            }
             if r.partner(u, s.seat) {
                 text = format!("{text}, your partner");
             }
@@ -179,5 +182,28 @@ pub fn outcome(u: &Update, outcome: &Outcome) -> String {
                 None => format!("{} won.", others.join(" and ")),
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rated_seats_show_their_rating_in_the_header() {
+        let u: Update = serde_json::from_value(serde_json::json!({
+            "room": "000000000001", "game": "nimrod", "seq": 3, "status": "playing",
+            "seats": [
+                {"seat": 0, "kind": "player", "name": "alice", "connected": true,
+                 "rating": {"rating": 1500, "provisional": true}},
+                {"seat": 1, "kind": "player", "name": "bob", "connected": true,
+                 "rating": {"rating": 1612}},
+            ],
+            "you": 0, "to_act": [1], "view": {"piles": [3, 5]},
+        }))
+        .unwrap_or_else(|e| unreachable!("{e}"));
+        let r = renderer(GameKind::Nimrod);
+        let h = header(r.as_ref(), &u);
+        assert!(h.contains("you [1500?] vs seat 1 (bob) [1612] *"), "{h}");
     }
 }

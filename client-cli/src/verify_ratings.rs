@@ -1,0 +1,478 @@
+//! `parlor verify-ratings`: re-derives a server's ratings from its public
+//! ledger and its public match logs, trusting neither its ratings nor its
+//! arithmetic:
+//!
+//! 1. the whole ledger, page by page; its head (`/api/ratings/head`) must
+//!    be a line of it;
+//! 2. numbering, the hash chain and every line's hash, then every rating
+//!    folded again from the initial values with parlor-competition's
+//!    Glicko-2 (each `before` and `after` computed here and compared to
+//!    the line's within [`TOLERANCE`]);
+//! 3. every line's match (of one pool, if asked) from its log: `parlor
+//!    verify`'s checks (commitment, deal, every step, the outcome), then
+//!    the line against the replay: the pool is the game, one rated player
+//!    per seat in seat order, each place and partnership what the finished
+//!    match gives, the commitment the log's, and no match rated twice.
+//!
+//! The first line that fails is reported, with the check and why.
+
+use std::collections::{BTreeSet, HashMap};
+
+use parlor_competition::ledger::{self, GENESIS};
+use parlor_competition::{Glicko2, LedgerError, LedgerLine};
+use parlor_games::Seat;
+use parlor_protocol::{replay, LedgerHead, MatchLog, RoomId};
+use serde::Serialize;
+
+use crate::api;
+
+/// Lines the server sends per ledger page at most (the API's
+/// `LEDGER_PAGE`): a shorter page is the last.
+pub const LEDGER_PAGE: usize = 1000;
+
+/// How far a ledger's `before` and `after` may be from the fold's: the
+/// server folds with the same `f64` arithmetic, so anything but rounding
+/// noise in the JSON (none with shortest round-trip numbers) is a change.
+pub const TOLERANCE: f64 = 1e-9;
+
+/// Largest ledger page read: a line of four players is about 1.2 KB, so
+/// a page of [`LEDGER_PAGE`] is under 2 MB; this leaves room for long
+/// names and bounds what a misbehaving server can make us hold per page.
+const MAX_PAGE_BYTES: usize = 8 * 1024 * 1024;
+
+/// Largest match log read: the longest matches (four-player Cribbage to
+/// 121) log a few hundred steps of under 200 bytes each.
+const MAX_LOG_BYTES: usize = 16 * 1024 * 1024;
+
+/// Largest answer of the small endpoints (the head).
+const MAX_SMALL_BYTES: usize = 64 * 1024;
+
+/// What the command prints when everything checks out.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Verified {
+    /// Always true.
+    pub verified: bool,
+    /// Lines of the ledger checked (numbering, chain, fold).
+    pub lines: u64,
+    /// The head the server published, found in the ledger.
+    pub head: LedgerHead,
+    /// Distinct accounts rated in the ledger.
+    pub players: usize,
+    /// Matches whose logs were replayed against their lines (all, or the
+    /// pool's).
+    pub matches: usize,
+}
+
+/// What the command prints for the first line that fails.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Failed {
+    /// Always false.
+    pub verified: bool,
+    /// The ledger line (`n`; its position for a line that does not
+    /// parse or is numbered wrong).
+    pub line: u64,
+    /// Which check failed (see [`Failure::check`]).
+    pub check: String,
+    /// Why, for people.
+    pub reason: String,
+}
+
+/// A check that failed at a line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    /// The line.
+    pub line: u64,
+    /// The check: `format`, `numbering`, `chain`, `hash`, `time`,
+    /// `duplicate`, `before`, `after`, `head`, `room`, `log`, `rated`,
+    /// `pool`, `commitment`, `match` (the log fails `parlor verify`),
+    /// `outcome`, `seats`, `places` or `teams`.
+    pub check: String,
+    /// Why.
+    pub reason: String,
+}
+
+impl Failure {
+    fn new(line: u64, check: &str, reason: impl Into<String>) -> Failure {
+        Failure {
+            line,
+            check: check.to_owned(),
+            reason: reason.into(),
+        }
+    }
+
+    /// The report printed for it.
+    pub fn report(&self) -> Failed {
+        Failed {
+            verified: false,
+            line: self.line,
+            check: self.check.clone(),
+            reason: self.reason.clone(),
+        }
+    }
+}
+
+/// The result: everything verified, or the first failure.
+pub type Outcome = Result<Verified, Failure>;
+
+/// Verifies the ratings of the server at `url`; only the matches of
+/// `pool` are replayed when it is given (the chain and the fold always
+/// cover the whole ledger). `Err` is a connection or protocol error, not
+/// a failed check.
+pub async fn verify_server(url: &str, pool: Option<&str>) -> Result<Outcome, String> {
+    let head = fetch_head(url).await?;
+    let lines = match fetch_ledger(url).await? {
+        Ok(lines) => lines,
+        Err(f) => return Ok(Err(f)),
+    };
+    let up_to = check_ledger(&lines, &head).err();
+    let limit = up_to.as_ref().map_or(u64::MAX, |f| f.line);
+    let mut rooms: HashMap<&str, u64> = HashMap::new();
+    let mut matches = 0;
+    let mut logs = LogSource::default();
+    for line in lines.iter().take_while(|l| l.n < limit) {
+        if let Some(first) = rooms.insert(&line.room, line.n) {
+            return Ok(Err(Failure::new(
+                line.n,
+                "room",
+                format!(
+                    "room {} was already rated at line {first}: a match is rated once",
+                    line.room
+                ),
+            )));
+        }
+        if pool.is_some_and(|p| p != line.pool) {
+            continue;
+        }
+        let log = match logs.fetch(url, line).await? {
+            Ok(log) => log,
+            Err(f) => return Ok(Err(f)),
+        };
+        if let Err(f) = check_line(line, &log) {
+            return Ok(Err(f));
+        }
+        matches += 1;
+    }
+    if let Some(f) = up_to {
+        return Ok(Err(f));
+    }
+    let players: BTreeSet<&str> = lines
+        .iter()
+        .flat_map(|l| l.players.iter().map(|p| p.name.as_str()))
+        .collect();
+    Ok(Ok(Verified {
+        verified: true,
+        lines: lines.len() as u64,
+        head,
+        players: players.len(),
+        matches,
+    }))
+}
+
+/// `GET /api/ratings/head`.
+async fn fetch_head(url: &str) -> Result<LedgerHead, String> {
+    let a = api::get(url, "/api/ratings/head", MAX_SMALL_BYTES).await?;
+    if a.status != 200 {
+        return Err(format!("the ledger's head: {}", a.refusal()));
+    }
+    serde_json::from_slice(&a.body).map_err(|e| format!("the ledger's head is not readable: {e}"))
+}
+
+/// The whole ledger, paged with `after`; a line that is not a ledger
+/// line fails the `format` check at its position.
+async fn fetch_ledger(url: &str) -> Result<Result<Vec<LedgerLine>, Failure>, String> {
+    let mut lines: Vec<LedgerLine> = Vec::new();
+    let mut after = 0;
+    loop {
+        let path = format!("/api/ratings/ledger?after={after}");
+        let a = api::get(url, &path, MAX_PAGE_BYTES).await?;
+        if a.status != 200 {
+            return Err(format!("the ledger: {}", a.refusal()));
+        }
+        let text = String::from_utf8_lossy(&a.body);
+        let mut page = 0;
+        for raw in text.lines().filter(|l| !l.trim().is_empty()) {
+            page += 1;
+            let at = lines.len() as u64 + 1;
+            match serde_json::from_str::<LedgerLine>(raw) {
+                Ok(line) => lines.push(line),
+                Err(e) => {
+                    return Ok(Err(Failure::new(
+                        at,
+                        "format",
+                        format!("not a ledger line: {e}"),
+                    )))
+                }
+            }
+        }
+        let last = lines.last().map_or(0, |l| l.n);
+        // A page that does not move forward would be asked for again for
+        // ever; the numbering check reports what it holds.
+        if page < LEDGER_PAGE || last <= after {
+            return Ok(Ok(lines));
+        }
+        after = last;
+    }
+}
+
+/// The chain, the hashes and the fold of the whole ledger, and the head
+/// against it: the first line that fails.
+pub fn check_ledger(lines: &[LedgerLine], head: &LedgerHead) -> Result<(), Failure> {
+    let folded = match ledger::verify(&Glicko2::PARLOR, lines, TOLERANCE) {
+        Ok(_) => None,
+        Err(e) => Some(ledger_failure(&e)),
+    };
+    let head = check_head(lines, head).err();
+    match (folded, head) {
+        (Some(f), Some(h)) if h.line < f.line => Err(h),
+        (Some(f), _) => Err(f),
+        (None, Some(h)) => Err(h),
+        (None, None) => Ok(()),
+    }
+}
+
+/// The head must be one of the ledger's lines (the server may have
+/// added lines since it answered).
+fn check_head(lines: &[LedgerLine], head: &LedgerHead) -> Result<(), Failure> {
+    if head.n == 0 {
+        if head.hash != GENESIS {
+            return Err(Failure::new(
+                0,
+                "head",
+                "the head of an empty ledger is not 64 zeros",
+            ));
+        }
+        return Ok(());
+    }
+    let at = usize::try_from(head.n - 1).unwrap_or(usize::MAX);
+    match lines.get(at) {
+        None => Err(Failure::new(
+            head.n,
+            "head",
+            format!(
+                "the published head is line {} but the ledger has {} lines",
+                head.n,
+                lines.len()
+            ),
+        )),
+        Some(line) if line.hash != head.hash => Err(Failure::new(
+            head.n,
+            "head",
+            format!(
+                "the published head's hash is {}, the ledger's line {} has {}",
+                head.hash, head.n, line.hash
+            ),
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
+fn ledger_failure(e: &LedgerError) -> Failure {
+    let (line, check) = match e {
+        LedgerError::Numbering { at, .. } => (*at, "numbering"),
+        LedgerError::Chain(at) => (*at, "chain"),
+        LedgerError::Hash(at) => (*at, "hash"),
+        LedgerError::Time(at) => (*at, "time"),
+        LedgerError::Duplicate(at, _) => (*at, "duplicate"),
+        LedgerError::Before(at, ..) => (*at, "before"),
+        LedgerError::After(at, ..) => (*at, "after"),
+    };
+    Failure::new(line, check, e.to_string())
+}
+
+/// Where match logs come from: `GET /api/replay/ROOM` when the server
+/// serves logs there, else the protocol's `get_log` on one connection
+/// kept for the whole run (a server whose replay endpoint serves
+/// positions for the web client).
+#[derive(Debug, Default)]
+enum LogSource {
+    /// Not known yet: the first log tells.
+    #[default]
+    Unknown,
+    /// `GET /api/replay/ROOM` gives the log.
+    Http,
+    /// `get_log` over the protocol.
+    Protocol(Box<crate::Client>),
+}
+
+impl LogSource {
+    /// The log of a line's match.
+    async fn fetch(
+        &mut self,
+        url: &str,
+        line: &LedgerLine,
+    ) -> Result<Result<MatchLog, Failure>, String> {
+        let Some(room) = RoomId::new(&line.room) else {
+            return Ok(Err(Failure::new(
+                line.n,
+                "room",
+                format!("{:?} is not a room id", line.room),
+            )));
+        };
+        if matches!(self, LogSource::Unknown | LogSource::Http) {
+            let path = format!("/api/replay/{}", api::escape(room.as_str()));
+            let a = api::get(url, &path, MAX_LOG_BYTES).await?;
+            if a.status == 404 {
+                return Ok(Err(Failure::new(
+                    line.n,
+                    "log",
+                    format!("the server has no log of room {room}: {}", a.refusal()),
+                )));
+            }
+            match serde_json::from_slice::<MatchLog>(&a.body) {
+                Ok(log) if a.status == 200 => {
+                    *self = LogSource::Http;
+                    return Ok(Ok(log));
+                }
+                _ if matches!(self, LogSource::Http) => {
+                    return Ok(Err(Failure::new(
+                        line.n,
+                        "log",
+                        format!("the log of room {room} is not readable: {}", a.refusal()),
+                    )));
+                }
+                _ => {}
+            }
+            let client = crate::Client::connect(url, "parlor-verify-ratings")
+                .await
+                .map_err(|e| format!("{url}: {e}"))?;
+            *self = LogSource::Protocol(Box::new(client));
+        }
+        let LogSource::Protocol(client) = self else {
+            return Err("no way to read match logs".into());
+        };
+        let get_log = parlor_protocol::ClientMsg::GetLog {
+            room: room.clone(),
+            predict: false,
+        };
+        let ask = client.request(&get_log, |m| match m {
+            parlor_protocol::ServerMsg::Log(log) => Some(log),
+            _ => None,
+        });
+        let log = tokio::time::timeout(api::REQUEST_TIMEOUT, ask)
+            .await
+            .map_err(|_| format!("{url}: no log within {} s", api::REQUEST_TIMEOUT.as_secs()))?;
+        match log {
+            Ok(log) => Ok(Ok(log)),
+            // A refusal (no such room, not finished) fails the line; a
+            // lost connection is not the ledger's fault.
+            Err(crate::ClientError::Refused { code, message }) => Ok(Err(Failure::new(
+                line.n,
+                "log",
+                format!("the log of room {room} is not available: {code}: {message}"),
+            ))),
+            Err(e) => Err(format!("{url}: {e}")),
+        }
+    }
+}
+
+/// A line against its match's log: `parlor verify`'s checks, then the
+/// line's pool, commitment, players, places and partnerships against the
+/// replay.
+pub fn check_line(line: &LedgerLine, log: &MatchLog) -> Result<(), Failure> {
+    let fail = |check: &str, reason: String| Err(Failure::new(line.n, check, reason));
+    let h = &log.header;
+    if log.room.as_str() != line.room {
+        return fail(
+            "room",
+            format!(
+                "the line is room {}, the log room {}",
+                line.room,
+                log.room.as_str()
+            ),
+        );
+    }
+    if !h.rated {
+        return fail("rated", "the log says the match was not rated".into());
+    }
+    if h.game.name() != line.pool {
+        return fail(
+            "pool",
+            format!("the line's pool is {}, the match was {}", line.pool, h.game),
+        );
+    }
+    match &h.deal {
+        Some(d) if d.commitment == line.commitment => {}
+        Some(d) => {
+            return fail(
+                "commitment",
+                format!(
+                    "the line's commitment is {}, the log's {}",
+                    line.commitment, d.commitment
+                ),
+            )
+        }
+        None => {
+            return fail(
+                "commitment",
+                "the log has no fair deal and so no commitment".into(),
+            )
+        }
+    }
+    let report = crate::verify::verify(log);
+    if let Some(f) = report.failures.first() {
+        return fail(
+            "match",
+            format!(
+                "the match fails parlor verify's {} check: {f}",
+                f.check().name()
+            ),
+        );
+    }
+    if log.outcome.is_none() {
+        return fail("outcome", "the match did not finish with a result".into());
+    }
+    if line.players.len() != usize::from(h.seats) {
+        return fail(
+            "seats",
+            format!(
+                "the line rates {} players, the match had {} seats",
+                line.players.len(),
+                h.seats
+            ),
+        );
+    }
+    let game = match replay(h, &log.moves) {
+        Ok((game, _)) => game,
+        Err(e) => return fail("match", format!("the match does not replay: {e}")),
+    };
+    let Some(places) = game.places() else {
+        return fail("places", "the replayed match gives no places".into());
+    };
+    for (i, p) in line.players.iter().enumerate() {
+        if usize::from(p.seat) != i {
+            return fail(
+                "seats",
+                format!(
+                    "{} is listed {} but played seat {}: players go by seat",
+                    p.name,
+                    i + 1,
+                    p.seat
+                ),
+            );
+        }
+        let place = places.get(i).copied();
+        if place != Some(p.place) {
+            return fail(
+                "places",
+                format!(
+                    "{} (seat {}) has place {}, the match gives {}",
+                    p.name,
+                    p.seat,
+                    p.place,
+                    place.map_or("none".into(), |x| x.to_string())
+                ),
+            );
+        }
+        let team = game.team(Seat(p.seat));
+        if team != p.team {
+            return fail(
+                "teams",
+                format!(
+                    "{} (seat {}) has team {:?}, the match gives {:?}",
+                    p.name, p.seat, p.team, team
+                ),
+            );
+        }
+    }
+    Ok(())
+}
