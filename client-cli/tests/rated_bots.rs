@@ -1,8 +1,10 @@
-//! Rated play through the binary: three bot accounts (`optimal`, `simple`
-//! and `random`) seek rated Nimrod matches until the ledger holds at
-//! least [`MATCHES`] of them; the ledger then folds exactly to the
-//! ratings the server keeps, `optimal` ends above `random`, and
-//! `parlor verify-ratings` re-derives and checks all of it.
+//! Rated play through the binary: bot accounts playing `optimal`,
+//! `simple` and `random` (two of each, so that seekers of near ratings
+//! find each other at once rather than waiting for their rating windows
+//! to widen) seek rated Nimrod matches until the ledger holds at least
+//! [`MATCHES`] of them; the ledger then folds exactly to the ratings the
+//! server keeps, every `optimal` ends above every `random`, and `parlor
+//! verify-ratings` re-derives and checks all of it.
 
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
@@ -103,15 +105,22 @@ fn ledger_of(rt: &tokio::runtime::Runtime, url: &str) -> Vec<LedgerLine> {
 }
 
 #[test]
-fn three_rated_bots_fold_exactly_and_the_strongest_rates_highest() {
+fn rated_bots_fold_exactly_and_the_strongest_rate_highest() {
     let rt = tokio::runtime::Runtime::new().unwrap();
     let server = rt
         .block_on(Server::start(([127, 0, 0, 1], 0).into(), Config::default()))
         .unwrap();
     let url = server.url();
     let config = tempfile::tempdir().unwrap();
-    let names = ["bot-optimal", "bot-simple", "bot-random"];
-    let strategies = ["optimal", "simple", "random"];
+    let names = [
+        "optimal-1",
+        "optimal-2",
+        "simple-1",
+        "simple-2",
+        "random-1",
+        "random-2",
+    ];
+    let strategies = ["optimal", "optimal", "simple", "simple", "random", "random"];
     let mut bots: Vec<Child> = names
         .iter()
         .zip(strategies)
@@ -138,13 +147,21 @@ fn three_rated_bots_fold_exactly_and_the_strongest_rates_highest() {
         let _ = b.wait();
     }
     let standing = ledger::verify(&Glicko2::PARLOR, &lines, 0.0).expect("the ledger folds");
-    let rating = |name: &str| standing.get("nimrod", name).map(|(r, _)| r.rating).unwrap();
-    assert!(
-        rating("bot-optimal") > rating("bot-random"),
-        "optimal {} vs random {}",
-        rating("bot-optimal"),
-        rating("bot-random")
-    );
+    let rating = |name: &str| {
+        standing
+            .get("nimrod", name)
+            .map_or(1500.0, |(r, _)| r.rating)
+    };
+    for best in ["optimal-1", "optimal-2"] {
+        for worst in ["random-1", "random-2"] {
+            assert!(
+                rating(best) > rating(worst),
+                "{best} {} vs {worst} {}",
+                rating(best),
+                rating(worst)
+            );
+        }
+    }
 
     let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
         .args(["verify-ratings", "--server", &url])
