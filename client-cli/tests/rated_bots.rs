@@ -163,6 +163,47 @@ fn rated_bots_fold_exactly_and_the_strongest_rate_highest() {
         }
     }
 
+    // The leaderboard: the settled ratings of the fold, best first.
+    let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args([
+            "leaderboard",
+            "nimrod",
+            "--bots",
+            "--json",
+            "--server",
+            &url,
+        ])
+        .env("XDG_CONFIG_HOME", config.path())
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let board: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = board["players"].as_array().unwrap();
+    let settled: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| {
+            standing
+                .get("nimrod", n)
+                .is_some_and(|(r, _)| r.rd <= 110.0)
+        })
+        .collect();
+    assert_eq!(rows.len(), settled.len(), "{board}");
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row["rank"], i + 1);
+        let name = row["name"].as_str().unwrap();
+        assert!(settled.contains(&name), "{name} is provisional: {board}");
+        assert_eq!(row["rating"].as_f64(), Some(rating(name)));
+        if i > 0 {
+            assert!(rows[i - 1]["rating"].as_f64() >= row["rating"].as_f64());
+        }
+    }
+
     let out = Command::new(env!("CARGO_BIN_EXE_parlor"))
         .args(["verify-ratings", "--server", &url])
         .env("XDG_CONFIG_HOME", config.path())

@@ -26,6 +26,11 @@ pub const LEADERBOARD_DEFAULT: usize = 50;
 /// Most rows a leaderboard shows: a page people read, not an export (the
 /// ledger is the export).
 pub const LEADERBOARD_MAX: usize = 200;
+/// Rows read for a leaderboard before the idle are left out: ratings
+/// settled when stored but provisional now (long idle) are skipped, and
+/// this many leave room for them while bounding the read.
+pub const LEADERBOARD_SCAN: usize = 4 * LEADERBOARD_MAX;
+
 /// Rated games a player's page lists, newest first.
 pub const RECENT_RATED_GAMES: usize = 20;
 
@@ -160,7 +165,7 @@ pub async fn answer(route: RatingsRoute, store: &Store, now_ms: u64) -> Result<R
                     game.name(),
                     kind.map(AccountKind::as_str),
                     PROVISIONAL_RD,
-                    LEADERBOARD_MAX * 4,
+                    LEADERBOARD_SCAN,
                 )
                 .await
                 .map_err(storage)?;
