@@ -1081,12 +1081,6 @@ async fn challengers(sh: Arc<Shared>, lane: u64) {
         };
         match made.await {
             Ok(t) => tokens = Some(t),
-            Err(e) if e.contains("name_taken") => {
-                sh.problem(format!(
-                    "challengers (lane {lane}): accounts half made ({e})"
-                ));
-                return;
-            }
             Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
         }
     }
@@ -1140,10 +1134,6 @@ async fn rated_players(sh: Arc<Shared>) {
         };
         match made.await {
             Ok(t) => tokens = Some(t),
-            Err(e) if e.contains("name_taken") => {
-                sh.problem(format!("rated players: accounts half made ({e})"));
-                return;
-            }
             Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
         }
     }
