@@ -178,6 +178,13 @@ export const TESTS = {
     assert.match(await page.textContent('#waiting'), /Seat 1: free/);
     const link = await page.inputValue('#invite-link');
     assert.equal(link, page.url());
+    // "Copy invite link" (from the keyboard) puts it on the clipboard.
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+    await page.focus('#copy-invite');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#invite-copied:not(:empty)');
+    assert.match(await page.textContent('#invite-copied'), /Copied/);
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
     await shot('waiting-room');
     // The invitee opens the link: the same waiting panel, and a seat to take.
     const other = await browser.newContext({ viewport: { width: 1000, height: 800 } });
@@ -1147,21 +1154,24 @@ export const TESTS = {
   },
 
   async speed_first_paint_update_to_paint_and_page_weight({ page, url }) {
-    await page.goto(url);
-    await page.waitForSelector('#conn[data-up="yes"]');
-    const lobby = await page.evaluate(() => {
-      const paint = performance.getEntriesByName('first-contentful-paint')[0];
-      const bytes = performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))
-        .filter(e => new URL(e.name).origin === location.origin)
-        .reduce((n, e) => n + e.decodedBodySize, 0);
-      return { fcp: paint ? paint.startTime : null, bytes };
-    });
+    // The lobby's first paint: the median of three loads (one load on a
+    // shared machine is mostly noise).
+    const firstPaints = [];
+    for (let i = 0; i < 3; i++) {
+      await page.goto(url);
+      await page.waitForSelector('#conn[data-up="yes"]');
+      firstPaints.push(await page.evaluate(() => {
+        const paint = performance.getEntriesByName('first-contentful-paint')[0];
+        return paint ? paint.startTime : null;
+      }));
+    }
+    assert.ok(firstPaints.every(t => t !== null && t > 0), 'a first contentful paint each time');
+    const lobby = { fcp: firstPaints.slice().sort((a, b) => a - b)[1] };
     await page.waitForSelector('#room-list li');
     // Every file the client is made of, uncompressed (the lobby loads them all).
     const weight = await page.evaluate(() => performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource'))
       .filter(e => new URL(e.name).origin === location.origin && !e.name.includes('/api/'))
       .reduce((n, e) => n + e.decodedBodySize, 0));
-    assert.ok(lobby.fcp !== null && lobby.fcp > 0, 'a first contentful paint');
     // The budget on this machine: under 100 ms to paint, under 200 KB.
     assert.ok(lobby.fcp < 100 * SPEED_SLACK, `lobby first paint ${lobby.fcp} ms`);
     assert.ok(weight < 200 * 1024, `page weight ${weight} bytes`);
@@ -1181,7 +1191,41 @@ export const TESTS = {
     const sorted = paints.slice().sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)];
     const worst = sorted[sorted.length - 1];
-    console.log(`speed: lobby first paint ${lobby.fcp.toFixed(0)} ms; update to paint median ${median.toFixed(1)} ms, worst ${worst.toFixed(1)} ms over ${paints.length} updates; page weight ${(weight / 1024).toFixed(1)} KB`);
+    console.log(`speed: lobby first paint median ${lobby.fcp.toFixed(0)} ms (${firstPaints.map(t => t.toFixed(0)).join(', ')}); update to paint median ${median.toFixed(1)} ms, worst ${worst.toFixed(1)} ms over ${paints.length} updates; page weight ${(weight / 1024).toFixed(1)} KB`);
     assert.ok(median < 100 * SPEED_SLACK, `update to paint median ${median} ms`);
+  },
+  async reduced_motion_shows_the_end_state_at_once_and_ratings_show_when_sent({ page, url }) {
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    // The server's updates, with the rating fields a rated room adds (issue 25) put in.
+    await page.routeWebSocket(u => u.protocol === 'ws:', ws => {
+      const server = ws.connectToServer();
+      ws.onMessage(frame => server.send(frame));
+      server.onMessage(frame => {
+        const m = JSON.parse(frame);
+        if (m.type === 'update') {
+          for (const seat of m.seats) if (seat.kind !== 'empty') seat.rating = { rating: 1612.4 + seat.seat, provisional: seat.seat === 1 };
+          if (m.status === 'finished') m.rating_changes = [{ seat: 0, name: 'me', before: 1500, after: 1523.6, rd: 200 }];
+        }
+        ws.send(JSON.stringify(m));
+      });
+    });
+    await open(page, url);
+    await page.selectOption('#create-game', 'nimrod');
+    await page.fill('input[name=pile_a]', '3');
+    await page.fill('input[name=pile_b]', '5');
+    await page.selectOption('select.opp', 'optimal');
+    await page.click('#create-submit');
+    assert.ok(await ourTurn(page));
+    assert.deepEqual(await page.$$eval('#seats .rating', els => els.map(e => e.textContent.trim())), ['1612', '1613?']);
+    await andWait(page, () => page.click('button.move.legal'));
+    await statusIs(page, /Your turn|lost/);
+    // No motion: nothing animates, the board is at its end state at once.
+    assert.equal(await page.getAttribute('#board', 'data-motion'), 'done');
+    assert.equal(await page.evaluate(() => document.querySelector('#board').getAnimations({ subtree: true }).length), 0);
+    // Played out: the rated end tells the rating's change.
+    while ((await page.getAttribute('#status', 'data-status')) !== 'finished') {
+      if (await ourTurn(page)) await andWait(page, () => page.click('button.move.legal'));
+    }
+    assert.match(await page.textContent('#status'), /Ratings: me 1524 \(\+24\)/);
   },
 };
