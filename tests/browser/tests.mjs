@@ -1001,6 +1001,7 @@ export const TESTS = {
     const scores = await page.$$eval('#scores .score strong', els => els.map(e => Number(e.textContent)));
     const pegs = await page.$$eval('#pegboard .peg.front', els => els.map(e => Number(e.dataset.score)));
     assert.deepEqual(pegs, scores);
+    await page.setViewportSize({ width: 1280, height: 800 });
     await shot('cribbage-table');
     // Card faces stay readable at 360 px: the hand's cards at least 44 px wide, nothing sticking out.
     await page.setViewportSize({ width: 360, height: 740 });
@@ -1034,6 +1035,9 @@ export const TESTS = {
     }
     await settled(page);
     await shot('rummikub-table');
+    await page.setViewportSize({ width: 360, height: 740 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot('rummikub-table-360px-dark');
   },
 
   async mitsudomoe_shows_the_last_turns_path({ page, url, shot }) {
@@ -1061,6 +1065,9 @@ export const TESTS = {
       return String(Number(r.getAttribute('x')) + Number(r.getAttribute('width')) / 2);
     }, ballTo));
     await shot('mitsudomoe-path');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await shot('mitsudomoe-path-dark');
   },
 
   async sounds_for_turn_move_refusal_and_end_muted_by_the_switch({ page, url }) {

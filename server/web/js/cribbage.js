@@ -21,7 +21,8 @@ export function card(c, { class: extra, ...attrs } = {}, tag = 'span') {
   return h(tag, {
     ...attrs,
     class: `card ${c.suit}${extra ? ` ${extra}` : ''}`,
-    'aria-label': `${c.rank} of ${c.suit}`,
+    // The name starts with what the corner shows ("K, king of spades").
+    'aria-label': RANK[c.rank] ? `${rank(c)}, ${c.rank} of ${c.suit}` : `${c.rank} of ${c.suit}`,
   }, h('span', { class: 'corner', 'aria-hidden': 'true' }, rank(c), h('span', { class: 'corner-suit' }, SUIT[c.suit])),
   h('span', { class: 'pip', 'aria-hidden': 'true' }, SUIT[c.suit]));
 }
