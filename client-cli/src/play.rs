@@ -312,8 +312,13 @@ fn show_update(
 ) -> Result<Option<Ending>, PlayError> {
     let timed_out = t.timed_out(&u);
     let new_step = t.current.as_ref().is_none_or(|c| u.seq > c.seq);
-    t.renderer.observe(&u);
-    let brief = t.renderer.brief(&u).filter(|_| !timed_out);
+    // A waiting room's view is a provisional set-up (the deal is made when
+    // the last seat is taken): the renderer never remembers it.
+    let provisional = u.status == RoomStatus::Waiting;
+    if !provisional {
+        t.renderer.observe(&u);
+    }
+    let brief = t.renderer.brief(&u).filter(|_| !timed_out && !provisional);
     match &brief {
         Some(line) => writeln!(out, "{line}")?,
         None => writeln!(out, "\n{}", render::board(t.renderer.as_ref(), &u))?,
@@ -383,9 +388,8 @@ fn show_update(
             })
             .collect();
         writeln!(out, "Waiting for {}...", waiting.join(" and "))?;
-    } else {
-        writeln!(out, "Waiting for every seat to be taken...")?;
     }
+    // (A waiting room's board already says what it waits for.)
     t.current = Some(u);
     Ok(None)
 }

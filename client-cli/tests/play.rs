@@ -394,3 +394,49 @@ fn rummikub_speaks_of_groups_runs_and_blocks_not_of_its_encoding() {
     drop(p);
     rt.block_on(server.stop()).unwrap();
 }
+
+#[test]
+fn a_waiting_room_shows_no_deal_and_the_seat_shows_the_players_name() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = server(&rt);
+    let url = server.url();
+    let mut p = Session::start(&[
+        "play", "nimrod", "--server", &url, "--vs", "none", "--name", "alice",
+    ]);
+    let created = p.expect("Created room ");
+    let room = created
+        .trim_start_matches("Created room ")
+        .trim_end_matches('.')
+        .to_owned();
+    // Waiting: what it waits for, and no piles (they are dealt from every
+    // player's seed when the last seat is taken, and would not be these).
+    let header = p.expect("== nimrod");
+    assert!(header.contains("you (alice)"), "{header}");
+    assert!(!header.contains("anonymous"), "{header}");
+    p.expect("Waiting for players: seat 1 is free.");
+    p.expect("The piles: dealt when every seat is taken.");
+    assert!(!p.transcript.contains("Pile A"), "{}", p.transcript);
+
+    let mut other = rt.block_on(Client::connect(&url, "bob")).unwrap();
+    let room_id = parlor_protocol::RoomId::new(&room).unwrap();
+    rt.block_on(other.request(
+        &ClientMsg::Join {
+            room: room_id.clone(),
+            seat: Some(Seat(1)),
+            client_seed: None,
+        },
+        |m| matches!(m, ServerMsg::Joined { .. }).then_some(()),
+    ))
+    .unwrap();
+    // Every seat taken: the deal is made, and now the piles show.
+    let header = p.expect("== nimrod");
+    assert!(header.contains("you (alice)"), "{header}");
+    assert!(header.contains("seat 1 (bob)"), "{header}");
+    p.expect("Pile A");
+    p.expect("Your move");
+    rt.block_on(other.send(&ClientMsg::Leave { room: room_id }))
+        .unwrap();
+    p.expect("You win!");
+    assert!(p.wait_exit().success(), "{}", p.transcript);
+    rt.block_on(server.stop()).unwrap();
+}

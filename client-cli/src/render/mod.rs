@@ -11,7 +11,7 @@ mod nimrod;
 pub mod rummikub;
 
 use parlor_games::{GameKind, Outcome, Seat};
-use parlor_protocol::{Occupant, Update};
+use parlor_protocol::{Occupant, RoomStatus, Update};
 use serde_json::Value;
 
 /// How one game is shown to a person and how their moves are read. A
@@ -58,9 +58,37 @@ pub fn renderer(game: GameKind) -> Box<dyn Renderer> {
 }
 
 /// The header and the game's board, as lines of text, for the recipient
-/// of `u`.
+/// of `u`. While the room waits there is no board to show: the deal is
+/// made from every seat's client seed when the last seat is taken (fair
+/// dealing), so piles or cards drawn now would not be the game's.
 pub fn board(r: &dyn Renderer, u: &Update) -> String {
+    if u.status == RoomStatus::Waiting {
+        return format!("{}\n{}", header(r, u), waiting(u));
+    }
     format!("{}\n{}", header(r, u), r.board(u))
+}
+
+/// What a waiting room waits for, in place of its board.
+pub fn waiting(u: &Update) -> String {
+    let free: Vec<String> = u
+        .seats
+        .iter()
+        .filter(|s| matches!(s.occupant, Occupant::Empty))
+        .map(|s| format!("seat {}", s.seat.0))
+        .collect();
+    // Mitsudomoe starts from a fixed position: nothing is dealt there.
+    let what = match u.game {
+        GameKind::Mitsudomoe => "The board: set out when every seat is taken.",
+        GameKind::Nimrod => "The piles: dealt when every seat is taken.",
+        GameKind::Rummikub => "The blocks: dealt when every seat is taken.",
+        GameKind::Cribbage => "The cards: dealt when every seat is taken.",
+    };
+    let seats = match free.len() {
+        0 => "every seat is taken".to_owned(),
+        1 => format!("{} is free", free.join("")),
+        _ => format!("{} are free", free.join(", ")),
+    };
+    format!("Waiting for players: {seats}.\n{what}")
 }
 
 /// Reads a typed move. Every game also accepts a number from the legal-move
@@ -139,6 +167,10 @@ fn header(r: &dyn Renderer, u: &Update) -> String {
         .iter()
         .map(|s| {
             let mut text = seat_name(u, s.seat);
+            // Your own seat under the name the others see on it.
+            if let (true, Occupant::Player { name, .. }) = (u.you == Some(s.seat), &s.occupant) {
+                text = format!("you ({name})");
+            }
             if let Some(rating) = &s.rating {
                 text = format!("{text} [{}]", crate::ratings::seat(rating));
             }
@@ -204,6 +236,9 @@ mod tests {
         .unwrap_or_else(|e| unreachable!("{e}"));
         let r = renderer(GameKind::Nimrod);
         let h = header(r.as_ref(), &u);
-        assert!(h.contains("you [1500?] vs seat 1 (bob) [1612] *"), "{h}");
+        assert!(
+            h.contains("you (alice) [1500?] vs seat 1 (bob) [1612] *"),
+            "{h}"
+        );
     }
 }

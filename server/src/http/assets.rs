@@ -80,4 +80,9 @@ pub static ASSETS: &[Asset] = assets! {
     "js/seek.js" => JavaScript,
     "js/challenges.js" => JavaScript,
     "js/mygames.js" => JavaScript,
+    "js/waiting.js" => JavaScript,
+    "js/theme.js" => JavaScript,
+    "js/title.js" => JavaScript,
+    "js/motion.js" => JavaScript,
+    "js/pegboard.js" => JavaScript,
 };

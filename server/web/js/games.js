@@ -9,18 +9,24 @@ import * as mitsudomoe from './mitsudomoe.js';
 export const GAMES = {
   nimrod: {
     title: 'Nimrod', seats: [2, 2], bots: ['optimal', 'simple', 'random'], module: nimrod,
+    // What a waiting room cannot show yet: the deal needs every seat's seed.
+    dealt: 'The two piles are dealt when every seat is taken',
     blurb: 'Two piles of rods: take from one pile, or the same from both. Whoever takes the last rod wins.',
   },
   rummikub: {
     title: 'Rummikub Lite', seats: [2, 4], bots: ['greedy', 'predictor', 'random'], module: rummikub,
+    dealt: 'The racks are dealt when every seat is taken',
     blurb: 'Lay rows of three blocks, add blocks to rows, or draw. First to empty the rack wins.',
   },
   cribbage: {
     title: 'Cribbage', seats: [2, 4], bots: ['expert', 'seed', 'random'], module: cribbage,
+    dealt: 'The cards are dealt and the first dealer drawn when every seat is taken',
     blurb: 'Throw two to the crib, peg to 31, score the show. First to 121 (or 61) wins.',
   },
   mitsudomoe: {
     title: 'Mitsudomoe', seats: [2, 2], bots: ['search', 'greedy', 'random'], module: mitsudomoe,
+    // A fixed start: nothing is dealt, but nobody moves before every seat is taken.
+    dealt: 'The board is set out when every seat is taken',
     // Bots watched by people think half a second a turn, so the match can be followed.
     watchBot: 'search:500',
     blurb: 'Lay or move a ring, then step or vault a ball; bring all three balls to the far corner.',
@@ -28,7 +34,7 @@ export const GAMES = {
 };
 
 export function gameInfo(name) {
-  return GAMES[name] || { title: name, seats: [2, 2], bots: [], module: null, blurb: '' };
+  return GAMES[name] || { title: name, seats: [2, 2], bots: [], module: null, blurb: '', dealt: 'The game starts when every seat is taken' };
 }
 
 /** The name to show for a seat entry. */
@@ -36,5 +42,6 @@ export function seatName(entry) {
   if (!entry) return '?';
   if (entry.kind === 'player') return entry.name;
   if (entry.kind === 'bot') return `bot (${entry.strategy})`;
-  return 'empty';
+  // Never a bot's or a player's name: nobody sits there yet.
+  return 'free seat';
 }

@@ -6,6 +6,8 @@ import { h, put } from './dom.js';
 import { savedName, saveName } from './net.js';
 import { logout } from './account.js';
 import { muted, setMuted } from './sound.js';
+import { themeSwitch } from './theme.js';
+import { setWaiting } from './title.js';
 
 export function setupHeader(app) {
   const conn = app.conn;
@@ -15,14 +17,15 @@ export function setupHeader(app) {
     const n = app.turns ? app.turns.size : 0;
     badge.textContent = n ? String(n) : '';
     badge.hidden = n === 0;
-    document.title = n ? `(${n}) Parlor` : 'Parlor';
+    setWaiting(n);
   };
 
   // A toggle with a constant name ("Mute"); aria-pressed tells its state.
-  const mute = h('button', { id: 'mute', class: 'mute', type: 'button', title: 'Mute the your-turn sound' }, 'Mute');
+  const mute = h('button', { id: 'mute', class: 'mute', type: 'button', title: 'Mute the sounds (your turn, moves, refusals, the end)' }, 'Mute');
   const drawMute = () => mute.setAttribute('aria-pressed', String(muted()));
   mute.addEventListener('click', () => { setMuted(!muted()); drawMute(); });
   drawMute();
+  const theme = themeSwitch();
 
   const draw = () => {
     const a = conn.account;
@@ -32,7 +35,7 @@ export function setupHeader(app) {
         h('a', { href: '#/games', id: 'games-link' }, 'Your games', badge),
         h('a', { href: '#/tokens', id: 'tokens-link' }, 'Tokens'),
         h('button', { id: 'logout', type: 'button', onclick: () => logout(app) }, 'Log out'),
-        mute);
+        mute, theme);
     } else {
       const input = h('input', { id: 'name', maxlength: 32, autocomplete: 'nickname', value: savedName(), placeholder: 'guest' });
       // The name is sent in `hello`: a new connection makes the change
@@ -47,7 +50,7 @@ export function setupHeader(app) {
         h('label', { class: 'name' }, h('span', { class: 'who' }, 'Guest'), ' ', h('span', { class: 'sr-only' }, 'name'), input),
         h('a', { href: '#/login', id: 'login-link' }, 'Log in'),
         h('a', { href: '#/register', id: 'register-link' }, 'Register'),
-        mute);
+        mute, theme);
     }
     drawBadge();
   };

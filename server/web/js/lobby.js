@@ -84,7 +84,7 @@ function createForm(app, say) {
   const form = h('form', { class: 'create', 'aria-label': 'Create a room' });
   const gameSel = h('select', { name: 'game', id: 'create-game' },
     Object.entries(GAMES).map(([k, g]) => h('option', { value: k }, g.title)));
-  const seatsSel = h('select', { name: 'seats', id: 'create-seats' });
+  const seatsSel = h('select', { name: 'seats', id: 'create-seats', 'aria-label': 'Players' });
   const optionsBox = h('div', { class: 'options' });
   const opponentsBox = h('div', { class: 'opponents' });
   const clockInput = h('input', { name: 'clock', type: 'number', min: 1, placeholder: 'none', id: 'create-clock' });

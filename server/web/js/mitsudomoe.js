@@ -4,9 +4,12 @@
 // the legal list, or typed in the game's notation.
 
 import { h, s, put } from './dom.js';
+import { reduced } from './motion.js';
 
 const CELL = 60;
 const ROWS = 'ABCDE';
+/** The last turn's ball vaulting to its square, and its ring arriving. */
+const VAULT_MS = 700;
 
 /** "+C3 A4-C3", "B3-C3 A5-A3 xA4-E5": the notation of a turn. */
 export function describe(move) {
@@ -43,7 +46,31 @@ export function through(legal, picked) {
   return legal.filter(m => { const sq = squares(m); return picked.every(p => sq.includes(p)); });
 }
 
-function board(v, pick) {
+/** A square's centre in the drawing. */
+function centre(name) {
+  const r = ROWS.indexOf(name[0]);
+  const c = Number(name.slice(1)) - 1;
+  return { x: 20 + c * CELL + CELL / 2, y: 20 + r * CELL + CELL / 2 };
+}
+
+/** The last turn's path: the ring's step dashed, the ball's as an arc, relocations dotted. */
+function path(m) {
+  if (!m) return [];
+  const arrow = (from, to, cls, lift) => {
+    const a = centre(from);
+    const b = centre(to);
+    const mx = (a.x + b.x) / 2;
+    const my = (a.y + b.y) / 2 - lift;
+    return s('path', { d: `M${a.x},${a.y} Q${mx},${my} ${b.x},${b.y}`, class: `path ${cls}`, 'marker-end': 'url(#arrow)' });
+  };
+  return [
+    m.ring.from ? arrow(m.ring.from, m.ring.to, 'ring-path', 0) : null,
+    arrow(m.ball.from, m.ball.to, 'ball-path', 18),
+    ...(m.relocate || []).map(r => arrow(r.from, r.to, 'relocate-path', 10)),
+  ];
+}
+
+function board(v, pick, animate) {
   const goals = {};
   for (const p of v.players) for (const g of p.goals) goals[g] = p.color;
   const cells = [];
@@ -53,13 +80,45 @@ function board(v, pick) {
     const y = 20 + r * CELL;
     const cls = ['sq', goals[name] ? `goal-${goals[name]}` : ''].join(' ');
     const onclick = pick ? () => pick(name) : null;
-    cells.push(s('rect', { x, y, width: CELL, height: CELL, class: cls, dataset: { sq: name }, onclick }));
+    // Squares are picked from the keyboard too: Tab to one, Enter or Space.
+    const onkeydown = pick ? e => {
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      e.preventDefault();
+      pick(name);
+    } : null;
+    cells.push(s('rect', {
+      x, y, width: CELL, height: CELL, class: cls, dataset: { sq: name }, onclick, onkeydown,
+      tabindex: pick ? 0 : null, role: pick ? 'button' : null, 'aria-label': pick ? `square ${name}` : null,
+    }));
+    const last = v.last && v.last.move;
+    // Rings stacked as seen from above: each lower one shows as a wider
+    // rim (three at most; the count says how many).
     cell.rings.forEach((ring, i) => {
-      const rr = 24 - i * 5;
-      if (rr > 4) cells.push(s('circle', { cx: x + CELL / 2, cy: y + CELL / 2, r: rr, class: `ring-${ring}` }),
-        s('circle', { cx: x + CELL / 2, cy: y + CELL / 2, r: rr + 2, class: 'ring-outline' }));
+      const depth = cell.rings.length - 1 - i;
+      if (depth > 2) return;
+      const rr = 20 + depth * 3.5;
+      const top = i === cell.rings.length - 1;
+      const node = s('circle', { cx: x + CELL / 2, cy: y + CELL / 2, r: rr, class: `ring ring-${ring}${top && last && last.ring.to === name ? ' last' : ''}` });
+      cells.push(s('circle', { cx: x + CELL / 2 + 1, cy: y + CELL / 2 + 2, r: rr + 2, class: 'ring-shadow' }), node);
+      if (animate && top && last && last.ring.to === name) {
+        node.animate([{ opacity: 0, transform: 'scale(1.3)' }, { opacity: 1, transform: 'none' }],
+          { duration: VAULT_MS / 2, easing: 'ease-out' });
+      }
     });
-    if (cell.ball) cells.push(s('circle', { cx: x + CELL / 2, cy: y + CELL / 2, r: 9, class: `ball-${cell.ball}` }));
+    if (cell.ball) {
+      const ball = s('circle', { cx: x + CELL / 2, cy: y + CELL / 2, r: 10, class: `ball ball-${cell.ball}${last && last.ball.to === name ? ' last' : ''}` });
+      cells.push(ball);
+      if (animate && last && last.ball.to === name) {
+        const from = centre(last.ball.from);
+        const dx = from.x - (x + CELL / 2);
+        const dy = from.y - (y + CELL / 2);
+        ball.animate([
+          { transform: `translate(${dx}px, ${dy}px)` },
+          { transform: `translate(${dx / 2}px, ${dy / 2 - 26}px) scale(1.35)` },
+          { transform: 'none' },
+        ], { duration: VAULT_MS, easing: 'ease-in-out' });
+      }
+    }
     if (cell.rings.length > 1) cells.push(s('text', { x: x + CELL - 12, y: y + 14, class: 'stack' }, cell.rings.length));
   }));
   const labels = [];
@@ -67,8 +126,11 @@ function board(v, pick) {
     labels.push(s('text', { x: 6, y: 20 + i * CELL + CELL / 2 + 4, class: 'coord' }, ROWS[i]));
     labels.push(s('text', { x: 20 + i * CELL + CELL / 2 - 3, y: 14, class: 'coord' }, i + 1));
   }
-  return s('svg', { class: 'mitsu', viewBox: `0 0 ${40 + 5 * CELL} ${40 + 5 * CELL}`, role: 'img', 'aria-label': `board: ${v.position}` },
-    cells, labels);
+  // With squares to pick the board is a group of buttons, else a picture.
+  return s('svg', { class: 'mitsu', viewBox: `0 0 ${40 + 5 * CELL} ${40 + 5 * CELL}`, role: pick ? 'group' : 'img', 'aria-label': `board: ${v.position}` },
+    s('defs', {}, s('marker', { id: 'arrow', viewBox: '0 0 10 10', refX: 8, refY: 5, markerWidth: 5, markerHeight: 5, orient: 'auto-start-reverse' },
+      s('path', { d: 'M0,0 L10,5 L0,10 z', class: 'arrow-head' }))),
+    cells, path(v.last && v.last.move), labels);
 }
 
 const END_REASON = {
@@ -108,6 +170,8 @@ export function render(el, u, ctx) {
     st.picked = picked.includes(name) ? picked.filter(p => p !== name) : [...picked, name];
     if (!through(legal, st.picked).length) st.picked = [name];
     ctx.rerender();
+    const again = el.querySelector(`rect.sq[data-sq="${name}"]`);
+    if (again) again.focus();
   } : null;
   const input = h('input', { id: 'turn', size: 22, placeholder: '+C3 A4-C3', 'aria-label': 'your turn in notation' });
   const submit = e => {
@@ -127,7 +191,7 @@ export function render(el, u, ctx) {
   };
   put(el,
     h('p', { class: 'hint' }, players),
-    board(v, pick),
+    board(v, pick, ctx.fresh && v.last && v.last.seat !== u.you && !reduced()),
     v.last ? h('p', { class: 'last-move' }, `Last turn: seat ${v.last.seat} ${v.last.notation}`) : null,
     v.max_turns ? h('p', { class: 'hint', id: 'turn-count' },
       `Turn ${v.turns} of ${v.max_turns} (then drawn)`

@@ -7,6 +7,13 @@ const NAME_KEY = 'parlor.name';
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 8000;
 
+/** When the last frame arrived (performance.now()), for paint timing. */
+let lastFrameAt = 0;
+
+export function frameAt() {
+  return lastFrameAt;
+}
+
 export function savedName() {
   return localStorage.getItem(NAME_KEY) || '';
 }
@@ -70,6 +77,7 @@ export class Conn {
     };
     ws.onmessage = e => {
       if (this.ws !== ws) return;
+      lastFrameAt = performance.now();
       let msg;
       try { msg = JSON.parse(e.data); } catch { return; }
       this.receive(msg);

@@ -2,8 +2,16 @@
 // refusal of the last move (in the server's words), and the result.
 
 import { h, put } from './dom.js';
-import { clientSeed } from './net.js';
+import { clientSeed, savedName } from './net.js';
 import { gameInfo, seatName } from './games.js';
+import { waitingPanel } from './waiting.js';
+import { play as sound } from './sound.js';
+import { setYourTurn } from './title.js';
+import { settle } from './motion.js';
+import { frameAt } from './net.js';
+
+/** Paint times kept for the browser tests' speed figures (most recent last). */
+const PAINTS_KEPT = 200;
 
 /** How often running clocks are redrawn. */
 const CLOCK_TICK_MS = 200;
@@ -34,6 +42,9 @@ export function showRoom(app, room, watchOnly) {
   const refusal = h('p', { class: 'refusal', id: 'refusal', role: 'alert' });
   const tools = h('div', { class: 'tools' });
   let last = null;
+  /** What the board showed last: to animate the step from it, and to sound once per step. */
+  let shown = null;
+  let stepBefore = null;
   /** Seats that offered a rematch (from `rematch_offered`). */
   let offers = [];
   const rematchNote = h('p', { class: 'hint', id: 'rematch-note', 'aria-live': 'polite' });
@@ -74,9 +85,19 @@ export function showRoom(app, room, watchOnly) {
     const myTurn = mine && u.status === 'playing' && u.to_act.includes(u.you);
     let line;
     if (u.status === 'finished') line = resultText(u);
-    else if (u.status === 'waiting') line = `Waiting for players: ${u.seats.filter(s => s.kind === 'empty').length} seat(s) free. Share this page's address to invite someone.`;
+    else if (u.status === 'waiting') {
+      const free = u.seats.filter(s => s.kind === 'empty').length;
+      line = `Waiting for ${free} more player${free === 1 ? '' : 's'}: the match starts when every seat is taken.`;
+    }
     else if (myTurn) line = 'Your turn.';
     else line = `${u.to_act.map(s => seatName(u.seats[s])).join(' and ')} to move.`;
+    // A rated match's end: each player's rating before and after.
+    if (u.status === 'finished' && Array.isArray(u.rating_changes) && u.rating_changes.length) {
+      line += ` Ratings: ${u.rating_changes.map(c => {
+        const d = Math.round(c.after) - Math.round(c.before);
+        return `${c.name} ${Math.round(c.after)} (${d >= 0 ? '+' : ''}${d})`;
+      }).join(', ')}.`;
+    }
     status.textContent = line;
     status.dataset.turn = myTurn ? 'yes' : 'no';
     status.dataset.status = u.status;
@@ -86,18 +107,35 @@ export function showRoom(app, room, watchOnly) {
     },
     h('span', { class: 'seat-no' }, `Seat ${s.seat}`), ' ',
     h('span', { class: 'who' }, s.account ? h('a', { href: `#/player/${encodeURIComponent(s.name)}` }, s.name) : seatName(s)),
+    // A rated room's seats carry their rating (`?` while provisional).
+    s.rating ? h('span', { class: 'rating', title: s.rating.provisional ? 'provisional rating' : 'rating' },
+      ` ${Math.round(s.rating.rating)}${s.rating.provisional ? '?' : ''}`) : null,
     s.seat === u.you ? ' (you)' : '',
     s.kind === 'player' && !s.connected ? h('span', { class: 'away' }, ' away') : null,
     u.clocks ? h('span', { class: 'clock', dataset: { clock: s.seat } }) : null)));
     drawClocks();
-    if (g.module) {
+    setYourTurn(myTurn);
+    // A step that just arrived (not a reload, not a redraw) is animated.
+    const fresh = shown !== null && u.seq === shown.seq + 1;
+    // The position before this step, kept for redraws (the last move stays marked).
+    if (!shown || u.seq !== shown.seq) stepBefore = fresh ? shown.view : null;
+    if (u.status === 'waiting') {
+      put(board, waitingPanel(u));
+    } else if (g.module) {
       g.module.render(board, u, {
-        play, myTurn, state: state.ui,
+        play, myTurn, state: state.ui, fresh, before: stepBefore,
         rerender: render,
       });
     } else {
       put(board, h('pre', {}, JSON.stringify(u.view, null, 1)));
     }
+    settle(board);
+    if (!shown || u.seq !== shown.seq || u.status !== shown.status) {
+      if (u.status === 'finished' && shown && shown.status !== 'finished') sound('end');
+      else if (myTurn && !(shown && shown.myTurn)) sound('turn');
+      else if (fresh) sound('move');
+    }
+    shown = { seq: u.seq, status: u.status, view: u.view, myTurn };
     // A rematch follows a match that ended, with an outcome or aborted.
     const rematchable = mine && u.status === 'finished' && (!u.closed || u.closed === 'aborted');
     const offered = mine && offers.includes(u.you);
@@ -119,12 +157,44 @@ export function showRoom(app, room, watchOnly) {
       h('a', { class: 'button', href: '#/' }, 'Lobby'));
   };
 
+  /** The name the seat was last taken again under (tried once per name). */
+  let renamedTo = null;
+  /**
+   * A guest who types a name in the header while seated in a waiting room:
+   * the seat still carries the name of the connection that took it, so it
+   * is left and taken again under the new one (nothing is dealt yet; a
+   * started match keeps its names).
+   */
+  const rename = u => {
+    if (u.status !== 'waiting' || u.you === undefined || conn.account) return;
+    const want = savedName().trim();
+    const seat = u.seats[u.you];
+    if (!want || !seat || seat.kind !== 'player' || renamedTo === want) return;
+    if (seat.name === want || seat.name === `${want} (guest)`) return;
+    renamedTo = want;
+    const at = u.you;
+    conn.ask({ type: 'leave', room }, m => m.type === 'left' && m.room === room)
+      .then(() => conn.ask({ type: 'join', room, seat: at, client_seed: clientSeed() }, m => m.type === 'joined' && m.room === room))
+      .catch(err => { refusal.textContent = err.message; refusal.dataset.code = err.code; });
+  };
+
   const offs = [
     conn.on('update', m => {
       if (m.room !== room) return;
       if (!last || m.seq !== last.update.seq) refusal.textContent = '';
       last = app.latest.get(room);
+      const at = frameAt();
       render();
+      rename(m);
+      // From the WebSocket frame to the painted board: the frame after
+      // the next animation frame comes once the browser has painted.
+      requestAnimationFrame(() => setTimeout(() => {
+        const ms = performance.now() - at;
+        board.dataset.paintMs = ms.toFixed(1);
+        const paints = (window.parlorPaints = window.parlorPaints || []);
+        paints.push({ seq: m.seq, game: m.game, ms });
+        if (paints.length > PAINTS_KEPT) paints.shift();
+      }, 0));
     }),
     conn.on('rematch_offered', m => {
       if (m.room !== room) return;
@@ -137,6 +207,7 @@ export function showRoom(app, room, watchOnly) {
       if (m.code === 'action/stale_seq') return;
       refusal.textContent = m.message;
       refusal.dataset.code = m.code;
+      sound('refusal');
     }),
     conn.on('status', m => {
       // After a reconnection the seats come back through resume; a
@@ -155,6 +226,7 @@ export function showRoom(app, room, watchOnly) {
   return () => {
     offs.forEach(off => off());
     clearInterval(timer);
+    setYourTurn(false);
     if (app.watching.has(room)) { app.watching.delete(room); conn.send({ type: 'leave', room }); }
   };
 }

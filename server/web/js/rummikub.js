@@ -1,8 +1,14 @@
-// Rummikub Lite: the rack as blocks to select, the table's rows, and
-// moves made by selecting (lay a row, add a block to a row) or from the
-// list of legal moves. Blocks carry a letter beside their colour.
+// Rummikub Lite: the table's rows laid as melds on felt, the rack as a
+// wooden rack of tiles (sorted by number or by colour), moves made by
+// selecting (lay a row, add a block to a row) or from the list of legal
+// moves. Tiles carry a letter beside their colour. The last move's tiles
+// stay marked; another player's slide onto the felt.
 
 import { h, put } from './dom.js';
+import { reduced } from './motion.js';
+
+/** A tile's slide onto the table. */
+const SLIDE_MS = 500;
 
 const COLORS = ['red', 'blue', 'yellow', 'black'];
 const LETTER = { red: 'r', blue: 'b', yellow: 'y', black: 'k' };
@@ -16,9 +22,10 @@ export function block(b, { class: extra, ...attrs } = {}, tag = 'span') {
   return h(tag, {
     ...attrs,
     class: `block ${b.color}${extra ? ` ${extra}` : ''}`,
-    'aria-label': `${b.number} ${b.color}`,
+    // The name holds what is written on the tile (number, letter), then the colour.
+    'aria-label': `${b.number} ${LETTER[b.color].toUpperCase()} ${b.color}`,
     title: `${b.number} ${b.color}`,
-  }, h('span', { class: 'n' }, b.number), h('span', { class: 'c' }, LETTER[b.color].toUpperCase()));
+  }, h('span', { class: 'n' }, b.number), ' ', h('span', { class: 'c' }, LETTER[b.color].toUpperCase()));
 }
 
 function rowKind(row) { return row.nrow ? 'nrow' : 'crow'; }
@@ -80,24 +87,45 @@ export function render(el, u, ctx) {
     ctx.play(match || { playblock: { block: b, row: grown(row, b) } });
   };
   const one = ctx.myTurn && chosen().length === 1;
-  const seats = u.seats.map((s, i) => `seat ${i}: ${v.rack_sizes[i]} blocks`).join(' · ');
+  const seats = u.seats.map((s, i) => `${i === u.you ? 'you' : `seat ${i}`}: ${v.rack_sizes[i]} blocks`).join(' · ');
+  // The blocks the last move put on the table, to mark them.
+  const lastMove = v.last && v.last.move;
+  const lastKeys = new Set(lastMove && lastMove.playrow ? rowBlocks(lastMove.playrow).map(key)
+    : lastMove && lastMove.playblock ? [key(lastMove.playblock.block)] : []);
+  const slide = ctx.fresh && v.last && v.last.seat !== u.you && !reduced();
+  // The rack in the order asked for (the server sends it sorted by number).
+  const order = rack.map((b, i) => i);
+  if (st.sort === 'color') order.sort((i, j) => byColor(rack[i], rack[j]) || rack[i].number - rack[j].number);
+  const tileOnTable = b => {
+    const t = block(b, lastKeys.has(key(b)) ? { class: 'last' } : {});
+    if (slide && lastKeys.has(key(b))) {
+      t.animate([{ transform: 'translateY(-40px) scale(1.2)', opacity: 0 }, { transform: 'none', opacity: 1 }],
+        { duration: SLIDE_MS, easing: 'ease-out' });
+    }
+    return t;
+  };
 
   put(el,
     h('p', { class: 'hint' }, `Bag: ${v.bag} blocks · ${seats}`),
     v.last ? h('p', { class: 'last-move' }, `Last move: seat ${v.last.seat} ${describe(v.last.move, v.table)}${v.last.drew ? ` (you drew ${key(v.last.drew)})` : ''}.`) : null,
     h('h3', {}, 'Table'),
-    h('div', { class: 'table-rows', id: 'table-rows' },
+    h('div', { class: 'table-rows felt', id: 'table-rows' },
       v.table.length ? v.table.map((row, i) => h('div', {
         class: `table-row${one ? ' target' : ''}`,
         dataset: { row: i },
       },
       h('span', { class: 'label' }, `Row ${i + 1}`),
-      h('span', { class: 'blocks' }, rowBlocks(row).map(b => block(b))),
+      h('span', { class: 'blocks meld' }, rowBlocks(row).map(tileOnTable)),
       one ? h('button', { class: 'add-here', onclick: () => addTo(row) }, `Add ${key(chosen()[0])} here`) : null))
-        : h('p', { class: 'hint' }, 'No rows on the table yet.')),
+        : h('p', { class: 'felt-label' }, 'No rows on the table yet.')),
     v.rack ? [
-      h('h3', {}, 'Your rack'),
-      h('div', { class: 'blocks rack', id: 'rack' }, rack.map((b, i) => block(b, {
+      h('div', { class: 'row rack-head' }, h('h3', {}, 'Your rack'),
+        h('span', { class: 'sort', role: 'group', 'aria-label': 'Sort the rack' }, 'Sort: ',
+          ['number', 'color'].map(k => h('button', {
+            type: 'button', id: `sort-${k}`, 'aria-pressed': String((st.sort || 'number') === k),
+            onclick: () => { st.sort = k; st.selected = []; ctx.rerender(); },
+          }, k === 'number' ? '1-2-3' : 'colour')))),
+      h('div', { class: 'blocks rack', id: 'rack' }, order.map(i => [rack[i], i]).map(([b, i]) => block(b, {
         class: `${st.selected.includes(i) ? 'selected' : ''} ${ctx.myTurn && inLegal.has(key(b)) ? 'playable' : ''}`.trim(),
         dataset: { i },
         'aria-pressed': st.selected.includes(i) ? 'true' : 'false',
