@@ -72,7 +72,11 @@ const MOVED_RETRIES: usize = 5;
 #[derive(Debug, Clone, Default)]
 struct RoomRecord {
     room: String,
+    /// The session token each seat was joined with (or a join was sent
+    /// with: a kill may land between the join's commit and its answer).
     tokens: [Uuid; 2],
+    /// Whether the server confirmed each seat (`joined` or `resumed`).
+    joined: [bool; 2],
     /// (seq, seat, move) of every move whose next update the mover saw.
     acked: Vec<(u64, u8, Value)>,
     /// (seq, seat, view) of every update a player saw.
@@ -156,6 +160,27 @@ async fn drive(url: String, mut rec: RoomRecord) -> RoomRecord {
     rec
 }
 
+/// Joins `seat` with the connection whose session token is `token`. The
+/// token is kept before the join is sent: if a kill lands after the join
+/// is committed but before its answer arrives, the seat is the token's
+/// and is resumed with it, as a real client does.
+async fn join(c: &mut Ws, rec: &mut RoomRecord, seat: u8, token: Uuid) -> Result<(), String> {
+    let i = usize::from(seat);
+    rec.tokens[i] = token;
+    rec.joined[i] = false;
+    send(c, json!({"type": "join", "room": rec.room, "seat": seat})).await?;
+    loop {
+        match recv(c).await? {
+            ServerMsg::Joined { .. } => {
+                rec.joined[i] = true;
+                return Ok(());
+            }
+            ServerMsg::Error { code, .. } => return Err(format!("join: {code}")),
+            _ => {}
+        }
+    }
+}
+
 async fn play(url: &str, rec: &mut RoomRecord) -> Result<(), String> {
     let mut ws = Vec::new();
     let mut latest = None;
@@ -174,21 +199,9 @@ async fn play(url: &str, rec: &mut RoomRecord) -> Result<(), String> {
                 }
             }
         }
-        if rec.tokens[usize::from(seat)].is_nil() {
-            send(
-                &mut c,
-                json!({"type": "join", "room": rec.room, "seat": seat}),
-            )
-            .await?;
-            loop {
-                match recv(&mut c).await? {
-                    ServerMsg::Joined { .. } => break,
-                    ServerMsg::Error { code, .. } => return Err(format!("join: {code}")),
-                    _ => {}
-                }
-            }
-            // Only a seat the server confirmed is resumed later.
-            rec.tokens[usize::from(seat)] = token;
+        let i = usize::from(seat);
+        if rec.tokens[i].is_nil() {
+            join(&mut c, rec, seat, token).await?;
         } else {
             send(
                 &mut c,
@@ -197,7 +210,20 @@ async fn play(url: &str, rec: &mut RoomRecord) -> Result<(), String> {
             .await?;
             loop {
                 match recv(&mut c).await? {
-                    ServerMsg::Resumed { .. } => break,
+                    ServerMsg::Resumed { .. } => {
+                        rec.joined[i] = true;
+                        break;
+                    }
+                    // A join sent before a kill that never got its
+                    // answer: the server did not record it either (no
+                    // move can have been played since), so join anew.
+                    ServerMsg::Error {
+                        code: ErrorCode::SessionUnknownToken,
+                        ..
+                    } if !rec.joined[i] => {
+                        join(&mut c, rec, seat, token).await?;
+                        break;
+                    }
                     ServerMsg::Error {
                         code: ErrorCode::SessionUnknownToken,
                         ..
