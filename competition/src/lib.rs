@@ -7,9 +7,12 @@
 //!   rating deviation and Parlor's bounds on it.
 //! - [`ledger`]: the public ratings ledger's lines, their canonical form
 //!   and hash chain, and the fold that re-derives every rating from them.
+//! - [`tournament`]: round-robin, Swiss and arena pairings, duplicate
+//!   deals and standings, all derived from an event's committed seed.
 
 pub mod glicko2;
 pub mod ledger;
+pub mod tournament;
 
 pub use glicko2::{Glicko2, Rating, Result as GameResult};
 pub use ledger::{LedgerError, LedgerLine, LedgerPlayer, Standing};

@@ -127,20 +127,39 @@ pub async fn hello(url: &str) -> Result<(Ws, Uuid), String> {
 }
 
 /// The log of `room` (`Ok(None)` while its match is not over).
+///
+/// A checker reading hundreds of logs in a row outruns the server's
+/// per-connection message rate: told so, it waits for the next second's
+/// allowance and asks again, as a well-behaved client does.
 pub async fn get_log(ws: &mut Ws, room: &str) -> Result<Option<MatchLog>, String> {
-    send(ws, json!({"type": "get_log", "room": room})).await?;
-    loop {
-        match recv(ws).await? {
-            ServerMsg::Log(l) => return Ok(Some(l)),
-            ServerMsg::Error {
-                code: parlor_protocol::ErrorCode::RoomNotFinished,
-                ..
-            } => return Ok(None),
-            ServerMsg::Error { code, message, .. } => return Err(format!("{code}: {message}")),
-            _ => {}
+    for _ in 0..RATE_LIMIT_RETRIES {
+        send(ws, json!({"type": "get_log", "room": room})).await?;
+        loop {
+            match recv(ws).await? {
+                ServerMsg::Log(l) => return Ok(Some(l)),
+                ServerMsg::Error {
+                    code: parlor_protocol::ErrorCode::RoomNotFinished,
+                    ..
+                } => return Ok(None),
+                ServerMsg::Error {
+                    code: parlor_protocol::ErrorCode::RequestRateLimited,
+                    ..
+                } => break,
+                ServerMsg::Error { code, message, .. } => return Err(format!("{code}: {message}")),
+                _ => {}
+            }
         }
+        tokio::time::sleep(RATE_LIMIT_WAIT).await;
     }
+    Err(format!(
+        "{room}: rate limited {RATE_LIMIT_RETRIES} times in a row"
+    ))
 }
+
+/// How often [`get_log`] asks again after being told it sends too fast.
+const RATE_LIMIT_RETRIES: usize = 5;
+/// How long it waits first: past the rate limit's one-second window.
+const RATE_LIMIT_WAIT: Duration = Duration::from_millis(1100);
 
 /// Checks that every `(seq, seat, move)` acknowledged is in `log` at its
 /// `seq`, played by that seat (in the form the server stores, which for

@@ -1,0 +1,33 @@
+//! Tournaments: pairings, deals and standings as pure functions of the
+//! event's entrants, its results so far and its seed, so that anyone who
+//! has the published event and its revealed seed re-derives every round.
+//!
+//! - [`seed`]: the committed seed and every draw made from it (lots that
+//!   order equals, and each game's deal).
+//! - [`round_robin`], [`swiss`], [`arena`]: the three formats' pairing
+//!   rules, each documented where it is defined.
+//! - [`round`]: a round's boards and the games they are played as (one
+//!   game, or a duplicate set of deals played from both seats).
+//! - [`standings`]: points, tie-breaks and the order, per [`Format`].
+//!
+//! Events pair players head to head: every game has two seats.
+
+pub mod arena;
+pub mod format;
+pub mod record;
+pub mod round;
+pub mod round_robin;
+pub mod seats;
+pub mod seed;
+pub mod seeding;
+pub mod standings;
+pub mod swiss;
+
+pub use arena::arena;
+pub use format::Format;
+pub use record::{Entrant, GameRecord, RoundRecord, SEATS};
+pub use round::{PlannedGame, Play, Round};
+pub use round_robin::{round_robin, rounds_per_cycle};
+pub use seed::{EventSeed, SeedError};
+pub use standings::{points, standings, Standing};
+pub use swiss::swiss;
