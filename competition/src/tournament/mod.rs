@@ -8,11 +8,14 @@
 //!   rules, each documented where it is defined.
 //! - [`round`]: a round's boards and the games they are played as (one
 //!   game, or a duplicate set of deals played from both seats).
+//! - [`event`]: an event's rules, its next round, and the check that a
+//!   published history follows from them and the seed.
 //! - [`standings`]: points, tie-breaks and the order, per [`Format`].
 //!
 //! Events pair players head to head: every game has two seats.
 
 pub mod arena;
+pub mod event;
 pub mod format;
 pub mod record;
 pub mod round;
@@ -24,6 +27,7 @@ pub mod standings;
 pub mod swiss;
 
 pub use arena::arena;
+pub use event::{check_rounds, Disagreement, EventRules};
 pub use format::Format;
 pub use record::{Entrant, GameRecord, RoundRecord, SEATS};
 pub use round::{PlannedGame, Play, Round};
