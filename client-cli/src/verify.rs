@@ -390,6 +390,7 @@ mod tests {
             deal,
             clock: None,
             rated: false,
+            event: None,
         }
     }
 

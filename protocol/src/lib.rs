@@ -13,6 +13,7 @@ mod matchmaking;
 mod ratings;
 mod replay;
 mod server;
+mod tournaments;
 mod types;
 mod version;
 
@@ -26,6 +27,10 @@ pub use ratings::{
 };
 pub use replay::{deal_rng, log_analysis, replay, step, DealCheck, ReplayError};
 pub use server::{Closed, Deal, LogEntry, LoggedAction, MatchHeader, MatchLog, ServerMsg, Update};
+pub use tournaments::{
+    EntrantKind, EventGame, NewTournament, TournamentGame, TournamentInfo, TournamentPlayer,
+    TournamentResult, TournamentSeat, TournamentStatus, TournamentSummary,
+};
 pub use types::{
     account_key, AccountInfo, Clock, Occupant, RoomId, RoomStatus, RoomSummary, SeatInfo, SeatRef,
 };

@@ -98,6 +98,10 @@ pub struct MatchHeader {
     /// as rated: through a rated seek, challenge or rematch).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
+    /// The event the match is a game of, if any (its deal then comes from
+    /// the event's seed, and no seat adds a client seed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event: Option<Box<crate::EventGame>>,
 }
 
 /// The inputs of a provably fair deal (see the protocol document).
@@ -276,6 +280,10 @@ pub enum ServerMsg {
         /// `bot:STRATEGY`).
         players: Vec<String>,
     },
+    /// A tournament's round seated the player: sent to every connection
+    /// of the account. The seat is held for them; `join` it (room and
+    /// seat) to play. An absent player's clock runs all the same.
+    TournamentGame(Box<crate::TournamentSeat>),
     /// A challenge was made: sent to the challenged player's every
     /// connection, and to the challenger's as the confirmation.
     ChallengeMade(ChallengeInfo),

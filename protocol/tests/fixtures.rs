@@ -93,6 +93,7 @@ fn server_type(m: &ServerMsg) -> &'static str {
         ServerMsg::Seeking { .. } => "seeking",
         ServerMsg::SeekEnded { .. } => "seek_ended",
         ServerMsg::Matched { .. } => "matched",
+        ServerMsg::TournamentGame(_) => "tournament_game",
         ServerMsg::ChallengeMade(_) => "challenge_made",
         ServerMsg::ChallengeEnded { .. } => "challenge_ended",
         ServerMsg::RematchOffered { .. } => "rematch_offered",

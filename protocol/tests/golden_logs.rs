@@ -218,6 +218,7 @@ fn header(case: &Case) -> MatchHeader {
         deal,
         clock: None,
         rated: false,
+        event: None,
     }
 }
 

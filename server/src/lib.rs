@@ -51,6 +51,7 @@ pub mod admission;
 pub mod bus;
 pub mod connection;
 pub mod directory;
+pub mod events;
 pub mod http;
 pub mod limits;
 pub mod listener;

@@ -87,9 +87,12 @@ pub async fn accept_loop(
     ));
     let matchmaker =
         crate::matchmaking::Matchmaker::start(Arc::clone(&directory), &tracker, shutdown.clone());
+    let events = Arc::new(crate::events::Events::new(Arc::clone(&directory)));
+    events.start(&tracker, shutdown.clone());
     let shared = Arc::new(Shared {
         accounts,
         matchmaker,
+        events,
         directory,
         analyses: Arc::new(Analyses::new(limits.analysis_positions)),
         admission: Admission::new(limits.admission),
@@ -307,6 +310,7 @@ async fn open(
             let req = http::api::ApiRequest {
                 accounts: &shared.accounts,
                 store: shared.directory.store(),
+                events: &shared.events,
                 peer: peer.addr,
                 secure: peer.secure,
             };

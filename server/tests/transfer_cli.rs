@@ -68,6 +68,7 @@ async fn export_piped_into_import_moves_every_match_and_a_rerun_changes_nothing(
                     deal: None,
                     clock: None,
                     rated: false,
+                    event: None,
                 },
                 private: n == 1,
                 origin: Origin {

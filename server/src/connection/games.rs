@@ -102,6 +102,7 @@ mod tests {
                     deal: None,
                     clock: Some(Clock::DaysPerMove(3)),
                     rated: true,
+                    event: None,
                 },
                 private: false,
                 origin: Origin::default(),

@@ -48,6 +48,8 @@ pub struct Shared {
     pub accounts: Arc<crate::accounts::Accounts>,
     /// Seeks and challenges.
     pub matchmaker: Arc<crate::matchmaking::Matchmaker>,
+    /// Tournaments.
+    pub events: Arc<crate::events::Events>,
 }
 
 /// One connection's state.

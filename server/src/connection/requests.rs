@@ -47,6 +47,7 @@ impl Session {
                     creator_addr: Some(self.peer.addr),
                     rated: false,
                     by_account: self.account.is_some(),
+                    event: None,
                 };
                 let answer = match self.shared.directory.create(req).await {
                     Ok(c) => ServerMsg::RoomCreated {
@@ -336,7 +337,10 @@ impl Session {
     async fn get_log(&mut self, room: RoomId, predict: bool) {
         let directory = Arc::clone(&self.shared.directory);
         match directory.store().log(room.clone()).await {
-            Ok(Some(log)) if log.outcome.is_some() || log.closed.is_some() => {
+            Ok(Some(log))
+                if (log.outcome.is_some() || log.closed.is_some())
+                    && !directory.store().embargoed(&log).await.unwrap_or(true) =>
+            {
                 let game = log.header.game;
                 let analysis = predict.then(|| parlor_protocol::log_analysis(&log));
                 // A long match's log is hundreds of kilobytes of JSON:
@@ -376,11 +380,16 @@ impl Session {
                     }
                 }
             }
-            Ok(Some(_)) => {
+            Ok(Some(log)) => {
+                let why = if log.outcome.is_some() || log.closed.is_some() {
+                    "this game shares its deal with games still being played; its log is public once they are over"
+                } else {
+                    "the log is public once the match is over"
+                };
                 self.out.send(&ServerMsg::room_error(
                     &room,
                     ErrorCode::RoomNotFinished,
-                    "the log is public once the match is over",
+                    why,
                 ));
             }
             Ok(None) => {

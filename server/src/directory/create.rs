@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use parlor_games::deal::DealSecret;
 use parlor_games::GameKind;
-use parlor_protocol::{Clock, Deal, ErrorCode, MatchHeader, RoomId};
+use parlor_protocol::{Clock, Deal, ErrorCode, EventGame, MatchHeader, RoomId};
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -42,6 +42,22 @@ pub struct NewRoom {
     /// Whether the creator is signed in to an account (only accounts may
     /// make correspondence rooms).
     pub by_account: bool,
+    /// A tournament's game: its id, deal and players are the event's.
+    pub event: Option<EventRoom>,
+}
+
+/// What a tournament decides of one of its games' rooms.
+#[derive(Debug)]
+pub struct EventRoom {
+    /// The room's id, derived from the event's (so that making it again
+    /// after a crash finds it made).
+    pub id: RoomId,
+    /// The deal, derived from the event's seed.
+    pub secret: DealSecret,
+    /// Where in the event the game is.
+    pub game: EventGame,
+    /// The accounts to seat, by seat.
+    pub players: Vec<String>,
 }
 
 /// A room being made, counted against the caps until dropped.
@@ -133,7 +149,15 @@ impl Directory {
         // The server's half of the deal, committed to now and revealed in
         // the log once the match is over. Until every seat is taken the
         // room shows a provisional deal from it alone.
-        let secret = DealSecret::new(rand::random(), rand::random());
+        let (secret, event_game, fixed_id, players) = match req.event {
+            Some(e) => (e.secret, Some(Box::new(e.game)), Some(e.id), e.players),
+            None => (
+                DealSecret::new(rand::random(), rand::random()),
+                None,
+                None,
+                Vec::new(),
+            ),
+        };
         let commitment = secret.commitment();
         let header = MatchHeader {
             game,
@@ -147,17 +171,25 @@ impl Directory {
                 client_seeds: vec![None; usize::from(seats)],
             }),
             rated: req.rated,
+            event: event_game,
             clock: req.clock,
         };
         let (instance, rng) = parlor_protocol::replay(&header, &[]).map_err(|e| match e {
             parlor_protocol::ReplayError::Setup(m) => bad(m),
             other => bad(other.to_string()),
         })?;
-        let room = loop {
-            let id = Uuid::new_v4().simple().to_string();
-            if let Some(id) = RoomId::new(&id[..12]) {
-                if !lock(&self.rooms).by_id.contains_key(&id) {
-                    break id;
+        let room = if let Some(id) = fixed_id {
+            if lock(&self.rooms).by_id.contains_key(&id) {
+                return Err((ErrorCode::RoomBadOptions, format!("room {id} exists")));
+            }
+            id
+        } else {
+            loop {
+                let id = Uuid::new_v4().simple().to_string();
+                if let Some(id) = RoomId::new(&id[..12]) {
+                    if !lock(&self.rooms).by_id.contains_key(&id) {
+                        break id;
+                    }
                 }
             }
         };
@@ -208,6 +240,12 @@ impl Directory {
             shard,
         };
         self.register(&room, entry, &[]);
+        if !players.is_empty() {
+            // First in the new room's inbox: nobody else knows it yet.
+            let _ = prepared
+                .tx
+                .try_send(crate::room::RoomCmd::SeatAccounts(players));
+        }
         prepared.start(&self.shards, shard);
         Ok(Created {
             room,
@@ -233,7 +271,7 @@ impl Directory {
 }
 
 /// Refuses clock times out of range.
-pub(super) fn check_clock(clock: Clock) -> Result<(), String> {
+pub fn check_clock(clock: Clock) -> Result<(), String> {
     let (main, inc) = match clock {
         Clock::PerMove { ms } => (ms, 0),
         Clock::Increment {

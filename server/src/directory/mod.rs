@@ -38,7 +38,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-pub use create::{Created, NewRoom};
+pub use create::{check_clock, Created, EventRoom, NewRoom};
 pub use listing::{ListQuery, Page};
 pub use spec::RoomSpec;
 pub use summons::{Summons, SUMMONS_QUEUE};

@@ -49,6 +49,7 @@ impl RoomSpec {
             deal: None,
             clock,
             rated: false,
+            event: None,
         };
         parlor_protocol::replay(&header, &[]).map_err(|e| match e {
             parlor_protocol::ReplayError::Setup(m) => bad(m),

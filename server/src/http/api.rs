@@ -70,6 +70,8 @@ pub enum ApiRoute {
     /// The ratings: ledger, head, leaderboards (a malformed query is
     /// answered with its error).
     Ratings(Result<super::ratings::RatingsRoute, AuthError>),
+    /// Tournaments.
+    Tournaments(super::tournaments::TournamentRoute),
     /// A path of the API with a method it does not take.
     MethodNotAllowed(&'static str),
     /// Under `/api/tokens/` or `/api/players/` but malformed.
@@ -89,6 +91,13 @@ pub fn route(method: &str, target: &str) -> Option<ApiRoute> {
             ApiRoute::Ratings(r)
         } else {
             ApiRoute::MethodNotAllowed("GET")
+        });
+    }
+    if let Some(r) = super::tournaments::route(method, path) {
+        return Some(match r {
+            Ok(Some(r)) => ApiRoute::Tournaments(r),
+            Ok(None) => ApiRoute::NotFound,
+            Err(allowed) => ApiRoute::MethodNotAllowed(allowed),
         });
     }
     let only = |m: &'static str, r: ApiRoute| {
@@ -132,6 +141,8 @@ pub struct ApiRequest<'a> {
     pub accounts: &'a Accounts,
     /// The match log (for players' records).
     pub store: &'a crate::store::Store,
+    /// The tournaments.
+    pub events: &'a crate::events::Events,
     /// The client's address.
     pub peer: IpAddr,
     /// Whether the request came over TLS: native (`--tls-cert`), or from a
@@ -411,10 +422,11 @@ async fn handle_inner(
     body: &[u8],
     req: ApiRequest<'_>,
 ) -> Result<Answer, AuthError> {
-    let changes = !matches!(
-        route,
-        ApiRoute::ListTokens | ApiRoute::Player(_) | ApiRoute::Ratings(_)
-    );
+    let changes = match &route {
+        ApiRoute::ListTokens | ApiRoute::Player(_) | ApiRoute::Ratings(_) => false,
+        ApiRoute::Tournaments(t) => t.changes(),
+        _ => true,
+    };
     if changes
         && session_cookie(head).is_some()
         && !origin_allowed(
@@ -510,6 +522,15 @@ async fn handle_inner(
                     ..Answer::json(200, Value::Null)
                 }),
             }
+        }
+        ApiRoute::Tournaments(t) => {
+            let account = if t.changes() {
+                Some(who(head, req, false).await?)
+            } else {
+                None
+            };
+            let (status, body) = super::tournaments::answer(t, account, body, req.events).await?;
+            Ok(Answer::json(status, body))
         }
         ApiRoute::MethodNotAllowed(allowed) => Ok(Answer {
             headers: format!("Allow: {allowed}\r\n"),

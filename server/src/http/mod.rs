@@ -29,6 +29,7 @@ mod replay;
 mod response;
 mod route;
 mod tls;
+pub mod tournaments;
 mod transport;
 mod upgrade;
 

@@ -45,7 +45,14 @@ pub async fn positions(directory: &Directory, room: RoomId) -> Result<Vec<u8>, N
         Ok(None) => return Err(NoReplay::NotFound),
         Err(e) => return Err(NoReplay::Failed(e.to_string())),
     };
-    if log.outcome.is_none() && log.closed.is_none() {
+    let over = log.outcome.is_some() || log.closed.is_some();
+    if !over
+        || directory
+            .store()
+            .embargoed(&log)
+            .await
+            .map_err(|e| NoReplay::Failed(e.to_string()))?
+    {
         return Err(NoReplay::NotFinished);
     }
     let (mut game, mut rng) =

@@ -59,6 +59,7 @@ async fn make_room(
         creator_addr: Some(first.addr),
         rated,
         by_account: first.account.is_some(),
+        event: None,
     })
     .await
     .map(|c| c.room)

@@ -162,6 +162,7 @@ impl Room {
             },
             RoomCmd::Detach { token, conn } => self.detach(token, conn),
             RoomCmd::Relinquish => self.give_up(),
+            RoomCmd::SeatAccounts(names) => self.seat_accounts(names).await,
         }
         self.track_presence(Instant::now());
     }

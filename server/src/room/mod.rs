@@ -11,6 +11,7 @@
 mod actor;
 mod broadcast;
 mod clock;
+mod event_seats;
 mod expiry;
 mod moved;
 mod moves;
@@ -120,6 +121,11 @@ pub enum RoomCmd {
     /// room's own node sends it: it never travels.
     #[serde(skip)]
     Relinquish,
+    /// Seat these accounts, by seat, as absent players (a tournament's
+    /// game: each takes their seat back by joining it). Only the node that
+    /// made the room sends it, at once: it never travels.
+    #[serde(skip)]
+    SeatAccounts(Vec<String>),
 }
 
 impl RoomCmd {
@@ -133,7 +139,7 @@ impl RoomCmd {
     pub fn conn(&self) -> Option<ConnId> {
         match self {
             RoomCmd::Request { who, .. } => Some(who.conn),
-            RoomCmd::Detach { .. } | RoomCmd::Relinquish => None,
+            RoomCmd::Detach { .. } | RoomCmd::Relinquish | RoomCmd::SeatAccounts(_) => None,
         }
     }
 
@@ -143,14 +149,14 @@ impl RoomCmd {
         match self {
             RoomCmd::Request { who, .. } => Some(who.conn),
             RoomCmd::Detach { conn, .. } => Some(*conn),
-            RoomCmd::Relinquish => None,
+            RoomCmd::Relinquish | RoomCmd::SeatAccounts(_) => None,
         }
     }
 
     /// Whether it may be sent to another node (all but what only a
     /// room's own node sends).
     pub fn travels(&self) -> bool {
-        !matches!(self, RoomCmd::Relinquish)
+        !matches!(self, RoomCmd::Relinquish | RoomCmd::SeatAccounts(_))
     }
 
     /// The command with its connection `conn` (here, a stand-in for the
@@ -162,7 +168,7 @@ impl RoomCmd {
                 req,
             },
             RoomCmd::Detach { token, .. } => RoomCmd::Detach { token, conn },
-            RoomCmd::Relinquish => RoomCmd::Relinquish,
+            other @ (RoomCmd::Relinquish | RoomCmd::SeatAccounts(_)) => other,
         }
     }
 }

@@ -387,7 +387,12 @@ impl Room {
                 continue;
             }
             // A rated match a seat never began does not count.
-            if self.header.rated && !self.has_moved.get(seat.index()).copied().unwrap_or(true) {
+            // A tournament's game is the exception: an absent player
+            // loses it on time, as the event's rules say.
+            if self.header.rated
+                && self.header.event.is_none()
+                && !self.has_moved.get(seat.index()).copied().unwrap_or(true)
+            {
                 tracing::info!(room = %self.id, %seat, "time ran out before the seat's first move: aborted");
                 if self.close(Closed::Aborted).await {
                     self.linger_until = Some(now + FINISHED_ROOM_LINGER);

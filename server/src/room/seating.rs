@@ -62,7 +62,7 @@ impl Room {
         }
     }
 
-    async fn take_seat(&mut self, who: &Member, seat: Seat, slot: Slot) -> bool {
+    pub(super) async fn take_seat(&mut self, who: &Member, seat: Seat, slot: Slot) -> bool {
         if let Err(e) = self.store().set_seat(self.key, seat, slot.stored()).await {
             tracing::error!(room = %self.id, error = %e, "cannot store a seat");
             self.error(

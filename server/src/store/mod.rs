@@ -24,6 +24,7 @@ use tokio::sync::oneshot;
 
 mod beside;
 mod cluster;
+mod embargo;
 mod exported;
 mod faults;
 mod health;

@@ -12,12 +12,16 @@ use super::{
 };
 
 /// The `deal` column: the server's half of a fair deal (each seat's client
-/// seed is kept with its seat).
+/// seed is kept with its seat), and for a tournament's game, the event and
+/// place in it the deal was derived for (kept here, with the deal it
+/// explains, so that no layout change was needed).
 #[derive(Serialize, Deserialize)]
 struct DealColumn {
     commitment: String,
     server_seed: String,
     salt: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    event: Option<Box<parlor_protocol::EventGame>>,
 }
 
 pub(super) fn to_json<T: serde::Serialize + ?Sized>(v: &T) -> Result<String, StoreError> {
@@ -57,6 +61,7 @@ impl NewHeader<'_> {
                     commitment: d.commitment.clone(),
                     server_seed: d.server_seed.clone(),
                     salt: d.salt.clone(),
+                    event: h.event.clone(),
                 })
             })
             .transpose()?;
@@ -133,18 +138,19 @@ impl HeaderRow {
             .game
             .parse()
             .map_err(|e| StoreError::Corrupt(format!("{e}")))?;
-        let deal = row
+        let column = row
             .deal
             .as_deref()
             .map(from_json::<DealColumn>)
-            .transpose()?
-            .map(|d| Deal {
-                commitment: d.commitment,
-                server_seed: d.server_seed,
-                salt: d.salt,
-                // Filled in from the seats.
-                client_seeds: vec![None; usize::from(row.seats)],
-            });
+            .transpose()?;
+        let event = column.as_ref().and_then(|d| d.event.clone());
+        let deal = column.map(|d| Deal {
+            commitment: d.commitment,
+            server_seed: d.server_seed,
+            salt: d.salt,
+            // Filled in from the seats.
+            client_seeds: vec![None; usize::from(row.seats)],
+        });
         let header = MatchHeader {
             game,
             options: from_json(&row.options)?,
@@ -153,6 +159,7 @@ impl HeaderRow {
             deal,
             clock: row.clock.as_deref().map(from_json::<Clock>).transpose()?,
             rated: row.rated,
+            event,
         };
         let origin = Origin {
             creator: row.creator.as_deref().and_then(|t| t.parse().ok()),

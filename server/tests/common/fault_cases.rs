@@ -58,6 +58,7 @@ async fn new_match(store: &Store, id: &str) -> MatchKey {
             deal: None,
             clock: None,
             rated: false,
+            event: None,
         },
         private: false,
         origin: Origin::default(),

@@ -47,6 +47,7 @@ pub async fn nimrod_room(dir: &Directory, piles: [u64; 2], clock: Option<Clock>)
         creator_addr: None,
         rated: false,
         by_account: false,
+        event: None,
     })
     .await
     .unwrap_or_else(|e| panic!("{e:?}"))

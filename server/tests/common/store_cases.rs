@@ -33,6 +33,7 @@ pub fn header(seed: u64) -> MatchHeader {
         deal: None,
         clock: None,
         rated: false,
+        event: None,
     }
 }
 
@@ -74,6 +75,7 @@ fn full_record() -> MatchRecord {
                 increment_ms: 2_000,
             }),
             rated: true,
+            event: None,
         },
         private: true,
         origin: Origin {
@@ -302,6 +304,7 @@ pub async fn an_accounts_games_are_listed_with_whose_turn_it_is(backend: &Backen
         header: MatchHeader {
             clock,
             rated: seed % 2 == 0,
+            event: None,
             ..header(seed)
         },
         private: false,
@@ -390,19 +393,17 @@ pub async fn an_accounts_games_are_listed_with_whose_turn_it_is(backend: &Backen
     assert_eq!(aborted.closed, Some(Closed::Aborted));
 }
 
-/// What the previous layout lacked (SQLite's 4, PostgreSQL's 3), and the
+/// What the previous layout lacked (SQLite's 6, PostgreSQL's 5), and the
 /// SQL that takes a database back to it.
 pub fn downgrade_sql(backend: &Backend) -> &'static str {
     match backend {
         Backend::Sqlite(_) => {
-            "DROP TABLE ratings;
-             DROP TABLE ledger;
-             DROP TABLE ledger_seats;
-             PRAGMA user_version = 5;"
+            "DROP TABLE events;
+             PRAGMA user_version = 6;"
         }
         Backend::Postgres(_) => {
-            "DROP TABLE ratings, ledger, ledger_seats, ledger_head;
-             UPDATE layout SET version = 4;"
+            "DROP TABLE events;
+             UPDATE layout SET version = 5;"
         }
     }
 }

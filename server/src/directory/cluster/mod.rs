@@ -53,7 +53,7 @@ enum Outbound {
     /// A command for a room hosted elsewhere.
     Cmd(RoomId, RoomCmd),
     /// A message for every node.
-    Announce(Envelope),
+    Announce(Box<Envelope>),
 }
 
 /// A room subscription to make or drop.
@@ -155,16 +155,20 @@ impl Cluster {
     pub fn taken_over(&self, token: Uuid, conn: ConnId) {
         let _ = self
             .outbound
-            .try_send(Outbound::Announce(Envelope::TakenOver {
+            .try_send(Outbound::Announce(Box::new(Envelope::TakenOver {
                 gw: self.bus.me().to_string(),
                 conn: conn.0,
                 token,
-            }));
+            })));
     }
 
     /// Tells every node `env` (matchmaking's messages to players).
     pub fn announce(&self, env: Envelope) {
-        if self.outbound.try_send(Outbound::Announce(env)).is_err() {
+        if self
+            .outbound
+            .try_send(Outbound::Announce(Box::new(env)))
+            .is_err()
+        {
             tracing::warn!("the bus is far behind: a message to players was dropped");
         }
     }
@@ -183,10 +187,12 @@ impl Cluster {
     /// A local connection closed: its stand-ins elsewhere go.
     pub fn closed(&self, conn: ConnId) {
         if lock(&self.forwarded).remove(&conn).is_some() {
-            let _ = self.outbound.try_send(Outbound::Announce(Envelope::Gone {
-                gw: self.bus.me().to_string(),
-                conn: conn.0,
-            }));
+            let _ = self
+                .outbound
+                .try_send(Outbound::Announce(Box::new(Envelope::Gone {
+                    gw: self.bus.me().to_string(),
+                    conn: conn.0,
+                })));
         }
     }
 
@@ -195,9 +201,9 @@ impl Cluster {
     pub fn rehosted(&self, room: &RoomId) {
         let _ = self
             .outbound
-            .try_send(Outbound::Announce(Envelope::Rehosted {
+            .try_send(Outbound::Announce(Box::new(Envelope::Rehosted {
                 room: room.clone(),
-            }));
+            })));
     }
 
     /// The local connections that reached `room` over the bus, which are

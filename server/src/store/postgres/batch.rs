@@ -568,6 +568,7 @@ mod tests {
                 deal: None,
                 clock: None,
                 rated: false,
+                event: None,
             },
             private: false,
             origin: super::super::super::Origin::default(),

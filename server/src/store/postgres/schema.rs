@@ -16,7 +16,7 @@ use tokio_postgres::Client;
 use super::super::StoreError;
 
 /// The layout this server writes, kept in `layout.version`.
-pub const LAYOUT: i32 = 5;
+pub const LAYOUT: i32 = 6;
 
 /// Layout 1.
 ///
@@ -176,9 +176,26 @@ CREATE TABLE ledger_head (n bigint NOT NULL, hash text NOT NULL, at_ms bigint NO
 INSERT INTO ledger_head VALUES (0, repeat('0', 64), 0);
 ";
 
+/// Layout 6, as SQLite's layout 7: tournaments, one row per event (its
+/// state a JSON document changed by compare-and-set on `version`, and
+/// the lease of the node running its rounds).
+const LAYOUT_6: &str = "
+CREATE TABLE events (
+    id text PRIMARY KEY,
+    status text NOT NULL,
+    starts_at_ms bigint NOT NULL,
+    created_ms bigint NOT NULL,
+    version bigint NOT NULL,
+    lease_node text,
+    lease_until_ms bigint NOT NULL DEFAULT 0,
+    doc text NOT NULL
+);
+CREATE INDEX events_due ON events (status, starts_at_ms);
+";
+
 /// Each layout's step from the one before, in order: `STEPS[n]` brings
 /// layout `n` to `n + 1` (layout 0: an empty schema).
-const STEPS: &[&str] = &[LAYOUT_1, LAYOUT_2, LAYOUT_3, LAYOUT_4, LAYOUT_5];
+const STEPS: &[&str] = &[LAYOUT_1, LAYOUT_2, LAYOUT_3, LAYOUT_4, LAYOUT_5, LAYOUT_6];
 
 /// Brings `schema` to [`LAYOUT`]: creates it and its tables if missing,
 /// runs the steps from its layout, refuses a newer one. `schema` is a

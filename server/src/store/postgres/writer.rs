@@ -191,6 +191,7 @@ mod tests {
                     deal: None,
                     clock: None,
                     rated: false,
+                    event: None,
                 },
                 private: false,
                 origin: Origin::default(),

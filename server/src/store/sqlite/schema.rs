@@ -1,5 +1,9 @@
 //! The database layout, and the migration from earlier layouts.
 //!
+//! Layout 7 adds tournaments: `events`, one row per event holding its
+//! whole state as a JSON document with a version (changed by
+//! compare-and-set) and the lease of the node running it (see `events`).
+//!
 //! Layout 6 adds ratings: each account's rating per pool (`ratings`),
 //! the public ledger of rated matches (`ledger`, one line per match, its
 //! JSON kept exactly as served and hashed), and which ledger lines each
@@ -35,7 +39,7 @@ use rusqlite::{Connection, OptionalExtension};
 use super::StoreError;
 
 /// The layout this server writes, kept in `PRAGMA user_version`.
-pub const LAYOUT: i64 = 6;
+pub const LAYOUT: i64 = 7;
 
 /// Layout 2. `seats` and `moves` are `WITHOUT ROWID`: keyed by their
 /// primary key alone, an insert updates one b-tree, not a table and an
@@ -183,6 +187,22 @@ CREATE TABLE ledger_seats (
 ) WITHOUT ROWID;
 ";
 
+/// Layout 6 to layout 7: the events. Upcoming and running events are
+/// found by status and start (`events_due`), the scheduler's one query.
+const EVENTS: &str = "
+CREATE TABLE events (
+    id TEXT PRIMARY KEY,
+    status TEXT NOT NULL,
+    starts_at_ms INTEGER NOT NULL,
+    created_ms INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    lease_node TEXT,
+    lease_until_ms INTEGER NOT NULL DEFAULT 0,
+    doc TEXT NOT NULL
+);
+CREATE INDEX events_due ON events (status, starts_at_ms);
+";
+
 /// Brings the database to [`LAYOUT`]: creates the tables in a new file,
 /// migrates an older layout (all in one transaction, so an interrupted
 /// migration leaves the old layout intact), refuses a newer one.
@@ -205,7 +225,9 @@ pub fn prepare(conn: &mut Connection) -> Result<(), StoreError> {
         )
         .optional()?
         .is_some();
-    if has_tables && version == 5 {
+    if has_tables && version == 6 {
+        tracing::info!("migrating the database from layout 6 to {LAYOUT}");
+    } else if has_tables && version == 5 {
         tracing::info!("migrating the database from layout 5 to {LAYOUT}");
     } else if has_tables && version == 4 {
         tracing::info!("migrating the database from layout 4 to {LAYOUT}");
@@ -226,10 +248,14 @@ pub fn prepare(conn: &mut Connection) -> Result<(), StoreError> {
         tx.execute_batch(TABLES)?;
         tx.execute_batch(ACCOUNTS)?;
     }
-    if !(has_tables && version == 5) {
+    let from = if has_tables { version } else { 0 };
+    if from < 5 {
         tx.execute_batch(FROM_LAYOUT_4)?;
     }
-    tx.execute_batch(RATINGS)?;
+    if from < 6 {
+        tx.execute_batch(RATINGS)?;
+    }
+    tx.execute_batch(EVENTS)?;
     tx.pragma_update(None, "user_version", LAYOUT)?;
     tx.commit()?;
     Ok(())

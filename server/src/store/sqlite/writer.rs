@@ -266,6 +266,7 @@ mod tests {
                 deal: None,
                 clock: None,
                 rated: false,
+                event: None,
             },
             private: false,
             origin: crate::store::Origin::default(),

@@ -189,6 +189,7 @@ mod tests {
                     deal: None,
                     clock: None,
                     rated: false,
+                    event: None,
                 },
                 private: false,
                 origin: Origin::default(),

@@ -1,0 +1,257 @@
+//! Running an event, one step at a time: starting it when it is due,
+//! reading its games' results from their logs, pairing the next round
+//! when one is over, and finishing it (revealing the seed). Each step
+//! changes the stored document by compare-and-set and only then makes
+//! rooms, whose ids come from the event's: a crash between the two is
+//! repaired by the next step, which finds the room missing and makes it.
+
+use parlor_competition::tournament::{EventSeed, Round};
+use parlor_games::Outcome;
+use parlor_protocol::{Closed, EventGame, RoomId, TournamentStatus};
+use sha2::{Digest, Sha256};
+
+use super::doc::{DocGame, DocRound, EventDoc};
+use super::store::Stored;
+use super::Events;
+use crate::accounts::name_key;
+use crate::directory::{EventRoom, NewRoom};
+use crate::store::StoreError;
+
+/// The room id of `event`'s game `index` (in the round's order) of round
+/// `round`, made for the `attempt`-th time: the first 12 hex digits of
+/// SHA-256 over the four, so that a node taking over finds the rooms made.
+pub fn game_room(event: &str, round: usize, index: usize, attempt: u32) -> Option<RoomId> {
+    let text = format!("{event}/{round}/{index}/{attempt}");
+    let hash = hex::encode(Sha256::digest(text.as_bytes()));
+    RoomId::new(hash.get(..12)?)
+}
+
+/// The seats that won a finished log's match, if it finished or closed.
+fn result(outcome: Option<&Outcome>, closed: Option<Closed>) -> Option<Vec<u8>> {
+    match (outcome, closed) {
+        (Some(Outcome::Win { winners }), _) => Some(winners.iter().map(|s| s.0).collect()),
+        (Some(Outcome::Draw), _) => Some(Vec::new()),
+        // A game closed without an outcome (which an event's rooms avoid:
+        // they are neither aborted nor abandoned) counts as a draw.
+        (None, Some(_)) => Some(Vec::new()),
+        (None, None) => None,
+    }
+}
+
+impl Events {
+    /// One step of event `stored` at `now_ms` (this node holds its lease).
+    pub(super) async fn advance(&self, mut stored: Stored, now_ms: u64) -> Result<(), StoreError> {
+        let before = stored.doc.clone();
+        let doc = &mut stored.doc;
+        match doc.status {
+            TournamentStatus::Upcoming if now_ms >= doc.starts_at_ms => {
+                if doc.players.len() < 2 {
+                    doc.status = TournamentStatus::Cancelled;
+                } else {
+                    self.begin(doc).await?;
+                }
+            }
+            TournamentStatus::Running => self.collect(doc).await?,
+            _ => return Ok(()),
+        }
+        if stored.doc != before && !self.store.update(&stored).await? {
+            // Someone else changed it meanwhile: the next step reads again.
+            return Ok(());
+        }
+        self.make_rooms(&stored.doc).await
+    }
+
+    /// Seeds the players by their ratings and pairs the first round.
+    async fn begin(&self, doc: &mut EventDoc) -> Result<(), StoreError> {
+        let pool = doc.game.name();
+        for p in &mut doc.players {
+            let held = self.log.rating(pool, &name_key(&p.name)).await?;
+            p.rating = Some(held.map_or(super::doc::UNRATED_SEEDING, |r| r.rating.rating));
+        }
+        doc.status = TournamentStatus::Running;
+        self.next_round(doc);
+        Ok(())
+    }
+
+    /// Reads the last round's results; when all are in, pairs the next
+    /// round or finishes the event.
+    async fn collect(&self, doc: &mut EventDoc) -> Result<(), StoreError> {
+        let round_no = doc.rounds.len();
+        let id = doc.id.clone();
+        if let Some(round) = doc.rounds.last_mut() {
+            for (index, game) in round.games.iter_mut().enumerate() {
+                let Some(room) = game.room.clone() else {
+                    continue;
+                };
+                if game.winners.is_some() {
+                    continue;
+                }
+                let Some(log) = self.log.log(room).await? else {
+                    continue;
+                };
+                if log.closed == Some(Closed::NeverStarted) {
+                    // Made but never seated (a crash between the two):
+                    // made again, on the same deal, under the next id.
+                    game.attempt += 1;
+                    game.room = game_room(&id, round_no, index, game.attempt);
+                    continue;
+                }
+                game.winners = result(log.outcome.as_ref(), log.closed);
+            }
+        }
+        let over = doc
+            .rounds
+            .last()
+            .is_none_or(|r| r.games.iter().all(|g| g.winners.is_some()));
+        if over && !self.next_round(doc) {
+            doc.status = TournamentStatus::Finished;
+        }
+        Ok(())
+    }
+
+    /// Pairs the next round into `doc`; false if the event has had all
+    /// its rounds.
+    fn next_round(&self, doc: &mut EventDoc) -> bool {
+        let Ok(seed) = EventSeed::from_hex(&doc.seed) else {
+            tracing::error!(event = %doc.id, "an event's stored seed does not decode");
+            return false;
+        };
+        let rules = doc.rules();
+        let Some(round) = rules.next_round(&seed, &doc.entrants(), &doc.active(), &doc.records())
+        else {
+            return false;
+        };
+        let number = doc.rounds.len() + 1;
+        let active = doc.active();
+        doc.rounds
+            .push(plan(&doc.id, number, &round, rules.play, &active));
+        true
+    }
+
+    /// Makes every room of the last round that does not exist yet.
+    async fn make_rooms(&self, doc: &EventDoc) -> Result<(), StoreError> {
+        if doc.status != TournamentStatus::Running {
+            return Ok(());
+        }
+        let Some(round) = doc.rounds.last() else {
+            return Ok(());
+        };
+        let Ok(seed) = EventSeed::from_hex(&doc.seed) else {
+            return Ok(());
+        };
+        let number = u32::try_from(doc.rounds.len()).unwrap_or(u32::MAX);
+        for game in &round.games {
+            let (Some(room), None) = (&game.room, &game.winners) else {
+                continue;
+            };
+            if self.log.log(room.clone()).await?.is_some() {
+                continue;
+            }
+            let siblings: Vec<RoomId> = round
+                .games
+                .iter()
+                .filter(|g| g.board == game.board && g.deal == game.deal)
+                .filter_map(|g| g.room.clone())
+                .filter(|r| r != room)
+                .collect();
+            let made = self
+                .directory
+                .create(NewRoom {
+                    game: doc.game,
+                    seats: Some(2),
+                    options: doc.options.clone(),
+                    clock: Some(doc.clock),
+                    private: false,
+                    creator: None,
+                    creator_addr: None,
+                    rated: doc.rated,
+                    by_account: true,
+                    event: Some(EventRoom {
+                        id: room.clone(),
+                        secret: seed.deal(number, game.board, game.deal),
+                        game: EventGame {
+                            event: doc.id.clone(),
+                            round: number,
+                            board: game.board,
+                            deal: game.deal,
+                            siblings,
+                        },
+                        players: game.seats.to_vec(),
+                    }),
+                })
+                .await;
+            match made {
+                Ok(_) => self.tell_players(doc, number, room, &game.seats),
+                Err((code, message)) => {
+                    tracing::warn!(event = %doc.id, %room, %code, %message, "an event's room could not be made; trying again");
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The stored round for `round`, numbered `number`: room ids for the
+/// games to play, forfeits for games with a player who left.
+fn plan(
+    event: &str,
+    number: usize,
+    round: &Round,
+    play: parlor_competition::tournament::Play,
+    active: &[String],
+) -> DocRound {
+    let games = round
+        .games(play)
+        .into_iter()
+        .enumerate()
+        .map(|(index, g)| {
+            let present = [0, 1].map(|s| active.contains(&g.seats[s]));
+            let (room, winners) = match present {
+                [true, true] => (game_room(event, number, index, 0), None),
+                [true, false] => (None, Some(vec![0])),
+                [false, true] => (None, Some(vec![1])),
+                [false, false] => (None, Some(Vec::new())),
+            };
+            DocGame {
+                room,
+                attempt: 0,
+                board: g.board,
+                deal: g.deal,
+                seats: g.seats,
+                winners,
+            }
+        })
+        .collect();
+    DocRound {
+        games,
+        bye: round.bye.clone(),
+        unpaired: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn room_ids_are_stable_and_distinct() {
+        let a = game_room("ev", 1, 0, 0);
+        assert_eq!(a, game_room("ev", 1, 0, 0));
+        assert_ne!(a, game_room("ev", 1, 1, 0));
+        assert_ne!(a, game_room("ev", 1, 0, 1));
+        assert_ne!(a, game_room("ev", 2, 0, 0));
+        assert!(a.is_some());
+    }
+
+    #[test]
+    fn results_follow_the_log() {
+        use parlor_games::{Seat, SeatSet};
+        let win = Outcome::Win {
+            winners: SeatSet::single(Seat(1)),
+        };
+        assert_eq!(result(Some(&win), None), Some(vec![1]));
+        assert_eq!(result(Some(&Outcome::Draw), None), Some(vec![]));
+        assert_eq!(result(None, Some(Closed::Abandoned)), Some(vec![]));
+        assert_eq!(result(None, None), None);
+    }
+}

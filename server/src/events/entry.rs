@@ -1,0 +1,100 @@
+//! Entering and leaving an event.
+
+use parlor_protocol::{EntrantKind, TournamentPlayer, TournamentStatus};
+
+use super::{EventError, Events};
+use crate::accounts::{name_key, AccountKind};
+
+impl Events {
+    /// Enters account `name` (of `kind`) in event `id`.
+    pub async fn join(&self, id: &str, name: &str, kind: AccountKind) -> Result<(), EventError> {
+        let key = name_key(name);
+        self.change(id, |doc| {
+            if doc.status != TournamentStatus::Upcoming {
+                return Err(EventError::new(
+                    409,
+                    "tournament/started",
+                    "the tournament has started: it takes no more players",
+                ));
+            }
+            let fits = match doc.kind {
+                EntrantKind::Any => true,
+                EntrantKind::Human => kind == AccountKind::Human,
+                EntrantKind::Bot => kind == AccountKind::Bot,
+            };
+            if !fits {
+                return Err(EventError::new(
+                    403,
+                    "tournament/wrong_kind",
+                    format!("this tournament is for {} accounts", kind_name(doc.kind)),
+                ));
+            }
+            if doc.has(&key) {
+                return Err(EventError::new(
+                    409,
+                    "tournament/already_entered",
+                    "you are entered already",
+                ));
+            }
+            if doc.players.len() >= usize::try_from(doc.max_players).unwrap_or(usize::MAX) {
+                return Err(EventError::new(
+                    409,
+                    "tournament/full",
+                    format!("the tournament is full ({} players)", doc.max_players),
+                ));
+            }
+            doc.players.push(TournamentPlayer {
+                name: name.to_owned(),
+                rating: None,
+                withdrawn: false,
+            });
+            Ok(())
+        })
+        .await
+        .map(|_| ())
+    }
+
+    /// Takes account `name` out of event `id`: before the start, off the
+    /// list; while it runs, withdrawn (its later games are forfeited).
+    pub async fn leave(&self, id: &str, name: &str) -> Result<(), EventError> {
+        let key = name_key(name);
+        self.change(id, |doc| {
+            if !doc.has(&key) {
+                return Err(EventError::new(
+                    409,
+                    "tournament/not_entered",
+                    "you are not entered in this tournament",
+                ));
+            }
+            match doc.status {
+                TournamentStatus::Upcoming => {
+                    doc.players.retain(|p| name_key(&p.name) != key);
+                    Ok(())
+                }
+                TournamentStatus::Running => {
+                    for p in &mut doc.players {
+                        if name_key(&p.name) == key {
+                            p.withdrawn = true;
+                        }
+                    }
+                    Ok(())
+                }
+                TournamentStatus::Finished | TournamentStatus::Cancelled => Err(EventError::new(
+                    409,
+                    "tournament/over",
+                    "the tournament is over",
+                )),
+            }
+        })
+        .await
+        .map(|_| ())
+    }
+}
+
+fn kind_name(kind: EntrantKind) -> &'static str {
+    match kind {
+        EntrantKind::Human => "human",
+        EntrantKind::Bot => "bot",
+        EntrantKind::Any => "any",
+    }
+}

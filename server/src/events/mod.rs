@@ -1,0 +1,203 @@
+//! Tournaments: creating events, entering and leaving them, and running
+//! their rounds. Pairings, deals and standings are
+//! `parlor_competition::tournament`'s pure functions of the stored
+//! document and the event's seed; this module only schedules: it makes
+//! each round's rooms (with the players seated, absent until they join)
+//! and reads their results from the match log.
+//!
+//! Every node runs the scheduler ([`Events::start`]); an event's rounds
+//! are run by the node holding its lease (kept in the events table), so
+//! that when that node dies another carries on from the stored document.
+
+mod advance;
+mod create;
+mod doc;
+mod entry;
+mod scheduler;
+mod store;
+
+use std::sync::Arc;
+
+use parlor_competition::tournament::EventSeed;
+use parlor_games::Seat;
+use parlor_protocol::{
+    NewTournament, RoomId, ServerMsg, TournamentInfo, TournamentSeat, TournamentStatus,
+    TournamentSummary,
+};
+
+pub use advance::game_room;
+pub use create::{
+    DEFAULT_EVENT_PLAYERS, MAX_CYCLES, MAX_EVENT_NAME_CHARS, MAX_EVENT_PLAYERS, MAX_START_AHEAD_MS,
+    MAX_SWISS_ROUNDS,
+};
+pub use doc::{DocGame, DocRound, EventDoc, DUPLICATE_DEALS, UNRATED_SEEDING};
+pub use scheduler::{EVENT_LEASE_MS, EVENT_TICK};
+pub use store::{EventStore, Stored};
+
+use crate::accounts::name_key;
+use crate::directory::Directory;
+use crate::store::{Store, StoreError};
+
+/// Events listed at most per status.
+pub const MAX_LISTED_EVENTS: usize = 50;
+
+/// How often a change that lost a compare-and-set is tried again before
+/// the request is answered "busy": a handful of players entering at once
+/// settle within a few tries.
+pub const CHANGE_RETRIES: usize = 8;
+
+/// Why an event request was refused: an HTTP status, a stable code and a
+/// message for people.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct EventError {
+    /// The HTTP status.
+    pub status: u16,
+    /// The stable code.
+    pub code: &'static str,
+    /// For people.
+    pub message: String,
+}
+
+impl EventError {
+    /// A refusal of what was asked (400).
+    pub fn bad(code: &'static str, message: String) -> Self {
+        EventError {
+            status: 400,
+            code,
+            message,
+        }
+    }
+
+    fn new(status: u16, code: &'static str, message: impl Into<String>) -> Self {
+        EventError {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+
+    fn store(e: &StoreError) -> Self {
+        Self::new(
+            503,
+            "server/storage",
+            format!("the events could not be read or stored: {e}"),
+        )
+    }
+
+    fn not_found(id: &str) -> Self {
+        Self::new(404, "tournament/not_found", format!("no tournament {id}"))
+    }
+}
+
+/// The events service; cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Events {
+    store: EventStore,
+    log: Store,
+    directory: Arc<Directory>,
+}
+
+/// Milliseconds since the Unix epoch.
+fn now_ms() -> u64 {
+    crate::room::unix_ms()
+}
+
+impl Events {
+    /// The service over `directory`'s database (the scheduler is started
+    /// apart, by [`Events::start`]).
+    pub fn new(directory: Arc<Directory>) -> Self {
+        Events {
+            store: EventStore::new(directory.store().beside()),
+            log: directory.store().clone(),
+            directory,
+        }
+    }
+
+    /// Creates an event for account `by`; its id.
+    pub async fn create(&self, req: NewTournament, by: &str) -> Result<String, EventError> {
+        let id = uuid::Uuid::new_v4().simple().to_string()[..12].to_owned();
+        let seed = EventSeed::new(rand::random());
+        let doc = create::new_event(req, by, now_ms(), id.clone(), &seed)?;
+        self.store
+            .create(&doc)
+            .await
+            .map_err(|e| EventError::store(&e))?;
+        tracing::info!(event = %id, by, "tournament created");
+        Ok(id)
+    }
+
+    /// The event `id`'s public page.
+    pub async fn info(&self, id: &str) -> Result<TournamentInfo, EventError> {
+        self.get(id).await.map(|s| s.doc.info())
+    }
+
+    async fn get(&self, id: &str) -> Result<Stored, EventError> {
+        self.store
+            .get(id)
+            .await
+            .map_err(|e| EventError::store(&e))?
+            .ok_or_else(|| EventError::not_found(id))
+    }
+
+    /// Upcoming, running and finished events (at most
+    /// [`MAX_LISTED_EVENTS`] of each, newest first).
+    pub async fn list(
+        &self,
+    ) -> Result<Vec<(TournamentStatus, Vec<TournamentSummary>)>, EventError> {
+        let mut out = Vec::new();
+        for status in [
+            TournamentStatus::Upcoming,
+            TournamentStatus::Running,
+            TournamentStatus::Finished,
+        ] {
+            let rows = self
+                .store
+                .list(&[status.as_str()], MAX_LISTED_EVENTS)
+                .await
+                .map_err(|e| EventError::store(&e))?;
+            out.push((status, rows.iter().map(|s| s.doc.summary()).collect()));
+        }
+        Ok(out)
+    }
+
+    /// Applies `change` to event `id`'s document until it is stored
+    /// (another change may win the race: it is then read and tried again).
+    async fn change(
+        &self,
+        id: &str,
+        change: impl Fn(&mut EventDoc) -> Result<(), EventError>,
+    ) -> Result<EventDoc, EventError> {
+        for _ in 0..CHANGE_RETRIES {
+            let mut stored = self.get(id).await?;
+            change(&mut stored.doc)?;
+            if self
+                .store
+                .update(&stored)
+                .await
+                .map_err(|e| EventError::store(&e))?
+            {
+                return Ok(stored.doc);
+            }
+        }
+        Err(EventError::new(
+            503,
+            "tournament/busy",
+            "the tournament is changing too fast to update; try again",
+        ))
+    }
+
+    /// Tells both players of a new game where they sit.
+    fn tell_players(&self, doc: &EventDoc, round: u32, room: &RoomId, seats: &[String; 2]) {
+        for (i, name) in seats.iter().enumerate() {
+            let msg = ServerMsg::TournamentGame(Box::new(TournamentSeat {
+                tournament: doc.id.clone(),
+                round,
+                room: room.clone(),
+                seat: Seat(u8::try_from(i).unwrap_or(0)),
+                players: seats.to_vec(),
+            }));
+            self.directory.notify_account(&name_key(name), &msg, None);
+        }
+    }
+}

@@ -1,0 +1,269 @@
+//! Where events are kept: one row per event in the log's database beside
+//! the match log (SQLite's file, or the cluster's PostgreSQL schema), its
+//! whole state a JSON document with a version number. Every change is a
+//! compare-and-set on that version, so two nodes (or two requests) that
+//! change an event at once cannot lose either's change: the loser reads
+//! again and retries. A lease column says which node runs the event's
+//! rounds, as rooms have one.
+
+use std::sync::{Arc, Mutex};
+
+use deadpool_postgres::Pool;
+use rusqlite::{params, Connection, OptionalExtension};
+
+use super::doc::EventDoc;
+use crate::store::{Beside, StoreError};
+
+/// An event as stored: its document and the version to change it from.
+#[derive(Clone, Debug)]
+pub struct Stored {
+    /// The document.
+    pub doc: EventDoc,
+    /// Its version.
+    pub version: i64,
+}
+
+/// The events table; cheap to clone.
+#[derive(Clone, Debug)]
+pub struct EventStore(Beside);
+
+fn corrupt(e: serde_json::Error) -> StoreError {
+    StoreError::Corrupt(format!("an event's document: {e}"))
+}
+
+fn encode(doc: &EventDoc) -> Result<String, StoreError> {
+    serde_json::to_string(doc).map_err(corrupt)
+}
+
+fn decode(text: &str, version: i64) -> Result<Stored, StoreError> {
+    Ok(Stored {
+        doc: serde_json::from_str(text).map_err(corrupt)?,
+        version,
+    })
+}
+
+impl EventStore {
+    /// The table beside the log.
+    pub fn new(backend: Beside) -> Self {
+        EventStore(backend)
+    }
+
+    async fn sqlite<T: Send + 'static>(
+        conn: &Arc<Mutex<Connection>>,
+        f: impl FnOnce(&Connection) -> Result<T, rusqlite::Error> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let conn = Arc::clone(conn);
+        tokio::task::spawn_blocking(move || {
+            let guard = conn.lock().unwrap_or_else(|e| e.into_inner());
+            f(&guard).map_err(StoreError::from)
+        })
+        .await
+        .map_err(|_| StoreError::Unavailable("the event store's thread failed".into()))?
+    }
+
+    async fn pg(pool: &Pool) -> Result<deadpool_postgres::Object, StoreError> {
+        pool.get()
+            .await
+            .map_err(|e| StoreError::Unavailable(format!("no database connection: {e}")))
+    }
+
+    /// Stores a new event (version 1).
+    pub async fn create(&self, doc: &EventDoc) -> Result<(), StoreError> {
+        let text = encode(doc)?;
+        let (id, status, starts) = (
+            doc.id.clone(),
+            doc.status.as_str(),
+            i64::try_from(doc.starts_at_ms).unwrap_or(i64::MAX),
+        );
+        let created = i64::try_from(doc.created_ms).unwrap_or(i64::MAX);
+        match &self.0 {
+            Beside::Sqlite(conn) => {
+                Self::sqlite(conn, move |c| {
+                    c.execute(
+                        "INSERT INTO events (id, status, starts_at_ms, created_ms, version, doc) \
+                         VALUES (?1, ?2, ?3, ?4, 1, ?5)",
+                        params![id, status, starts, created, text],
+                    )
+                })
+                .await?;
+            }
+            Beside::Postgres(pool) => {
+                Self::pg(pool)
+                    .await?
+                    .execute(
+                        "INSERT INTO events (id, status, starts_at_ms, created_ms, version, doc) \
+                         VALUES ($1, $2, $3, $4, 1, $5)",
+                        &[&id, &status, &starts, &created, &text],
+                    )
+                    .await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The event `id`.
+    pub async fn get(&self, id: &str) -> Result<Option<Stored>, StoreError> {
+        let id = id.to_owned();
+        let row: Option<(String, i64)> = match &self.0 {
+            Beside::Sqlite(conn) => {
+                Self::sqlite(conn, move |c| {
+                    c.query_row(
+                        "SELECT doc, version FROM events WHERE id = ?1",
+                        params![id],
+                        |r| Ok((r.get(0)?, r.get(1)?)),
+                    )
+                    .optional()
+                })
+                .await?
+            }
+            Beside::Postgres(pool) => Self::pg(pool)
+                .await?
+                .query_opt("SELECT doc, version FROM events WHERE id = $1", &[&id])
+                .await?
+                .map(|r| Ok::<_, tokio_postgres::Error>((r.try_get(0)?, r.try_get(1)?)))
+                .transpose()?,
+        };
+        row.map(|(text, version)| decode(&text, version))
+            .transpose()
+    }
+
+    /// Replaces event `stored.doc.id`'s document if it is still at
+    /// `stored.version`; whether it was.
+    pub async fn update(&self, stored: &Stored) -> Result<bool, StoreError> {
+        let text = encode(&stored.doc)?;
+        let (id, status, version) = (
+            stored.doc.id.clone(),
+            stored.doc.status.as_str(),
+            stored.version,
+        );
+        let changed = match &self.0 {
+            Beside::Sqlite(conn) => {
+                Self::sqlite(conn, move |c| {
+                    c.execute(
+                        "UPDATE events SET doc = ?1, status = ?2, version = version + 1 \
+                         WHERE id = ?3 AND version = ?4",
+                        params![text, status, id, version],
+                    )
+                })
+                .await?
+            }
+            Beside::Postgres(pool) => {
+                let n = Self::pg(pool)
+                    .await?
+                    .execute(
+                        "UPDATE events SET doc = $1, status = $2, version = version + 1 \
+                         WHERE id = $3 AND version = $4",
+                        &[&text, &status, &id, &version],
+                    )
+                    .await?;
+                usize::try_from(n).unwrap_or(0)
+            }
+        };
+        Ok(changed == 1)
+    }
+
+    /// Events, newest start first: those with `status` in `statuses`, at
+    /// most `limit`.
+    pub async fn list(
+        &self,
+        statuses: &[&'static str],
+        limit: usize,
+    ) -> Result<Vec<Stored>, StoreError> {
+        let statuses: Vec<String> = statuses.iter().map(|s| (*s).to_owned()).collect();
+        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+        let rows: Vec<(String, i64)> = match &self.0 {
+            Beside::Sqlite(conn) => {
+                Self::sqlite(conn, move |c| {
+                    let marks = vec!["?"; statuses.len()].join(", ");
+                    let mut st = c.prepare(&format!(
+                        "SELECT doc, version FROM events WHERE status IN ({marks}) \
+                         ORDER BY starts_at_ms DESC, id LIMIT {limit}"
+                    ))?;
+                    let rows = st.query_map(rusqlite::params_from_iter(statuses.iter()), |r| {
+                        Ok((r.get(0)?, r.get(1)?))
+                    })?;
+                    rows.collect()
+                })
+                .await?
+            }
+            Beside::Postgres(pool) => Self::pg(pool)
+                .await?
+                .query(
+                    "SELECT doc, version FROM events WHERE status = ANY($1) \
+                     ORDER BY starts_at_ms DESC, id LIMIT $2",
+                    &[&statuses, &limit],
+                )
+                .await?
+                .into_iter()
+                .map(|r| Ok::<_, tokio_postgres::Error>((r.try_get(0)?, r.try_get(1)?)))
+                .collect::<Result<_, _>>()?,
+        };
+        rows.iter().map(|(t, v)| decode(t, *v)).collect()
+    }
+
+    /// Ids of the events with work to do at `now_ms`: running ones, and
+    /// upcoming ones due to start.
+    pub async fn due(&self, now_ms: u64) -> Result<Vec<String>, StoreError> {
+        let now = i64::try_from(now_ms).unwrap_or(i64::MAX);
+        let sql_lite = "SELECT id FROM events WHERE status = 'running' \
+                        OR (status = 'upcoming' AND starts_at_ms <= ?1) ORDER BY id";
+        let sql_pg = "SELECT id FROM events WHERE status = 'running' \
+                      OR (status = 'upcoming' AND starts_at_ms <= $1) ORDER BY id";
+        match &self.0 {
+            Beside::Sqlite(conn) => {
+                Self::sqlite(conn, move |c| {
+                    let mut st = c.prepare(sql_lite)?;
+                    let rows = st.query_map(params![now], |r| r.get(0))?;
+                    rows.collect()
+                })
+                .await
+            }
+            Beside::Postgres(pool) => Ok(Self::pg(pool)
+                .await?
+                .query(sql_pg, &[&now])
+                .await?
+                .into_iter()
+                .map(|r| r.try_get(0))
+                .collect::<Result<_, _>>()?),
+        }
+    }
+
+    /// Takes (or keeps) the lease on event `id` for `node` until
+    /// `until_ms`, unless another node holds one past `now_ms`; whether
+    /// `node` holds it now.
+    pub async fn lease(
+        &self,
+        id: &str,
+        node: &str,
+        now_ms: u64,
+        until_ms: u64,
+    ) -> Result<bool, StoreError> {
+        let (id, node) = (id.to_owned(), node.to_owned());
+        let now = i64::try_from(now_ms).unwrap_or(i64::MAX);
+        let until = i64::try_from(until_ms).unwrap_or(i64::MAX);
+        let n = match &self.0 {
+            Beside::Sqlite(conn) => {
+                Self::sqlite(conn, move |c| {
+                    c.execute(
+                        "UPDATE events SET lease_node = ?1, lease_until_ms = ?2 \
+                         WHERE id = ?3 AND (lease_node IS NULL OR lease_node = ?1 OR lease_until_ms < ?4)",
+                        params![node, until, id, now],
+                    )
+                })
+                .await?
+            }
+            Beside::Postgres(pool) => {
+                let n = Self::pg(pool)
+                    .await?
+                    .execute(
+                        "UPDATE events SET lease_node = $1, lease_until_ms = $2 \
+                         WHERE id = $3 AND (lease_node IS NULL OR lease_node = $1 OR lease_until_ms < $4)",
+                        &[&node, &until, &id, &now],
+                    )
+                    .await?;
+                usize::try_from(n).unwrap_or(0)
+            }
+        };
+        Ok(n == 1)
+    }
+}

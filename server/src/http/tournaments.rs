@@ -1,0 +1,161 @@
+//! The tournaments API: list, create, show, join, leave.
+//!
+//! - `GET /api/tournaments`: `{"upcoming": [...], "running": [...],
+//!   "finished": [...]}`, each a list of summaries, newest first.
+//! - `POST /api/tournaments` (authenticated): the event to create
+//!   (`NewTournament`); `201 {"id"}`.
+//! - `GET /api/tournaments/ID`: its page (`TournamentInfo`).
+//! - `POST /api/tournaments/ID/join` and `/leave` (authenticated): the
+//!   page after the change.
+
+use parlor_protocol::NewTournament;
+use serde_json::{json, Value};
+
+use crate::accounts::store::Account;
+use crate::accounts::AuthError;
+use crate::events::{EventError, Events};
+
+/// Where tournaments are listed and created.
+pub const TOURNAMENTS_PATH: &str = "/api/tournaments";
+
+/// A tournaments endpoint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TournamentRoute {
+    /// `GET /api/tournaments`.
+    List,
+    /// `POST /api/tournaments`.
+    Create,
+    /// `GET /api/tournaments/ID`.
+    Show(String),
+    /// `POST /api/tournaments/ID/join`.
+    Join(String),
+    /// `POST /api/tournaments/ID/leave`.
+    Leave(String),
+}
+
+impl TournamentRoute {
+    /// Whether it acts for an account (and so needs one).
+    pub fn changes(&self) -> bool {
+        !matches!(self, TournamentRoute::List | TournamentRoute::Show(_))
+    }
+}
+
+/// An id as events have them: a dozen lowercase hex digits.
+fn valid_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 32 && id.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
+/// The endpoint `method` `path` asks for: `None` if the path is not under
+/// `/api/tournaments`; `Err(allowed)` for a method the path does not take;
+/// `Ok(None)` for a malformed path below it.
+pub fn route(method: &str, path: &str) -> Option<Result<Option<TournamentRoute>, &'static str>> {
+    let rest = path.strip_prefix(TOURNAMENTS_PATH)?;
+    let only = |m: &'static str, r: TournamentRoute| {
+        if method == m {
+            Ok(Some(r))
+        } else {
+            Err(m)
+        }
+    };
+    if rest.is_empty() {
+        return Some(match method {
+            "GET" => Ok(Some(TournamentRoute::List)),
+            "POST" => Ok(Some(TournamentRoute::Create)),
+            _ => Err("GET, POST"),
+        });
+    }
+    let rest = rest.strip_prefix('/')?;
+    let mut parts = rest.splitn(2, '/');
+    let id = parts.next().unwrap_or_default();
+    if !valid_id(id) {
+        return Some(Ok(None));
+    }
+    let id = id.to_owned();
+    Some(match parts.next() {
+        None => only("GET", TournamentRoute::Show(id)),
+        Some("join") => only("POST", TournamentRoute::Join(id)),
+        Some("leave") => only("POST", TournamentRoute::Leave(id)),
+        Some(_) => Ok(None),
+    })
+}
+
+fn refused(e: EventError) -> AuthError {
+    AuthError::new(e.status, e.code, e.message)
+}
+
+/// Answers `route` for `account` (present when the route changes
+/// something) with the request's `body`: status and JSON.
+pub async fn answer(
+    route: TournamentRoute,
+    account: Option<Account>,
+    body: &[u8],
+    events: &Events,
+) -> Result<(u16, Value), AuthError> {
+    let account = || {
+        account.clone().ok_or_else(|| {
+            AuthError::new(401, "auth/required", "sign in to enter or make tournaments")
+        })
+    };
+    let page = |info| serde_json::to_value(info).unwrap_or(Value::Null);
+    match route {
+        TournamentRoute::List => {
+            let mut out = serde_json::Map::new();
+            for (status, list) in events.list().await.map_err(refused)? {
+                out.insert(status.as_str().to_owned(), json!(list));
+            }
+            Ok((200, Value::Object(out)))
+        }
+        TournamentRoute::Create => {
+            let by = account()?;
+            let req: NewTournament = serde_json::from_slice(body).map_err(|e| {
+                AuthError::new(
+                    400,
+                    "tournament/bad_request",
+                    format!("the body is not a tournament to create: {e}"),
+                )
+            })?;
+            let id = events.create(req, &by.name).await.map_err(refused)?;
+            Ok((201, json!({"id": id})))
+        }
+        TournamentRoute::Show(id) => Ok((200, page(events.info(&id).await.map_err(refused)?))),
+        TournamentRoute::Join(id) => {
+            let by = account()?;
+            events.join(&id, &by.name, by.kind).await.map_err(refused)?;
+            Ok((200, page(events.info(&id).await.map_err(refused)?)))
+        }
+        TournamentRoute::Leave(id) => {
+            let by = account()?;
+            events.leave(&id, &by.name).await.map_err(refused)?;
+            Ok((200, page(events.info(&id).await.map_err(refused)?)))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_and_methods() {
+        use TournamentRoute::*;
+        assert_eq!(route("GET", "/api/tournaments"), Some(Ok(Some(List))));
+        assert_eq!(route("POST", "/api/tournaments"), Some(Ok(Some(Create))));
+        assert_eq!(route("PUT", "/api/tournaments"), Some(Err("GET, POST")));
+        assert_eq!(
+            route("GET", "/api/tournaments/ab12"),
+            Some(Ok(Some(Show("ab12".into()))))
+        );
+        assert_eq!(
+            route("POST", "/api/tournaments/ab12/join"),
+            Some(Ok(Some(Join("ab12".into()))))
+        );
+        assert_eq!(
+            route("GET", "/api/tournaments/ab12/leave"),
+            Some(Err("POST"))
+        );
+        assert_eq!(route("GET", "/api/tournaments/a.b"), Some(Ok(None)));
+        assert_eq!(route("GET", "/api/tournaments/ab/x"), Some(Ok(None)));
+        assert_eq!(route("GET", "/api/tournamentsx"), None);
+        assert_eq!(route("GET", "/api/players/x"), None);
+    }
+}
