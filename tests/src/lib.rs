@@ -14,6 +14,7 @@
 pub mod http;
 pub mod rating;
 pub mod seeking;
+pub mod tournament;
 
 use std::net::SocketAddr;
 use std::time::Duration;
