@@ -455,6 +455,9 @@ pub async fn the_previous_layout_is_migrated_and_keeps_its_rows(backend: &Backen
         ok(s.set_seat(key, Seat(1), Some(player("Eve", true))).await);
         // The ratings' tables are there, empty.
         assert_eq!(ok(s.ledger_head().await), None);
+        // So is the events table, empty.
+        let events = parlor_server::events::EventStore::new(s.beside());
+        assert!(ok(events.list(&["upcoming", "running"], 10).await).is_empty());
         assert!(ok(s.ratings_of("eve").await).is_empty());
         assert!(ok(s.ledger(0, None, 10).await).is_empty());
         (unfinished, closed, ok(s.games_of("eve", 10).await))
