@@ -39,6 +39,7 @@ const SERVER_TYPES: &[&str] = &[
     "seeking",
     "seek_ended",
     "matched",
+    "tournament_game",
     "challenge_made",
     "challenge_ended",
     "rematch_offered",
