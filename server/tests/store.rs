@@ -53,6 +53,11 @@ async fn the_previous_layout_is_migrated_and_keeps_its_rows() {
 }
 
 #[tokio::test]
+async fn a_duplicate_sets_log_is_embargoed_until_the_set_is_over() {
+    cases::a_duplicate_sets_log_is_embargoed_until_the_set_is_over(&Backend::sqlite()).await;
+}
+
+#[tokio::test]
 async fn a_database_from_a_newer_server_is_refused() {
     cases::a_database_from_a_newer_server_is_refused(&Backend::sqlite()).await;
 }

@@ -474,3 +474,66 @@ pub async fn the_previous_layout_is_migrated_and_keeps_its_rows(backend: &Backen
     assert_eq!(games.len(), 1);
     assert_eq!(games[0].seat, Seat(1));
 }
+
+/// A duplicate set's game, finished, keeps its log private while the
+/// other game of its set (same deal) is played; once that is over too,
+/// both are public. A game of no set never is.
+pub async fn a_duplicate_sets_log_is_embargoed_until_the_set_is_over(backend: &Backend) {
+    with_store(backend, async |s: &Store| {
+        let event = |me: &str, other: &str| {
+            Some(Box::new(parlor_protocol::EventGame {
+                event: "ev".into(),
+                round: 1,
+                board: 0,
+                deal: 0,
+                siblings: vec![room(other)],
+            }))
+            .filter(|_| !me.is_empty())
+        };
+        let mut keys = Vec::new();
+        for (me, other) in [("dddddddddd01", "dddddddddd02"), ("dddddddddd02", "dddddddddd01")] {
+            keys.push(ok(s
+                .create_match(MatchRecord {
+                    room: room(me),
+                    // An event's games are always fairly dealt (their
+                    // place in the event is kept with the deal).
+                    header: MatchHeader {
+                        event: event(me, other),
+                        seed: None,
+                        deal: Some(Deal {
+                            commitment: "c0".into(),
+                            server_seed: "5e".into(),
+                            salt: "5a".into(),
+                            client_seeds: vec![None, None],
+                        }),
+                        ..header(1)
+                    },
+                    private: false,
+                    origin: Origin::default(),
+                })
+                .await));
+        }
+        let win = || Outcome::Win {
+            winners: parlor_games::SeatSet::single(Seat(0)),
+        };
+        ok(s.append(keys[0], step(0, 0, [3, 5]), None, Some(win())).await);
+        let first = ok(s.log(room("dddddddddd01")).await).unwrap_or_else(|| panic!("a log"));
+        assert!(first.outcome.is_some());
+        assert_eq!(first.header.event, event("x", "dddddddddd02"), "stored and read back");
+        assert!(ok(s.embargoed(&first).await), "the sibling is still played");
+        ok(s.append(keys[1], step(0, 0, [3, 5]), None, Some(win())).await);
+        assert!(!ok(s.embargoed(&first).await), "the set is over");
+        let lone = ok(s
+            .create_match(MatchRecord {
+                room: room("dddddddddd03"),
+                header: header(2),
+                private: false,
+                origin: Origin::default(),
+            })
+            .await);
+        ok(s.append(lone, step(0, 0, [3, 5]), None, Some(win())).await);
+        let lone = ok(s.log(room("dddddddddd03")).await).unwrap_or_else(|| panic!("a log"));
+        assert!(!ok(s.embargoed(&lone).await));
+    })
+    .await;
+}
