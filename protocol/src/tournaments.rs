@@ -224,6 +224,9 @@ pub struct EventGame {
     pub board: u32,
     /// Which of the board's deals.
     pub deal: u32,
+    /// The players by seat (accounts: the room holds their seats for them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub players: Vec<String>,
     /// The other rooms playing the same deal (a duplicate set): this
     /// room's log stays private until they are over too, since it reveals
     /// their deal.

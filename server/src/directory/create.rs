@@ -54,10 +54,8 @@ pub struct EventRoom {
     pub id: RoomId,
     /// The deal, derived from the event's seed.
     pub secret: DealSecret,
-    /// Where in the event the game is.
+    /// Where in the event the game is, and its players.
     pub game: EventGame,
-    /// The accounts to seat, by seat.
-    pub players: Vec<String>,
 }
 
 /// A room being made, counted against the caps until dropped.
@@ -149,14 +147,11 @@ impl Directory {
         // The server's half of the deal, committed to now and revealed in
         // the log once the match is over. Until every seat is taken the
         // room shows a provisional deal from it alone.
-        let (secret, event_game, fixed_id, players) = match req.event {
-            Some(e) => (e.secret, Some(Box::new(e.game)), Some(e.id), e.players),
-            None => (
-                DealSecret::new(rand::random(), rand::random()),
-                None,
-                None,
-                Vec::new(),
-            ),
+        // A tournament's players are named in its header: the room seats
+        // them as it starts.
+        let (secret, event_game, fixed_id) = match req.event {
+            Some(e) => (e.secret, Some(Box::new(e.game)), Some(e.id)),
+            None => (DealSecret::new(rand::random(), rand::random()), None, None),
         };
         let commitment = secret.commitment();
         let header = MatchHeader {
@@ -240,12 +235,6 @@ impl Directory {
             shard,
         };
         self.register(&room, entry, &[]);
-        if !players.is_empty() {
-            // First in the new room's inbox: nobody else knows it yet.
-            let _ = prepared
-                .tx
-                .try_send(crate::room::RoomCmd::SeatAccounts(players));
-        }
         prepared.start(&self.shards, shard);
         Ok(Created {
             room,

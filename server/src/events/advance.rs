@@ -174,9 +174,9 @@ impl Events {
                             round: number,
                             board: game.board,
                             deal: game.deal,
+                            players: game.seats.to_vec(),
                             siblings,
                         },
-                        players: game.seats.to_vec(),
                     }),
                 })
                 .await;

@@ -62,6 +62,12 @@ pub(super) struct Room {
 
 impl Room {
     pub(super) async fn run(mut self, mut inbox: mpsc::Receiver<RoomCmd>) {
+        // A tournament's game seats its players itself, new or restored
+        // (a crash between making the room and seating them left it
+        // unseated): who sits where is in the header, stored with it.
+        if let Some(players) = self.event_players() {
+            self.seat_accounts(players).await;
+        }
         self.load_ratings().await;
         self.sync_clocks(Instant::now());
         self.run_bots(&mut inbox).await;
@@ -162,7 +168,6 @@ impl Room {
             },
             RoomCmd::Detach { token, conn } => self.detach(token, conn),
             RoomCmd::Relinquish => self.give_up(),
-            RoomCmd::SeatAccounts(names) => self.seat_accounts(names).await,
         }
         self.track_presence(Instant::now());
     }

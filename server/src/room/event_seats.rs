@@ -2,6 +2,9 @@
 //! is held for an account, absent until the player joins it (which takes
 //! it back like any account's seat on a new connection). The match starts
 //! at once, so an absent player's clock runs, as the event's rules say.
+//! The players are named in the match's header, so a room restored with
+//! seats still empty (a crash came between its making and its seating)
+//! seats them as it starts.
 
 use std::sync::Arc;
 
@@ -14,6 +17,16 @@ use super::{Member, RoomEvent};
 use crate::outbox::ConnId;
 
 impl Room {
+    /// The players of a tournament's game with a seat still empty.
+    pub(super) fn event_players(&self) -> Option<Vec<String>> {
+        let event = self.header.event.as_ref()?;
+        let empty = self.seats.iter().any(|s| matches!(s, Slot::Empty));
+        (empty
+            && !event.players.is_empty()
+            && self.status() != parlor_protocol::RoomStatus::Finished)
+            .then(|| event.players.clone())
+    }
+
     /// Seats `names` by seat as absent account players.
     pub(super) async fn seat_accounts(&mut self, names: Vec<String>) {
         for (i, name) in names.into_iter().enumerate().take(self.seats.len()) {

@@ -121,11 +121,6 @@ pub enum RoomCmd {
     /// room's own node sends it: it never travels.
     #[serde(skip)]
     Relinquish,
-    /// Seat these accounts, by seat, as absent players (a tournament's
-    /// game: each takes their seat back by joining it). Only the node that
-    /// made the room sends it, at once: it never travels.
-    #[serde(skip)]
-    SeatAccounts(Vec<String>),
 }
 
 impl RoomCmd {
@@ -139,7 +134,7 @@ impl RoomCmd {
     pub fn conn(&self) -> Option<ConnId> {
         match self {
             RoomCmd::Request { who, .. } => Some(who.conn),
-            RoomCmd::Detach { .. } | RoomCmd::Relinquish | RoomCmd::SeatAccounts(_) => None,
+            RoomCmd::Detach { .. } | RoomCmd::Relinquish => None,
         }
     }
 
@@ -149,14 +144,14 @@ impl RoomCmd {
         match self {
             RoomCmd::Request { who, .. } => Some(who.conn),
             RoomCmd::Detach { conn, .. } => Some(*conn),
-            RoomCmd::Relinquish | RoomCmd::SeatAccounts(_) => None,
+            RoomCmd::Relinquish => None,
         }
     }
 
     /// Whether it may be sent to another node (all but what only a
     /// room's own node sends).
     pub fn travels(&self) -> bool {
-        !matches!(self, RoomCmd::Relinquish | RoomCmd::SeatAccounts(_))
+        !matches!(self, RoomCmd::Relinquish)
     }
 
     /// The command with its connection `conn` (here, a stand-in for the
@@ -168,7 +163,7 @@ impl RoomCmd {
                 req,
             },
             RoomCmd::Detach { token, .. } => RoomCmd::Detach { token, conn },
-            other @ (RoomCmd::Relinquish | RoomCmd::SeatAccounts(_)) => other,
+            RoomCmd::Relinquish => RoomCmd::Relinquish,
         }
     }
 }

@@ -486,12 +486,16 @@ pub async fn a_duplicate_sets_log_is_embargoed_until_the_set_is_over(backend: &B
                 round: 1,
                 board: 0,
                 deal: 0,
+                players: vec!["ann".into(), "bob".into()],
                 siblings: vec![room(other)],
             }))
             .filter(|_| !me.is_empty())
         };
         let mut keys = Vec::new();
-        for (me, other) in [("dddddddddd01", "dddddddddd02"), ("dddddddddd02", "dddddddddd01")] {
+        for (me, other) in [
+            ("dddddddddd01", "dddddddddd02"),
+            ("dddddddddd02", "dddddddddd01"),
+        ] {
             keys.push(ok(s
                 .create_match(MatchRecord {
                     room: room(me),
@@ -516,12 +520,18 @@ pub async fn a_duplicate_sets_log_is_embargoed_until_the_set_is_over(backend: &B
         let win = || Outcome::Win {
             winners: parlor_games::SeatSet::single(Seat(0)),
         };
-        ok(s.append(keys[0], step(0, 0, [3, 5]), None, Some(win())).await);
+        ok(s.append(keys[0], step(0, 0, [3, 5]), None, Some(win()))
+            .await);
         let first = ok(s.log(room("dddddddddd01")).await).unwrap_or_else(|| panic!("a log"));
         assert!(first.outcome.is_some());
-        assert_eq!(first.header.event, event("x", "dddddddddd02"), "stored and read back");
+        assert_eq!(
+            first.header.event,
+            event("x", "dddddddddd02"),
+            "stored and read back"
+        );
         assert!(ok(s.embargoed(&first).await), "the sibling is still played");
-        ok(s.append(keys[1], step(0, 0, [3, 5]), None, Some(win())).await);
+        ok(s.append(keys[1], step(0, 0, [3, 5]), None, Some(win()))
+            .await);
         assert!(!ok(s.embargoed(&first).await), "the set is over");
         let lone = ok(s
             .create_match(MatchRecord {
