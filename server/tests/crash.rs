@@ -12,7 +12,10 @@
 //! replays to, and that every game finished. Meanwhile two accounts play
 //! short rated matches again and again through the kills: at the end
 //! every finished one has exactly one ratings ledger line, no other has
-//! one, and the ledger re-folds to the ratings their pages show.
+//! one, and the ledger re-folds to the ratings their pages show. And four
+//! bot accounts play a Swiss event through the kills: at the end it has
+//! finished, and its pairings, deals, results and standings re-check
+//! against the logs and its revealed seed.
 
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
@@ -25,7 +28,7 @@ use std::process::Child;
 use std::time::Duration;
 
 use common::live::{check_acked, check_views, hello, recv, send, start_server, Ws, PATIENCE};
-use common::rated;
+use common::{event_lane, rated};
 use parlor_games::{Seat, Viewer};
 use parlor_protocol::{ErrorCode, ServerMsg, Update};
 use parlor_server::testing::{self, ScratchSchema};
@@ -40,6 +43,9 @@ const PILES: [u64; 2] = [800, 800];
 
 /// The accounts that play rated matches through the kills.
 const RATED: [&str; 2] = ["crash-from", "crash-to"];
+
+/// The accounts that play a Swiss event through the kills.
+const EVENT_PLAYERS: [&str; 4] = ["crash-ev-a", "crash-ev-b", "crash-ev-c", "crash-ev-d"];
 
 /// Rated matches played in the last cycle, which no kill interrupts.
 const RATED_LAST_CYCLE: usize = 3;
@@ -316,10 +322,14 @@ async fn sigkill_at_random_moments_loses_no_acknowledged_move() {
                     .unwrap(),
             );
         }
+        let event = event_lane::make_event(&http_of(&url), &EVENT_PLAYERS)
+            .await
+            .unwrap();
         child.kill().unwrap();
         child.wait().unwrap();
-        [tokens[0].clone(), tokens[1].clone()]
+        ([tokens[0].clone(), tokens[1].clone()], event)
     };
+    let (tokens, (event_tokens, event)) = tokens;
     let mut rated_rooms = Vec::new();
     for cycle in 0..=kills {
         let (mut child, url) = start(bin, &store, dir.path());
@@ -328,6 +338,13 @@ async fn sigkill_at_random_moments_loses_no_acknowledged_move() {
             .map(|r| tokio::spawn(drive(url.clone(), r.clone())))
             .collect();
         let lane = tokio::spawn(rated_lane(url.clone(), tokens.clone(), cycle == kills));
+        let event_play = tokio::spawn(event_lane::event_lane(
+            url.clone(),
+            http_of(&url),
+            event_tokens.clone(),
+            event.clone(),
+            cycle == kills,
+        ));
         if cycle < kills {
             let ms = rng.gen_range(20..400);
             tokio::time::sleep(Duration::from_millis(ms)).await;
@@ -346,6 +363,10 @@ async fn sigkill_at_random_moments_loses_no_acknowledged_move() {
                 .unwrap()
                 .unwrap(),
         );
+        tokio::time::timeout(PATIENCE * 5, event_play)
+            .await
+            .unwrap()
+            .unwrap();
         if cycle == kills {
             // Every game is over: check the logs against what clients saw.
             let (mut ws, _) = hello(&url).await.unwrap();
@@ -376,6 +397,7 @@ async fn sigkill_at_random_moments_loses_no_acknowledged_move() {
                     .collect();
                 views += check_views(r.room.as_str(), &log, &seen);
             }
+            let event_games = event_lane::check_event(&url, &http_of(&url), &event).await;
             let (rated_finished, lines) =
                 rated::check_ledger(&url, &http_of(&url), &rated_rooms, &RATED).await;
             let _ = child.kill();
@@ -383,6 +405,10 @@ async fn sigkill_at_random_moments_loses_no_acknowledged_move() {
             eprintln!(
                 "crash harness: {} rated matches, {rated_finished} finished, {lines} ledger lines, one for each, folding to the stored ratings",
                 rated_rooms.len()
+            );
+            eprintln!(
+                "crash harness: a Swiss event of {} players, {event_games} games, finished through the kills and re-checked from its logs and seed",
+                EVENT_PLAYERS.len()
             );
             eprintln!(
                 "crash harness: {kills} SIGKILLs, {ROOMS} games all finished, {acked} acknowledged moves all in the logs, {views} views seen all replayed identically"

@@ -5,6 +5,7 @@
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used, dead_code)]
 
 pub mod backend;
+pub mod event_lane;
 pub mod fault_cases;
 pub mod live;
 pub mod rated;

@@ -249,7 +249,12 @@ fn base64_basic(name: &str, password: &str) -> String {
 }
 
 /// One JSON POST over a fresh connection; the answer's body.
-async fn post(http: &str, path: &str, auth: Option<&str>, body: Value) -> Result<Value, String> {
+pub async fn post(
+    http: &str,
+    path: &str,
+    auth: Option<&str>,
+    body: Value,
+) -> Result<Value, String> {
     let body = body.to_string();
     let auth = auth.map_or(String::new(), |a| format!("Authorization: {a}\r\n"));
     let text = format!(
