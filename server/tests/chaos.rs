@@ -19,7 +19,10 @@
 //! acknowledged is in its log at its seq; every view any seat or spectator
 //! was shown is the view the log replays to for that viewer; every game
 //! finished; epochs only grew; no viewer was shown two views at one seq
-//! (a zombie's stale update). It prints the longest failover pause.
+//! (a zombie's stale update). It prints the longest failover pause. Four
+//! bot accounts play a Swiss event through the faults on random nodes:
+//! it must finish, and its pairings, deals, results and standings must
+//! re-check against the logs and its revealed seed.
 
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
@@ -36,8 +39,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 use common::live::{check_acked, check_views, get_log, hello, recv_within, send, start_server, Ws};
-use common::rated;
 use common::seekers;
+use common::{event_lane, rated};
 use parlor_games::rng::GameRng;
 use parlor_games::{GameKind, Seat, Viewer};
 use parlor_protocol::{ErrorCode, MatchLog, RoomStatus, ServerMsg, Update};
@@ -467,6 +470,8 @@ struct Shared {
     finding: Mutex<BTreeMap<String, usize>>,
     /// Rooms rated matches were played in.
     rated_rooms: Mutex<Vec<String>>,
+    /// The Swiss event's id, once made.
+    event: Mutex<Option<String>>,
 }
 
 impl Shared {
@@ -1169,6 +1174,72 @@ async fn rated_players(sh: Arc<Shared>) {
     }
 }
 
+/// The accounts that play a Swiss event through the faults.
+const EVENT_PLAYERS: [&str; 4] = ["chaos-ev-a", "chaos-ev-b", "chaos-ev-c", "chaos-ev-d"];
+
+/// The event's `host:port` of node `url`.
+fn http_of(url: &str) -> String {
+    url.trim_start_matches("ws://")
+        .trim_end_matches('/')
+        .to_owned()
+}
+
+/// Four bot accounts enter a Swiss event made on a random node and play
+/// it on random nodes, reconnecting after every fault, until the faults
+/// are over and the event has finished (checked at the end).
+async fn event_players(sh: Arc<Shared>) {
+    let made = loop {
+        let Some((_, url)) = sh.pick() else {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            continue;
+        };
+        match event_lane::make_event(&http_of(&url), &EVENT_PLAYERS).await {
+            Ok(made) => break made,
+            Err(_) => tokio::time::sleep(Duration::from_millis(200)).await,
+        }
+    };
+    let (tokens, id) = made;
+    *lock(&sh.event) = Some(id.clone());
+    let stop = Arc::new(AtomicBool::new(false));
+    let players: Vec<_> = tokens
+        .into_iter()
+        .map(|t| {
+            let sh = sh.clone();
+            tokio::spawn(event_lane::roaming_player(
+                move || sh.pick().map(|(_, url)| url),
+                t,
+                stop.clone(),
+            ))
+        })
+        .collect();
+    let finished = loop {
+        if sh.calm() {
+            let deadline = Instant::now() + event_lane::EVENT_FINISH_WITHIN;
+            let mut done = false;
+            while !done && Instant::now() < deadline {
+                if let Some((_, url)) = sh.pick() {
+                    done = event_lane::page(&http_of(&url), &id)
+                        .await
+                        .is_ok_and(|p| p.status == parlor_protocol::TournamentStatus::Finished);
+                }
+                tokio::time::sleep(Duration::from_millis(250)).await;
+            }
+            break done;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    };
+    stop.store(true, Ordering::Relaxed);
+    for p in players {
+        let _ = p.await;
+    }
+    if !finished {
+        sh.problem(format!(
+            "the Swiss event {id} did not finish within {:?} after the faults",
+            event_lane::EVENT_FINISH_WITHIN
+        ));
+    }
+}
+
 /// Makes rooms of `game` played by two built-in bots (`strategy`) and
 /// nobody else, one after another, until the faults are over; watches
 /// each end by its log.
@@ -1395,6 +1466,7 @@ async fn a_cluster_under_faults_loses_no_move_and_shows_no_false_view() {
         epochs: Mutex::default(),
         finding: Mutex::default(),
         rated_rooms: Mutex::default(),
+        event: Mutex::default(),
     });
     let guard = Guard(sh.clone());
     let t0 = Instant::now();
@@ -1417,6 +1489,7 @@ async fn a_cluster_under_faults_loses_no_move_and_shows_no_false_view() {
         load.push(tokio::spawn(challengers(sh.clone(), lane)));
     }
     load.push(tokio::spawn(rated_players(sh.clone())));
+    load.push(tokio::spawn(event_players(sh.clone())));
     // Let play begin before the first fault.
     tokio::time::sleep(Duration::from_secs(2)).await;
     let chaos = {
@@ -1463,6 +1536,16 @@ async fn a_cluster_under_faults_loses_no_move_and_shows_no_false_view() {
         "chaos: {} rated matches begun, {rated_finished} finished, {ledger_lines} ledger lines, one for each",
         rated_rooms.len()
     );
+    // The Swiss event finished, and re-checks from its logs and seed.
+    let event = lock(&sh.event).clone();
+    if lock(&sh.problems).is_empty() {
+        let event = event.expect("the event was made");
+        let games = event_lane::check_event(&url, &http, &event).await;
+        eprintln!(
+            "chaos: a Swiss event of {} players finished through the faults: {games} games, re-checked from the logs and its seed",
+            EVENT_PLAYERS.len()
+        );
+    }
     drop(guard);
 
     // Checks.

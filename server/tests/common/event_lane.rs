@@ -110,6 +110,21 @@ async fn player(url: String, token: String, stop: Arc<AtomicBool>) {
     }
 }
 
+/// Plays as `token` on the node `pick` chooses, choosing again after
+/// every break, until `stop` (the chaos test's roaming player).
+pub async fn roaming_player(
+    pick: impl Fn() -> Option<String>,
+    token: String,
+    stop: Arc<AtomicBool>,
+) {
+    while !stop.load(Ordering::Relaxed) {
+        if let Some(url) = pick() {
+            player(url, token.clone(), Arc::clone(&stop)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// The event's page from `http`.
 pub async fn page(http: &str, id: &str) -> Result<TournamentInfo, String> {
     let body = get(http, &format!("/api/tournaments/{id}")).await?;
