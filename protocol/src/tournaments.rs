@@ -177,6 +177,10 @@ pub struct TournamentInfo {
     pub rounds: Vec<Vec<TournamentGame>>,
     /// Each round's bye (`null`: none).
     pub byes: Vec<Option<String>>,
+    /// An arena's waves: each wave's free players left without an
+    /// opponent (empty lists for round robin and Swiss).
+    #[serde(default)]
+    pub waiting: Vec<Vec<String>>,
     /// The standings, best first.
     pub standings: Vec<Standing>,
     /// The tie-break's name.

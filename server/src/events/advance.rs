@@ -5,9 +5,9 @@
 //! rooms, whose ids come from the event's: a crash between the two is
 //! repaired by the next step, which finds the room missing and makes it.
 
-use parlor_competition::tournament::{EventSeed, Round};
+use parlor_competition::tournament::{arena, EventSeed, Format, Round};
 use parlor_games::Outcome;
-use parlor_protocol::{Closed, EventGame, RoomId, TournamentStatus};
+use parlor_protocol::{Closed, EventGame, LoggedAction, RoomId, TournamentStatus};
 use sha2::{Digest, Sha256};
 
 use super::doc::{DocGame, DocRound, EventDoc};
@@ -49,9 +49,13 @@ impl Events {
                     doc.status = TournamentStatus::Cancelled;
                 } else {
                     self.begin(doc).await?;
+                    self.progress(doc, now_ms);
                 }
             }
-            TournamentStatus::Running => self.collect(doc).await?,
+            TournamentStatus::Running => {
+                self.collect(doc).await?;
+                self.progress(doc, now_ms);
+            }
             _ => return Ok(()),
         }
         if stored.doc != before && !self.store.update(&stored).await? {
@@ -61,7 +65,7 @@ impl Events {
         self.make_rooms(&stored.doc).await
     }
 
-    /// Seeds the players by their ratings and pairs the first round.
+    /// Seeds the players by their ratings.
     async fn begin(&self, doc: &mut EventDoc) -> Result<(), StoreError> {
         let pool = doc.game.name();
         for p in &mut doc.players {
@@ -69,16 +73,18 @@ impl Events {
             p.rating = Some(held.map_or(super::doc::UNRATED_SEEDING, |r| r.rating.rating));
         }
         doc.status = TournamentStatus::Running;
-        self.next_round(doc);
         Ok(())
     }
 
-    /// Reads the last round's results; when all are in, pairs the next
-    /// round or finishes the event.
+    /// Reads the results of the games being played from their logs. In an
+    /// arena, a player whose turns in a game were all played by the clock
+    /// (or who forfeited without a move) is paused: withdrawn until they
+    /// enter again, so that the absent are not paired over and over.
     async fn collect(&self, doc: &mut EventDoc) -> Result<(), StoreError> {
-        let round_no = doc.rounds.len();
         let id = doc.id.clone();
-        if let Some(round) = doc.rounds.last_mut() {
+        let arena = doc.format == Format::Arena;
+        let mut absent = Vec::new();
+        for (r, round) in doc.rounds.iter_mut().enumerate() {
             for (index, game) in round.games.iter_mut().enumerate() {
                 let Some(room) = game.room.clone() else {
                     continue;
@@ -93,20 +99,87 @@ impl Events {
                     // Made but never seated (a crash between the two):
                     // made again, on the same deal, under the next id.
                     game.attempt += 1;
-                    game.room = game_room(&id, round_no, index, game.attempt);
+                    game.room = game_room(&id, r + 1, index, game.attempt);
                     continue;
                 }
                 game.winners = result(log.outcome.as_ref(), log.closed);
+                if arena && game.winners.is_some() {
+                    for seat in 0..2u8 {
+                        let acted: Vec<&LoggedAction> = log
+                            .moves
+                            .iter()
+                            .filter(|m| m.seat.0 == seat)
+                            .map(|m| &m.action)
+                            .collect();
+                        let moved = acted.iter().any(|a| matches!(a, LoggedAction::Move(_)));
+                        if !acted.is_empty() && !moved {
+                            absent.push(game.seats[usize::from(seat)].clone());
+                        }
+                    }
+                }
             }
         }
-        let over = doc
-            .rounds
-            .last()
-            .is_none_or(|r| r.games.iter().all(|g| g.winners.is_some()));
-        if over && !self.next_round(doc) {
-            doc.status = TournamentStatus::Finished;
+        for p in &mut doc.players {
+            if absent.contains(&p.name) {
+                p.withdrawn = true;
+            }
         }
         Ok(())
+    }
+
+    /// Pairs what can be paired now: the next round once the last is
+    /// over (round robin, Swiss), or a wave of the free players while an
+    /// arena's window is open; finishes the event when nothing is left.
+    fn progress(&self, doc: &mut EventDoc, now_ms: u64) {
+        let playing = doc
+            .rounds
+            .iter()
+            .any(|r| r.games.iter().any(|g| g.winners.is_none()));
+        if doc.format == Format::Arena {
+            let open = now_ms < doc.ends_at_ms();
+            if open {
+                self.wave(doc);
+            } else if !playing {
+                doc.status = TournamentStatus::Finished;
+            }
+            return;
+        }
+        if !playing && !self.next_round(doc) {
+            doc.status = TournamentStatus::Finished;
+        }
+    }
+
+    /// An arena's next wave among its free players, if it pairs anyone.
+    fn wave(&self, doc: &mut EventDoc) {
+        let Ok(seed) = EventSeed::from_hex(&doc.seed) else {
+            return;
+        };
+        let busy: Vec<&String> = doc
+            .rounds
+            .iter()
+            .flat_map(|r| r.games.iter().filter(|g| g.winners.is_none()))
+            .flat_map(|g| g.seats.iter())
+            .collect();
+        let free: Vec<String> = doc
+            .active()
+            .into_iter()
+            .filter(|p| !busy.contains(&p))
+            .collect();
+        if free.len() < 2 {
+            return;
+        }
+        let number = doc.rounds.len() + 1;
+        let Ok(wave_no) = u32::try_from(number) else {
+            return;
+        };
+        let (round, waiting) = arena(&seed, &doc.entrants(), &free, &doc.records(), wave_no);
+        if round.boards.is_empty() {
+            return;
+        }
+        let active = doc.active();
+        let mut planned = plan(&doc.id, number, &round, doc.rules().play, &active);
+        planned.unpaired = waiting;
+        doc.rounds.push(planned);
     }
 
     /// Pairs the next round into `doc`; false if the event has had all
@@ -128,66 +201,78 @@ impl Events {
         true
     }
 
-    /// Makes every room of the last round that does not exist yet.
+    /// Makes every room of a game being played that does not exist yet.
     async fn make_rooms(&self, doc: &EventDoc) -> Result<(), StoreError> {
         if doc.status != TournamentStatus::Running {
             return Ok(());
         }
-        let Some(round) = doc.rounds.last() else {
-            return Ok(());
-        };
         let Ok(seed) = EventSeed::from_hex(&doc.seed) else {
             return Ok(());
         };
-        let number = u32::try_from(doc.rounds.len()).unwrap_or(u32::MAX);
-        for game in &round.games {
-            let (Some(room), None) = (&game.room, &game.winners) else {
-                continue;
-            };
-            if self.log.log(room.clone()).await?.is_some() {
-                continue;
-            }
-            let siblings: Vec<RoomId> = round
-                .games
-                .iter()
-                .filter(|g| g.board == game.board && g.deal == game.deal)
-                .filter_map(|g| g.room.clone())
-                .filter(|r| r != room)
-                .collect();
-            let made = self
-                .directory
-                .create(NewRoom {
-                    game: doc.game,
-                    seats: Some(2),
-                    options: doc.options.clone(),
-                    clock: Some(doc.clock),
-                    private: false,
-                    creator: None,
-                    creator_addr: None,
-                    rated: doc.rated,
-                    by_account: true,
-                    event: Some(EventRoom {
-                        id: room.clone(),
-                        secret: seed.deal(number, game.board, game.deal),
-                        game: EventGame {
-                            event: doc.id.clone(),
-                            round: number,
-                            board: game.board,
-                            deal: game.deal,
-                            players: game.seats.to_vec(),
-                            siblings,
-                        },
-                    }),
-                })
-                .await;
-            match made {
-                Ok(_) => self.tell_players(doc, number, room, &game.seats),
-                Err((code, message)) => {
-                    tracing::warn!(event = %doc.id, %room, %code, %message, "an event's room could not be made; trying again");
+        for (r, round) in doc.rounds.iter().enumerate() {
+            let number = u32::try_from(r + 1).unwrap_or(u32::MAX);
+            for game in &round.games {
+                let (Some(room), None) = (&game.room, &game.winners) else {
+                    continue;
+                };
+                if self.log.log(room.clone()).await?.is_some() {
+                    continue;
                 }
+                self.make_room(doc, &seed, number, round, game, room).await;
             }
         }
         Ok(())
+    }
+
+    /// Makes the room of `game` (of round `round`, numbered `number`).
+    async fn make_room(
+        &self,
+        doc: &EventDoc,
+        seed: &EventSeed,
+        number: u32,
+        round: &DocRound,
+        game: &DocGame,
+        room: &RoomId,
+    ) {
+        let siblings: Vec<RoomId> = round
+            .games
+            .iter()
+            .filter(|g| g.board == game.board && g.deal == game.deal)
+            .filter_map(|g| g.room.clone())
+            .filter(|r| r != room)
+            .collect();
+        let made = self
+            .directory
+            .create(NewRoom {
+                game: doc.game,
+                seats: Some(2),
+                options: doc.options.clone(),
+                clock: Some(doc.clock),
+                private: false,
+                creator: None,
+                creator_addr: None,
+                rated: doc.rated,
+                by_account: true,
+                event: Some(EventRoom {
+                    id: room.clone(),
+                    secret: seed.deal(number, game.board, game.deal),
+                    game: EventGame {
+                        event: doc.id.clone(),
+                        round: number,
+                        board: game.board,
+                        deal: game.deal,
+                        players: game.seats.to_vec(),
+                        siblings,
+                    },
+                }),
+            })
+            .await;
+        match made {
+            Ok(_) => self.tell_players(doc, number, room, &game.seats),
+            Err((code, message)) => {
+                tracing::warn!(event = %doc.id, %room, %code, %message, "an event's room could not be made; trying again");
+            }
+        }
     }
 }
 

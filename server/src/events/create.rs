@@ -18,6 +18,8 @@ pub const DEFAULT_EVENT_PLAYERS: u32 = 16;
 pub const MAX_CYCLES: u32 = 4;
 /// The most Swiss rounds: more than any field up to the player limit needs.
 pub const MAX_SWISS_ROUNDS: u32 = 20;
+/// The longest arena: half a day, as long as any site runs one.
+pub const MAX_ARENA_MINUTES: u32 = 720;
 /// How far ahead an event may be scheduled: a month.
 pub const MAX_START_AHEAD_MS: u64 = 30 * 86_400_000;
 /// The longest name, in characters.
@@ -72,10 +74,15 @@ pub fn new_event(
             (Some(rounds), None)
         }
         Format::Arena => {
-            return Err(EventError::bad(
-                "tournament/unsupported",
-                "arena events are not offered yet; create a round-robin or swiss event".to_owned(),
-            ))
+            let minutes = req
+                .minutes
+                .ok_or_else(|| bad("an arena needs \"minutes\"".into()))?;
+            if !(1..=MAX_ARENA_MINUTES).contains(&minutes) {
+                return Err(bad(format!(
+                    "an arena lasts 1 to {MAX_ARENA_MINUTES} minutes, not {minutes}"
+                )));
+            }
+            (None, Some(minutes))
         }
     };
     let max_players = req.max_players.unwrap_or(DEFAULT_EVENT_PLAYERS);

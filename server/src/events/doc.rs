@@ -150,6 +150,14 @@ impl EventDoc {
             .collect()
     }
 
+    /// When an arena's window closes (ms since the Unix epoch): no wave
+    /// is paired after it; games being played then still count.
+    pub fn ends_at_ms(&self) -> u64 {
+        let minutes = u64::from(self.minutes.unwrap_or(0));
+        self.starts_at_ms
+            .saturating_add(minutes.saturating_mul(60_000))
+    }
+
     /// Whether `name` (by account key) entered.
     pub fn has(&self, key: &str) -> bool {
         self.players
@@ -211,6 +219,7 @@ impl EventDoc {
                 })
                 .collect(),
             byes: self.rounds.iter().map(|r| r.bye.clone()).collect(),
+            waiting: self.rounds.iter().map(|r| r.unpaired.clone()).collect(),
             standings: standings(self.format, &entrants, &self.records()),
             tiebreak: self.format.tiebreak_name().to_owned(),
         }

@@ -1,16 +1,28 @@
 //! Entering and leaving an event.
 
+use parlor_competition::tournament::Format;
 use parlor_protocol::{EntrantKind, TournamentPlayer, TournamentStatus};
 
+use super::doc::UNRATED_SEEDING;
 use super::{EventError, Events};
 use crate::accounts::{name_key, AccountKind};
 
 impl Events {
-    /// Enters account `name` (of `kind`) in event `id`.
+    /// Enters account `name` (of `kind`) in event `id`: before the start,
+    /// or in a running arena (late, or again after leaving or being
+    /// paused), seeded by its rating now.
     pub async fn join(&self, id: &str, name: &str, kind: AccountKind) -> Result<(), EventError> {
         let key = name_key(name);
+        let game = self.get(id).await?.doc.game;
+        let rating = self
+            .log
+            .rating(game.name(), &key)
+            .await
+            .map_err(|e| EventError::store(&e))?
+            .map_or(UNRATED_SEEDING, |r| r.rating.rating);
         self.change(id, |doc| {
-            if doc.status != TournamentStatus::Upcoming {
+            let late = doc.format == Format::Arena && doc.status == TournamentStatus::Running;
+            if doc.status != TournamentStatus::Upcoming && !late {
                 return Err(EventError::new(
                     409,
                     "tournament/started",
@@ -29,7 +41,12 @@ impl Events {
                     format!("this tournament is for {} accounts", kind_name(doc.kind)),
                 ));
             }
-            if doc.has(&key) {
+            if let Some(p) = doc.players.iter_mut().find(|p| name_key(&p.name) == key) {
+                if late && p.withdrawn {
+                    // Back in the arena.
+                    p.withdrawn = false;
+                    return Ok(());
+                }
                 return Err(EventError::new(
                     409,
                     "tournament/already_entered",
@@ -45,7 +62,7 @@ impl Events {
             }
             doc.players.push(TournamentPlayer {
                 name: name.to_owned(),
-                rating: None,
+                rating: late.then_some(rating),
                 withdrawn: false,
             });
             Ok(())
