@@ -1,10 +1,11 @@
-//! A tournament played through the binary: six bot accounts (two each of
-//! `optimal`, `simple` and `random`) run `parlor bot --tournament` on a
-//! round robin of small Nimrod games; every bot exits 0 with the final
-//! standings, which equal a count by hand from the page and each bot's
-//! own record; `parlor verify-tournament` re-checks the whole event; and
-//! `parlor tournaments`, `tournament create | join | leave | show` work
-//! on the way.
+//! Tournaments played through the binary: bot accounts run `parlor bot
+//! --tournament` on small Nimrod events, a round robin of six (two each
+//! of `optimal`, `simple` and `random`) and a duplicate Swiss of four
+//! (each bot playing both games of a set at once). Every bot exits 0
+//! with the final standings, which equal a count by hand from the page
+//! and each bot's own record; `parlor verify-tournament` re-checks the
+//! whole event; and `parlor tournaments`, `tournament create | join |
+//! leave | show` work on the way.
 
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
@@ -18,60 +19,143 @@ use parlor_cli::account::{self, Auth};
 use parlor_server::{Config, Server};
 use serde_json::{json, Value};
 
-/// Longest the whole event may take on a loaded machine (it takes about
-/// 15 s: 5 rounds of a few moves, each round paired on the server's
-/// one-second tick).
+/// Longest an event may take on a loaded machine (the round robin takes
+/// about 15 s: 5 rounds of a few moves, each paired on the server's
+/// one-second tick, after the start's wait).
 const WITHIN: Duration = Duration::from_secs(180);
 
-/// How long before its start the event is made: time for six processes
+/// How long before its start an event is made: time for the processes
 /// to start and enter it.
 const STARTS_IN: &str = "6s";
 
-fn account_token(rt: &tokio::runtime::Runtime, url: &str, name: &str) -> String {
-    let password = "correct horse battery";
-    let body = json!({"name": name, "password": password, "kind": "bot"});
-    let (status, v) = rt
-        .block_on(account::call(
-            url,
-            "POST",
-            "/api/accounts",
-            &Auth::None,
-            Some(&body),
-        ))
-        .unwrap();
-    assert_eq!(status, 201, "{v}");
-    let auth = Auth::Basic(name.into(), password.into());
-    let (status, v) = rt
-        .block_on(account::call(
-            url,
-            "POST",
-            "/api/tokens",
-            &auth,
-            Some(&json!({"label": "t"})),
-        ))
-        .unwrap();
-    assert_eq!(status, 201, "{v}");
-    v["token"].as_str().unwrap().to_owned()
+/// Piles of 3 and 5: a lost position for the player to move (seat 0),
+/// so an `optimal` bot in seat 1 wins every game, whoever it meets.
+const PILES: &str = r#"{"piles":[3,5]}"#;
+
+/// A server and a config directory for the commands.
+struct Setup {
+    rt: tokio::runtime::Runtime,
+    server: Server,
+    url: String,
+    config: tempfile::TempDir,
 }
 
-fn parlor(config: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_parlor"));
-    c.env("XDG_CONFIG_HOME", config)
-        .env_remove("PARLOR_TOKEN")
-        .stdin(Stdio::null());
-    c
-}
+impl Setup {
+    fn new() -> Setup {
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        let server = rt
+            .block_on(Server::start(([127, 0, 0, 1], 0).into(), Config::default()))
+            .unwrap();
+        let url = server.url();
+        Setup {
+            rt,
+            server,
+            url,
+            config: tempfile::tempdir().unwrap(),
+        }
+    }
 
-/// Runs `parlor ARGS` to its end; its output, which must be a success.
-fn run_ok(config: &Path, args: &[&str]) -> Output {
-    let out = parlor(config).args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "parlor {args:?}: {}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
+    fn config(&self) -> &Path {
+        self.config.path()
+    }
+
+    /// A bot account's API token.
+    fn token(&self, name: &str) -> String {
+        let password = "correct horse battery";
+        let body = json!({"name": name, "password": password, "kind": "bot"});
+        let call = account::call(&self.url, "POST", "/api/accounts", &Auth::None, Some(&body));
+        let (status, v) = self.rt.block_on(call).unwrap();
+        assert_eq!(status, 201, "{v}");
+        let auth = Auth::Basic(name.into(), password.into());
+        let label = json!({"label": "t"});
+        let call = account::call(&self.url, "POST", "/api/tokens", &auth, Some(&label));
+        let (status, v) = self.rt.block_on(call).unwrap();
+        assert_eq!(status, 201, "{v}");
+        v["token"].as_str().unwrap().to_owned()
+    }
+
+    fn parlor(&self) -> Command {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_parlor"));
+        c.env("XDG_CONFIG_HOME", self.config())
+            .env_remove("PARLOR_TOKEN")
+            .stdin(Stdio::null());
+        c
+    }
+
+    /// Runs `parlor ARGS --server URL` to its end; its output, which must
+    /// be a success.
+    fn run_ok(&self, args: &[&str]) -> Output {
+        let out = self
+            .parlor()
+            .args(args)
+            .args(["--server", &self.url])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "parlor {args:?}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out
+    }
+
+    /// The event's page, through `parlor tournament show --json`.
+    fn page(&self, id: &str) -> Value {
+        json_out(&self.run_ok(&["tournament", "show", id, "--json"]))
+    }
+
+    /// Runs a `parlor bot --tournament` per account, each to its end;
+    /// their JSON reports, by account.
+    fn play(&self, id: &str, bots: &[(&str, &str, &str)]) -> Vec<Value> {
+        let children: Vec<Child> = bots
+            .iter()
+            .map(|(name, strategy, token)| {
+                self.parlor()
+                    .args(["bot", "--server", &self.url, "--token", token])
+                    .args(["--tournament", id, "--strategy", strategy])
+                    .args(["--name", name, "--json"])
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        let deadline = Instant::now() + WITHIN;
+        children
+            .into_iter()
+            .zip(bots)
+            .map(|(child, (name, ..))| {
+                let out = finish(child, deadline);
+                assert!(
+                    out.status.success(),
+                    "{name}: {}{}",
+                    String::from_utf8_lossy(&out.stdout),
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                // No join or move of the bot's was refused.
+                let errors = String::from_utf8_lossy(&out.stderr);
+                assert!(!errors.contains("refused"), "{name}: {errors}");
+                json_out(&out)
+            })
+            .collect()
+    }
+
+    /// `parlor verify-tournament`'s report, which must be a success.
+    fn verify(&self, id: &str) -> Value {
+        let out = self
+            .parlor()
+            .args(["verify-tournament", id, "--server", &self.url])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        json_out(&out)
+    }
 }
 
 fn json_out(out: &Output) -> Value {
@@ -99,36 +183,44 @@ fn finish(mut child: Child, deadline: Instant) -> Output {
     }
 }
 
-/// Points and Sonneborn-Berger by hand from the page's games: 1 a win,
-/// ½ a draw; SB sums each game's score times the opponent's points.
+/// The page's games.
+fn games(page: &Value) -> Vec<&Value> {
+    page["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|r| r.as_array().unwrap())
+        .collect()
+}
+
+/// Points and tie-breaks by hand from the page's games: 1 a win, ½ a
+/// draw, 1 a Swiss bye; Sonneborn-Berger (round robin) sums each game's
+/// score times the opponent's points, Buchholz (Swiss) the opponents'
+/// points.
 fn hand_count(page: &Value) -> HashMap<String, (f64, f64)> {
     let mut points: HashMap<String, f64> = HashMap::new();
     for p in page["players"].as_array().unwrap() {
         points.insert(p["name"].as_str().unwrap().to_owned(), 0.0);
     }
+    let swiss = page["format"] == json!("swiss");
+    for bye in page["byes"].as_array().unwrap() {
+        if let (Some(b), true) = (bye.as_str(), swiss) {
+            *points.get_mut(b).unwrap() += 1.0;
+        }
+    }
     let mut scores = Vec::new();
-    for g in page["rounds"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|r| r.as_array().unwrap())
-    {
+    for g in games(page) {
         let seats: Vec<String> = g["seats"]
             .as_array()
             .unwrap()
             .iter()
             .map(|s| s.as_str().unwrap().to_owned())
             .collect();
-        let winners: Vec<u64> = g["result"]["winners"]
-            .as_array()
-            .expect("every game has a result")
-            .iter()
-            .map(|w| w.as_u64().unwrap())
-            .collect();
+        let winners = g["result"]["winners"].as_array().expect("a result");
         for (seat, name) in seats.iter().enumerate() {
             let score = if winners.is_empty() {
                 0.5
-            } else if winners.contains(&(seat as u64)) {
+            } else if winners.contains(&json!(seat)) {
                 1.0
             } else {
                 0.0
@@ -140,21 +232,60 @@ fn hand_count(page: &Value) -> HashMap<String, (f64, f64)> {
     let mut out: HashMap<String, (f64, f64)> =
         points.iter().map(|(n, p)| (n.clone(), (*p, 0.0))).collect();
     for (name, opponent, score) in scores {
-        out.get_mut(&name).unwrap().1 += score * points[&opponent];
+        let weight = if swiss { 1.0 } else { score };
+        out.get_mut(&name).unwrap().1 += weight * points[&opponent];
     }
     out
+}
+
+/// What every finished event must show: the bots' reports carry the
+/// page's standings; those are the hand count, best first; each bot's own
+/// record (`games` each) gives its points; and every `optimal` bot in
+/// seat 1 won.
+fn check_finished(page: &Value, names: &[&str], reports: &[Value], games_each: u32) {
+    assert_eq!(page["status"], json!("finished"));
+    for r in reports {
+        assert_eq!(r["tournament"], page["id"]);
+        assert_eq!(r["standings"], page["standings"]);
+    }
+    let hand = hand_count(page);
+    let standings = page["standings"].as_array().unwrap();
+    assert_eq!(standings.len(), names.len());
+    for s in standings {
+        let name = s["name"].as_str().unwrap();
+        let (points, tiebreak) = hand[name];
+        assert_eq!(s["points"].as_f64(), Some(points), "{name}");
+        let off = (s["tiebreak"].as_f64().unwrap() - tiebreak).abs();
+        assert!(off < 1e-9, "{name}: {s} against {tiebreak}");
+        let played = &reports[names.iter().position(|n| *n == name).unwrap()]["played"];
+        assert_eq!(played["games"], json!(games_each), "{name}: {played}");
+        let own = played["wins"].as_f64().unwrap() + played["draws"].as_f64().unwrap() / 2.0;
+        let byes = page["byes"].as_array().unwrap();
+        let bye_points = if page["format"] == json!("swiss") {
+            byes.iter().filter(|b| **b == json!(name)).count() as f64
+        } else {
+            0.0
+        };
+        assert_eq!(own + bye_points, points, "{name}: {played}");
+    }
+    let key = |s: &Value| (s["points"].as_f64(), s["tiebreak"].as_f64());
+    for w in standings.windows(2) {
+        assert!(key(&w[0]) >= key(&w[1]), "{standings:?}");
+    }
+    let mut second = 0;
+    for g in games(page) {
+        if g["seats"][1].as_str().unwrap().starts_with("opt-") {
+            assert_eq!(g["result"]["winners"], json!([1]), "{g}");
+            second += 1;
+        }
+    }
+    assert!(second > 0, "an optimal bot sat second at least once");
 }
 
 #[test]
 fn six_bots_play_a_round_robin_to_the_end_and_it_verifies() {
     let started = Instant::now();
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let server = rt
-        .block_on(Server::start(([127, 0, 0, 1], 0).into(), Config::default()))
-        .unwrap();
-    let url = server.url();
-    let config = tempfile::tempdir().unwrap();
-    let config = config.path();
+    let s = Setup::new();
     let names = [
         "opt-ann",
         "opt-bob",
@@ -164,199 +295,65 @@ fn six_bots_play_a_round_robin_to_the_end_and_it_verifies() {
         "rand-fay",
     ];
     let strategies = ["optimal", "optimal", "simple", "simple", "random", "random"];
-    let tokens: Vec<String> = names.iter().map(|n| account_token(&rt, &url, n)).collect();
-
-    let made = run_ok(
-        config,
-        &[
-            "tournament",
-            "create",
-            "--game",
-            "nimrod",
-            "--format",
-            "round-robin",
-            "--rounds",
-            "1",
-            "--options",
-            r#"{"piles":[3,5]}"#,
-            "--move-time",
-            "20",
-            "--kind",
-            "bot",
-            "--name",
-            "Six bots",
-            "--starts-in",
-            STARTS_IN,
-            "--json",
-            "--server",
-            &url,
-            "--token",
-            &tokens[0],
-        ],
-    );
+    let tokens: Vec<String> = names.iter().map(|n| s.token(n)).collect();
+    let made = s.run_ok(&[
+        "tournament",
+        "create",
+        "--game",
+        "nimrod",
+        "--format",
+        "round-robin",
+        "--rounds",
+        "1",
+        "--options",
+        PILES,
+        "--move-time",
+        "20",
+        "--kind",
+        "bot",
+        "--name",
+        "Six bots",
+        "--starts-in",
+        STARTS_IN,
+        "--json",
+        "--token",
+        &tokens[0],
+    ]);
     let id = json_out(&made)["id"].as_str().unwrap().to_owned();
-    let listed = json_out(&run_ok(
-        config,
-        &["tournaments", "--json", "--server", &url],
-    ));
+    let listed = json_out(&s.run_ok(&["tournaments", "--json"]));
     assert_eq!(listed["upcoming"][0]["id"], json!(id), "{listed}");
     // Entering and leaving by hand; the bot enters again by itself.
-    run_ok(
-        config,
-        &[
-            "tournament",
-            "join",
-            &id,
-            "--server",
-            &url,
-            "--token",
-            &tokens[0],
-        ],
-    );
-    let page = json_out(&run_ok(
-        config,
-        &["tournament", "show", &id, "--json", "--server", &url],
-    ));
-    assert_eq!(page["players"][0]["name"], json!("opt-ann"));
-    run_ok(
-        config,
-        &[
-            "tournament",
-            "leave",
-            &id,
-            "--server",
-            &url,
-            "--token",
-            &tokens[0],
-        ],
-    );
-    let page = json_out(&run_ok(
-        config,
-        &["tournament", "show", &id, "--json", "--server", &url],
-    ));
-    assert_eq!(page["players"], json!([]));
+    s.run_ok(&["tournament", "join", &id, "--token", &tokens[0]]);
+    assert_eq!(s.page(&id)["players"][0]["name"], json!("opt-ann"));
+    s.run_ok(&["tournament", "leave", &id, "--token", &tokens[0]]);
+    assert_eq!(s.page(&id)["players"], json!([]));
     // The event is not over: nothing to verify yet, and it says so.
-    let early = parlor(config)
-        .args(["verify-tournament", &id, "--server", &url])
+    let early = s
+        .parlor()
+        .args(["verify-tournament", &id, "--server", &s.url])
         .output()
         .unwrap();
     assert_eq!(early.status.code(), Some(1));
     assert_eq!(json_out(&early)["check"], json!("status"));
 
-    let bots: Vec<Child> = names
-        .iter()
-        .zip(strategies)
-        .zip(&tokens)
-        .map(|((name, strategy), token)| {
-            parlor(config)
-                .args([
-                    "bot",
-                    "--server",
-                    &url,
-                    "--token",
-                    token,
-                    "--tournament",
-                    &id,
-                    "--strategy",
-                    strategy,
-                    "--name",
-                    name,
-                    "--json",
-                ])
-                .stdout(Stdio::piped())
-                .stderr(Stdio::piped())
-                .spawn()
-                .unwrap()
-        })
+    let bots: Vec<(&str, &str, &str)> = (0..names.len())
+        .map(|i| (names[i], strategies[i], tokens[i].as_str()))
         .collect();
-    let deadline = Instant::now() + WITHIN;
-    let outputs: Vec<Output> = bots.into_iter().map(|b| finish(b, deadline)).collect();
-    let mut reports = Vec::new();
-    for (name, out) in names.iter().zip(&outputs) {
-        assert!(
-            out.status.success(),
-            "{name}: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        reports.push(json_out(out));
-    }
-    eprintln!("the event was played in {:?}", started.elapsed());
-
-    let page = json_out(&run_ok(
-        config,
-        &["tournament", "show", &id, "--json", "--server", &url],
-    ));
-    assert_eq!(page["status"], json!("finished"));
+    let reports = s.play(&id, &bots);
+    eprintln!("the round robin was played in {:?}", started.elapsed());
+    let page = s.page(&id);
     assert_eq!(page["rounds"].as_array().unwrap().len(), 5);
-    // Every bot printed the final standings, the page's.
-    for r in &reports {
-        assert_eq!(r["tournament"], json!(id));
-        assert_eq!(r["standings"], page["standings"]);
-    }
-    // The standings are the hand count, best first, and each bot's own
-    // record says the same of it: five games, a point a win.
-    let hand = hand_count(&page);
-    let standings = page["standings"].as_array().unwrap();
-    assert_eq!(standings.len(), 6);
-    for s in standings {
-        let name = s["name"].as_str().unwrap();
-        let (points, sb) = hand[name];
-        assert_eq!(s["points"].as_f64(), Some(points), "{name}");
-        assert!(
-            (s["tiebreak"].as_f64().unwrap() - sb).abs() < 1e-9,
-            "{name}"
-        );
-        let i = names.iter().position(|n| *n == name).unwrap();
-        let played = &reports[i]["played"];
-        assert_eq!(played["games"], json!(5), "{name}: {played}");
-        assert_eq!(
-            played["wins"].as_f64().unwrap() + played["draws"].as_f64().unwrap() / 2.0,
-            points
-        );
-    }
-    for w in standings.windows(2) {
-        let key = |s: &Value| {
-            (
-                s["points"].as_f64().unwrap(),
-                s["tiebreak"].as_f64().unwrap(),
-            )
-        };
-        assert!(key(&w[0]) >= key(&w[1]), "{standings:?}");
-    }
-    // Piles of 3 and 5 are a lost position for the player to move (seat
-    // 0): an `optimal` bot in seat 1 wins every game, whoever it meets.
-    let mut second = 0;
-    for g in page["rounds"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|r| r.as_array().unwrap())
-    {
-        if g["seats"][1].as_str().unwrap().starts_with("opt-") {
-            assert_eq!(g["result"]["winners"], json!([1]), "{g}");
-            second += 1;
-        }
-    }
-    assert!(second > 0, "an optimal bot sat second at least once");
-
-    let out = parlor(config)
-        .args(["verify-tournament", &id, "--server", &url])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    check_finished(&page, &names, &reports, 5);
     assert_eq!(
-        json_out(&out),
+        s.verify(&id),
         json!({"verified": true, "tournament": id, "rounds": 5, "games": 15})
     );
 
-    let shown = run_ok(config, &["tournament", "show", &id, "--server", &url]);
+    let shown = s.run_ok(&["tournament", "show", &id]);
     let text = String::from_utf8_lossy(&shown.stdout);
+    let listed = s.run_ok(&["tournaments"]);
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    assert!(listed.contains(&format!("{id}  finished")), "{listed}");
     assert!(
         text.contains("Six bots") && text.contains("sonneborn-berger"),
         "{text}"
@@ -364,6 +361,58 @@ fn six_bots_play_a_round_robin_to_the_end_and_it_verifies() {
     for name in names {
         assert!(text.contains(name), "{text}");
     }
-    rt.block_on(server.stop()).unwrap();
-    eprintln!("the whole test took {:?}", started.elapsed());
+    s.rt.block_on(s.server.stop()).unwrap();
+}
+
+#[test]
+fn bots_play_both_games_of_each_duplicate_set_at_once() {
+    let started = Instant::now();
+    let s = Setup::new();
+    let names = ["opt-dup", "simple-dup", "rand-dup1", "rand-dup2"];
+    let strategies = ["optimal", "simple", "random", "random"];
+    let tokens: Vec<String> = names.iter().map(|n| s.token(n)).collect();
+    let made = s.run_ok(&[
+        "tournament",
+        "create",
+        "--game",
+        "nimrod",
+        "--format",
+        "swiss",
+        "--rounds",
+        "2",
+        "--duplicate",
+        "--options",
+        PILES,
+        "--move-time",
+        "20",
+        "--kind",
+        "bot",
+        "--starts-in",
+        STARTS_IN,
+        "--json",
+        "--token",
+        &tokens[1],
+    ]);
+    let id = json_out(&made)["id"].as_str().unwrap().to_owned();
+    let bots: Vec<(&str, &str, &str)> = (0..names.len())
+        .map(|i| (names[i], strategies[i], tokens[i].as_str()))
+        .collect();
+    let reports = s.play(&id, &bots);
+    eprintln!("the duplicate Swiss was played in {:?}", started.elapsed());
+    let page = s.page(&id);
+    let rounds = page["rounds"].as_array().unwrap();
+    assert_eq!(rounds.len(), 2);
+    for round in rounds {
+        // Two boards, each a set of two games with the seats swapped.
+        let round = round.as_array().unwrap();
+        assert_eq!(round.len(), 4);
+        assert_eq!(round[0]["seats"][0], round[1]["seats"][1]);
+        assert_eq!(round[2]["seats"][1], round[3]["seats"][0]);
+    }
+    check_finished(&page, &names, &reports, 4);
+    assert_eq!(
+        s.verify(&id),
+        json!({"verified": true, "tournament": id, "rounds": 2, "games": 8})
+    );
+    s.rt.block_on(s.server.stop()).unwrap();
 }

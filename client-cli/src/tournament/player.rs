@@ -75,11 +75,15 @@ pub async fn play_event(
         summary: Summary::default(),
     };
     let mut next_poll = Instant::now();
+    let mut checked = false;
     loop {
         if Instant::now() >= next_poll {
             let page = api::page(url, id).await?;
-            // Fail at once for a strategy the game does not have.
-            make_bot(page.game, strategy).map_err(|e| e.to_string())?;
+            if !checked {
+                // Fail at once for a strategy the game does not have.
+                make_bot(page.game, strategy).map_err(|e| e.to_string())?;
+                checked = true;
+            }
             match page.status {
                 TournamentStatus::Finished => return Ok((page, seats.summary)),
                 TournamentStatus::Cancelled => {
