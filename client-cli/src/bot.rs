@@ -1,4 +1,7 @@
-//! A bot playing over the protocol: updates in, moves out.
+//! A bot playing over the protocol: updates in, moves out. [`SeatBot`]
+//! is one seat's player, fed the updates of its room; [`play_to_end`]
+//! drives one on a connection that plays a single room, and a tournament
+//! player drives several at once (`crate::tournament::player`).
 
 use parlor_games::{AnyBot, GameRng, Outcome, Seat};
 use parlor_protocol::{ClientMsg, ErrorCode, RoomId, ServerMsg, Update};
@@ -30,44 +33,105 @@ pub async fn play_to_end(
     strategy: Option<&str>,
     rng: &mut GameRng,
 ) -> Result<Option<Outcome>, ClientError> {
-    let mut answered: Option<u64> = None;
-    let mut bot: Option<AnyBot> = None;
+    let mut bot = SeatBot::new(room.clone(), seat, strategy);
     loop {
         match client.recv().await? {
-            ServerMsg::Update(u) if &u.room == room => {
-                if let Some(outcome) = u.outcome {
-                    return Ok(Some(outcome));
-                }
-                if u.closed.is_some() {
-                    return Ok(None);
-                }
-                let bot = match &mut bot {
-                    Some(bot) => bot,
-                    None => bot.insert(make_bot(u.game, strategy)?),
-                };
-                if let Some(mv) = decide(&u, seat, bot, rng, &mut answered)? {
-                    client
-                        .send(&ClientMsg::Play {
-                            room: room.clone(),
-                            seat,
-                            seq: u.seq,
-                            mv,
-                        })
-                        .await?;
-                }
-            }
-            ServerMsg::Error { code, message, .. } => match code {
-                // A move crossed another update: the next update re-asks.
-                ErrorCode::ActionStaleSeq | ErrorCode::ActionNotYourTurn => {}
-                ErrorCode::RequestRateLimited | ErrorCode::ServerBusy => {}
-                _ => return Err(ClientError::Refused { code, message }),
+            ServerMsg::Update(u) if &u.room == room => match bot.on_update(&u, rng)? {
+                Step::Wait => {}
+                Step::Play(msg) => client.send(&msg).await?,
+                Step::Over(outcome) => return Ok(outcome),
             },
+            ServerMsg::Error { code, message, .. } if !passing(code) => {
+                return Err(ClientError::Refused { code, message })
+            }
             _ => {}
         }
     }
 }
 
-fn make_bot(game: parlor_games::GameKind, strategy: Option<&str>) -> Result<AnyBot, ClientError> {
+/// Refusals a playing bot rides over: a move that crossed another update
+/// (the next update asks again), and being told to slow down.
+pub fn passing(code: ErrorCode) -> bool {
+    matches!(
+        code,
+        ErrorCode::ActionStaleSeq
+            | ErrorCode::ActionNotYourTurn
+            | ErrorCode::RequestRateLimited
+            | ErrorCode::ServerBusy
+    )
+}
+
+/// What a seat's bot makes of an update.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Step {
+    /// Nothing to do: another seat is to act, or this position was
+    /// answered already.
+    Wait,
+    /// Send this move.
+    Play(ClientMsg),
+    /// The match is over: how it ended (`None`: closed without a result).
+    Over(Option<Outcome>),
+}
+
+/// One seat's bot in one room: its strategy (made at the first update,
+/// when the game is known) and the last position it answered.
+#[derive(Debug)]
+pub struct SeatBot {
+    room: RoomId,
+    seat: Seat,
+    strategy: Option<String>,
+    bot: Option<AnyBot>,
+    answered: Option<u64>,
+}
+
+impl SeatBot {
+    /// A bot for `seat` in `room` playing `strategy` (default: the game's
+    /// first).
+    pub fn new(room: RoomId, seat: Seat, strategy: Option<&str>) -> Self {
+        SeatBot {
+            room,
+            seat,
+            strategy: strategy.map(str::to_owned),
+            bot: None,
+            answered: None,
+        }
+    }
+
+    /// The seat it plays.
+    pub fn seat(&self) -> Seat {
+        self.seat
+    }
+
+    /// What to do after update `u` of this bot's room.
+    pub fn on_update(&mut self, u: &Update, rng: &mut GameRng) -> Result<Step, ClientError> {
+        if let Some(outcome) = u.outcome {
+            return Ok(Step::Over(Some(outcome)));
+        }
+        if u.closed.is_some() {
+            return Ok(Step::Over(None));
+        }
+        let bot = match &mut self.bot {
+            Some(bot) => bot,
+            None => self.bot.insert(make_bot(u.game, self.strategy.as_deref())?),
+        };
+        Ok(match decide(u, self.seat, bot, rng, &mut self.answered)? {
+            Some(mv) => Step::Play(ClientMsg::Play {
+                room: self.room.clone(),
+                seat: self.seat,
+                seq: u.seq,
+                mv,
+            }),
+            None => Step::Wait,
+        })
+    }
+}
+
+/// The bot `strategy` of `game` (default: its first), or why there is
+/// none.
+pub fn make_bot(
+    game: parlor_games::GameKind,
+    strategy: Option<&str>,
+) -> Result<AnyBot, ClientError> {
     let name = strategy
         .or(game.strategies().first().copied())
         .unwrap_or_default();

@@ -41,6 +41,12 @@ pub fn use_token(token: String) {
     let _ = TOKEN.set(token);
 }
 
+/// The API token set by [`use_token`], if any: the HTTP calls that act as
+/// the account (entering a tournament) send it too.
+pub fn token() -> Option<&'static str> {
+    TOKEN.get().map(String::as_str)
+}
+
 /// A connected, greeted client.
 #[derive(Debug)]
 pub struct Client {

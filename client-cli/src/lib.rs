@@ -20,6 +20,7 @@ pub mod render;
 pub mod replay;
 pub mod series;
 pub mod tls;
+pub mod tournament;
 pub mod verify;
 pub mod verify_ratings;
 pub mod watch;

@@ -61,6 +61,15 @@ enum Cmd {
     /// logs: the hash chain, every rating folded again, every match
     /// replayed (prints one JSON object; exit status 1 when a check fails).
     VerifyRatings(cmd::verify_ratings::Args),
+    /// Re-check a finished tournament from its page, its revealed seed
+    /// and its games' logs: pairings, deals, results, standings (prints
+    /// one JSON object; exit status 1 when a check fails).
+    VerifyTournament(cmd::verify_tournament::Args),
+    /// List the tournaments on a server: upcoming, running, finished.
+    Tournaments(cmd::tournament::ListArgs),
+    /// Make, enter, leave or show a tournament.
+    #[command(subcommand)]
+    Tournament(cmd::tournament::TournamentCmd),
     /// A game's leaderboard: the best established ratings.
     Leaderboard(cmd::leaderboard::Args),
     /// An account's ratings per game, record and last rated games.
@@ -112,6 +121,11 @@ async fn main() -> ExitCode {
         Cmd::VerifyRatings(a) => {
             return cmd::verify_ratings::run(a).await.unwrap_or_else(cmd::fail)
         }
+        Cmd::VerifyTournament(a) => {
+            return cmd::verify_tournament::run(a)
+                .await
+                .unwrap_or_else(cmd::fail)
+        }
         Cmd::Play(a) => cmd::play::run(a).await,
         Cmd::Seek(a) => cmd::seek::run(a).await,
         Cmd::Challenge(a) => cmd::challenge::run(a).await,
@@ -121,6 +135,8 @@ async fn main() -> ExitCode {
         Cmd::Rooms(a) => cmd::rooms::run(a).await,
         Cmd::Watch(a) => cmd::watch::run(a).await,
         Cmd::Replay(a) => cmd::replay::run(a).await,
+        Cmd::Tournaments(a) => cmd::tournament::list(a).await,
+        Cmd::Tournament(c) => cmd::tournament::run(c).await,
         Cmd::Leaderboard(a) => cmd::leaderboard::run(a).await,
         Cmd::Player(a) => cmd::player::run(a).await,
         Cmd::Register(a) => cmd::account::register(a).await,

@@ -1,8 +1,10 @@
 //! `parlor bot`: an automated player over the protocol, for one match in
-//! a room, or for a series found by seeking or by accepting challenges.
+//! a room, for a series found by seeking or by accepting challenges, or
+//! for every game of a tournament.
 
 use parlor_cli::lobby::{self, Seated};
 use parlor_cli::series::Summary;
+use parlor_cli::tournament::{player, text};
 use parlor_cli::{bot, help, Client, ClientError};
 use parlor_games::{GameKind, GameRng, Seat};
 use parlor_protocol::{ClientMsg, DeclineReason, ServerMsg};
@@ -20,8 +22,16 @@ pub struct Args {
     #[arg(long, help = help::bot_strategy())]
     strategy: Option<String>,
     /// Join this room.
-    #[arg(long, conflicts_with_all = ["create", "seek", "accept_challenges"])]
+    #[arg(long, conflicts_with_all = ["create", "seek", "accept_challenges", "tournament"])]
     room: Option<String>,
+    /// Play every game of this tournament (entering it first if it has
+    /// not started), then print the final standings; needs the bot's
+    /// account (--token).
+    #[arg(long, conflicts_with_all = ["create", "seek", "accept_challenges"])]
+    tournament: Option<String>,
+    /// With --tournament: print the standings as JSON, for scripts.
+    #[arg(long, requires = "tournament")]
+    json: bool,
     /// Find opponents by seeking this game, again after each match, until
     /// --games are played; prints a JSON summary.
     #[arg(long, conflicts_with_all = ["create", "accept_challenges"])]
@@ -66,6 +76,9 @@ pub async fn run(a: Args) -> Result<(), String> {
         .await
         .map_err(|e| format!("{}: {e}", a.server))?;
     let mut rng = GameRng::from_seed(a.seed.unwrap_or_else(rand::random));
+    if let Some(id) = &a.tournament {
+        return tournament(&mut client, &a, id, &mut rng).await;
+    }
     if a.seek.is_some() || a.accept_challenges {
         let summary = series(&mut client, &a, &mut rng).await?;
         let text = serde_json::to_string(&summary).map_err(|e| e.to_string())?;
@@ -122,6 +135,39 @@ pub async fn run(a: Args) -> Result<(), String> {
         "{}",
         serde_json::json!({ "room": room, "seat": seat, "outcome": outcome })
     );
+    Ok(())
+}
+
+/// Plays every game of tournament `id` and prints the final standings.
+async fn tournament(
+    client: &mut Client,
+    a: &Args,
+    id: &str,
+    rng: &mut GameRng,
+) -> Result<(), String> {
+    let me = client
+        .account()
+        .map(|acc| acc.name.clone())
+        .ok_or("--tournament needs the bot's account: give --token")?;
+    let token =
+        parlor_cli::client::token().ok_or("--tournament needs the bot's account: give --token")?;
+    player::enter(&a.server, token, id, &me).await?;
+    let (page, played) =
+        player::play_event(client, &a.server, id, a.strategy.as_deref(), rng).await?;
+    if a.json {
+        let v = serde_json::json!({
+            "tournament": page.id,
+            "standings": page.standings,
+            "played": played,
+        });
+        println!("{v}");
+    } else {
+        print!("{}", text::standings(&page));
+        println!(
+            "{me} played {} games: {} won, {} drawn, {} lost.",
+            played.games, played.wins, played.draws, played.losses
+        );
+    }
     Ok(())
 }
 

@@ -15,8 +15,10 @@ pub mod player;
 pub mod replay;
 pub mod rooms;
 pub mod seek;
+pub mod tournament;
 pub mod verify;
 pub mod verify_ratings;
+pub mod verify_tournament;
 pub mod watch;
 
 use std::net::SocketAddr;

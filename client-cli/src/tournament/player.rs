@@ -1,0 +1,174 @@
+//! `parlor bot --tournament ID`: a bot account in an event. It enters
+//! the event if it has not (before the start), stays connected, takes
+//! every seat a round gives it (the `tournament_game` message, and the
+//! page read now and then for a seat announced while it was away), plays
+//! each with a [`SeatBot`] (a duplicate set is two games at once), and
+//! stops when the event is over.
+
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+use parlor_games::{GameRng, Seat};
+use parlor_protocol::{ClientMsg, RoomId, ServerMsg, TournamentInfo, TournamentStatus};
+use tokio::time::Instant;
+
+use super::api::{self, Entry};
+use crate::bot::{make_bot, passing, SeatBot, Step};
+use crate::series::Summary;
+use crate::Client;
+
+/// How often the page is read while playing: to see the event finish
+/// (no message says so) and to find a seat whose announcement was missed.
+/// A second keeps the end prompt at a request a second per bot.
+pub const POLL: Duration = Duration::from_secs(1);
+
+/// Whether `a` and `b` name the same account (names are compared without
+/// case, as the server keys accounts).
+fn same_name(a: &str, b: &str) -> bool {
+    a.eq_ignore_ascii_case(b)
+}
+
+/// Enters event `id` as `me` (with `token`) unless already entered; the
+/// page. An event that has started without `me` is an error: only
+/// upcoming events take entries.
+pub async fn enter(url: &str, token: &str, id: &str, me: &str) -> Result<TournamentInfo, String> {
+    let page = api::page(url, id).await?;
+    if page.players.iter().any(|p| same_name(&p.name, me)) {
+        return Ok(page);
+    }
+    if page.status != TournamentStatus::Upcoming {
+        return Err(format!(
+            "{me} is not in event {id}, which is {}: entries close when it starts",
+            page.status.as_str()
+        ));
+    }
+    api::entry(url, token, id, Entry::Join).await?;
+    api::page(url, id).await
+}
+
+/// A bot's seats in one event.
+struct Seats {
+    /// The rooms being played, by room.
+    playing: HashMap<RoomId, SeatBot>,
+    /// Rooms over (or given up on): not joined again.
+    done: HashSet<RoomId>,
+    /// Every game played to its end.
+    summary: Summary,
+}
+
+/// Plays every game event `id` seats `client`'s account in, with
+/// `strategy`, until the event is over; the final page and the games.
+pub async fn play_event(
+    client: &mut Client,
+    url: &str,
+    id: &str,
+    strategy: Option<&str>,
+    rng: &mut GameRng,
+) -> Result<(TournamentInfo, Summary), String> {
+    let me = client
+        .account()
+        .map(|a| a.name.clone())
+        .ok_or("--tournament needs the bot's account: give --token")?;
+    let mut seats = Seats {
+        playing: HashMap::new(),
+        done: HashSet::new(),
+        summary: Summary::default(),
+    };
+    let mut next_poll = Instant::now();
+    let mut checked = false;
+    loop {
+        if Instant::now() >= next_poll {
+            let page = api::page(url, id).await?;
+            if !checked {
+                // Fail at once for a strategy the game does not have.
+                make_bot(page.game, strategy).map_err(|e| e.to_string())?;
+                checked = true;
+            }
+            match page.status {
+                TournamentStatus::Finished => return Ok((page, seats.summary)),
+                TournamentStatus::Cancelled => {
+                    return Err(format!("event {id} was cancelled: it had too few players"))
+                }
+                _ => {}
+            }
+            for g in page.rounds.iter().flatten() {
+                let (Some(room), None) = (&g.room, &g.result) else {
+                    continue;
+                };
+                if let Some(seat) = g.seats.iter().position(|s| same_name(s, &me)) {
+                    let seat = Seat(u8::try_from(seat).unwrap_or(u8::MAX));
+                    seats.take(client, room, seat, strategy).await?;
+                }
+            }
+            next_poll = Instant::now() + POLL;
+        }
+        let msg = match tokio::time::timeout_at(next_poll, client.recv()).await {
+            Err(_) => continue,
+            Ok(msg) => msg.map_err(|e| e.to_string())?,
+        };
+        match msg {
+            ServerMsg::TournamentGame(t) if t.tournament == id => {
+                seats.take(client, &t.room, t.seat, strategy).await?;
+            }
+            ServerMsg::Update(u) => {
+                let Some(bot) = seats.playing.get_mut(&u.room) else {
+                    continue;
+                };
+                match bot.on_update(&u, rng).map_err(|e| e.to_string())? {
+                    Step::Wait => {}
+                    Step::Play(m) => client.send(&m).await.map_err(|e| e.to_string())?,
+                    Step::Over(outcome) => {
+                        let seat = bot.seat();
+                        seats.playing.remove(&u.room);
+                        seats.done.insert(u.room.clone());
+                        seats.summary.record(u.room, seat, outcome);
+                    }
+                }
+            }
+            ServerMsg::Error { code, .. } if passing(code) => {}
+            ServerMsg::Error {
+                code,
+                message,
+                room,
+                ..
+            } => {
+                // A refused join or move: give that game up (its clock
+                // decides it) and play on; the event goes on without it.
+                let what = room
+                    .as_ref()
+                    .map_or_else(String::new, |r| format!(" in room {r}"));
+                eprintln!("parlor bot: refused{what}: {message} ({code})");
+                if let Some(r) = room {
+                    seats.playing.remove(&r);
+                    seats.done.insert(r);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Seats {
+    /// Joins `seat` of `room` unless it is taken or over already.
+    async fn take(
+        &mut self,
+        client: &mut Client,
+        room: &RoomId,
+        seat: Seat,
+        strategy: Option<&str>,
+    ) -> Result<(), String> {
+        if self.playing.contains_key(room) || self.done.contains(room) {
+            return Ok(());
+        }
+        // An event's deal comes from its seed alone: no client seed.
+        let join = ClientMsg::Join {
+            room: room.clone(),
+            seat: Some(seat),
+            client_seed: None,
+        };
+        client.send(&join).await.map_err(|e| e.to_string())?;
+        self.playing
+            .insert(room.clone(), SeatBot::new(room.clone(), seat, strategy));
+        Ok(())
+    }
+}
