@@ -127,6 +127,7 @@ fn event(rules: EventRules, names: &[&str], seed: &EventSeed) -> Event {
                 round: number,
                 board: g.board,
                 deal: g.deal,
+                players: g.seats.to_vec(),
                 siblings,
             };
             let log = play(
@@ -184,6 +185,7 @@ fn event(rules: EventRules, names: &[&str], seed: &EventSeed) -> Event {
             })
             .collect(),
         byes: records.iter().map(|r| r.bye.clone()).collect(),
+        waiting: records.iter().map(|r| r.unpaired.clone()).collect(),
         rounds,
         standings: standings(rules.format, &entrants, &records),
         tiebreak: rules.format.tiebreak_name().into(),

@@ -5,7 +5,9 @@ It creates a room, seats the server's built-in bots in every seat but
 the first, takes seat 0 itself and plays the match to its end; or, with
 `--seek GAME`, finds opponents by seeking and plays `--games N` matches
 one after another (`--token` plays as a bot account, needed for
-`--rated`). It builds
+`--rated`); or, with `--tournament ID` (and `--token`), enters that
+event and plays every game its rounds seat it in, until it is over. It
+builds
 every move from its view, with the encodings the protocol document gives
 for each game; the `legal` list in an update is used only to check the
 bot itself: a move it builds that `legal` does not hold counts as a
@@ -14,6 +16,7 @@ only when the match finished with an outcome and nothing went wrong.
 
     python3 parlor_bot.py ws://127.0.0.1:7878 --game rummikub --seats 3
     python3 parlor_bot.py ws://127.0.0.1:7878 --token parlor_... --seek nimrod --rated --games 3
+    python3 parlor_bot.py ws://127.0.0.1:7878 --token parlor_... --tournament 4f1c2a9e8b7d
 """
 
 import argparse
@@ -25,6 +28,8 @@ import os
 import secrets
 import ssl
 import sys
+import urllib.error
+import urllib.request
 
 import websockets
 
@@ -409,6 +414,99 @@ async def seek_games(url, game, seats, options, rated, games, verbose, ca_cert=N
     return summary
 
 
+def http_url(url, path):
+    """The HTTP URL of `path` on the server at WebSocket `url`."""
+    scheme = "https" if url.startswith("wss://") else "http"
+    return f"{scheme}://{url.split('://', 1)[1].rstrip('/')}{path}"
+
+
+def http_json(url, path, token=None, method="GET", ca_cert=None):
+    """One HTTP API request; its status and JSON body."""
+    req = urllib.request.Request(http_url(url, path), method=method, data=b"" if method == "POST" else None)
+    if token:
+        req.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(req, timeout=10, context=tls_context(url, ca_cert)) as r:
+            return r.status, json.load(r)
+    except urllib.error.HTTPError as e:
+        return e.code, json.load(e)
+
+
+async def tournament(url, event, verbose, ca_cert=None, token=None):
+    """Enters event `event` (unless entered already) and plays every game
+    it is seated in (several at once for duplicate sets), joining each
+    seat the event announces (`tournament_game`) or `my_games` lists,
+    until the event's page says it is over; the tally and the standings."""
+    status, body = await asyncio.to_thread(
+        http_json, url, f"/api/tournaments/{event}/join", token, "POST", ca_cert)
+    if status != 200 and body.get("code") != "tournament/already_entered":
+        raise RuntimeError(f'{body.get("code")}: {body.get("message")}')
+    summary = {"tournament": event, "games": 0, "wins": 0, "losses": 0, "draws": 0,
+               "rooms": [], "moves": 0, "mismatches": 0, "refusals": 0}
+    async with await connect(url, ca_cert) as ws:
+        conn = Conn(ws)
+        await conn.hello(token)
+        await conn.send({"type": "my_games"})
+        answered, done, games = {}, set(), {}
+        loop = asyncio.get_running_loop()
+        next_check = 0.0
+        while True:
+            if loop.time() >= next_check:
+                next_check = loop.time() + 1.0
+                _, page = await asyncio.to_thread(
+                    http_json, url, f"/api/tournaments/{event}", None, "GET", ca_cert)
+                if page["status"] in ("finished", "cancelled"):
+                    summary["status"] = page["status"]
+                    summary["standings"] = page["standings"]
+                    return summary
+            try:
+                msg = await asyncio.wait_for(conn.recv(), 1.0)
+            except asyncio.TimeoutError:
+                continue
+            kind = msg["type"]
+            if kind == "tournament_game":
+                await conn.send({"type": "join", "room": msg["room"], "seat": msg["seat"]})
+                games[msg["room"]] = msg["players"]
+            elif kind == "games":
+                for g in msg["games"]:
+                    await conn.send({"type": "join", "room": g["room"], "seat": g["seat"]})
+            elif kind == "error":
+                if msg["code"] in IGNORED:
+                    continue
+                summary["refusals"] += 1
+                print(f'refused: {msg["code"]}: {msg["message"]}', file=sys.stderr)
+            elif kind == "update" and msg["room"] not in done:
+                room, game = msg["room"], msg["game"]
+                if msg["status"] == "finished":
+                    done.add(room)
+                    summary["games"] += 1
+                    summary["rooms"].append(room)
+                    outcome = msg.get("outcome")
+                    if outcome is None or outcome["result"] == "draw":
+                        summary["draws"] += 1
+                    elif msg.get("you") in outcome["winners"]:
+                        summary["wins"] += 1
+                    else:
+                        summary["losses"] += 1
+                    continue
+                if msg.get("you") not in msg["to_act"] or answered.get(room) == msg["seq"]:
+                    continue
+                move = MOVERS[game](msg["view"])
+                legal = msg.get("legal")
+                if legal is not None and (move is None or canonical(move) not in
+                                          {canonical(m) for m in legal}):
+                    summary["mismatches"] += 1
+                    move = legal[0] if legal else move
+                if move is None:
+                    raise RuntimeError(f"no move built at seq {msg['seq']} in {room}")
+                if verbose:
+                    print(f"{room} seq {msg['seq']}: {json.dumps(move)}", file=sys.stderr)
+                answered[room] = msg["seq"]
+                summary["moves"] += 1
+                await conn.send({"type": "play", "room": room, "seat": msg["you"],
+                                 "seq": msg["seq"], "move": move})
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("server", help="the server's URL, e.g. ws://127.0.0.1:7878 or wss://host:7878")
@@ -423,6 +521,8 @@ def main():
     p.add_argument("--seek", choices=sorted(MOVERS), default=None, metavar="GAME",
                    help="find opponents by seeking GAME instead of playing built-in bots")
     p.add_argument("--rated", action="store_true", help="with --seek: rated matches (needs --token)")
+    p.add_argument("--tournament", default=None, metavar="ID",
+                   help="enter the tournament ID and play all its games (needs --token)")
     p.add_argument("--games", type=int, default=1, help="with --seek: matches to play")
     p.add_argument("--timeout", type=float, default=600, help="seconds before giving up")
     p.add_argument("--verbose", action="store_true", help="print every move sent")
@@ -430,7 +530,9 @@ def main():
                    help="for wss://: also trust this CA certificate (PEM; default $PARLOR_CA_CERT)")
     args = p.parse_args()
     game = args.seek or args.game
-    if args.seek:
+    if args.tournament:
+        job = tournament(args.server, args.tournament, args.verbose, args.ca_cert, args.token)
+    elif args.seek:
         job = seek_games(args.server, game, args.seats, args.options, args.rated, args.games,
                          args.verbose, args.ca_cert, args.token)
     else:
@@ -444,6 +546,8 @@ def main():
         return 1
     print(json.dumps(report))
     clean = report["mismatches"] == 0 and report["refusals"] == 0
+    if args.tournament:
+        return 0 if clean and report.get("status") == "finished" else 1
     if args.seek:
         return 0 if clean and report["games"] == args.games else 1
     return 0 if clean and report["outcome"] is not None else 1

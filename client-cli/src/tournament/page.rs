@@ -3,10 +3,10 @@
 //! board and deal each published game stands for.
 
 use parlor_competition::tournament::{
-    Entrant, EventRules, GameRecord, PlannedGame, Play, Round, RoundRecord, SEATS,
+    Entrant, EventRules, GameRecord, PlannedGame, Play, Round, RoundRecord, DUPLICATE_DEALS, SEATS,
+    UNRATED_SEEDING,
 };
 use parlor_protocol::{TournamentGame, TournamentInfo};
-use parlor_server::events::{DUPLICATE_DEALS, UNRATED_SEEDING};
 
 /// The entrants in the order they entered, seeded by the rating the page
 /// shows (a player without one by the server's default, as it does).
@@ -60,8 +60,7 @@ pub fn record(game: &TournamentGame) -> GameRecord {
     }
 }
 
-/// The published rounds as records (an arena's waiting lists are not
-/// published, so they are empty here).
+/// The published rounds as records (with an arena wave's waiting list).
 pub fn records(page: &TournamentInfo) -> Vec<RoundRecord> {
     page.rounds
         .iter()
@@ -69,7 +68,7 @@ pub fn records(page: &TournamentInfo) -> Vec<RoundRecord> {
         .map(|(i, games)| RoundRecord {
             games: games.iter().map(record).collect(),
             bye: page.byes.get(i).cloned().flatten(),
-            unpaired: Vec::new(),
+            unpaired: page.waiting.get(i).cloned().unwrap_or_default(),
         })
         .collect()
 }

@@ -278,6 +278,7 @@ mod tests {
                 vec![game("cy", "ann", Some(vec![1])), game("ann", "cy", None)],
             ],
             byes: vec![Some("cy".into()), Some("bob".into())],
+            waiting: Vec::new(),
             standings: vec![
                 standing("ann", 2.5),
                 standing("bob", 1.5),

@@ -315,6 +315,16 @@ async fn check_game(
             ),
         );
     }
+    // The room seated the players the page shows, by seat.
+    if ev.players != g.seats {
+        return fail(
+            "event",
+            format!(
+                "the match seated {:?}, the page shows {:?}",
+                ev.players, g.seats
+            ),
+        );
+    }
     // A duplicate set's games name each other: the other rooms of the
     // round on the same board and deal.
     let siblings: BTreeSet<&RoomId> = played

@@ -4,13 +4,13 @@
 //!
 //! - [`seed`]: the committed seed and every draw made from it (lots that
 //!   order equals, and each game's deal).
-//! - [`round_robin`], [`swiss`], [`arena`]: the three formats' pairing
-//!   rules, each documented where it is defined.
+//! - [`round_robin()`], [`swiss()`], [`arena()`]: the three formats'
+//!   pairing rules, each documented in its module.
 //! - [`round`]: a round's boards and the games they are played as (one
 //!   game, or a duplicate set of deals played from both seats).
 //! - [`event`]: an event's rules, its next round, and the check that a
 //!   published history follows from them and the seed.
-//! - [`standings`]: points, tie-breaks and the order, per [`Format`].
+//! - [`standings()`]: points, tie-breaks and the order, per [`Format`].
 //!
 //! Events pair players head to head: every game has two seats.
 
@@ -29,8 +29,8 @@ pub mod swiss;
 pub use arena::arena;
 pub use event::{check_rounds, Disagreement, EventRules};
 pub use format::Format;
-pub use record::{Entrant, GameRecord, RoundRecord, SEATS};
-pub use round::{PlannedGame, Play, Round};
+pub use record::{Entrant, GameRecord, RoundRecord, SEATS, UNRATED_SEEDING};
+pub use round::{PlannedGame, Play, Round, DUPLICATE_DEALS};
 pub use round_robin::{round_robin, rounds_per_cycle};
 pub use seed::{EventSeed, SeedError};
 pub use standings::{points, standings, Standing};

@@ -6,6 +6,10 @@ use serde::{Deserialize, Serialize};
 /// Seats in a tournament game: events pair players head to head.
 pub const SEATS: usize = 2;
 
+/// The rating a player without one in the game's pool is seeded by: the
+/// initial Glicko-2 rating.
+pub const UNRATED_SEEDING: f64 = 1500.0;
+
 /// A player entered in an event.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Entrant {

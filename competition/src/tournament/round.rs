@@ -14,6 +14,10 @@ pub struct Round {
     pub bye: Option<String>,
 }
 
+/// Deals per duplicate board in Parlor's events: one deal, played from
+/// both seats at once.
+pub const DUPLICATE_DEALS: u32 = 1;
+
 /// How each board of a round is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Play {

@@ -13,11 +13,7 @@ use parlor_protocol::{
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The rating a player without one in the game's pool is seeded by.
-pub const UNRATED_SEEDING: f64 = 1500.0;
-
-/// Deals per duplicate board: one deal played from both seats.
-pub const DUPLICATE_DEALS: u32 = 1;
+pub use parlor_competition::tournament::{DUPLICATE_DEALS, UNRATED_SEEDING};
 
 /// An event.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
