@@ -67,6 +67,9 @@ pub enum ApiRoute {
     RevokeToken(i64),
     /// `GET /api/players/NAME`.
     Player(String),
+    /// `GET /api/players/NAME/history?pool=P` (a missing or unknown pool
+    /// is answered with its error).
+    PlayerHistory(Result<super::player::HistoryQuery, AuthError>),
     /// The ratings: ledger, head, leaderboards (a malformed query is
     /// answered with its error).
     Ratings(Result<super::ratings::RatingsRoute, AuthError>),
@@ -114,6 +117,15 @@ pub fn route(method: &str, target: &str) -> Option<ApiRoute> {
                 };
                 only("DELETE", ApiRoute::RevokeToken(id))
             } else if let Some(name) = path.strip_prefix(PLAYERS_PREFIX) {
+                if let Some(name) = name.strip_suffix(super::player::HISTORY_SUFFIX) {
+                    if name.is_empty() || name.contains('/') {
+                        return Some(ApiRoute::NotFound);
+                    }
+                    return only(
+                        "GET",
+                        ApiRoute::PlayerHistory(super::player::history_route(name, query)),
+                    );
+                }
                 if name.is_empty() || name.contains('/') {
                     return Some(ApiRoute::NotFound);
                 }
@@ -413,7 +425,10 @@ async fn handle_inner(
 ) -> Result<Answer, AuthError> {
     let changes = !matches!(
         route,
-        ApiRoute::ListTokens | ApiRoute::Player(_) | ApiRoute::Ratings(_)
+        ApiRoute::ListTokens
+            | ApiRoute::Player(_)
+            | ApiRoute::PlayerHistory(_)
+            | ApiRoute::Ratings(_)
     );
     if changes
         && session_cookie(head).is_some()
@@ -502,6 +517,10 @@ async fn handle_inner(
             200,
             super::player::page(req.accounts, req.store, &name, now_ms()).await?,
         )),
+        ApiRoute::PlayerHistory(query) => Ok(Answer::json(
+            200,
+            super::player::history(req.accounts, req.store, query?).await?,
+        )),
         ApiRoute::Ratings(route) => {
             match super::ratings::answer(route?, req.store, now_ms()).await? {
                 super::ratings::Reply::Json(body) => Ok(Answer::json(200, body)),
@@ -542,6 +561,31 @@ mod tests {
         assert_eq!(
             route("GET", "/api/players/Alice?x"),
             Some(ApiRoute::Player("Alice".into()))
+        );
+        assert_eq!(
+            route("GET", "/api/players/Alice/history?pool=nimrod"),
+            Some(ApiRoute::PlayerHistory(Ok(
+                super::super::player::HistoryQuery {
+                    name: "Alice".into(),
+                    pool: parlor_games::GameKind::Nimrod
+                }
+            )))
+        );
+        assert!(matches!(
+            route("GET", "/api/players/Alice/history"),
+            Some(ApiRoute::PlayerHistory(Err(e))) if e.status == 400
+        ));
+        assert_eq!(
+            route("POST", "/api/players/Alice/history?pool=nimrod"),
+            Some(ApiRoute::MethodNotAllowed("GET"))
+        );
+        assert_eq!(
+            route("GET", "/api/players//history?pool=nimrod"),
+            Some(ApiRoute::NotFound)
+        );
+        assert_eq!(
+            route("GET", "/api/players/a/b/history?pool=nimrod"),
+            Some(ApiRoute::NotFound)
         );
         assert_eq!(route("GET", "/api/replay/abc"), None);
         assert_eq!(route("GET", "/index.html"), None);
