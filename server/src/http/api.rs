@@ -117,14 +117,8 @@ pub fn route(method: &str, target: &str) -> Option<ApiRoute> {
                 };
                 only("DELETE", ApiRoute::RevokeToken(id))
             } else if let Some(name) = path.strip_prefix(PLAYERS_PREFIX) {
-                if let Some(name) = name.strip_suffix(super::player::HISTORY_SUFFIX) {
-                    if name.is_empty() || name.contains('/') {
-                        return Some(ApiRoute::NotFound);
-                    }
-                    return only(
-                        "GET",
-                        ApiRoute::PlayerHistory(super::player::history_route(name, query)),
-                    );
+                if let Some(history) = super::player::history_route(name, query) {
+                    return only("GET", ApiRoute::PlayerHistory(history));
                 }
                 if name.is_empty() || name.contains('/') {
                     return Some(ApiRoute::NotFound);
@@ -579,14 +573,15 @@ mod tests {
             route("POST", "/api/players/Alice/history?pool=nimrod"),
             Some(ApiRoute::MethodNotAllowed("GET"))
         );
-        assert_eq!(
-            route("GET", "/api/players//history?pool=nimrod"),
-            Some(ApiRoute::NotFound)
-        );
-        assert_eq!(
-            route("GET", "/api/players/a/b/history?pool=nimrod"),
-            Some(ApiRoute::NotFound)
-        );
+        for bad in [
+            "/api/players//history?pool=nimrod",
+            "/api/players/a/b/history",
+        ] {
+            assert!(matches!(
+                route("GET", bad),
+                Some(ApiRoute::PlayerHistory(Err(e))) if e.status == 404
+            ));
+        }
         assert_eq!(route("GET", "/api/replay/abc"), None);
         assert_eq!(route("GET", "/index.html"), None);
     }

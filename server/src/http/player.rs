@@ -62,9 +62,18 @@ pub struct HistoryQuery {
     pub pool: GameKind,
 }
 
-/// The history `name` with `query` asks for; `Err` for a missing or
-/// unknown pool.
-pub fn history_route(name: &str, query: &str) -> Result<HistoryQuery, AuthError> {
+/// The history `path` (what follows `/api/players/`) with `query` asks
+/// for: `None` if the path is not a history's; `Err` for an empty or
+/// malformed name, or a missing or unknown pool.
+pub fn history_route(path: &str, query: &str) -> Option<Result<HistoryQuery, AuthError>> {
+    let name = path.strip_suffix(HISTORY_SUFFIX)?;
+    Some(history_query(name, query))
+}
+
+fn history_query(name: &str, query: &str) -> Result<HistoryQuery, AuthError> {
+    if name.is_empty() || name.contains('/') {
+        return Err(AuthError::new(404, "http/not_found", "no such path"));
+    }
     let pool = super::ratings::param(query, "pool").ok_or_else(|| {
         AuthError::new(
             400,
@@ -175,15 +184,21 @@ mod tests {
 
     #[test]
     fn a_history_names_its_pool() {
-        let q = history_route("Alice", "pool=cribbage").ok();
+        let q = history_route("Alice/history", "pool=cribbage");
         assert_eq!(
             q,
-            Some(HistoryQuery {
+            Some(Ok(HistoryQuery {
                 name: "Alice".into(),
                 pool: GameKind::Cribbage
-            })
+            }))
         );
-        assert!(matches!(history_route("a", ""), Err(e) if e.status == 400));
-        assert!(matches!(history_route("a", "pool=chess"), Err(e) if e.status == 404));
+        assert_eq!(history_route("Alice", "pool=cribbage"), None);
+        assert!(matches!(history_route("a/history", ""), Some(Err(e)) if e.status == 400));
+        assert!(
+            matches!(history_route("a/history", "pool=chess"), Some(Err(e)) if e.code == "ratings/unknown_pool")
+        );
+        assert!(
+            matches!(history_route("/history", "pool=nimrod"), Some(Err(e)) if e.status == 404)
+        );
     }
 }
