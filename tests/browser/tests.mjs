@@ -1292,7 +1292,7 @@ export const TESTS = {
 
     // The leaderboard, from the header's link: the API's rows, in its order.
     await page.click('#leaderboards-link');
-    await page.waitForSelector('#leaderboard-body[data-loaded="yes"]');
+    await page.waitForSelector('#leaderboard-body[data-game="nimrod"][data-kind="all"][data-loaded="yes"]');
     assert.equal(await page.textContent('#leaderboard-title'), 'Nimrod leaderboard');
     const all = await getJson(page, '/api/leaderboard/nimrod?limit=50');
     assert.deepEqual(await boardRows(page), apiRows(all));
@@ -1309,19 +1309,20 @@ export const TESTS = {
     // Bots only, from the keyboard; then people only.
     await page.focus('#kind-bot');
     await page.keyboard.press('Enter');
-    await page.waitForFunction(() => /kind=bot/.test(location.hash) && document.querySelector('#leaderboard-body')?.dataset.loaded === 'yes');
+    await page.waitForSelector('#leaderboard-body[data-kind="bot"][data-loaded="yes"]');
+    assert.match(page.url(), /#\/leaderboard\/nimrod\?kind=bot$/);
     const bots = await getJson(page, '/api/leaderboard/nimrod?kind=bot&limit=50');
     assert.ok(bots.players.some(p => p.name === cal.name));
     assert.deepEqual(await boardRows(page), apiRows(bots));
     assert.equal(await page.getAttribute('#kind-bot', 'aria-current'), 'page');
     await page.click('#kind-human');
-    await page.waitForFunction(() => /kind=human/.test(location.hash) && document.querySelector('#leaderboard-body')?.dataset.loaded === 'yes');
+    await page.waitForSelector('#leaderboard-body[data-kind="human"][data-loaded="yes"]');
     const people = await getJson(page, '/api/leaderboard/nimrod?kind=human&limit=50');
     assert.deepEqual(await boardRows(page), apiRows(people));
     assert.ok(!(await boardRows(page)).some(r => r[1] === cal.name), 'no bot among the people');
     // A board nobody is on yet says how to get rated.
     await page.click('.board-games a:has-text("Cribbage")');
-    await page.waitForSelector('#leaderboard-body[data-loaded="yes"]');
+    await page.waitForSelector('#leaderboard-body[data-game="cribbage"][data-kind="human"][data-loaded="yes"]');
     assert.deepEqual((await getJson(page, '/api/leaderboard/cribbage?kind=human')).players, []);
     assert.match(await page.textContent('#leaderboard-empty'), /Nobody has an established Cribbage rating yet.*register.*rated/s);
     await axe(page, 'leaderboard-empty');
@@ -1375,14 +1376,15 @@ export const TESTS = {
     await page.setViewportSize({ width: 1000, height: 800 });
     // A provisional rating shows its "?" and says why it is not listed.
     await page.goto(`${url}#/player/${dee.name}`);
-    await page.waitForSelector('#rating-nimrod');
+    // (The page before is a player's page too: wait for this one's.)
+    await page.waitForFunction(n => document.querySelector('#player-name')?.textContent === n && document.querySelector('#rating-nimrod'), dee.name);
     const deeRating = (await getJson(page, `/api/players/${dee.name}`)).ratings.nimrod;
     assert.equal(deeRating.provisional, true);
     assert.equal(await page.textContent('#rating-nimrod'), `${Math.round(deeRating.rating)}?`);
     assert.match(await page.textContent('#pool-nimrod'), /Provisional \(the \?\).*stays off the leaderboard/);
     assert.equal(await page.locator('#history-nimrod circle.dot:not(.start)').count(), 1);
     await page.goBack();
-    await page.waitForSelector('#recent-nimrod');
+    await page.waitForFunction(n => document.querySelector('#player-name')?.textContent === n && document.querySelector('#recent-nimrod'), ann.name);
     // The replay link opens the match's replay.
     await page.click('#recent-nimrod tbody tr:first-child a.replay-link');
     await page.waitForSelector('#step');

@@ -45,7 +45,8 @@ export function showLeaderboard(app, game, kind) {
     return null;
   }
   const title = gameInfo(game).title;
-  const body = h('div', { id: 'leaderboard-body' }, h('p', {}, 'Loading…'));
+  // Which board it holds, so that a reader can tell it from the one before.
+  const body = h('div', { id: 'leaderboard-body', dataset: { game, kind: kind || 'all' } }, h('p', {}, 'Loading…'));
   const games = h('nav', { class: 'board-games', 'aria-label': 'Leaderboards of the other games' },
     Object.entries(GAMES).map(([g, info]) => h('a', {
       href: boardHref(g, kind), class: 'button', 'aria-current': g === game ? 'page' : null,
