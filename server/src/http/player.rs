@@ -93,7 +93,7 @@ fn history_query(name: &str, query: &str) -> Result<HistoryQuery, AuthError> {
 /// "at_ms", "rating", "rd", "change", "room", "place", "players",
 /// "result", "opponents", "partners"}], "truncated"}`. `start` is the
 /// rating entering the first point's game; `truncated` says older games
-/// were left out.
+/// may have been left out.
 pub async fn history(
     accounts: &Accounts,
     store: &Store,
