@@ -11,6 +11,7 @@ use parlor_games::Outcome;
 use parlor_protocol::{Occupant, Update};
 use parlor_tests::http::request;
 use parlor_tests::rating::{ledger as read_ledger, play_out_first_legal, rated_match};
+use parlor_tests::seeking::{challenge_ended, challenge_made};
 use parlor_tests::{match_log, start_server, TestStore};
 use serde_json::json;
 
@@ -225,5 +226,126 @@ async fn three_player_rummikub_places_everyone_and_rates_each_against_both_other
     }
     check_by_hand(line, |_, _| false);
     ledger::verify(&Glicko2::PARLOR, &lines, 0.0).expect("the ledger folds");
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_players_history_is_their_ledger_lines_in_one_pool_game_by_game() {
+    let store = TestStore::new().await;
+    let server = start_server(Some(&store)).await;
+    let (addr, url) = (server.addr(), server.url());
+    let (mut players, room, first) = rated_match(
+        addr,
+        &url,
+        &["hana", "ivo"],
+        "nimrod",
+        json!({"piles": [3, 5]}),
+    )
+    .await;
+    let last = play_out_first_legal(&mut players, &room, first).await;
+    // Players are by seat: the second's name, to challenge it.
+    let changes = last[0].rating_changes.as_ref().unwrap();
+    let second = changes.iter().find(|c| c.seat.0 == 1).unwrap().name.clone();
+    // Two more matches between the same accounts, by challenge (a rated
+    // seek would wait for the rating window to widen to the gap between them).
+    for piles in [[2, 7], [3, 5]] {
+        players[0]
+            .send_json(json!({"type": "challenge", "to": second, "game": "nimrod",
+                              "options": {"piles": piles}, "rated": true}))
+            .await;
+        let made = challenge_made(&mut players[1]).await;
+        players[1]
+            .send_json(json!({"type": "accept", "challenge": made.challenge}))
+            .await;
+        let (_, _, _, room) = challenge_ended(&mut players[0]).await;
+        let room = room.unwrap();
+        let mut firsts = Vec::new();
+        for c in players.iter_mut() {
+            firsts.push(c.update(&room).await);
+        }
+        play_out_first_legal(&mut players, &room, firsts).await;
+    }
+    let lines = read_ledger(addr, Some("nimrod")).await;
+    assert_eq!(lines.len(), 3);
+
+    for name in ["hana", "IVO"] {
+        let page = request(
+            addr,
+            "GET",
+            &format!("/api/players/{name}/history?pool=nimrod"),
+            &[],
+            None,
+        )
+        .await;
+        assert_eq!(page.status, 200, "{page:?}");
+        let body = &page.body;
+        assert_eq!(body["name"], name.to_ascii_lowercase());
+        assert_eq!(body["pool"], "nimrod");
+        assert_eq!(body["truncated"], false);
+        let points = body["points"].as_array().unwrap();
+        assert_eq!(points.len(), lines.len(), "{body}");
+        // Oldest first: each point is the player's part of its line.
+        for (point, line) in points.iter().zip(&lines) {
+            let me = line
+                .players
+                .iter()
+                .find(|p| p.name.eq_ignore_ascii_case(name))
+                .unwrap();
+            let other = line.players.iter().find(|p| p.seat != me.seat).unwrap();
+            assert_eq!(point["n"], line.n);
+            assert_eq!(point["at_ms"], line.at_ms);
+            assert_eq!(point["room"], line.room.as_str());
+            assert_eq!(point["rating"].as_f64(), Some(me.after.rating));
+            assert_eq!(point["rd"].as_f64(), Some(me.after.rd));
+            assert!(close(
+                point["change"].as_f64().unwrap(),
+                me.after.rating - me.before.rating
+            ));
+            let won = me.place < other.place;
+            assert_eq!(point["result"], if won { "won" } else { "lost" });
+            assert_eq!(point["opponents"], json!([other.name]));
+            assert_eq!(point["partners"], json!([]));
+        }
+        // The first game started from the initial rating.
+        assert_eq!(body["start"], json!({"rating": 1500.0, "rd": 350.0}));
+        // The last point is the rating the page shows, before idle days.
+        let shown = request(addr, "GET", &format!("/api/players/{name}"), &[], None).await;
+        assert_eq!(
+            shown.body["ratings"]["nimrod"]["rating"],
+            points.last().unwrap()["rating"]
+        );
+    }
+    // Another pool has no games yet; the pool must be a game's name.
+    let none = request(
+        addr,
+        "GET",
+        "/api/players/hana/history?pool=cribbage",
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!(none.status, 200);
+    assert_eq!(none.body["points"], json!([]));
+    assert_eq!(none.body["start"], json!(null));
+    let bad = request(
+        addr,
+        "GET",
+        "/api/players/hana/history?pool=chess",
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!((bad.status, bad.code()), (404, "ratings/unknown_pool"));
+    let bad = request(addr, "GET", "/api/players/hana/history", &[], None).await;
+    assert_eq!((bad.status, bad.code()), (400, "ratings/bad_query"));
+    let nobody = request(
+        addr,
+        "GET",
+        "/api/players/nobody-here/history?pool=nimrod",
+        &[],
+        None,
+    )
+    .await;
+    assert_eq!((nobody.status, nobody.code()), (404, "account/not_found"));
     server.stop().await.unwrap();
 }

@@ -18,8 +18,7 @@ use std::net::IpAddr;
 use base64::Engine;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite};
-use tokio::time::{timeout_at, Instant};
+use tokio::io::{AsyncRead, AsyncWrite};
 
 use super::head::Head;
 use super::response::{send, write, KEEP_ALIVE_IDLE};
@@ -67,6 +66,9 @@ pub enum ApiRoute {
     RevokeToken(i64),
     /// `GET /api/players/NAME`.
     Player(String),
+    /// `GET /api/players/NAME/history?pool=P` (a missing or unknown pool
+    /// is answered with its error).
+    PlayerHistory(Result<super::player::HistoryQuery, AuthError>),
     /// The ratings: ledger, head, leaderboards (a malformed query is
     /// answered with its error).
     Ratings(Result<super::ratings::RatingsRoute, AuthError>),
@@ -123,6 +125,9 @@ pub fn route(method: &str, target: &str) -> Option<ApiRoute> {
                 };
                 only("DELETE", ApiRoute::RevokeToken(id))
             } else if let Some(name) = path.strip_prefix(PLAYERS_PREFIX) {
+                if let Some(history) = super::player::history_route(name, query) {
+                    return only("GET", ApiRoute::PlayerHistory(history));
+                }
                 if name.is_empty() || name.contains('/') {
                     return Some(ApiRoute::NotFound);
                 }
@@ -240,66 +245,8 @@ fn now_ms() -> u64 {
     u64::try_from(crate::accounts::service::now_ms()).unwrap_or(0)
 }
 
-fn reason(status: u16) -> &'static str {
-    match status {
-        200 => "OK",
-        201 => "Created",
-        204 => "No Content",
-        400 => "Bad Request",
-        401 => "Unauthorized",
-        403 => "Forbidden",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
-        409 => "Conflict",
-        411 => "Length Required",
-        413 => "Payload Too Large",
-        429 => "Too Many Requests",
-        503 => "Service Unavailable",
-        _ => "Internal Server Error",
-    }
-}
-
 fn bad(code: &'static str, message: &str) -> AuthError {
     AuthError::new(400, code, message)
-}
-
-/// Reads the body `head` announces; `Err` answers the request and closes.
-async fn read_body<S: AsyncRead + Unpin>(
-    stream: &mut S,
-    head: &Head,
-) -> Result<(Vec<u8>, Vec<u8>), AuthError> {
-    if head.count("transfer-encoding") > 0 {
-        return Err(AuthError::new(
-            411,
-            "http/length_required",
-            "send the body with a Content-Length",
-        ));
-    }
-    let length = match head.header("content-length") {
-        None => 0,
-        Some(v) => v
-            .trim()
-            .parse::<usize>()
-            .map_err(|_| bad("http/bad_request", "the Content-Length is not a number"))?,
-    };
-    if length > MAX_API_BODY_BYTES {
-        return Err(AuthError::new(
-            413,
-            "http/too_large",
-            format!("a request body has at most {MAX_API_BODY_BYTES} bytes"),
-        ));
-    }
-    let mut got = head.bytes.get(head.len..).unwrap_or_default().to_vec();
-    let deadline = Instant::now() + API_BODY_TIMEOUT;
-    let mut chunk = [0u8; 2048];
-    while got.len() < length {
-        match timeout_at(deadline, stream.read(&mut chunk)).await {
-            Ok(Ok(n)) if n > 0 => got.extend_from_slice(&chunk[..n]),
-            _ => return Err(bad("http/bad_request", "the body did not arrive whole")),
-        }
-    }
-    let rest = got.split_off(length);
-    Ok((got, rest))
 }
 
 /// Answers the API request `head` (routed to `route`) on `stream`; the
@@ -311,7 +258,7 @@ pub async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
     req: ApiRequest<'_>,
     keep_alive: bool,
 ) -> Option<Vec<u8>> {
-    let (answer, rest) = match read_body(stream, head).await {
+    let (answer, rest) = match super::body::read_body(stream, head).await {
         Ok((body, rest)) => (handle(head, route, &body, req).await, Some(rest)),
         Err(e) => (Answer::error(&e), None),
     };
@@ -344,7 +291,7 @@ pub async fn serve<S: AsyncRead + AsyncWrite + Unpin>(
     let text = format!(
         "HTTP/1.1 {status} {}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
          Cache-Control: no-store\r\nX-Content-Type-Options: nosniff\r\n{headers}{connection}\r\n",
-        reason(status),
+        super::body::reason(status),
         body.len()
     );
     if keep_alive {
@@ -423,7 +370,10 @@ async fn handle_inner(
     req: ApiRequest<'_>,
 ) -> Result<Answer, AuthError> {
     let changes = match &route {
-        ApiRoute::ListTokens | ApiRoute::Player(_) | ApiRoute::Ratings(_) => false,
+        ApiRoute::ListTokens
+        | ApiRoute::Player(_)
+        | ApiRoute::PlayerHistory(_)
+        | ApiRoute::Ratings(_) => false,
         ApiRoute::Tournaments(t) => t.changes(),
         _ => true,
     };
@@ -514,6 +464,10 @@ async fn handle_inner(
             200,
             super::player::page(req.accounts, req.store, &name, now_ms()).await?,
         )),
+        ApiRoute::PlayerHistory(query) => Ok(Answer::json(
+            200,
+            super::player::history(req.accounts, req.store, query?).await?,
+        )),
         ApiRoute::Ratings(route) => {
             match super::ratings::answer(route?, req.store, now_ms()).await? {
                 super::ratings::Reply::Json(body) => Ok(Answer::json(200, body)),
@@ -564,6 +518,32 @@ mod tests {
             route("GET", "/api/players/Alice?x"),
             Some(ApiRoute::Player("Alice".into()))
         );
+        assert_eq!(
+            route("GET", "/api/players/Alice/history?pool=nimrod"),
+            Some(ApiRoute::PlayerHistory(Ok(
+                super::super::player::HistoryQuery {
+                    name: "Alice".into(),
+                    pool: parlor_games::GameKind::Nimrod
+                }
+            )))
+        );
+        assert!(matches!(
+            route("GET", "/api/players/Alice/history"),
+            Some(ApiRoute::PlayerHistory(Err(e))) if e.status == 400
+        ));
+        assert_eq!(
+            route("POST", "/api/players/Alice/history?pool=nimrod"),
+            Some(ApiRoute::MethodNotAllowed("GET"))
+        );
+        for bad in [
+            "/api/players//history?pool=nimrod",
+            "/api/players/a/b/history",
+        ] {
+            assert!(matches!(
+                route("GET", bad),
+                Some(ApiRoute::PlayerHistory(Err(e))) if e.status == 404
+            ));
+        }
         assert_eq!(route("GET", "/api/replay/abc"), None);
         assert_eq!(route("GET", "/index.html"), None);
     }

@@ -85,4 +85,8 @@ pub static ASSETS: &[Asset] = assets! {
     "js/title.js" => JavaScript,
     "js/motion.js" => JavaScript,
     "js/pegboard.js" => JavaScript,
+    "js/boards.js" => JavaScript,
+    "js/leaderboard.js" => JavaScript,
+    "js/ratingplot.js" => JavaScript,
+    "js/playerratings.js" => JavaScript,
 };

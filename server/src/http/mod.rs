@@ -20,6 +20,7 @@
 
 pub mod api;
 mod assets;
+mod body;
 mod head;
 mod ops;
 mod peer;

@@ -58,7 +58,7 @@ pub enum RatingsRoute {
 }
 
 /// The value of `name` in a query string, if present.
-fn param<'a>(query: &'a str, name: &str) -> Option<&'a str> {
+pub(super) fn param<'a>(query: &'a str, name: &str) -> Option<&'a str> {
     query
         .split('&')
         .filter_map(|pair| pair.split_once('='))
@@ -70,7 +70,8 @@ fn bad(code: &'static str, message: impl Into<String>) -> AuthError {
     AuthError::new(400, code, message)
 }
 
-fn game(name: &str) -> Result<GameKind, AuthError> {
+/// The pool called `name`: 404 if no game has this name.
+pub(super) fn game(name: &str) -> Result<GameKind, AuthError> {
     name.parse()
         .map_err(|_| AuthError::new(404, "ratings/unknown_pool", "no game has this name"))
 }

@@ -1,30 +1,25 @@
 // What the lobby and the room need to know about each game: names, seat
-// counts, bots, options, and the module that draws it.
-
-import * as nimrod from './nimrod.js';
-import * as rummikub from './rummikub.js';
-import * as cribbage from './cribbage.js';
-import * as mitsudomoe from './mitsudomoe.js';
+// counts, bots, options. The module that draws it is in boards.js.
 
 export const GAMES = {
   nimrod: {
-    title: 'Nimrod', seats: [2, 2], bots: ['optimal', 'simple', 'random'], module: nimrod,
+    title: 'Nimrod', seats: [2, 2], bots: ['optimal', 'simple', 'random'],
     // What a waiting room cannot show yet: the deal needs every seat's seed.
     dealt: 'The two piles are dealt when every seat is taken',
     blurb: 'Two piles of rods: take from one pile, or the same from both. Whoever takes the last rod wins.',
   },
   rummikub: {
-    title: 'Rummikub Lite', seats: [2, 4], bots: ['greedy', 'predictor', 'random'], module: rummikub,
+    title: 'Rummikub Lite', seats: [2, 4], bots: ['greedy', 'predictor', 'random'],
     dealt: 'The racks are dealt when every seat is taken',
     blurb: 'Lay rows of three blocks, add blocks to rows, or draw. First to empty the rack wins.',
   },
   cribbage: {
-    title: 'Cribbage', seats: [2, 4], bots: ['expert', 'seed', 'random'], module: cribbage,
+    title: 'Cribbage', seats: [2, 4], bots: ['expert', 'seed', 'random'],
     dealt: 'The cards are dealt and the first dealer drawn when every seat is taken',
     blurb: 'Throw two to the crib, peg to 31, score the show. First to 121 (or 61) wins.',
   },
   mitsudomoe: {
-    title: 'Mitsudomoe', seats: [2, 2], bots: ['search', 'greedy', 'random'], module: mitsudomoe,
+    title: 'Mitsudomoe', seats: [2, 2], bots: ['search', 'greedy', 'random'],
     // A fixed start: nothing is dealt, but nobody moves before every seat is taken.
     dealt: 'The board is set out when every seat is taken',
     // Bots watched by people think half a second a turn, so the match can be followed.
@@ -34,7 +29,7 @@ export const GAMES = {
 };
 
 export function gameInfo(name) {
-  return GAMES[name] || { title: name, seats: [2, 2], bots: [], module: null, blurb: '', dealt: 'The game starts when every seat is taken' };
+  return GAMES[name] || { title: name, seats: [2, 2], bots: [], blurb: '', dealt: 'The game starts when every seat is taken' };
 }
 
 /** The name to show for a seat entry. */

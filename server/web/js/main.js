@@ -1,14 +1,16 @@
 // The app: one connection, screens (lobby, room, replay, account pages,
-// players, your games) chosen by the URL's hash, so that a reload or a
-// shared link lands in the same place.
+// players, leaderboards, your games) chosen by the URL's hash, so that a
+// reload or a shared link lands in the same place.
+//
+// The lobby's modules load with this one; the other screens' (the tables,
+// the replay, players' pages) are imported when first shown, and fetched
+// in the background once the first screen is drawn. Fetching every module
+// before the first paint made it wait on a busy machine (issue 28).
 
 import { Conn } from './net.js';
+import { h, put } from './dom.js';
 import { showLobby } from './lobby.js';
-import { showRoom } from './room.js';
-import { showReplay } from './replay.js';
 import { showLogin, showRegister } from './account.js';
-import { showTokens } from './tokens.js';
-import { showPlayer } from './player.js';
 import { showMyGames } from './mygames.js';
 import { setupHeader } from './header.js';
 import { setupSeeks } from './seek.js';
@@ -74,20 +76,65 @@ app.conn.on('welcome', m => {
   if (!location.hash.startsWith('#/room/')) route();
 });
 
-function route() {
-  if (app.leaveScreen) { app.leaveScreen(); app.leaveScreen = null; }
-  const parts = location.hash.replace(/^#\/?/, '').split('/');
-  if (parts[0] === 'room' && parts[1]) app.leaveScreen = showRoom(app, parts[1], parts[2] === 'watch');
-  else if (parts[0] === 'replay' && parts[1]) app.leaveScreen = showReplay(app, parts[1]);
-  else if (parts[0] === 'login') app.leaveScreen = showLogin(app);
-  else if (parts[0] === 'register') app.leaveScreen = showRegister(app);
-  else if (parts[0] === 'tokens') app.leaveScreen = showTokens(app);
-  else if (parts[0] === 'games') app.leaveScreen = showMyGames(app);
-  else if (parts[0] === 'player' && parts[1]) app.leaveScreen = showPlayer(app, decodeURIComponent(parts[1]));
-  else app.leaveScreen = showLobby(app);
+/** The screens loaded when first shown: how to get each one's function. */
+const LATER = {
+  room: () => import('./room.js').then(m => m.showRoom),
+  replay: () => import('./replay.js').then(m => m.showReplay),
+  tokens: () => import('./tokens.js').then(m => m.showTokens),
+  player: () => import('./player.js').then(m => m.showPlayer),
+  leaderboard: () => import('./leaderboard.js').then(m => m.showLeaderboard),
+};
+
+/** How long after the first screen the other screens' modules are fetched, at the latest. */
+const PREFETCH_WITHIN_MS = 2000;
+
+/** Counts routings, so that a screen whose module arrives too late is not shown. */
+let routed = 0;
+
+/** `show` for the screen a later-loaded module draws, once it is loaded. */
+async function later(name, show) {
+  const n = routed;
+  put(app.main, h('p', {}, 'Loading…'));
+  let screen;
+  try {
+    screen = await LATER[name]();
+  } catch {
+    if (n === routed) put(app.main, h('p', { class: 'refusal', role: 'alert' }, 'This screen could not be loaded: check the connection and reload the page.'));
+    return;
+  }
+  if (n !== routed) return;
+  app.leaveScreen = show(screen);
   app.main.focus({ preventScroll: true });
+}
+
+function route() {
+  routed++;
+  if (app.leaveScreen) { app.leaveScreen(); app.leaveScreen = null; }
+  const [path, query = ''] = location.hash.replace(/^#\/?/, '').split('?');
+  const parts = path.split('/');
+  if (parts[0] === 'room' && parts[1]) later('room', show => show(app, parts[1], parts[2] === 'watch'));
+  else if (parts[0] === 'replay' && parts[1]) later('replay', show => show(app, parts[1]));
+  else if (parts[0] === 'tokens') later('tokens', show => show(app));
+  else if (parts[0] === 'player' && parts[1]) later('player', show => show(app, decodeURIComponent(parts[1])));
+  else if (parts[0] === 'leaderboard') {
+    const kind = new URLSearchParams(query).get('kind');
+    later('leaderboard', show => show(app, parts[1] || 'nimrod', kind === 'human' || kind === 'bot' ? kind : ''));
+  }
+  else {
+    if (parts[0] === 'login') app.leaveScreen = showLogin(app);
+    else if (parts[0] === 'register') app.leaveScreen = showRegister(app);
+    else if (parts[0] === 'games') app.leaveScreen = showMyGames(app);
+    else app.leaveScreen = showLobby(app);
+    app.main.focus({ preventScroll: true });
+  }
 }
 
 window.addEventListener('hashchange', route);
 app.conn.connect();
 route();
+// The other screens, fetched while the player reads the first one
+// (data-prefetched on <html> says when: the speed test weighs them all).
+const prefetch = () => Promise.allSettled(Object.values(LATER).map(load => load()))
+  .then(() => { document.documentElement.dataset.prefetched = 'yes'; });
+if ('requestIdleCallback' in window) requestIdleCallback(prefetch, { timeout: PREFETCH_WITHIN_MS });
+else setTimeout(prefetch, 0);

@@ -1,11 +1,14 @@
-// A player's page (#/player/NAME): name, kind, joined, games; and, for
-// a signed-in visitor other than the player, a challenge form.
+// A player's page (#/player/NAME): name, kind, joined, games; their
+// rating in each game's pool with its history plotted and their recent
+// rated games; and, for a signed-in visitor other than the player, a
+// challenge form.
 
 import { h, put } from './dom.js';
 import { api, explain } from './api.js';
 import { GAMES } from './games.js';
 import { CLOCKS, clockOf } from './clocks.js';
 import { dateText } from './tokens.js';
+import { ratingsSection } from './playerratings.js';
 
 function gamesList(games) {
   const entries = Object.entries(games || {});
@@ -50,6 +53,11 @@ export function showPlayer(app, name) {
   const draw = async () => {
     try {
       const p = await api('GET', `/api/players/${encodeURIComponent(name)}`);
+      // Each rated pool's history, asked for at once.
+      const pools = Object.keys(p.ratings || {});
+      const histories = await Promise.all(pools.map(pool =>
+        api('GET', `/api/players/${encodeURIComponent(p.name)}/history?pool=${encodeURIComponent(pool)}`)
+          .catch(err => ({ error: explain(err).text }))));
       if (gone) return;
       const me = app.conn.account;
       const self = me && me.name.toLowerCase() === p.name.toLowerCase();
@@ -58,6 +66,7 @@ export function showPlayer(app, name) {
         h('dl', { class: 'facts' },
           h('dt', {}, 'Kind'), h('dd', { id: 'player-kind' }, p.kind === 'bot' ? 'bot' : 'person'),
           h('dt', {}, 'Joined'), h('dd', { id: 'player-joined' }, dateText(p.created))),
+        ratingsSection(p, Object.fromEntries(pools.map((pool, i) => [pool, histories[i]]))),
         h('h3', {}, 'Games'), gamesList(p.games),
         self ? h('p', { class: 'hint' }, 'This is you.')
           : me ? challengeForm(app, p.name)

@@ -6,12 +6,13 @@
 
 import { h, put } from './dom.js';
 import { gameInfo } from './games.js';
+import { boardOf } from './boards.js';
 import { linePlot } from './plot.js';
 
 function actionText(game, action) {
   if (action === 'forfeit') return 'resigned or ran out of time';
   const mv = action.move ?? action.timeout_move;
-  const mod = gameInfo(game).module;
+  const mod = boardOf(game);
   const text = mod && mod.describe ? mod.describe(mv) : JSON.stringify(mv);
   return action.timeout_move !== undefined ? `ran out of time; played for them: ${text}` : text;
 }
@@ -81,7 +82,8 @@ export function showReplay(app, room) {
       const update = {
         room, game, seq: k, status: k === n ? 'finished' : 'playing', seats, to_act: [], view: views[k],
       };
-      if (g.module) g.module.render(board, update, { play: () => {}, myTurn: false, state: {}, rerender: () => {} });
+      const mod = boardOf(game);
+      if (mod) mod.render(board, update, { play: () => {}, myTurn: false, state: {}, rerender: () => {} });
       const parts = [];
       if (predict && predict[k]) parts.push(h('p', { id: 'win-chance' }, `Seat 0's exact win chance here: ${(predict[k].win_fraction * 100).toFixed(1)}%`));
       if (predict) parts.push(winChancePlot(predict, k));

@@ -4,6 +4,7 @@
 import { h, put } from './dom.js';
 import { clientSeed, savedName } from './net.js';
 import { gameInfo, seatName } from './games.js';
+import { boardOf } from './boards.js';
 import { waitingPanel } from './waiting.js';
 import { play as sound } from './sound.js';
 import { setYourTurn } from './title.js';
@@ -121,8 +122,8 @@ export function showRoom(app, room, watchOnly) {
     if (!shown || u.seq !== shown.seq) stepBefore = fresh ? shown.view : null;
     if (u.status === 'waiting') {
       put(board, waitingPanel(u));
-    } else if (g.module) {
-      g.module.render(board, u, {
+    } else if (boardOf(u.game)) {
+      boardOf(u.game).render(board, u, {
         play, myTurn, state: state.ui, fresh, before: stepBefore,
         rerender: render,
       });
