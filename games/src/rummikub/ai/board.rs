@@ -15,6 +15,7 @@
 use crate::rummikub::action::Move;
 use crate::rummikub::block::{Block, HOSTED_NUMBERS, HOSTED_SET_SIZE};
 use crate::rummikub::empty_bag::EmptyBag;
+pub(crate) use crate::rummikub::engine::bits;
 use crate::rummikub::row::Row;
 
 /// Seats a board holds: the most a hosted game has.
@@ -32,18 +33,6 @@ const UP: u32 = 4;
 /// The bit of block index `i`.
 pub(crate) fn bit(i: u8) -> u64 {
     1u64.checked_shl(u32::from(i)).unwrap_or(0)
-}
-
-/// Indices of the set bits, lowest first.
-pub(crate) fn bits(mut set: u64) -> impl Iterator<Item = u8> {
-    std::iter::from_fn(move || {
-        if set == 0 {
-            return None;
-        }
-        let i = set.trailing_zeros() as u8;
-        set &= set - 1;
-        Some(i)
-    })
 }
 
 /// The index of a block of the hosted set; `None` for any other block.

@@ -37,7 +37,8 @@ pub const SAMPLER_MAX_PLAYOUTS: usize = 100_000;
 /// Fewest deals per decision, whatever the number of moves: fewer deals
 /// than this judge moves on too few guesses of the other racks. A decision
 /// thus plays at most the larger of its playouts and this many per legal
-/// move (a rack of 7 rarely has more than a dozen).
+/// move (when there is a choice, 2.1 moves on average in two-player games
+/// with racks of 7).
 pub const SAMPLER_MIN_DEALS: usize = 64;
 
 /// The policy of the playouts.
