@@ -22,7 +22,7 @@
 //!   [`predict`] (the seed's `count_wins`, exact counts without listing the
 //!   games, by memoising on a canonical bitset form of each position);
 //! - [`Rummikub`]: the hosted game; the bots [`Greedy`], [`RandomMove`],
-//!   [`Predictor`]; the [`analysis`](ai::analysis) tools; and [`review`], the `replay`
+//!   [`Predictor`], [`Sampler`]; the [`analysis`](ai::analysis) tools; and [`review`], the `replay`
 //!   tool's input from a finished match.
 //!
 //! # Hosting
@@ -65,6 +65,9 @@ pub use ai::outcomes::{all_outcomes, outcomes, Solution};
 pub use ai::predict::{
     count_wins, predict, predict_actions, predict_sequential, predict_with_workers, predict_within,
     predict_within_memory, Prediction, MEMO_CAP, PARALLEL_THRESHOLD, WORKERS,
+};
+pub use ai::sampler::{
+    Sampler, SAMPLER_MAX_PLAYOUTS, SAMPLER_MIN_DEALS, SAMPLER_PLAYOUTS, SAMPLER_POLICY,
 };
 pub use ai::strategy::{Greedy, Predictor, RandomMove, PREDICTOR_BUDGET, PREDICTOR_SAMPLES};
 pub use block::{Block, Color, HOSTED_NUMBERS, HOSTED_SET_SIZE};

@@ -2,7 +2,11 @@
 //! they read the rules, and the rules never read them.
 
 pub mod analysis;
+pub(super) mod board;
 pub mod bound;
+pub(super) mod hidden;
 pub(super) mod outcomes;
+pub mod playout;
 pub mod predict;
+pub mod sampler;
 pub(super) mod strategy;

@@ -160,14 +160,15 @@ impl Strategy<Rummikub> for Predictor {
 }
 
 impl Bots for Rummikub {
-    const STRATEGIES: &'static [&'static str] = &["greedy", "random", "predictor"];
+    const STRATEGIES: &'static [&'static str] = &["greedy", "random", "predictor", "sampler"];
 
     fn strategy(name: &str) -> Option<Box<dyn Strategy<Self>>> {
         match name {
             "greedy" => Some(Box::new(Greedy)),
             "random" => Some(Box::new(RandomMove)),
             "predictor" => Some(Box::new(Predictor::default())),
-            _ => None,
+            _ => super::sampler::Sampler::by_name(name)
+                .map(|s| Box::new(s) as Box<dyn Strategy<Self>>),
         }
     }
 }
