@@ -1,7 +1,8 @@
 //! Tournaments played through the binary: bot accounts run `parlor bot
 //! --tournament` on small Nimrod events, a round robin of six (two each
 //! of `optimal`, `simple` and `random`) and a duplicate Swiss of four
-//! (each bot playing both games of a set at once). Every bot exits 0
+//! (each bot playing both games of a set at once), and on a duplicate
+//! Swiss of seven Cribbage bots over three rounds (a bye each round). Every bot exits 0
 //! with the final standings, which equal a count by hand from the page
 //! and each bot's own record; `parlor verify-tournament` re-checks the
 //! whole event; and `parlor tournaments`, `tournament create | join |
@@ -413,6 +414,87 @@ fn bots_play_both_games_of_each_duplicate_set_at_once() {
     assert_eq!(
         s.verify(&id),
         json!({"verified": true, "tournament": id, "rounds": 2, "games": 8})
+    );
+    s.rt.block_on(s.server.stop()).unwrap();
+}
+
+#[test]
+fn seven_cribbage_bots_play_a_duplicate_swiss_and_it_verifies() {
+    let started = Instant::now();
+    let s = Setup::new();
+    let names = [
+        "exp-ann", "exp-bob", "seed-cy", "seed-dee", "seed-eve", "rand-fay", "rand-gus",
+    ];
+    let strategies = [
+        "expert", "expert", "seed", "seed", "seed", "random", "random",
+    ];
+    let tokens: Vec<String> = names.iter().map(|n| s.token(n)).collect();
+    let made = s.run_ok(&[
+        "tournament",
+        "create",
+        "--game",
+        "cribbage",
+        "--format",
+        "swiss",
+        "--rounds",
+        "3",
+        "--duplicate",
+        "--move-time",
+        "30",
+        "--kind",
+        "bot",
+        "--starts-in",
+        STARTS_IN,
+        "--json",
+        "--token",
+        &tokens[0],
+    ]);
+    let id = json_out(&made)["id"].as_str().unwrap().to_owned();
+    let bots: Vec<(&str, &str, &str)> = (0..names.len())
+        .map(|i| (names[i], strategies[i], tokens[i].as_str()))
+        .collect();
+    let reports = s.play(&id, &bots);
+    eprintln!("the Cribbage Swiss was played in {:?}", started.elapsed());
+    let page = s.page(&id);
+    let rounds = page["rounds"].as_array().unwrap();
+    assert_eq!(rounds.len(), 3);
+    let byes = page["byes"].as_array().unwrap();
+    for (round, bye) in rounds.iter().zip(byes) {
+        // Three boards of two games on one deal each, seats swapped; one bye.
+        let round = round.as_array().unwrap();
+        assert_eq!(round.len(), 6);
+        for set in round.chunks(2) {
+            assert_eq!(set[0]["seats"][0], set[1]["seats"][1]);
+            assert_eq!(set[0]["seats"][1], set[1]["seats"][0]);
+        }
+        assert!(bye.is_string());
+    }
+    let distinct: std::collections::HashSet<&Value> = byes.iter().collect();
+    assert_eq!(distinct.len(), 3, "one bye at most each: {byes:?}");
+    // The standings are the hand count, and each bot's own record (and
+    // its byes) gives its points.
+    let hand = hand_count(&page);
+    for st in page["standings"].as_array().unwrap() {
+        let name = st["name"].as_str().unwrap();
+        let (points, tiebreak) = hand[name];
+        assert_eq!(st["points"].as_f64(), Some(points), "{name}");
+        assert!(
+            (st["tiebreak"].as_f64().unwrap() - tiebreak).abs() < 1e-9,
+            "{name}"
+        );
+        let played = &reports[names.iter().position(|n| *n == name).unwrap()]["played"];
+        let had_bye = byes.iter().filter(|b| **b == json!(name)).count();
+        assert_eq!(
+            played["games"],
+            json!(2 * (3 - had_bye)),
+            "{name}: {played}"
+        );
+        let own = played["wins"].as_f64().unwrap() + played["draws"].as_f64().unwrap() / 2.0;
+        assert_eq!(own + had_bye as f64, points, "{name}: {played}");
+    }
+    assert_eq!(
+        s.verify(&id),
+        json!({"verified": true, "tournament": id, "rounds": 3, "games": 18})
     );
     s.rt.block_on(s.server.stop()).unwrap();
 }
