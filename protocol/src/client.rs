@@ -35,6 +35,7 @@ pub const CLIENT_TYPES: &[&str] = &[
     "decline",
     "rematch",
     "my_games",
+    "create_tournament",
 ];
 
 /// A message from a client.
@@ -244,6 +245,9 @@ pub enum ClientMsg {
     /// The unfinished games of the connection's account; answered by
     /// `games`.
     MyGames,
+    /// Create a tournament, as `POST /api/tournaments` does (needs an
+    /// account); answered by `tournament_created`.
+    CreateTournament(Box<crate::NewTournament>),
     /// Measure the round trip; answered by `pong` with the same id.
     Ping {
         /// Echoed back.

@@ -284,6 +284,11 @@ pub enum ServerMsg {
     /// of the account. The seat is held for them; `join` it (room and
     /// seat) to play. An absent player's clock runs all the same.
     TournamentGame(Box<crate::TournamentSeat>),
+    /// The answer to `create_tournament`: the new event's id.
+    TournamentCreated {
+        /// The event's id.
+        tournament: String,
+    },
     /// A challenge was made: sent to the challenged player's every
     /// connection, and to the challenger's as the confirmation.
     ChallengeMade(ChallengeInfo),

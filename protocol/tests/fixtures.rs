@@ -40,6 +40,7 @@ const SERVER_TYPES: &[&str] = &[
     "seek_ended",
     "matched",
     "tournament_game",
+    "tournament_created",
     "challenge_made",
     "challenge_ended",
     "rematch_offered",
@@ -71,6 +72,7 @@ fn client_type(m: &ClientMsg) -> &'static str {
         ClientMsg::Decline { .. } => "decline",
         ClientMsg::Rematch { .. } => "rematch",
         ClientMsg::MyGames => "my_games",
+        ClientMsg::CreateTournament(_) => "create_tournament",
     }
 }
 
@@ -95,6 +97,7 @@ fn server_type(m: &ServerMsg) -> &'static str {
         ServerMsg::SeekEnded { .. } => "seek_ended",
         ServerMsg::Matched { .. } => "matched",
         ServerMsg::TournamentGame(_) => "tournament_game",
+        ServerMsg::TournamentCreated { .. } => "tournament_created",
         ServerMsg::ChallengeMade(_) => "challenge_made",
         ServerMsg::ChallengeEnded { .. } => "challenge_ended",
         ServerMsg::RematchOffered { .. } => "rematch_offered",

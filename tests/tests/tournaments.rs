@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use parlor_competition::tournament::{
     check_rounds, Entrant, EventSeed, Format, GameRecord, Play, Round, RoundRecord,
 };
-use parlor_protocol::{TournamentInfo, TournamentStatus};
+use parlor_protocol::{ErrorCode, ServerMsg, TournamentInfo, TournamentStatus};
 use parlor_tests::http::{account_with_token, bearer, request};
 use parlor_tests::rating::ledger;
 use parlor_tests::seeking::signed_in;
@@ -317,4 +317,56 @@ async fn a_one_minute_arena_pairs_the_free_again_and_pauses_the_absent() {
     assert!(eve.withdrawn);
     let table = parlor_competition::tournament::standings(Format::Arena, &entrants, &rounds);
     assert_eq!(table, page.standings);
+}
+
+#[tokio::test]
+async fn a_tournament_is_created_over_the_websocket_by_accounts_only() {
+    let store = TestStore::new().await;
+    let server = start_server(Some(&store)).await;
+    let (addr, url) = (server.addr(), server.url());
+    let (token, _) = account_with_token(addr, "ws-maker").await;
+    let mut c = signed_in(&url, &token).await;
+    let event = json!({"type": "create_tournament", "game": "nimrod", "format": "swiss",
+                       "rounds": 3, "starts_at_ms": now_ms() + 60_000, "name": "By socket"});
+    c.send_json(event.clone()).await;
+    let id = c
+        .expect(|m| match m {
+            ServerMsg::TournamentCreated { tournament } => Some(tournament.clone()),
+            ServerMsg::Error { code, message, .. } => panic!("{code}: {message}"),
+            _ => None,
+        })
+        .await;
+    let page = info(addr, &id).await;
+    assert_eq!(
+        (page.name.as_str(), page.created_by.as_str()),
+        ("By socket", "ws-maker")
+    );
+    assert_eq!(page.status, TournamentStatus::Upcoming);
+    // A refusal carries the stable code, over the socket and over HTTP.
+    let mut bad = event.clone();
+    bad["rounds"] = json!(99);
+    c.send_json(bad.clone()).await;
+    c.expect_error(ErrorCode::TournamentBadRequest).await;
+    bad.as_object_mut().unwrap().remove("type");
+    let answer = request(
+        addr,
+        "POST",
+        "/api/tournaments",
+        &[bearer(&token)],
+        Some(bad),
+    )
+    .await;
+    assert_eq!(
+        (answer.status, answer.code()),
+        (400, "tournament/bad_request")
+    );
+    // A guest may not.
+    let mut guest = Raw::greeted(&url, "guest").await;
+    guest.send_json(event).await;
+    guest.expect_error(ErrorCode::AuthRequired).await;
+    let missing = request(addr, "GET", "/api/tournaments/0123456789ab", &[], None).await;
+    assert_eq!(
+        (missing.status, missing.code()),
+        (404, "tournament/not_found")
+    );
 }

@@ -79,6 +79,22 @@ impl Session {
         };
         self.out.send(&answer);
     }
+
+    /// Creates a tournament for the connection's account.
+    pub(super) async fn create_tournament(&mut self, req: parlor_protocol::NewTournament) {
+        let Some(account) = self.account.as_ref() else {
+            self.out.send(&ServerMsg::error(
+                ErrorCode::AuthRequired,
+                "only an account may create a tournament; log in or send a token in hello",
+            ));
+            return;
+        };
+        let answer = match self.shared.events.create(req, &account.name).await {
+            Ok(tournament) => ServerMsg::TournamentCreated { tournament },
+            Err(e) => ServerMsg::error(e.code, e.message),
+        };
+        self.out.send(&answer);
+    }
 }
 
 #[cfg(test)]

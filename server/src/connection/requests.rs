@@ -124,6 +124,7 @@ impl Session {
             ClientMsg::Decline { challenge, reason } => self.decline(challenge, reason).await,
             ClientMsg::Rematch { room } => self.rematch(room),
             ClientMsg::MyGames => self.my_games().await,
+            ClientMsg::CreateTournament(req) => self.create_tournament(*req).await,
             ClientMsg::Ping { id } => {
                 self.out.send(&ServerMsg::Pong { id });
             }

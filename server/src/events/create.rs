@@ -2,6 +2,7 @@
 //! limits, its seed drawn and committed to.
 
 use parlor_competition::tournament::{EventSeed, Format};
+use parlor_protocol::ErrorCode;
 use parlor_protocol::{NewTournament, TournamentStatus};
 
 use super::doc::EventDoc;
@@ -34,7 +35,7 @@ pub fn new_event(
     id: String,
     seed: &EventSeed,
 ) -> Result<EventDoc, EventError> {
-    let bad = |m: String| EventError::bad("tournament/bad_request", m);
+    let bad = |m: String| EventError::bad(ErrorCode::TournamentBadRequest, m);
     if req.seats.is_some_and(|s| s != 2) {
         return Err(bad(
             "events pair players head to head: seats must be 2".into()
@@ -43,7 +44,7 @@ pub fn new_event(
     let options = req
         .game
         .parse_config(&req.options)
-        .map_err(|e| EventError::bad("tournament/bad_options", e.to_string()))?;
+        .map_err(|e| EventError::bad(ErrorCode::TournamentBadOptions, e.to_string()))?;
     let clock = req.clock.unwrap_or_else(|| rated_default(req.game));
     check_clock(clock).map_err(bad)?;
     if clock.is_correspondence() {

@@ -1,6 +1,7 @@
 //! Entering and leaving an event.
 
 use parlor_competition::tournament::Format;
+use parlor_protocol::ErrorCode;
 use parlor_protocol::{EntrantKind, TournamentPlayer, TournamentStatus};
 
 use super::doc::UNRATED_SEEDING;
@@ -25,7 +26,7 @@ impl Events {
             if doc.status != TournamentStatus::Upcoming && !late {
                 return Err(EventError::new(
                     409,
-                    "tournament/started",
+                    ErrorCode::TournamentStarted,
                     "the tournament has started: it takes no more players",
                 ));
             }
@@ -37,7 +38,7 @@ impl Events {
             if !fits {
                 return Err(EventError::new(
                     403,
-                    "tournament/wrong_kind",
+                    ErrorCode::TournamentWrongKind,
                     format!("this tournament is for {} accounts", kind_name(doc.kind)),
                 ));
             }
@@ -49,14 +50,14 @@ impl Events {
                 }
                 return Err(EventError::new(
                     409,
-                    "tournament/already_entered",
+                    ErrorCode::TournamentAlreadyEntered,
                     "you are entered already",
                 ));
             }
             if doc.players.len() >= usize::try_from(doc.max_players).unwrap_or(usize::MAX) {
                 return Err(EventError::new(
                     409,
-                    "tournament/full",
+                    ErrorCode::TournamentFull,
                     format!("the tournament is full ({} players)", doc.max_players),
                 ));
             }
@@ -79,7 +80,7 @@ impl Events {
             if !doc.has(&key) {
                 return Err(EventError::new(
                     409,
-                    "tournament/not_entered",
+                    ErrorCode::TournamentNotEntered,
                     "you are not entered in this tournament",
                 ));
             }
@@ -98,7 +99,7 @@ impl Events {
                 }
                 TournamentStatus::Finished | TournamentStatus::Cancelled => Err(EventError::new(
                     409,
-                    "tournament/over",
+                    ErrorCode::TournamentOver,
                     "the tournament is over",
                 )),
             }

@@ -16,6 +16,7 @@ mod entry;
 mod scheduler;
 mod store;
 
+use parlor_protocol::ErrorCode;
 use std::sync::Arc;
 
 use parlor_competition::tournament::EventSeed;
@@ -54,14 +55,14 @@ pub struct EventError {
     /// The HTTP status.
     pub status: u16,
     /// The stable code.
-    pub code: &'static str,
+    pub code: ErrorCode,
     /// For people.
     pub message: String,
 }
 
 impl EventError {
     /// A refusal of what was asked (400).
-    pub fn bad(code: &'static str, message: String) -> Self {
+    pub fn bad(code: ErrorCode, message: String) -> Self {
         EventError {
             status: 400,
             code,
@@ -69,7 +70,7 @@ impl EventError {
         }
     }
 
-    fn new(status: u16, code: &'static str, message: impl Into<String>) -> Self {
+    fn new(status: u16, code: ErrorCode, message: impl Into<String>) -> Self {
         EventError {
             status,
             code,
@@ -80,13 +81,17 @@ impl EventError {
     fn store(e: &StoreError) -> Self {
         Self::new(
             503,
-            "server/storage",
+            ErrorCode::ServerStorage,
             format!("the events could not be read or stored: {e}"),
         )
     }
 
     fn not_found(id: &str) -> Self {
-        Self::new(404, "tournament/not_found", format!("no tournament {id}"))
+        Self::new(
+            404,
+            ErrorCode::TournamentNotFound,
+            format!("no tournament {id}"),
+        )
     }
 }
 
@@ -182,7 +187,7 @@ impl Events {
         }
         Err(EventError::new(
             503,
-            "tournament/busy",
+            ErrorCode::TournamentBusy,
             "the tournament is changing too fast to update; try again",
         ))
     }

@@ -8,7 +8,7 @@
 //! - `POST /api/tournaments/ID/join` and `/leave` (authenticated): the
 //!   page after the change.
 
-use parlor_protocol::NewTournament;
+use parlor_protocol::{ErrorCode, NewTournament};
 use serde_json::{json, Value};
 
 use crate::accounts::store::Account;
@@ -80,7 +80,7 @@ pub fn route(method: &str, path: &str) -> Option<Result<Option<TournamentRoute>,
 }
 
 fn refused(e: EventError) -> AuthError {
-    AuthError::new(e.status, e.code, e.message)
+    AuthError::new(e.status, e.code.as_str(), e.message)
 }
 
 /// Answers `route` for `account` (present when the route changes
@@ -110,7 +110,7 @@ pub async fn answer(
             let req: NewTournament = serde_json::from_slice(body).map_err(|e| {
                 AuthError::new(
                     400,
-                    "tournament/bad_request",
+                    ErrorCode::TournamentBadRequest.as_str(),
                     format!("the body is not a tournament to create: {e}"),
                 )
             })?;
