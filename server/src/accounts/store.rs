@@ -25,10 +25,7 @@
 //!
 //! PostgreSQL: the log's connection pool, one statement per call.
 
-use std::sync::{Arc, Mutex};
-
-use deadpool_postgres::Pool;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, OptionalExtension};
 
 use super::{AccountKind, AccountName, PasswordHash, TokenHash};
 #[cfg(doc)]
@@ -92,34 +89,10 @@ pub struct AccountStore(Beside);
 
 const ACCOUNT_COLUMNS: &str = "a.id, a.name, a.kind, a.password, a.created_ms";
 
-fn busy(what: &str) -> StoreError {
-    StoreError::Unavailable(format!("the account store's {what} failed"))
-}
-
 impl AccountStore {
     /// The facade over the database beside the log.
     pub fn new(backend: Beside) -> Self {
         AccountStore(backend)
-    }
-
-    /// Runs `f` on the SQLite connection on a blocking thread.
-    async fn sqlite<T: Send + 'static>(
-        conn: &Arc<Mutex<Connection>>,
-        f: impl FnOnce(&Connection) -> Result<T, rusqlite::Error> + Send + 'static,
-    ) -> Result<T, StoreError> {
-        let conn = Arc::clone(conn);
-        tokio::task::spawn_blocking(move || {
-            let guard = conn.lock().unwrap_or_else(|e| e.into_inner());
-            f(&guard).map_err(StoreError::from)
-        })
-        .await
-        .map_err(|_| busy("thread"))?
-    }
-
-    async fn pg(pool: &Pool) -> Result<deadpool_postgres::Object, StoreError> {
-        pool.get()
-            .await
-            .map_err(|e| StoreError::Unavailable(format!("no database connection: {e}")))
     }
 
     /// Creates an account; [`CreateError::Taken`] if its name (in any
@@ -139,7 +112,7 @@ impl AccountStore {
         );
         let result = match &self.0 {
             Beside::Sqlite(conn) => {
-                Self::sqlite(conn, move |c| {
+                Beside::on_sqlite(conn, move |c| {
                     c.query_row(
                         "INSERT INTO accounts (name, name_key, kind, password, created_ms) \
                          VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
@@ -150,7 +123,7 @@ impl AccountStore {
                 .await
             }
             Beside::Postgres(pool) => {
-                let client = Self::pg(pool).await?;
+                let client = Beside::pg_client(pool).await?;
                 client
                     .query_one(
                         "INSERT INTO accounts (name, name_key, kind, password, created_ms) \
@@ -188,7 +161,7 @@ impl AccountStore {
     ) -> Result<Option<Account>, StoreError> {
         match &self.0 {
             Beside::Sqlite(conn) => {
-                let row = Self::sqlite(conn, move |c| {
+                let row = Beside::on_sqlite(conn, move |c| {
                     c.query_row(
                         &format!("SELECT {ACCOUNT_COLUMNS} {sqlite_tail}"),
                         params![arg],
@@ -200,7 +173,7 @@ impl AccountStore {
                 row.map(account).transpose()
             }
             Beside::Postgres(pool) => {
-                let client = Self::pg(pool).await?;
+                let client = Beside::pg_client(pool).await?;
                 let row = client
                     .query_opt(&format!("SELECT {ACCOUNT_COLUMNS} {pg_tail}"), &[&arg])
                     .await?;
@@ -222,7 +195,7 @@ impl AccountStore {
         let max = i64::try_from(MAX_TOKENS_PER_ACCOUNT).unwrap_or(i64::MAX);
         match &self.0 {
             Beside::Sqlite(conn) => {
-                Self::sqlite(conn, move |c| {
+                Beside::on_sqlite(conn, move |c| {
                     c.query_row(
                         "INSERT INTO tokens (account, hash, label, created_ms) \
                          SELECT ?1, ?2, ?3, ?4 \
@@ -236,7 +209,7 @@ impl AccountStore {
                 .await
             }
             Beside::Postgres(pool) => {
-                let client = Self::pg(pool).await?;
+                let client = Beside::pg_client(pool).await?;
                 let row = client
                     .query_opt(
                         "INSERT INTO tokens (account, hash, label, created_ms) \
@@ -256,7 +229,7 @@ impl AccountStore {
         let id = account.0;
         match &self.0 {
             Beside::Sqlite(conn) => {
-                Self::sqlite(conn, move |c| {
+                Beside::on_sqlite(conn, move |c| {
                     let mut st = c.prepare(
                         "SELECT id, label, created_ms, last_used_ms FROM tokens \
                          WHERE account = ?1 ORDER BY id",
@@ -274,7 +247,7 @@ impl AccountStore {
                 .await
             }
             Beside::Postgres(pool) => {
-                let client = Self::pg(pool).await?;
+                let client = Beside::pg_client(pool).await?;
                 let rows = client
                     .query(
                         "SELECT id, label, created_ms, last_used_ms FROM tokens \
@@ -301,7 +274,7 @@ impl AccountStore {
         let id = account.0;
         let n = match &self.0 {
             Beside::Sqlite(conn) => {
-                Self::sqlite(conn, move |c| {
+                Beside::on_sqlite(conn, move |c| {
                     c.execute(
                         "DELETE FROM tokens WHERE id = ?1 AND account = ?2",
                         params![token, id],
@@ -310,7 +283,7 @@ impl AccountStore {
                 .await?
             }
             Beside::Postgres(pool) => {
-                let client = Self::pg(pool).await?;
+                let client = Beside::pg_client(pool).await?;
                 let n = client
                     .execute(
                         "DELETE FROM tokens WHERE id = $1 AND account = $2",
@@ -340,7 +313,7 @@ impl AccountStore {
         if found.is_some() {
             // Best effort: a failed note of use must not refuse the token.
             let noted = match &self.0 {
-                Beside::Sqlite(conn) => Self::sqlite(conn, move |c| {
+                Beside::Sqlite(conn) => Beside::on_sqlite(conn, move |c| {
                     c.execute(
                         "UPDATE tokens SET last_used_ms = ?1 WHERE hash = ?2",
                         params![now_ms, hex],
@@ -348,7 +321,7 @@ impl AccountStore {
                 })
                 .await
                 .map(|_| ()),
-                Beside::Postgres(pool) => match Self::pg(pool).await {
+                Beside::Postgres(pool) => match Beside::pg_client(pool).await {
                     Ok(client) => client
                         .execute(
                             "UPDATE tokens SET last_used_ms = $1 WHERE hash = $2",
@@ -378,7 +351,7 @@ impl AccountStore {
         let (hex, id) = (hash.to_hex(), account.0);
         match &self.0 {
             Beside::Sqlite(conn) => {
-                Self::sqlite(conn, move |c| {
+                Beside::on_sqlite(conn, move |c| {
                     c.execute(
                         "INSERT INTO sessions (hash, account, expires_ms) VALUES (?1, ?2, ?3)",
                         params![hex, id, expires_ms],
@@ -387,7 +360,7 @@ impl AccountStore {
                 .await?;
             }
             Beside::Postgres(pool) => {
-                Self::pg(pool)
+                Beside::pg_client(pool)
                     .await?
                     .execute(
                         "INSERT INTO sessions (hash, account, expires_ms) VALUES ($1, $2, $3)",
@@ -408,7 +381,7 @@ impl AccountStore {
         let hex = hash.to_hex();
         match &self.0 {
             Beside::Sqlite(conn) => {
-                let row = Self::sqlite(conn, move |c| {
+                let row = Beside::on_sqlite(conn, move |c| {
                     c.query_row(
                         &format!(
                             "SELECT {ACCOUNT_COLUMNS} FROM sessions s JOIN accounts a \
@@ -423,7 +396,7 @@ impl AccountStore {
                 row.map(account).transpose()
             }
             Beside::Postgres(pool) => {
-                let row = Self::pg(pool)
+                let row = Beside::pg_client(pool)
                     .await?
                     .query_opt(
                         &format!(
@@ -444,7 +417,7 @@ impl AccountStore {
         let hex = hash.to_hex();
         match &self.0 {
             Beside::Sqlite(conn) => {
-                Self::sqlite(conn, move |c| {
+                Beside::on_sqlite(conn, move |c| {
                     c.execute(
                         "DELETE FROM sessions WHERE hash = ?1 OR expires_ms <= ?2",
                         params![hex, now_ms],
@@ -453,7 +426,7 @@ impl AccountStore {
                 .await?;
             }
             Beside::Postgres(pool) => {
-                Self::pg(pool)
+                Beside::pg_client(pool)
                     .await?
                     .execute(
                         "DELETE FROM sessions WHERE hash = $1 OR expires_ms <= $2",

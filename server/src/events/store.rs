@@ -6,10 +6,7 @@
 //! again and retries. A lease column says which node runs the event's
 //! rounds, as rooms have one.
 
-use std::sync::{Arc, Mutex};
-
-use deadpool_postgres::Pool;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, OptionalExtension};
 
 use super::doc::EventDoc;
 use crate::store::{Beside, StoreError};
@@ -48,25 +45,6 @@ impl EventStore {
         EventStore(backend)
     }
 
-    async fn sqlite<T: Send + 'static>(
-        conn: &Arc<Mutex<Connection>>,
-        f: impl FnOnce(&Connection) -> Result<T, rusqlite::Error> + Send + 'static,
-    ) -> Result<T, StoreError> {
-        let conn = Arc::clone(conn);
-        tokio::task::spawn_blocking(move || {
-            let guard = conn.lock().unwrap_or_else(|e| e.into_inner());
-            f(&guard).map_err(StoreError::from)
-        })
-        .await
-        .map_err(|_| StoreError::Unavailable("the event store's thread failed".into()))?
-    }
-
-    async fn pg(pool: &Pool) -> Result<deadpool_postgres::Object, StoreError> {
-        pool.get()
-            .await
-            .map_err(|e| StoreError::Unavailable(format!("no database connection: {e}")))
-    }
-
     /// Stores a new event (version 1).
     pub async fn create(&self, doc: &EventDoc) -> Result<(), StoreError> {
         let text = encode(doc)?;
@@ -78,7 +56,7 @@ impl EventStore {
         let created = i64::try_from(doc.created_ms).unwrap_or(i64::MAX);
         match &self.0 {
             Beside::Sqlite(conn) => {
-                Self::sqlite(conn, move |c| {
+                Beside::on_sqlite(conn, move |c| {
                     c.execute(
                         "INSERT INTO events (id, status, starts_at_ms, created_ms, version, doc) \
                          VALUES (?1, ?2, ?3, ?4, 1, ?5)",
@@ -88,7 +66,7 @@ impl EventStore {
                 .await?;
             }
             Beside::Postgres(pool) => {
-                Self::pg(pool)
+                Beside::pg_client(pool)
                     .await?
                     .execute(
                         "INSERT INTO events (id, status, starts_at_ms, created_ms, version, doc) \
@@ -106,7 +84,7 @@ impl EventStore {
         let id = id.to_owned();
         let row: Option<(String, i64)> = match &self.0 {
             Beside::Sqlite(conn) => {
-                Self::sqlite(conn, move |c| {
+                Beside::on_sqlite(conn, move |c| {
                     c.query_row(
                         "SELECT doc, version FROM events WHERE id = ?1",
                         params![id],
@@ -116,7 +94,7 @@ impl EventStore {
                 })
                 .await?
             }
-            Beside::Postgres(pool) => Self::pg(pool)
+            Beside::Postgres(pool) => Beside::pg_client(pool)
                 .await?
                 .query_opt("SELECT doc, version FROM events WHERE id = $1", &[&id])
                 .await?
@@ -138,7 +116,7 @@ impl EventStore {
         );
         let changed = match &self.0 {
             Beside::Sqlite(conn) => {
-                Self::sqlite(conn, move |c| {
+                Beside::on_sqlite(conn, move |c| {
                     c.execute(
                         "UPDATE events SET doc = ?1, status = ?2, version = version + 1 \
                          WHERE id = ?3 AND version = ?4",
@@ -148,7 +126,7 @@ impl EventStore {
                 .await?
             }
             Beside::Postgres(pool) => {
-                let n = Self::pg(pool)
+                let n = Beside::pg_client(pool)
                     .await?
                     .execute(
                         "UPDATE events SET doc = $1, status = $2, version = version + 1 \
@@ -173,7 +151,7 @@ impl EventStore {
         let limit = i64::try_from(limit).unwrap_or(i64::MAX);
         let rows: Vec<(String, i64)> = match &self.0 {
             Beside::Sqlite(conn) => {
-                Self::sqlite(conn, move |c| {
+                Beside::on_sqlite(conn, move |c| {
                     let marks = vec!["?"; statuses.len()].join(", ");
                     let mut st = c.prepare(&format!(
                         "SELECT doc, version FROM events WHERE status IN ({marks}) \
@@ -186,7 +164,7 @@ impl EventStore {
                 })
                 .await?
             }
-            Beside::Postgres(pool) => Self::pg(pool)
+            Beside::Postgres(pool) => Beside::pg_client(pool)
                 .await?
                 .query(
                     "SELECT doc, version FROM events WHERE status = ANY($1) \
@@ -211,14 +189,14 @@ impl EventStore {
                       OR (status = 'upcoming' AND starts_at_ms <= $1) ORDER BY id";
         match &self.0 {
             Beside::Sqlite(conn) => {
-                Self::sqlite(conn, move |c| {
+                Beside::on_sqlite(conn, move |c| {
                     let mut st = c.prepare(sql_lite)?;
                     let rows = st.query_map(params![now], |r| r.get(0))?;
                     rows.collect()
                 })
                 .await
             }
-            Beside::Postgres(pool) => Ok(Self::pg(pool)
+            Beside::Postgres(pool) => Ok(Beside::pg_client(pool)
                 .await?
                 .query(sql_pg, &[&now])
                 .await?
@@ -243,7 +221,7 @@ impl EventStore {
         let until = i64::try_from(until_ms).unwrap_or(i64::MAX);
         let n = match &self.0 {
             Beside::Sqlite(conn) => {
-                Self::sqlite(conn, move |c| {
+                Beside::on_sqlite(conn, move |c| {
                     c.execute(
                         "UPDATE events SET lease_node = ?1, lease_until_ms = ?2 \
                          WHERE id = ?3 AND (lease_node IS NULL OR lease_node = ?1 OR lease_until_ms < ?4)",
@@ -253,7 +231,7 @@ impl EventStore {
                 .await?
             }
             Beside::Postgres(pool) => {
-                let n = Self::pg(pool)
+                let n = Beside::pg_client(pool)
                     .await?
                     .execute(
                         "UPDATE events SET lease_node = $1, lease_until_ms = $2 \

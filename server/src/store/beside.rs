@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use deadpool_postgres::Pool;
+use deadpool_postgres::{Object, Pool};
 use rusqlite::Connection;
 
 use super::StoreError;
@@ -37,4 +37,28 @@ pub(super) fn open_sqlite(path: &std::path::Path) -> Result<Connection, StoreErr
     // connection is open; a first read after that is a disk I/O error).
     conn.query_row("SELECT count(*) FROM sqlite_master", [], |_| Ok(()))?;
     Ok(conn)
+}
+
+impl Beside {
+    /// Runs `f` on the SQLite side connection `conn` on a blocking thread
+    /// (one statement or a few at a time: the connection is shared).
+    pub async fn on_sqlite<T: Send + 'static>(
+        conn: &Arc<Mutex<Connection>>,
+        f: impl FnOnce(&Connection) -> Result<T, rusqlite::Error> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let conn = Arc::clone(conn);
+        tokio::task::spawn_blocking(move || {
+            let guard = conn.lock().unwrap_or_else(|e| e.into_inner());
+            f(&guard).map_err(StoreError::from)
+        })
+        .await
+        .map_err(|_| StoreError::Unavailable("a database thread failed".into()))?
+    }
+
+    /// A connection from the PostgreSQL pool.
+    pub async fn pg_client(pool: &Pool) -> Result<Object, StoreError> {
+        pool.get()
+            .await
+            .map_err(|e| StoreError::Unavailable(format!("no database connection: {e}")))
+    }
 }
