@@ -101,6 +101,9 @@ pub struct Args {
     /// Connections opened at once while setting up.
     #[arg(long, default_value_t = 64)]
     pub connect_concurrency: usize,
+    /// Arena mode: the arena's length in minutes.
+    #[arg(long, default_value_t = 1)]
+    pub arena_minutes: u32,
     /// Matchmaking mode: seeks sent per second, over all seekers.
     #[arg(long, default_value_t = 500)]
     pub seek_rate: u64,
@@ -163,6 +166,9 @@ pub enum Mode {
     /// `--connections` players seek a Nimrod game at `--seek-rate` a
     /// second (over `--nodes`): the time from `seek` to `matched`.
     Matchmaking,
+    /// `--connections` bot accounts play one Nimrod arena of
+    /// `--arena-minutes`: games per minute and the move latency.
+    Arena,
 }
 
 impl Mode {

@@ -147,6 +147,19 @@ impl Conn {
         Ok(c)
     }
 
+    /// Connects to `url` from `source` and says hello as the account of
+    /// API token `token`.
+    pub async fn open_as(url: &str, source: Ipv4Addr, token: &str) -> Result<Conn, String> {
+        let ws = tokio::time::timeout(FRAME_PATIENCE, dial(url, source))
+            .await
+            .map_err(|_| "connect timed out".to_owned())??;
+        let mut c = Conn { ws, last: None };
+        let hello = serde_json::json!({"type": "hello", "version": 1, "token": token});
+        c.send(hello.to_string()).await?;
+        c.until(|f| f.kind == "welcome").await?;
+        Ok(c)
+    }
+
     /// Sends a text frame.
     pub async fn send(&mut self, text: String) -> Result<(), String> {
         self.ws

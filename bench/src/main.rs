@@ -44,6 +44,7 @@ mod raw_ws;
 mod relay;
 mod report;
 mod rss_trace;
+mod arena;
 mod seeking;
 mod threads;
 
@@ -111,7 +112,7 @@ fn connections_needed(args: &Args) -> u64 {
         // The creators, then the hostile clients beside one player.
         Mode::HostileReaders => populate::CREATORS_AT_ONCE.max(args.clients + 2),
         Mode::Handshakes => args.connections + handshakes::HELLOLESS + 1,
-        Mode::Matchmaking => args.connections,
+        Mode::Matchmaking | Mode::Arena => args.connections,
     }) as u64
 }
 
@@ -158,6 +159,9 @@ async fn bench(args: Args) -> Result<Value, String> {
     }
     if args.mode == Mode::Matchmaking {
         return matchmaking(&args, bin.as_deref()).await;
+    }
+    if args.mode == Mode::Arena {
+        return arena_mode(&args, bin.as_deref(), &load.options).await;
     }
     let load_before = procfs::loadavg();
     let mut reps = Vec::new();
@@ -232,6 +236,33 @@ async fn hardening(
         "tool": "parlor-bench",
         "mode": args.mode.name(),
         "params": params,
+        "reps": reps.len(),
+        "loadavg_1m_before": load_before,
+        "loadavg_1m_after": procfs::loadavg(),
+        "median": metrics::median_report(&reps),
+        "per_rep": reps,
+    }))
+}
+
+/// Runs `--mode arena` `--reps` times, each against a fresh server.
+async fn arena_mode(
+    args: &Args,
+    bin: Option<&std::path::Path>,
+    options: &Value,
+) -> Result<Value, String> {
+    let load_before = procfs::loadavg();
+    let mut reps = Vec::new();
+    for rep in 0..args.reps.max(1) {
+        let started = start_targets(args, bin)?;
+        let url = started.targets.urls.first().ok_or("no server")?.clone();
+        let r = arena::run(&url, args.connections, args.arena_minutes, options).await?;
+        drop(started);
+        eprintln!("rep {rep}: {r}");
+        reps.push(r);
+    }
+    Ok(json!({
+        "tool": "parlor-bench",
+        "mode": args.mode.name(),
         "reps": reps.len(),
         "loadavg_1m_before": load_before,
         "loadavg_1m_after": procfs::loadavg(),
