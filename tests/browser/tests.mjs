@@ -1473,6 +1473,8 @@ export const TESTS = {
     await register(page, host);
     await page.click('#tournaments-link');
     await page.waitForSelector('#event-form');
+    await page.click('#events-new');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'event-name');
     // Refused by the server, in its words: more than 30 days ahead.
     await page.fill('#event-start', String(31 * 24 * 60));
     await page.click('#event-submit');
@@ -1619,7 +1621,19 @@ export const TESTS = {
     })));
     assert.deepEqual(rows.map(({ shown, ...r }) => r), e.standings);
     rows.forEach((r, i) => assert.deepEqual(r.shown, [String(i + 1), halves(r.points), halves(r.tiebreak), String(r.games)]));
-    assert.equal(await page.textContent('#standings thead abbr'), 'Sonneborn-Berger');
+    assert.equal(await page.textContent('#standings thead abbr'), 'SB');
+    assert.match(await page.textContent('#tiebreak'), /Sonneborn-Berger tie-break/);
+    // The crosstable: each row's score against each column, linked to the game.
+    const cross = await page.$$eval('#crosstable tbody tr', trs => trs.map(tr => [tr.dataset.name,
+      [...tr.querySelectorAll('td')].map(td => [td.textContent, [...td.querySelectorAll('a')].map(a => a.getAttribute('href'))])]));
+    const names = e.standings.map(s => s.name);
+    assert.deepEqual(cross, names.map(a => [a, names.map(b => {
+      if (a === b) return ['—', []];
+      const g = e.rounds.flat().find(x => x.seats.includes(a) && x.seats.includes(b));
+      const seat = g.seats.indexOf(a);
+      const x = !g.result.winners.length ? '½' : g.result.winners.includes(seat) ? '1' : '0';
+      return [x, [`#/replay/${g.room}`]];
+    })]));
     // And a hand count of the results: a win is a point, a draw half.
     const count = Object.fromEntries(e.players.map(p => [p.name, 0]));
     for (const round of e.rounds) {

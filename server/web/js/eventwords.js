@@ -7,10 +7,10 @@ export const FORMATS = { 'round-robin': 'Round robin', swiss: 'Swiss', arena: 'A
 /** Who may enter, as the API spells it. */
 export const KINDS = { any: 'anyone', human: 'people', bot: 'bots' };
 
-/** The tie-breaks the server names, and what each one adds up. */
+/** The tie-breaks the server names: name, short name (a phone's column), what it adds up. */
 export const TIEBREAKS = {
-  'sonneborn-berger': ['Sonneborn-Berger', 'the sum over your games of your score times the opponent\'s points'],
-  buchholz: ['Buchholz', 'the sum of your opponents\' points'],
+  'sonneborn-berger': ['Sonneborn-Berger', 'SB', 'the sum over a player\'s games of their score times the opponent\'s points'],
+  buchholz: ['Buchholz', 'Buch', 'the sum of a player\'s opponents\' points'],
 };
 
 export function formatText(f) {

@@ -11,7 +11,7 @@ import { gameInfo } from './games.js';
 import { clockText } from './clocks.js';
 import { dateText } from './tokens.js';
 import { KINDS, formatLong, leftText } from './eventwords.js';
-import { standingsTable, roundsList } from './eventtables.js';
+import { crosstable, standingsTable, roundsList } from './eventtables.js';
 
 /** How often a live event is asked for again. */
 const POLL_MS = 2000;
@@ -133,17 +133,23 @@ export function showTournament(app, id) {
             h('a', { href: `#/player/${encodeURIComponent(p.name)}` }, p.name))))
           : h('p', { class: 'hint', id: 'entrants' }, 'Nobody has entered yet.')]
       : null;
+    const ranked = e.standings.length && e.status !== 'upcoming';
     put(section,
       h('h2', { id: 'event-name' }, e.name),
       h('p', { class: 'event-status', id: 'event-status', dataset: { status: e.status } }, statusText(e)),
       countdown,
       actions(e), say,
-      facts(e),
-      e.seed ? h('p', { class: 'hint' }, 'The seed is revealed: its SHA-256 is the commitment above, and with it anyone can re-check every pairing and deal (',
-        h('code', {}, `parlor verify-tournament ${e.id}`), ').') : null,
-      entrants,
-      e.standings.length && e.status !== 'upcoming' ? [h('h3', {}, 'Standings'), standingsTable(e, me)] : null,
-      e.rounds.length ? [h('h3', {}, e.format === 'arena' ? 'Waves, latest first' : 'Rounds, latest first'), roundsList(e, me, play)] : null);
+      h('div', { class: 'event-body' },
+        h('div', { class: 'event-main' },
+          entrants,
+          ranked ? [h('h3', {}, e.status === 'finished' ? 'Final standings' : 'Standings'), standingsTable(e, me)] : null,
+          ranked && e.format === 'round-robin' ? [h('h3', {}, 'Crosstable'), crosstable(e)] : null,
+          e.rounds.length ? [h('h3', {}, e.format === 'arena' ? 'Waves, latest first' : 'Rounds, latest first'), roundsList(e, me, play)] : null),
+        h('aside', { class: 'event-about', 'aria-labelledby': 'event-about' },
+          h('h3', { id: 'event-about' }, 'About this event'),
+          facts(e),
+          e.seed ? h('p', { class: 'hint' }, 'The seed is revealed: its SHA-256 is the commitment, and with it anyone can re-check every pairing and deal (',
+            h('code', {}, `parlor verify-tournament ${e.id}`), ').') : null)));
     section.dataset.status = e.status;
     section.dataset.loaded = 'yes';
   };

@@ -73,15 +73,18 @@ function eventRow(app, e, entered, changed) {
 export function showTournaments(app) {
   const body = h('div', { id: 'events-body' }, h('p', {}, 'Loading…'));
   const me = app.conn.account;
+  const form = me ? tournamentForm(app) : null;
+  // The form is below the lists: a way down to it (a hash link would route).
+  const toForm = () => { form.scrollIntoView(); form.querySelector('input').focus({ preventScroll: true }); };
   put(app.main, h('section', { class: 'events-screen' },
-    h('h2', { id: 'events-title' }, 'Tournaments'),
+    h('div', { class: 'row' }, h('h2', { id: 'events-title' }, 'Tournaments'),
+      form ? h('button', { id: 'events-new', onclick: toForm }, 'New tournament') : null),
     h('p', { class: 'hint' }, 'Round robin, Swiss and arena events, for people, bots or both. ',
       'Each event publishes a commitment to its secret seed when it is made, and reveals the seed at its end: ',
       'anyone can then re-check every pairing and deal (parlor verify-tournament ID).'),
     body,
-    me ? tournamentForm(app)
-      : h('p', { class: 'hint', id: 'events-sign-in' }, h('a', { href: '#/login' }, 'Log in'), ' or ',
-        h('a', { href: '#/register' }, 'register'), ' to enter or create tournaments.')));
+    form || h('p', { class: 'hint', id: 'events-sign-in' }, h('a', { href: '#/login' }, 'Log in'), ' or ',
+      h('a', { href: '#/register' }, 'register'), ' to enter or create tournaments.')));
 
   let gone = false;
   const entered = new Set();
