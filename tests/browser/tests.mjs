@@ -1675,6 +1675,72 @@ export const TESTS = {
     assert.ok(page.url().endsWith(`#/replay/${mine[0]}`));
   },
 
+  async a_running_arenas_page_shows_waves_waiting_players_and_watch_and_play_links({ page, url, shot }) {
+    await open(page, url);
+    const me = uniqueName('arena');
+    await register(page, me);
+    // A running arena in states a live one passes through too fast to
+    // catch: a game being watched, one of ours to play, a wave's player
+    // left waiting, a withdrawn player. The page is the server's shape
+    // (TournamentInfo), answered for an id no event has.
+    const id = 'feedc0ffee00';
+    const now = Date.now();
+    const info = {
+      id, name: 'Evening arena', created_by: me, game: 'nimrod', format: 'arena', status: 'running', minutes: 30,
+      options: { piles: [3, 4] }, clock: { increment: { main_ms: 180000, increment_ms: 2000 } }, rated: true, duplicate: false,
+      kind: 'any', starts_at_ms: now - 5 * 60000, max_players: 16, commitment: 'ab'.repeat(32),
+      players: [{ name: me, rating: 1500 }, { name: 'ann', rating: 1600 }, { name: 'ben', rating: 1550 }, { name: 'cal', rating: 1500 },
+        { name: 'dee', rating: 1400, withdrawn: true }],
+      rounds: [
+        [{ room: 'aaaaaaaaaaa1', seats: ['ann', 'ben'], result: { winners: [0] } }, { room: 'aaaaaaaaaaa2', seats: [me, 'cal'], result: { winners: [] } },
+          { room: null, seats: ['dee', 'ann'], result: { winners: [1] } }],
+        [{ room: 'aaaaaaaaaaa3', seats: ['ann', 'cal'], result: null }, { room: 'aaaaaaaaaaa4', seats: ['ben', me], result: null }],
+      ],
+      byes: [null, null], waiting: [[], ['dee']],
+      standings: [{ name: 'ann', points: 4, tiebreak: 1, games: 2 }, { name: me, points: 1, tiebreak: 1, games: 1 },
+        { name: 'cal', points: 1, tiebreak: 1, games: 1 }, { name: 'ben', points: 0, tiebreak: 4, games: 1 }, { name: 'dee', points: 0, tiebreak: 4, games: 1 }],
+      tiebreak: 'buchholz',
+    };
+    let asked = 0;
+    await page.route(u => u.pathname === `/api/tournaments/${id}`, route => {
+      asked++;
+      return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(info) });
+    });
+    await page.evaluate(id => { location.hash = `#/tournament/${id}`; }, id);
+    await page.waitForSelector('#event[data-status="running"]');
+    assert.equal(await page.textContent('#event-status'), 'Running: 2 waves paired');
+    assert.match(await page.textContent('#countdown'), /^Ends in 2[45]:\d\d$/);
+    assert.equal(await page.textContent('#event-format-text'), 'Arena, 30 min');
+    assert.equal(await page.$('#crosstable'), null, 'a crosstable is for round robins');
+    assert.match(await page.textContent('#tiebreak'), /a win 2, a draw 1, doubled.*Buchholz tie-break \(Buch\)/);
+    assert.match(await page.textContent('#standings tr[data-name="dee"]'), /withdrawn/);
+    // Latest wave first: a game to watch, ours to play, and dee left waiting.
+    assert.deepEqual(await page.$$eval('#rounds .round', els => els.map(el => [el.dataset.round, el.querySelector('h4').textContent])), [['2', 'Wave 2'], ['1', 'Wave 1']]);
+    assert.equal(await page.getAttribute('#rounds li.game[data-room="aaaaaaaaaaa3"] a.watch-link', 'href'), '#/room/aaaaaaaaaaa3/watch');
+    assert.equal(await page.textContent('#rounds li.game[data-room="aaaaaaaaaaa3"] .result'), 'playing');
+    assert.ok(await page.$('#rounds li.game[data-room="aaaaaaaaaaa4"] button.play-link'));
+    assert.match(await page.textContent('.round[data-round="2"] .waiting-list'), /Left waiting for a partner: dee/);
+    assert.equal(await page.$('.round[data-round="2"] .bye'), null);
+    assert.deepEqual(await page.$$eval('.round[data-round="1"] li.game', lis => lis.map(li => [li.dataset.result, li.querySelector('a.replay-link')?.getAttribute('href') ?? li.lastChild.textContent])),
+      [['1–0', '#/replay/aaaaaaaaaaa1'], ['½–½', '#/replay/aaaaaaaaaaa2'], ['0–1', 'forfeited, not played']]);
+    assert.equal(await page.textContent('#event-leave'), 'Withdraw');
+    await axe(page, 'tournament-running-arena');
+    await shot('tournament-running-arena', { fullPage: true });
+    // Play takes the seat; the server knows no such room, and says so.
+    await page.click('#rounds li.game[data-room="aaaaaaaaaaa4"] button.play-link');
+    await page.waitForSelector('#event-error:not(:empty)');
+    assert.ok(page.url().endsWith(`#/tournament/${id}`));
+    // Asked again every couple of seconds while it runs; not once the page is left.
+    const before = asked;
+    await page.waitForTimeout(4500);
+    assert.ok(asked >= before + 2, `asked ${asked - before} times in 4.5 s`);
+    await page.click('.brand');
+    await page.waitForSelector('#quick-nimrod');
+    const left = asked;
+    await page.waitForTimeout(4500);
+    assert.equal(asked, left, 'no asking once the page is left');
+  },
+
   async speed_first_paint_update_to_paint_and_page_weight({ page, url }) {
     // The lobby's first paint: the median of three loads (one load on a
     // shared machine is mostly noise).
