@@ -89,4 +89,10 @@ pub static ASSETS: &[Asset] = assets! {
     "js/leaderboard.js" => JavaScript,
     "js/ratingplot.js" => JavaScript,
     "js/playerratings.js" => JavaScript,
+    "js/eventwords.js" => JavaScript,
+    "js/tournaments.js" => JavaScript,
+    "js/tournamentform.js" => JavaScript,
+    "js/tournament.js" => JavaScript,
+    "js/eventtables.js" => JavaScript,
+    "js/eventnotice.js" => JavaScript,
 };

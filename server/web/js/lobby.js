@@ -37,7 +37,8 @@ async function startRoom(app, { game, seats, options, clock, private: priv, oppo
   location.hash = watch ? `#/room/${room}/watch` : `#/room/${room}`;
 }
 
-function optionFields(game) {
+/** The game's option fields (the tournament form uses them too). */
+export function optionFields(game) {
   switch (game) {
     case 'nimrod':
       return [
@@ -60,7 +61,8 @@ function optionFields(game) {
   }
 }
 
-function readOptions(game, form) {
+/** The options `form`'s option fields ask for (null: the game's defaults). */
+export function readOptions(game, form) {
   const v = name => form.elements[name] && form.elements[name].value.trim();
   switch (game) {
     case 'nimrod':

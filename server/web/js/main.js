@@ -1,6 +1,6 @@
 // The app: one connection, screens (lobby, room, replay, account pages,
-// players, leaderboards, your games) chosen by the URL's hash, so that a
-// reload or a shared link lands in the same place.
+// players, leaderboards, tournaments, your games) chosen by the URL's
+// hash, so that a reload or a shared link lands in the same place.
 //
 // The lobby's modules load with this one; the other screens' (the tables,
 // the replay, players' pages) are imported when first shown, and fetched
@@ -83,7 +83,16 @@ const LATER = {
   tokens: () => import('./tokens.js').then(m => m.showTokens),
   player: () => import('./player.js').then(m => m.showPlayer),
   leaderboard: () => import('./leaderboard.js').then(m => m.showLeaderboard),
+  tournaments: () => import('./tournaments.js').then(m => m.showTournaments),
+  tournament: () => import('./tournament.js').then(m => m.showTournament),
+  // Not a screen: the card a tournament's round shows, whatever the screen.
+  eventGame: () => import('./eventnotice.js').then(m => m.showEventGame),
 };
+
+// A round of a tournament seated this account: say so on any screen.
+app.conn.on('tournament_game', m => {
+  LATER.eventGame().then(show => show(app, m), () => {});
+});
 
 /** How long after the first screen the other screens' modules are fetched, at the latest. */
 const PREFETCH_WITHIN_MS = 2000;
@@ -116,6 +125,8 @@ function route() {
   else if (parts[0] === 'replay' && parts[1]) later('replay', show => show(app, parts[1]));
   else if (parts[0] === 'tokens') later('tokens', show => show(app));
   else if (parts[0] === 'player' && parts[1]) later('player', show => show(app, decodeURIComponent(parts[1])));
+  else if (parts[0] === 'tournaments') later('tournaments', show => show(app));
+  else if (parts[0] === 'tournament' && parts[1]) later('tournament', show => show(app, decodeURIComponent(parts[1])));
   else if (parts[0] === 'leaderboard') {
     const kind = new URLSearchParams(query).get('kind');
     later('leaderboard', show => show(app, parts[1] || 'nimrod', kind === 'human' || kind === 'bot' ? kind : ''));
