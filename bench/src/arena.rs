@@ -52,7 +52,9 @@ async fn http(
         "{method} {path} HTTP/1.1\r\nHost: {target}\r\nConnection: close\r\n{auth}Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
         body.len()
     );
-    tcp.write_all(text.as_bytes()).await.map_err(|e| e.to_string())?;
+    tcp.write_all(text.as_bytes())
+        .await
+        .map_err(|e| e.to_string())?;
     let mut all = Vec::new();
     tcp.read_to_end(&mut all).await.map_err(|e| e.to_string())?;
     let text = String::from_utf8_lossy(&all);
@@ -78,7 +80,15 @@ async fn account(url: &str, source: Ipv4Addr, name: &str) -> Result<String, Stri
     let basic = base64::engine::general_purpose::STANDARD.encode(format!("{name}:{password}"));
     let auth = format!("Basic {basic}");
     let label = json!({"label": "bench"});
-    let (status, body) = http(url, source, "POST", "/api/tokens", Some(&auth), Some(&label)).await?;
+    let (status, body) = http(
+        url,
+        source,
+        "POST",
+        "/api/tokens",
+        Some(&auth),
+        Some(&label),
+    )
+    .await?;
     body["token"]
         .as_str()
         .map(str::to_owned)
@@ -129,7 +139,9 @@ async fn player(mut c: Conn, tally: Arc<Tally>, stop: Arc<AtomicBool>) -> Vec<u3
                     continue;
                 }
                 let mine = v["you"].as_u64().is_some_and(|me| {
-                    v["to_act"].as_array().is_some_and(|a| a.iter().any(|s| s.as_u64() == Some(me)))
+                    v["to_act"]
+                        .as_array()
+                        .is_some_and(|a| a.iter().any(|s| s.as_u64() == Some(me)))
                 });
                 let mv = v["legal"].as_array().and_then(|l| l.first()).cloned();
                 if let (true, Some(mv), false) = (mine, mv, sent.contains_key(&room)) {
@@ -149,7 +161,12 @@ async fn player(mut c: Conn, tally: Arc<Tally>, stop: Arc<AtomicBool>) -> Vec<u3
 }
 
 /// One repetition against `url` (already running): the figures.
-pub async fn run(url: &str, players: usize, minutes: u32, options: &Value) -> Result<Value, String> {
+pub async fn run(
+    url: &str,
+    players: usize,
+    minutes: u32,
+    options: &Value,
+) -> Result<Value, String> {
     if players < 2 {
         return Err("an arena needs at least 2 --connections".into());
     }
@@ -185,8 +202,15 @@ pub async fn run(url: &str, players: usize, minutes: u32, options: &Value) -> Re
                        "options": options, "starts_at_ms": starts, "kind": "bot",
                        "max_players": players});
     let auth = format!("Bearer {}", tokens[0]);
-    let (status, body) =
-        http(url, sources[0], "POST", "/api/tournaments", Some(&auth), Some(&event)).await?;
+    let (status, body) = http(
+        url,
+        sources[0],
+        "POST",
+        "/api/tournaments",
+        Some(&auth),
+        Some(&event),
+    )
+    .await?;
     let id = body["id"]
         .as_str()
         .ok_or(format!("the arena was not made: {status} {body}"))?
@@ -202,17 +226,23 @@ pub async fn run(url: &str, players: usize, minutes: u32, options: &Value) -> Re
             return Err(format!("entering: {status} {body}"));
         }
         let c = Conn::open_as(url, *source, token).await?;
-        playing.push(tokio::spawn(player(c, Arc::clone(&tally), Arc::clone(&stop))));
+        playing.push(tokio::spawn(player(
+            c,
+            Arc::clone(&tally),
+            Arc::clone(&stop),
+        )));
     }
     // Counted from the start to the window's end.
-    let until_start = Duration::from_millis(starts.saturating_sub(
-        u64::try_from(
-            SystemTime::now()
-                .duration_since(UNIX_EPOCH)
-                .map_or(0, |d| d.as_millis()),
-        )
-        .unwrap_or(0),
-    ));
+    let until_start = Duration::from_millis(
+        starts.saturating_sub(
+            u64::try_from(
+                SystemTime::now()
+                    .duration_since(UNIX_EPOCH)
+                    .map_or(0, |d| d.as_millis()),
+            )
+            .unwrap_or(0),
+        ),
+    );
     tokio::time::sleep(until_start).await;
     let window = Duration::from_secs(60 * u64::from(minutes));
     tokio::time::sleep(window).await;
@@ -221,7 +251,15 @@ pub async fn run(url: &str, players: usize, minutes: u32, options: &Value) -> Re
     let deadline = Instant::now() + FINISH_SLACK;
     let mut status = String::new();
     while Instant::now() < deadline {
-        let (_, page) = http(url, sources[0], "GET", &format!("/api/tournaments/{id}"), None, None).await?;
+        let (_, page) = http(
+            url,
+            sources[0],
+            "GET",
+            &format!("/api/tournaments/{id}"),
+            None,
+            None,
+        )
+        .await?;
         status = page["status"].as_str().unwrap_or_default().to_owned();
         if status == "finished" {
             break;

@@ -24,6 +24,7 @@
 //! rooms, clients that never read, and connections that never finish
 //! their handshake.
 
+mod arena;
 mod bot;
 mod cli;
 mod cluster;
@@ -44,7 +45,6 @@ mod raw_ws;
 mod relay;
 mod report;
 mod rss_trace;
-mod arena;
 mod seeking;
 mod threads;
 

@@ -10,9 +10,12 @@ use super::EventError;
 use crate::directory::check_clock;
 use crate::matchmaking::rated_clock::rated_default;
 
-/// The most players an event takes: a round robin of 64 is 63 rounds, and
-/// a Swiss round's pairing search stays instant.
-pub const MAX_EVENT_PLAYERS: u32 = 64;
+/// The most players a Swiss or arena event takes: a Swiss round's pairing
+/// search and an arena's waves stay within milliseconds, and a round's
+/// rooms are a small share of a node's room cap.
+pub const MAX_EVENT_PLAYERS: u32 = 500;
+/// The most players a round robin takes: 64 is already 63 rounds.
+pub const MAX_ROUND_ROBIN_PLAYERS: u32 = 64;
 /// Players when the request names no limit.
 pub const DEFAULT_EVENT_PLAYERS: u32 = 16;
 /// The most round-robin cycles: a double round robin is the usual most.
@@ -87,9 +90,15 @@ pub fn new_event(
         }
     };
     let max_players = req.max_players.unwrap_or(DEFAULT_EVENT_PLAYERS);
-    if !(2..=MAX_EVENT_PLAYERS).contains(&max_players) {
+    let most = if req.format == Format::RoundRobin {
+        MAX_ROUND_ROBIN_PLAYERS
+    } else {
+        MAX_EVENT_PLAYERS
+    };
+    if !(2..=most).contains(&max_players) {
         return Err(bad(format!(
-            "max_players is 2 to {MAX_EVENT_PLAYERS}, not {max_players}"
+            "max_players is 2 to {most} for a {}, not {max_players}",
+            req.format.name()
         )));
     }
     if req.starts_at_ms > now_ms.saturating_add(MAX_START_AHEAD_MS) {

@@ -29,7 +29,7 @@ use parlor_protocol::{
 pub use advance::game_room;
 pub use create::{
     DEFAULT_EVENT_PLAYERS, MAX_ARENA_MINUTES, MAX_CYCLES, MAX_EVENT_NAME_CHARS, MAX_EVENT_PLAYERS,
-    MAX_START_AHEAD_MS, MAX_SWISS_ROUNDS,
+    MAX_ROUND_ROBIN_PLAYERS, MAX_START_AHEAD_MS, MAX_SWISS_ROUNDS,
 };
 pub use doc::{DocGame, DocRound, EventDoc, DUPLICATE_DEALS, UNRATED_SEEDING};
 pub use scheduler::{EVENT_LEASE_MS, EVENT_TICK};

@@ -9,7 +9,7 @@ export const GAMES = {
     blurb: 'Two piles of rods: take from one pile, or the same from both. Whoever takes the last rod wins.',
   },
   rummikub: {
-    title: 'Rummikub Lite', seats: [2, 4], bots: ['greedy', 'predictor', 'random'],
+    title: 'Rummikub Lite', seats: [2, 4], bots: ['greedy', 'sampler', 'predictor', 'random'],
     dealt: 'The racks are dealt when every seat is taken',
     blurb: 'Lay rows of three blocks, add blocks to rows, or draw. First to empty the rack wins.',
   },
