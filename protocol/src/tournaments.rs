@@ -212,6 +212,10 @@ pub struct TournamentSummary {
     pub rated: bool,
     /// Who may enter.
     pub kind: EntrantKind,
+    /// For a signed-in caller: whether they are entered (and not
+    /// withdrawn); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub entered: Option<bool>,
 }
 
 /// Which event a match belongs to and where its deal came from (kept in

@@ -342,6 +342,26 @@ async fn a_tournament_is_created_over_the_websocket_by_accounts_only() {
         ("By socket", "ws-maker")
     );
     assert_eq!(page.status, TournamentStatus::Upcoming);
+    // The list says whether a signed-in caller is entered.
+    let entered = |list: &Value| list["upcoming"][0]["entered"].clone();
+    let list = request(addr, "GET", "/api/tournaments", &[bearer(&token)], None).await;
+    assert_eq!(entered(&list.body), json!(false));
+    let path = format!("/api/tournaments/{id}/join");
+    assert_eq!(
+        request(addr, "POST", &path, &[bearer(&token)], None)
+            .await
+            .status,
+        200
+    );
+    let list = request(addr, "GET", "/api/tournaments", &[bearer(&token)], None).await;
+    assert_eq!(entered(&list.body), json!(true));
+    let anonymous = request(addr, "GET", "/api/tournaments", &[], None).await;
+    assert_eq!(anonymous.body["upcoming"][0]["id"], json!(id));
+    assert_eq!(
+        entered(&anonymous.body),
+        Value::Null,
+        "no field for a guest"
+    );
     // A refusal carries the stable code, over the socket and over HTTP.
     let mut bad = event.clone();
     bad["rounds"] = json!(99);

@@ -221,8 +221,8 @@ impl EventDoc {
         }
     }
 
-    /// Its line in the list.
-    pub fn summary(&self) -> TournamentSummary {
+    /// Its line in the list, for the account `viewer` (by key) if signed in.
+    pub fn summary(&self, viewer: Option<&str>) -> TournamentSummary {
         TournamentSummary {
             id: self.id.clone(),
             name: self.name.clone(),
@@ -235,6 +235,11 @@ impl EventDoc {
             round: u32::try_from(self.rounds.len()).unwrap_or(u32::MAX),
             rated: self.rated,
             kind: self.kind,
+            entered: viewer.map(|key| {
+                self.players
+                    .iter()
+                    .any(|p| !p.withdrawn && crate::accounts::name_key(&p.name) == key)
+            }),
         }
     }
 }

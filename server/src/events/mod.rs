@@ -146,10 +146,13 @@ impl Events {
     }
 
     /// Upcoming, running and finished events (at most
-    /// [`MAX_LISTED_EVENTS`] of each, newest first).
+    /// [`MAX_LISTED_EVENTS`] of each, newest first), each saying whether
+    /// the account `viewer` (its name, when signed in) is entered.
     pub async fn list(
         &self,
+        viewer: Option<&str>,
     ) -> Result<Vec<(TournamentStatus, Vec<TournamentSummary>)>, EventError> {
+        let key = viewer.map(name_key);
         let mut out = Vec::new();
         for status in [
             TournamentStatus::Upcoming,
@@ -161,7 +164,10 @@ impl Events {
                 .list(&[status.as_str()], MAX_LISTED_EVENTS)
                 .await
                 .map_err(|e| EventError::store(&e))?;
-            out.push((status, rows.iter().map(|s| s.doc.summary()).collect()));
+            out.push((
+                status,
+                rows.iter().map(|s| s.doc.summary(key.as_deref())).collect(),
+            ));
         }
         Ok(out)
     }

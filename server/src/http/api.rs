@@ -478,8 +478,11 @@ async fn handle_inner(
             }
         }
         ApiRoute::Tournaments(t) => {
+            // The list says what the caller entered, when it is signed in.
             let account = if t.changes() {
                 Some(who(head, req, false).await?)
+            } else if t == super::tournaments::TournamentRoute::List {
+                who(head, req, false).await.ok()
             } else {
                 None
             };

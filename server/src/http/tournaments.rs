@@ -91,6 +91,7 @@ pub async fn answer(
     body: &[u8],
     events: &Events,
 ) -> Result<(u16, Value), AuthError> {
+    let viewer = account.as_ref().map(|a| a.name.clone());
     let account = || {
         account.clone().ok_or_else(|| {
             AuthError::new(401, "auth/required", "sign in to enter or make tournaments")
@@ -100,7 +101,7 @@ pub async fn answer(
     match route {
         TournamentRoute::List => {
             let mut out = serde_json::Map::new();
-            for (status, list) in events.list().await.map_err(refused)? {
+            for (status, list) in events.list(viewer.as_deref()).await.map_err(refused)? {
                 out.insert(status.as_str().to_owned(), json!(list));
             }
             Ok((200, Value::Object(out)))
