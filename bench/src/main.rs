@@ -244,18 +244,22 @@ async fn hardening(
     }))
 }
 
-/// Runs `--mode arena` `--reps` times, each against a fresh server.
-async fn arena_mode(
+/// Runs `one` `--reps` times, each against fresh servers (their URLs);
+/// the medians and every repetition's figures.
+async fn on_fresh_servers<F, Fut>(
     args: &Args,
     bin: Option<&std::path::Path>,
-    options: &Value,
-) -> Result<Value, String> {
+    one: F,
+) -> Result<Value, String>
+where
+    F: Fn(Vec<String>) -> Fut,
+    Fut: std::future::Future<Output = Result<Value, String>>,
+{
     let load_before = procfs::loadavg();
     let mut reps = Vec::new();
     for rep in 0..args.reps.max(1) {
         let started = start_targets(args, bin)?;
-        let url = started.targets.urls.first().ok_or("no server")?.clone();
-        let r = arena::run(&url, args.connections, args.arena_minutes, options).await?;
+        let r = one(started.targets.urls.clone()).await?;
         drop(started);
         eprintln!("rep {rep}: {r}");
         reps.push(r);
@@ -271,26 +275,25 @@ async fn arena_mode(
     }))
 }
 
+/// Runs `--mode arena` `--reps` times, each against a fresh server.
+async fn arena_mode(
+    args: &Args,
+    bin: Option<&std::path::Path>,
+    options: &Value,
+) -> Result<Value, String> {
+    on_fresh_servers(args, bin, |urls| async move {
+        let url = urls.first().ok_or("no server")?;
+        arena::run(url, args.connections, args.arena_minutes, options).await
+    })
+    .await
+}
+
 /// Runs `--mode matchmaking` `--reps` times, each against fresh servers.
 async fn matchmaking(args: &Args, bin: Option<&std::path::Path>) -> Result<Value, String> {
-    let load_before = procfs::loadavg();
-    let mut reps = Vec::new();
-    for rep in 0..args.reps.max(1) {
-        let started = start_targets(args, bin)?;
-        let r = seeking::run(&started.targets.urls, args.connections, args.seek_rate).await?;
-        drop(started);
-        eprintln!("rep {rep}: {r}");
-        reps.push(r);
-    }
-    Ok(json!({
-        "tool": "parlor-bench",
-        "mode": args.mode.name(),
-        "reps": reps.len(),
-        "loadavg_1m_before": load_before,
-        "loadavg_1m_after": procfs::loadavg(),
-        "median": metrics::median_report(&reps),
-        "per_rep": reps,
-    }))
+    on_fresh_servers(args, bin, |urls| async move {
+        seeking::run(&urls, args.connections, args.seek_rate).await
+    })
+    .await
 }
 
 /// The servers one repetition plays against: started here (kept

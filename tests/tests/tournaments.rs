@@ -71,18 +71,18 @@ fn hand_points(page: &TournamentInfo) -> HashMap<String, f64> {
     points
 }
 
-/// Runs an event of `names` (bot accounts) with `body` to its end and
-/// checks everything it published; its final page.
-async fn run_event(names: &[&str], body: Value) -> TournamentInfo {
-    let store = TestStore::new().await;
-    let server = start_server(Some(&store)).await;
-    let (addr, url) = (server.addr(), server.url());
+/// Makes a bot account per name, an event of `body` made by the first
+/// (starting in two seconds: time for everyone to enter and connect),
+/// and enters them all; their tokens and the event's id.
+async fn entered_event(
+    addr: std::net::SocketAddr,
+    names: &[&str],
+    mut body: Value,
+) -> (Vec<String>, String) {
     let mut tokens = Vec::new();
     for name in names {
         tokens.push(account_with_token(addr, name).await.0);
     }
-    let mut body = body;
-    // Late enough for everyone to enter and connect first.
     body["starts_at_ms"] = json!(now_ms() + 2_000);
     let made = request(
         addr,
@@ -94,11 +94,23 @@ async fn run_event(names: &[&str], body: Value) -> TournamentInfo {
     .await;
     assert_eq!(made.status, 201, "{made:?}");
     let id = made.body["id"].as_str().unwrap().to_owned();
-    let mut players = Vec::new();
     for token in &tokens {
         let path = format!("/api/tournaments/{id}/join");
         let joined = request(addr, "POST", &path, &[bearer(token)], None).await;
         assert_eq!(joined.status, 200, "{joined:?}");
+    }
+    (tokens, id)
+}
+
+/// Runs an event of `names` (bot accounts) with `body` to its end and
+/// checks everything it published; its final page.
+async fn run_event(names: &[&str], body: Value) -> TournamentInfo {
+    let store = TestStore::new().await;
+    let server = start_server(Some(&store)).await;
+    let (addr, url) = (server.addr(), server.url());
+    let (tokens, id) = entered_event(addr, names, body).await;
+    let mut players = Vec::new();
+    for token in &tokens {
         players.push(signed_in(&url, token).await);
     }
     let upcoming = info(addr, &id).await;
@@ -244,32 +256,11 @@ async fn a_one_minute_arena_pairs_the_free_again_and_pauses_the_absent() {
     let server = start_server(Some(&store)).await;
     let (addr, url) = (server.addr(), server.url());
     let names = ["ar-ann", "ar-bob", "ar-cat", "ar-dan", "ar-eve"];
-    let mut tokens = Vec::new();
-    for name in names {
-        tokens.push(account_with_token(addr, name).await.0);
-    }
     let body = json!({"game": "nimrod", "format": "arena", "minutes": 1,
-                      "options": {"piles": [3, 4]}, "starts_at_ms": now_ms() + 2_000,
-                      "clock": {"per_move": {"ms": 3000}}});
-    let made = request(
-        addr,
-        "POST",
-        "/api/tournaments",
-        &[bearer(&tokens[0])],
-        Some(body),
-    )
-    .await;
-    assert_eq!(made.status, 201, "{made:?}");
-    let id = made.body["id"].as_str().unwrap().to_owned();
+                      "options": {"piles": [3, 4]}, "clock": {"per_move": {"ms": 3000}}});
+    let (tokens, id) = entered_event(addr, &names, body).await;
     let mut tasks = Vec::new();
     for (i, token) in tokens.iter().enumerate() {
-        let path = format!("/api/tournaments/{id}/join");
-        assert_eq!(
-            request(addr, "POST", &path, &[bearer(token)], None)
-                .await
-                .status,
-            200
-        );
         // ar-eve entered but never comes.
         if i < 4 {
             tasks.push(tokio::spawn(play_games(signed_in(&url, token).await)));

@@ -5,6 +5,8 @@
 //! rooms, whose ids come from the event's: a crash between the two is
 //! repaired by the next step, which finds the room missing and makes it.
 
+use std::collections::HashSet;
+
 use parlor_competition::tournament::{arena, EventSeed, Format, Round};
 use parlor_games::Outcome;
 use parlor_protocol::{Closed, EventGame, LoggedAction, RoomId, TournamentStatus};
@@ -43,6 +45,8 @@ impl Events {
     pub(super) async fn advance(&self, mut stored: Stored, now_ms: u64) -> Result<(), StoreError> {
         let before = stored.doc.clone();
         let doc = &mut stored.doc;
+        // Rooms whose logs this step read: they exist, and are not made.
+        let mut made = HashSet::new();
         match doc.status {
             TournamentStatus::Upcoming if now_ms >= doc.starts_at_ms => {
                 if doc.players.len() < 2 {
@@ -53,7 +57,7 @@ impl Events {
                 }
             }
             TournamentStatus::Running => {
-                self.collect(doc).await?;
+                made = self.collect(doc).await?;
                 self.progress(doc, now_ms);
             }
             _ => return Ok(()),
@@ -62,7 +66,8 @@ impl Events {
             // Someone else changed it meanwhile: the next step reads again.
             return Ok(());
         }
-        self.make_rooms(&stored.doc).await
+        self.make_rooms(&stored.doc, &made).await;
+        Ok(())
     }
 
     /// Seeds the players by their ratings.
@@ -80,10 +85,12 @@ impl Events {
     /// arena, a player whose turns in a game were all played by the clock
     /// (or who forfeited without a move) is paused: withdrawn until they
     /// enter again, so that the absent are not paired over and over.
-    async fn collect(&self, doc: &mut EventDoc) -> Result<(), StoreError> {
+    /// The rooms found made.
+    async fn collect(&self, doc: &mut EventDoc) -> Result<HashSet<RoomId>, StoreError> {
         let id = doc.id.clone();
         let arena = doc.format == Format::Arena;
         let mut absent = Vec::new();
+        let mut made = HashSet::new();
         for (r, round) in doc.rounds.iter_mut().enumerate() {
             for (index, game) in round.games.iter_mut().enumerate() {
                 let Some(room) = game.room.clone() else {
@@ -92,9 +99,10 @@ impl Events {
                 if game.winners.is_some() {
                     continue;
                 }
-                let Some(log) = self.log.log(room).await? else {
+                let Some(log) = self.log.log(room.clone()).await? else {
                     continue;
                 };
+                made.insert(room);
                 if log.closed == Some(Closed::NeverStarted) {
                     // Made but never seated (a crash between the two):
                     // made again, on the same deal, under the next id.
@@ -124,7 +132,7 @@ impl Events {
                 p.withdrawn = true;
             }
         }
-        Ok(())
+        Ok(made)
     }
 
     /// Pairs what can be paired now: the next round once the last is
@@ -201,27 +209,27 @@ impl Events {
         true
     }
 
-    /// Makes every room of a game being played that does not exist yet.
-    async fn make_rooms(&self, doc: &EventDoc) -> Result<(), StoreError> {
+    /// Makes the room of every game being played that is not in `made`
+    /// (rooms this step found): the new round's, and any a crash left
+    /// unmade. A room made meanwhile by another node is refused as a
+    /// duplicate, and nothing changes.
+    async fn make_rooms(&self, doc: &EventDoc, made: &HashSet<RoomId>) {
         if doc.status != TournamentStatus::Running {
-            return Ok(());
+            return;
         }
         let Ok(seed) = EventSeed::from_hex(&doc.seed) else {
-            return Ok(());
+            return;
         };
         for (r, round) in doc.rounds.iter().enumerate() {
             let number = u32::try_from(r + 1).unwrap_or(u32::MAX);
             for game in &round.games {
-                let (Some(room), None) = (&game.room, &game.winners) else {
-                    continue;
-                };
-                if self.log.log(room.clone()).await?.is_some() {
-                    continue;
+                if let (Some(room), None) = (&game.room, &game.winners) {
+                    if !made.contains(room) {
+                        self.make_room(doc, &seed, number, round, game, room).await;
+                    }
                 }
-                self.make_room(doc, &seed, number, round, game, room).await;
             }
         }
-        Ok(())
     }
 
     /// Makes the room of `game` (of round `round`, numbered `number`).
