@@ -86,14 +86,28 @@ pub async fn tcp_from(target: SocketAddrV4, source: Ipv4Addr) -> Result<TcpStrea
     Ok(tcp)
 }
 
-/// The clients' WebSocket settings: the server's own buffers
-/// (`ws_config`), but frames as large as the server may send
-/// (`MAX_SERVER_FRAME_BYTES`, e.g. a long match's log) rather than the
-/// server's limit on what clients send.
-fn client_config() -> WebSocketConfig {
-    parlor_server::connection::ws_config()
+/// tungstenite's read and write buffers, for the bench's clients and the
+/// bare relay: its default read buffer (128 KiB) costs ~21x the memory of
+/// 4 KiB per connection and measured slower here; our frames are small.
+const BUFFER_BYTES: usize = 4 * 1024;
+
+/// Most bytes tungstenite buffers for writing before writes fail.
+const MAX_WRITE_BUFFER_BYTES: usize = 1024 * 1024;
+
+/// The WebSocket settings of the bench's clients and of the bare relay,
+/// with frames as large as the server may send (`MAX_SERVER_FRAME_BYTES`,
+/// e.g. a long match's log).
+pub fn ws_config() -> WebSocketConfig {
+    WebSocketConfig::default()
+        .read_buffer_size(BUFFER_BYTES)
+        .write_buffer_size(BUFFER_BYTES)
+        .max_write_buffer_size(MAX_WRITE_BUFFER_BYTES)
         .max_message_size(Some(MAX_SERVER_FRAME_BYTES))
         .max_frame_size(Some(MAX_SERVER_FRAME_BYTES))
+}
+
+fn client_config() -> WebSocketConfig {
+    ws_config()
 }
 
 /// Opens a WebSocket to `url`, from `source` if the server is on loopback

@@ -1,6 +1,7 @@
-//! The baseline: a bare WebSocket room relay. Same transport settings and
-//! the same connection structure as Parlor (a reader per connection, a
-//! writer task fed by a bounded queue, flushed when the queue runs dry),
+//! The baseline: a bare WebSocket room relay, built the usual way on
+//! tokio-tungstenite (a reader per connection, a writer task fed by a
+//! bounded queue, flushed when the queue runs dry; Parlor's connections
+//! were built this way until they became one task over its own buffers),
 //! the same message decoding, but no rules, no storage and one frame for
 //! everyone instead of per-seat views. Parlor's CPU per move divided by
 //! this relay's is what the rules, the durable log and hidden-information
@@ -85,11 +86,8 @@ fn broadcast(room: &Room, text: &Utf8Bytes) {
 
 async fn serve(stream: TcpStream, relay: Arc<Relay>) {
     let _ = stream.set_nodelay(true);
-    let Ok(ws) = tokio_tungstenite::accept_async_with_config(
-        stream,
-        Some(parlor_server::connection::ws_config()),
-    )
-    .await
+    let Ok(ws) =
+        tokio_tungstenite::accept_async_with_config(stream, Some(crate::conn::ws_config())).await
     else {
         return;
     };

@@ -67,6 +67,7 @@ pub mod slots;
 pub mod store;
 pub mod testing;
 pub mod transfer;
+pub mod websocket;
 
 use std::net::SocketAddr;
 use std::time::Duration;

@@ -12,7 +12,7 @@ use std::time::Duration;
 pub const MAX_FRAME_BYTES: usize = 64 * 1024;
 
 /// Most simultaneous connections. Each idle connection costs a few KiB
-/// (see `READ_BUFFER_BYTES`), so 20,000 fit comfortably in memory while
+/// (see `websocket`), so 20,000 fit comfortably in memory while
 /// keeping file descriptors below common `ulimit -n` settings.
 pub const MAX_CONNECTIONS: usize = 20_000;
 
@@ -131,15 +131,8 @@ pub const OUTBOX_CAPACITY: usize = 256;
 /// 1 MiB is hundreds of updates, far more than a reading client lags.
 pub const MAX_QUEUED_BYTES: usize = 1024 * 1024;
 
-/// Free places a connection's queue must have before its next request
-/// is read: the most replies one request makes (a `resume` answers with
-/// `resumed`, then `joined` and an update per seat). Waiting for them
-/// pushes back on a client that pipelines requests faster than it reads
-/// the answers, instead of dropping it as too slow.
-pub const REPLY_HEADROOM: usize = 8;
-
-/// How long a connection's reader waits for [`REPLY_HEADROOM`] before the
-/// client counts as not reading at all and is closed.
+/// How long a write to a connection may take (its socket full) before
+/// the client counts as not reading at all and is closed.
 pub const OUTBOX_STALL_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Commands queued for one room. Each connection has at most a few in
@@ -192,7 +185,8 @@ pub const MAX_GAMES_LISTED: usize = 200;
 pub const MAX_ANALYSIS_RESULTS: usize = 1_000;
 
 /// Most bytes of results one `analyze` reply carries: it must fit well
-/// within a client's frame limit and our write buffer (`MAX_WRITE_BUFFER_BYTES`).
+/// within a client's frame limit and the connection's byte budget
+/// (`MAX_QUEUED_BYTES`).
 pub const MAX_ANALYSIS_REPLY_BYTES: usize = 256 * 1024;
 
 /// Most positions an analysis searches for one request (Rummikub's
@@ -230,18 +224,6 @@ pub const QUICK_ANALYSES: usize = 2;
 /// Analyses one connection may have running at once: one, so that no
 /// client can take every heavy place for itself.
 pub const ANALYSES_PER_CONNECTION: usize = 1;
-
-/// WebSocket read buffer per connection. tungstenite's default (128 KiB)
-/// costs ~21x the memory per connection of 4 KiB and measured slower here;
-/// our frames are small.
-pub const READ_BUFFER_BYTES: usize = 4 * 1024;
-
-/// WebSocket write buffer per connection (flushed once per batch of messages).
-pub const WRITE_BUFFER_BYTES: usize = 4 * 1024;
-
-/// Most bytes buffered for writing to one connection before writes fail;
-/// with `OUTBOX_CAPACITY` this bounds per-connection memory.
-pub const MAX_WRITE_BUFFER_BYTES: usize = 1024 * 1024;
 
 /// How long a closed connection's socket is still read (and what comes
 /// discarded) before it is dropped: a socket closed with unread input
@@ -329,8 +311,8 @@ pub struct Limits {
     pub keepalive_interval: Duration,
     /// Silence after which a connection is closed ([`IDLE_TIMEOUT`]).
     pub idle_timeout: Duration,
-    /// How long a reader waits for its queue to drain before the client
-    /// counts as not reading ([`OUTBOX_STALL_TIMEOUT`]).
+    /// How long a write may wait for the client to read before it counts
+    /// as not reading ([`OUTBOX_STALL_TIMEOUT`]).
     pub outbox_stall_timeout: Duration,
     /// How long a closing connection's writer may take to send what is
     /// left ([`WRITER_DRAIN_TIMEOUT`]).

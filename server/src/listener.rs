@@ -10,11 +10,12 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::admission::{Admission, Turned};
-use crate::connection::{serve, ws_config, Analyses, Shared};
+use crate::connection::{serve, Analyses, Hold, Shared};
 use crate::directory::Directory;
-use crate::http::{self, Method, Peer, Proxies, Route, Socket, Stream, Tls, Transport};
+use crate::http::{self, Method, Peer, Proxies, Route, Socket, Stream, Tls};
 use crate::limits::{ACCEPT_BACKOFF, LISTEN_BACKLOG, MAX_TURN_AWAYS, TURN_AWAY_LINGER};
 use crate::slots::Slots;
+use crate::websocket::WebSocket;
 
 /// Seconds a client turned away at the connection cap is asked to wait.
 const FULL_RETRY_AFTER_S: u64 = 5;
@@ -98,6 +99,7 @@ pub async fn accept_loop(
         admission: Admission::new(limits.admission),
         shutdown: shutdown.clone(),
         limits,
+        tracker: tracker.clone(),
     });
     loop {
         let accepted = tokio::select! {
@@ -158,7 +160,7 @@ pub async fn accept_loop(
         let shards = Arc::clone(shared.directory.shards());
         let port = Arc::clone(&port);
         shards.spawn_connection(&tracker, async move {
-            let _open = crate::metrics::OpenConnection::open();
+            let open_connection = crate::metrics::OpenConnection::open();
             let stream = match TcpStream::from_std(stream) {
                 Ok(s) => s,
                 Err(e) => {
@@ -175,14 +177,20 @@ pub async fn accept_loop(
                     Charge::Held(peer.ip())
                 },
             };
+            // Boxed: the HTTP requests a connection may serve first need
+            // more state than its WebSocket life, and a task keeps the
+            // size of its largest state for as long as it lives.
             let ws = tokio::select! {
                 _ = stop.cancelled() => None,
-                ws = open(stream, peer.ip(), hello_by, &shared, http) => ws,
+                ws = Box::pin(open(stream, peer.ip(), hello_by, &shared, http)) => ws,
             };
             if let Some((ws, client, hello_by, credential)) = ws {
-                serve(ws, client, hello_by, shared, credential).await;
+                let hold = Hold {
+                    permit,
+                    open: open_connection,
+                };
+                serve(ws, client, hello_by, shared, credential, hold).await;
             }
-            drop(permit);
         });
     }
 }
@@ -228,7 +236,7 @@ async fn open(
     shared: &Shared,
     mut plain: PlainHttp<'_>,
 ) -> Option<(
-    tokio_tungstenite::WebSocketStream<Transport>,
+    WebSocket,
     Peer,
     Instant,
     Option<crate::accounts::Credential>,
@@ -295,7 +303,7 @@ async fn open(
                 (None, None) => None,
             };
             let _ = stream.set_nodelay(true);
-            let ws = handshake(http::rewind(stream, head.bytes), hello_by).await?;
+            let ws = handshake(stream, head, hello_by).await?;
             return Some((ws, peer, hello_by, credential));
         }
         if let Some(api) = http::api::route(&head.method, &head.target) {
@@ -358,18 +366,12 @@ async fn open(
     None
 }
 
-/// The WebSocket opening handshake, which must finish by `deadline`: a
-/// client that opens a TCP connection and sends nothing is dropped.
-async fn handshake(
-    stream: Transport,
-    deadline: Instant,
-) -> Option<tokio_tungstenite::WebSocketStream<Transport>> {
-    match timeout_at(
-        deadline,
-        tokio_tungstenite::accept_async_with_config(stream, Some(ws_config())),
-    )
-    .await
-    {
+/// The WebSocket opening handshake's answer to `head` (checked by
+/// `http::check_upgrade`), which must be written by `deadline`: a client
+/// that opens a TCP connection and reads nothing is dropped.
+async fn handshake(stream: Stream, head: http::Head, deadline: Instant) -> Option<WebSocket> {
+    let key = head.header("sec-websocket-key")?.trim().to_owned();
+    match timeout_at(deadline, WebSocket::accept(stream, &key, head.rest())).await {
         Ok(Ok(ws)) => Some(ws),
         Ok(Err(e)) => {
             tracing::debug!(error = %e, "WebSocket handshake failed");

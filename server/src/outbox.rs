@@ -3,18 +3,24 @@
 //! Bounded twice: in frames ([`OUTBOX_CAPACITY`]) and in bytes
 //! ([`MAX_QUEUED_BYTES`]), since a few large replies (room lists,
 //! analyses) cost as much memory as thousands of updates. A connection over
-//! either bound is ended: its writer sends a close frame saying why and
-//! drops whatever was queued.
+//! either bound is ended: it sends a close frame saying why and drops
+//! whatever was queued.
 
+use std::collections::VecDeque;
+use std::future::poll_fn;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::task::{Context, Poll, Waker};
 
 use parlor_protocol::{encode, ErrorCode, ServerMsg, MAX_SERVER_FRAME_BYTES};
-use tokio::sync::{mpsc, Notify};
 use tokio_tungstenite::tungstenite::Utf8Bytes;
-use tokio_util::sync::CancellationToken;
 
 use crate::limits::{MAX_QUEUED_BYTES, OUTBOX_CAPACITY};
+
+/// A drained queue keeps its allocation up to this many places (a move's
+/// few updates); a larger one, left by a burst, is freed, so that an idle
+/// connection keeps no queue memory to speak of.
+const KEPT_PLACES: usize = 8;
 
 /// A connection's number, unique for the server's lifetime (for logs and
 /// for telling a player's old connection from a new one).
@@ -32,7 +38,7 @@ impl ConnId {
     }
 }
 
-/// What the writer task does next.
+/// What the connection writes next.
 #[derive(Debug)]
 pub enum Outgoing {
     /// Send a text frame.
@@ -43,8 +49,8 @@ pub enum Outgoing {
     Close(u16, String),
 }
 
-/// Why a connection was ended from the server's side: the close frame its
-/// writer sends.
+/// Why a connection was ended from the server's side: the close frame it
+/// sends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ending {
     /// The WebSocket close code.
@@ -61,66 +67,105 @@ pub const CLOSE_SLOW: u16 = 1008;
 /// session was resumed elsewhere.
 pub const CLOSE_TAKEN_OVER: u16 = 4001;
 
-/// What the outbox and the connection's writer share.
+/// The queue itself, behind a lock taken for a push or a batch (never
+/// across an await). A lock rather than a channel: the one task that
+/// drains it takes a whole batch at once, and an empty queue allocates
+/// nothing.
+#[derive(Debug, Default)]
+struct Queue {
+    items: VecDeque<Outgoing>,
+    /// Bytes of text frames queued and not yet written.
+    bytes: usize,
+    /// The connection's task, waiting for something to write.
+    waker: Option<Waker>,
+}
+
+/// What the outboxes and the connection share.
 #[derive(Debug)]
 struct Books {
-    /// Bytes of text frames queued and not yet written.
-    queued: AtomicUsize,
-    /// Set once the connection is ended (cheaper to read than the token,
-    /// which takes a lock: `is_open` runs per seat per update).
+    queue: Mutex<Queue>,
+    /// Set once the connection is ended or closing: nothing more is
+    /// queued (read per seat per update, so a flag, not the lock).
     ended: AtomicBool,
+    /// Set once the connection is ended: what is queued is dropped.
+    stopped: AtomicBool,
     /// Why it was ended, first reason wins.
     ending: OnceLock<Ending>,
-    /// Cancelled when the connection is ended: stops its reader and writer.
-    stop: CancellationToken,
-    /// The same as `stop`, as a flag cheap enough to read per frame.
-    stopped: AtomicBool,
-    /// Cancelled when the connection is to close: stops its reader (its
-    /// writer goes on to the close frame queued last).
-    closing: CancellationToken,
-    /// Signalled by the writer whenever it has written a batch, if the
-    /// reader is waiting (`waiting`): notifying takes a lock, and the
-    /// writer finishes a batch per update.
-    drained: Notify,
-    waiting: AtomicBool,
+    /// Outboxes alive; at none the connection's queue can only drain.
+    senders: AtomicUsize,
+}
+
+impl Books {
+    fn queue(&self) -> MutexGuard<'_, Queue> {
+        // A panic while holding it cannot leave the queue inconsistent
+        // (each change is one push or pop).
+        self.queue
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn end(&self, code: u16, why: ErrorCode) {
+        let _ = self.ending.set(Ending { code, why });
+        self.ended.store(true, Ordering::Relaxed);
+        self.stopped.store(true, Ordering::Release);
+    }
+
+    /// Wakes the connection's task, if it waits.
+    fn wake(&self) {
+        let waker = self.queue().waker.take();
+        if let Some(w) = waker {
+            w.wake();
+        }
+    }
 }
 
 /// The sending side of a connection's queue. Never blocks: a connection
 /// whose queue is full is too slow, and is ended rather than allowed to
 /// make a room wait or the server buffer without bound.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Outbox {
     id: ConnId,
-    tx: mpsc::Sender<Outgoing>,
     books: Arc<Books>,
 }
 
-/// The writer's side of an outbox: what it takes frames from.
+impl Clone for Outbox {
+    fn clone(&self) -> Self {
+        self.books.senders.fetch_add(1, Ordering::Relaxed);
+        Outbox {
+            id: self.id,
+            books: Arc::clone(&self.books),
+        }
+    }
+}
+
+impl Drop for Outbox {
+    fn drop(&mut self) {
+        if self.books.senders.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.books.wake();
+        }
+    }
+}
+
+/// The connection's side of an outbox: what it takes frames from.
 #[derive(Debug)]
 pub struct Inbox {
-    rx: mpsc::Receiver<Outgoing>,
     books: Arc<Books>,
 }
 
 impl Outbox {
-    /// A new queue for connection `id`, and the writer's end of it.
+    /// A new queue for connection `id`, and the connection's end of it.
     pub fn new(id: ConnId) -> (Outbox, Inbox) {
-        let (tx, rx) = mpsc::channel(OUTBOX_CAPACITY);
         let books = Arc::new(Books {
-            queued: AtomicUsize::new(0),
+            queue: Mutex::new(Queue::default()),
             ended: AtomicBool::new(false),
-            ending: OnceLock::new(),
-            stop: CancellationToken::new(),
             stopped: AtomicBool::new(false),
-            closing: CancellationToken::new(),
-            drained: Notify::new(),
-            waiting: AtomicBool::new(false),
+            ending: OnceLock::new(),
+            senders: AtomicUsize::new(1),
         });
         let inbox = Inbox {
-            rx,
             books: Arc::clone(&books),
         };
-        (Outbox { id, tx, books }, inbox)
+        (Outbox { id, books }, inbox)
     }
 
     /// The connection's id.
@@ -145,18 +190,7 @@ impl Outbox {
                 ),
             ));
         }
-        let before = self.books.queued.fetch_add(len, Ordering::Relaxed);
-        if before + len > MAX_QUEUED_BYTES {
-            self.books.queued.fetch_sub(len, Ordering::Relaxed);
-            self.end(CLOSE_SLOW, ErrorCode::ConnectionSlow);
-            return false;
-        }
-        if self.push(Outgoing::Text(text)) {
-            true
-        } else {
-            self.books.queued.fetch_sub(len, Ordering::Relaxed);
-            false
-        }
+        self.queue(Outgoing::Text(text), len)
     }
 
     /// Encodes and queues a message.
@@ -166,118 +200,138 @@ impl Outbox {
 
     /// Queues a ping or a close.
     pub fn push(&self, item: Outgoing) -> bool {
+        self.queue(item, 0)
+    }
+
+    /// Queues `item` of `len` text bytes, or ends the connection as too
+    /// slow if either bound would be passed.
+    fn queue(&self, item: Outgoing, len: usize) -> bool {
         if self.books.ended.load(Ordering::Relaxed) {
             return false;
         }
-        match self.tx.try_send(item) {
-            Ok(()) => true,
-            Err(mpsc::error::TrySendError::Full(_)) => {
-                self.end(CLOSE_SLOW, ErrorCode::ConnectionSlow);
-                false
-            }
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        let mut q = self.books.queue();
+        if q.items.len() >= OUTBOX_CAPACITY || q.bytes + len > MAX_QUEUED_BYTES {
+            drop(q);
+            self.end(CLOSE_SLOW, ErrorCode::ConnectionSlow);
+            return false;
         }
+        q.items.push_back(item);
+        q.bytes += len;
+        let waker = q.waker.take();
+        drop(q);
+        if let Some(w) = waker {
+            w.wake();
+        }
+        true
     }
 
-    /// Ends the connection: its writer sends a close frame with `code`
-    /// and `why` (unless it was already ended for another reason) and
-    /// drops what is queued; its reader stops.
+    /// Ends the connection: it sends a close frame with `code` and `why`
+    /// (unless it was already ended for another reason), drops what is
+    /// queued and reads no more.
     pub fn end(&self, code: u16, why: ErrorCode) {
-        let _ = self.books.ending.set(Ending { code, why });
-        self.books.ended.store(true, Ordering::Relaxed);
-        self.books.stopped.store(true, Ordering::Relaxed);
-        self.books.stop.cancel();
-        self.books.closing.cancel();
+        self.books.end(code, why);
+        self.books.wake();
     }
 
-    /// Closes the connection after what is queued: its reader stops now,
-    /// its writer sends the queue, then a close frame with `code` and
-    /// `why`. A queue too full for the close frame ends it at once.
+    /// Closes the connection after what is queued: it reads no more,
+    /// sends the queue, then a close frame with `code` and `why`. A queue
+    /// too full for the close frame ends it at once.
     pub fn close(&self, code: u16, why: ErrorCode) {
         let _ = self.books.ending.set(Ending { code, why });
         if !self.push(Outgoing::Close(code, why.as_str().into())) {
             self.end(code, why);
         }
         self.books.ended.store(true, Ordering::Relaxed);
-        self.books.closing.cancel();
+        self.books.wake();
     }
 
     /// Why the connection was ended, if it was.
     pub fn ending(&self) -> Option<Ending> {
         self.books.ending.get().copied()
-    }
-
-    /// Cancelled once the connection is ended or closing: its reader stops.
-    pub fn closing(&self) -> CancellationToken {
-        self.books.closing.clone()
-    }
-
-    /// Waits until the queue has room for the answers to one more request
-    /// (`n` frames, and fewer than half of [`MAX_QUEUED_BYTES`] queued), for
-    /// at most `limit`. Returns false if the connection is gone or the room
-    /// never came, in which case it is ended as too slow.
-    pub async fn wait_room(&self, n: usize, limit: std::time::Duration) -> bool {
-        let fits = |o: &Outbox| {
-            // SeqCst with `waiting`: see `Inbox::batch_done`.
-            o.books.queued.load(Ordering::SeqCst) < MAX_QUEUED_BYTES / 2 && o.tx.capacity() >= n
-        };
-        // Almost always there is room: check without arming a timer.
-        if fits(self) {
-            return self.is_open();
-        }
-        self.books.waiting.store(true, Ordering::SeqCst);
-        let waited = tokio::time::timeout(limit, async {
-            loop {
-                let drained = self.books.drained.notified();
-                if fits(self) || !self.is_open() {
-                    return;
-                }
-                drained.await;
-            }
-        })
-        .await;
-        self.books.waiting.store(false, Ordering::SeqCst);
-        if waited.is_err() {
-            self.end(CLOSE_SLOW, ErrorCode::ConnectionSlow);
-            return false;
-        }
-        self.is_open()
     }
 
     /// Whether the connection is still there.
     pub fn is_open(&self) -> bool {
-        !self.books.ended.load(Ordering::Relaxed) && !self.tx.is_closed()
+        !self.books.ended.load(Ordering::Relaxed)
     }
 }
 
 impl Inbox {
-    /// The next frame to write; `None` once every outbox is gone.
+    /// Whether anything waits: something to write, the end, or no outbox
+    /// left. Registers the task to be woken otherwise.
+    pub fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<()> {
+        let mut q = self.books.queue();
+        if !q.items.is_empty()
+            || self.books.stopped.load(Ordering::Acquire)
+            || self.books.senders.load(Ordering::Acquire) == 0
+        {
+            return Poll::Ready(());
+        }
+        match &mut q.waker {
+            Some(w) if w.will_wake(cx.waker()) => {}
+            slot => *slot = Some(cx.waker().clone()),
+        }
+        Poll::Pending
+    }
+
+    /// Waits until [`Inbox::poll_ready`].
+    pub async fn ready(&mut self) {
+        poll_fn(|cx| self.poll_ready(cx)).await;
+    }
+
+    /// Whether there is something to do: frames queued, or the end to
+    /// send.
+    pub fn is_waiting(&self) -> bool {
+        self.is_ended() || !self.books.queue().items.is_empty()
+    }
+
+    /// Moves up to `max` queued frames into `batch`, stopping after a
+    /// close; none once the connection is ended.
+    pub fn take(&mut self, max: usize, batch: &mut Vec<Outgoing>) {
+        if self.is_ended() {
+            return;
+        }
+        let mut q = self.books.queue();
+        while batch.len() < max {
+            let Some(item) = q.items.pop_front() else {
+                break;
+            };
+            if let Outgoing::Text(t) = &item {
+                q.bytes -= t.len();
+            }
+            let last = matches!(item, Outgoing::Close(..));
+            batch.push(item);
+            if last {
+                break;
+            }
+        }
+        if q.items.is_empty() && q.items.capacity() > KEPT_PLACES {
+            q.items = VecDeque::new();
+        }
+    }
+
+    /// The next frame; `None` once the connection is ended or every
+    /// outbox is gone and the queue is empty.
     pub async fn recv(&mut self) -> Option<Outgoing> {
-        self.rx.recv().await
+        loop {
+            self.ready().await;
+            if self.is_ended() {
+                return None;
+            }
+            if let Some(item) = self.try_recv() {
+                return Some(item);
+            }
+            if self.books.senders.load(Ordering::Acquire) == 0 {
+                return None;
+            }
+        }
     }
 
     /// The next frame if one is queued.
     pub fn try_recv(&mut self) -> Option<Outgoing> {
-        self.rx.try_recv().ok()
-    }
-
-    /// Records that a frame of `len` bytes was written.
-    pub fn written(&self, len: usize) {
-        self.books.queued.fetch_sub(len, Ordering::SeqCst);
-    }
-
-    /// Tells a reader waiting for room that a batch went out.
-    pub fn batch_done(&self) {
-        // Ordered after the writes' `written`: a reader that starts waiting
-        // after this load sees the queue already drained.
-        if self.books.waiting.load(Ordering::SeqCst) {
-            self.books.drained.notify_waiters();
-        }
-    }
-
-    /// Cancelled once the connection is ended.
-    pub fn stopped(&self) -> CancellationToken {
-        self.books.stop.clone()
+        let mut batch = Vec::with_capacity(1);
+        self.take(1, &mut batch);
+        batch.pop()
     }
 
     /// Why the connection was ended, if it was.
@@ -285,14 +339,24 @@ impl Inbox {
         self.books.ending.get().copied()
     }
 
+    /// Ends the connection from its own side (see [`Outbox::end`]).
+    pub fn end(&self, code: u16, why: ErrorCode) {
+        self.books.end(code, why);
+    }
+
     /// Whether the connection was ended (what is queued is to be dropped).
     pub fn is_ended(&self) -> bool {
-        self.books.stopped.load(Ordering::Relaxed)
+        self.books.stopped.load(Ordering::Acquire)
     }
 
     /// Bytes queued and not yet written.
     pub fn queued_bytes(&self) -> usize {
-        self.books.queued.load(Ordering::Relaxed)
+        self.books.queue().bytes
+    }
+
+    /// Places the queue holds allocated (for tests of idle memory).
+    pub fn queue_capacity(&self) -> usize {
+        self.books.queue().items.capacity()
     }
 }
 

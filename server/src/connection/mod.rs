@@ -1,12 +1,15 @@
-//! One connection: a reader that decodes requests and answers them, and a
-//! writer that sends what the connection's outbox holds.
+//! One connection: one task that reads the client's requests, answers
+//! them, and writes what its outbox holds (see `drive`).
+//!
+//! One task rather than a reader and a writer: a connection then costs
+//! one task's memory, and a move's answer is written by the task that
+//! read it, without waking another.
 
 mod analysis;
+mod drive;
 mod games;
 mod matchmaking;
-mod reader;
 mod requests;
-mod writer;
 
 use std::collections::HashSet;
 use std::future::Future;
@@ -14,22 +17,23 @@ use std::pin::Pin;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use futures_util::StreamExt;
 use parlor_protocol::RoomId;
+use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::Instant;
-use tokio_tungstenite::WebSocketStream;
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 use uuid::Uuid;
 
 pub use analysis::Analyses;
-use reader::Ended;
+use drive::Ended;
 
 use crate::admission::Admission;
 use crate::directory::Directory;
-use crate::http::{Peer, Transport};
-use crate::limits::{Limits, CLOSE_LINGER};
+use crate::http::Peer;
+use crate::limits::{Limits, MAX_FRAME_BYTES};
 use crate::outbox::{ConnId, Inbox, Outbox};
 use crate::rate::RateLimiter;
+use crate::websocket::WebSocket;
 
 /// What every connection of a server shares.
 #[derive(Debug)]
@@ -50,6 +54,19 @@ pub struct Shared {
     pub matchmaker: Arc<crate::matchmaking::Matchmaker>,
     /// Tournaments.
     pub events: Arc<crate::events::Events>,
+    /// The server's tasks (a connection moving to another shard goes on
+    /// as one of them).
+    pub tracker: TaskTracker,
+}
+
+/// What a connection holds while it lives, wherever it runs: its place
+/// under the connection cap and its count among open connections.
+#[derive(Debug)]
+pub struct Hold {
+    /// Its place under `limits.max_connections`.
+    pub permit: OwnedSemaphorePermit,
+    /// Its count in the metrics.
+    pub open: crate::metrics::OpenConnection,
 }
 
 /// One connection's state.
@@ -84,13 +101,15 @@ struct Session {
 /// Serves one accepted WebSocket connection from `peer` until it closes
 /// (`peer` is the upgrade request's: see [`Peer`]);
 /// `hello_by` is when `hello` must have arrived (counted from the accept,
-/// so the handshake's time counts against it).
+/// so the handshake's time counts against it). `hold` is released when the
+/// connection is over.
 pub async fn serve(
-    ws: WebSocketStream<Transport>,
+    ws: WebSocket,
     peer: Peer,
     hello_by: Instant,
     shared: Arc<Shared>,
     credential: Option<crate::accounts::Credential>,
+    hold: Hold,
 ) {
     let conn = ConnId::next();
     let (out, inbox) = Outbox::new(conn);
@@ -112,66 +131,32 @@ pub async fn serve(
         move_to: None,
         summons: None,
     };
-    live(session, ws, inbox, hello_by).await;
+    live(session, ws, inbox, hello_by, hold).await;
 }
 
-/// The connection's life on one shard: its writer on a task of its own,
-/// its reader here. When the room it enters runs on another shard, the
-/// writer hands the socket back between two batches and the connection
-/// goes on there (this task waits for it, so that whoever waits for this
-/// one, such as the connection cap, waits for the whole connection).
-/// Boxed: it spawns itself.
+/// The connection's life on one shard. When the room it enters runs on
+/// another shard, it goes on there as a new task (taking its socket,
+/// queue and hold along) and this one ends. Boxed: it spawns itself.
 fn live(
     mut session: Session,
-    ws: WebSocketStream<Transport>,
-    inbox: Inbox,
+    mut ws: WebSocket,
+    mut inbox: Inbox,
     hello_by: Instant,
+    hold: Hold,
 ) -> Pin<Box<dyn Future<Output = ()> + Send>> {
     Box::pin(async move {
-        let (sink, mut source) = ws.split();
-        let recall = CancellationToken::new();
-        let mut writer = tokio::spawn(writer::write_loop(sink, inbox, recall.clone()));
-        let limits = session.shared.limits;
-        let flooded = match session.read_loop(&mut source, hello_by).await {
-            Ended::Over { flooded } => flooded,
+        let (flooded, close) = match session.drive(&mut ws, &mut inbox, hello_by).await {
+            Ended::Over { flooded, close } => (flooded, close),
             Ended::Move(shard) => {
-                recall.cancel();
-                // A writer stuck on a client that does not read is given as
-                // long as a reader waits for room in the outbox.
-                let back = tokio::time::timeout(limits.outbox_stall_timeout, &mut writer).await;
-                let handle = session.shared.directory.shards().handle(shard).cloned();
-                match (back, handle) {
-                    (Ok(Ok(Some((sink, inbox)))), Some(handle)) => match source.reunite(sink) {
-                        Ok(mut ws) => {
-                            let moved = handle.spawn(async move {
-                                if let Err(e) = ws.get_mut().rehome() {
-                                    tracing::warn!(error = %e, "a connection could not move to its room's shard");
-                                }
-                                live(session, ws, inbox, hello_by).await;
-                            });
-                            let _ = moved.await;
-                            return;
-                        }
-                        Err(futures_util::stream::ReuniteError(_, halve)) => {
-                            tracing::error!(
-                                conn = session.conn.0,
-                                "a connection's halves did not fit back together"
-                            );
-                            source = halve;
-                        }
-                    },
-                    (Err(_), _) => {
-                        tracing::info!(
-                            conn = session.conn.0,
-                            "closed: it did not read while moving to its room's shard"
-                        );
-                        writer.abort();
+                let shared = Arc::clone(&session.shared);
+                let shards = shared.directory.shards();
+                shards.spawn_on(&shared.tracker, shard, async move {
+                    if let Err(e) = ws.rehome() {
+                        tracing::warn!(error = %e, "a connection could not move to its room's shard");
                     }
-                    // The writer ended (the connection is over), or there
-                    // is no such shard (never: the directory named it).
-                    _ => {}
-                }
-                false
+                    live(session, ws, inbox, hello_by, hold).await;
+                });
+                return;
             }
         };
         let shared = Arc::clone(&session.shared);
@@ -183,45 +168,11 @@ fn live(
         shared.matchmaker.closed(session.conn);
         shared.directory.disconnect(session.conn, session.token);
         drop(session);
-        drain(writer, shared.limits.writer_drain_timeout).await;
-        linger(&mut source).await;
+        // Boxed: rare, and its timers would make every task larger.
+        Box::pin(drive::finish(&mut ws, close, shared.limits)).await;
+        drop(hold);
     })
 }
 
-/// Reads, and drops, what the client still sends for a moment after the
-/// writer is done: closing a socket with unread input resets it, and the
-/// reset can destroy the close frame just sent before the client reads
-/// it. Ends at once if the client already closed, or when its close
-/// reply comes.
-async fn linger(source: &mut reader::Source) {
-    let _ = tokio::time::timeout(CLOSE_LINGER, async {
-        while let Some(Ok(_)) = source.next().await {}
-    })
-    .await;
-}
-
-/// Lets the writer send what is queued, then aborts it if the client does
-/// not read (its socket buffer is full): the connection is then closed and
-/// everything queued for it freed.
-async fn drain(
-    mut writer: tokio::task::JoinHandle<Option<(writer::Sink, Inbox)>>,
-    limit: std::time::Duration,
-) {
-    if tokio::time::timeout(limit, &mut writer).await.is_err() {
-        writer.abort();
-        let _ = writer.await;
-    }
-}
-
-/// The WebSocket settings every connection uses (see `limits`).
-pub fn ws_config() -> tokio_tungstenite::tungstenite::protocol::WebSocketConfig {
-    use crate::limits::{
-        MAX_FRAME_BYTES, MAX_WRITE_BUFFER_BYTES, READ_BUFFER_BYTES, WRITE_BUFFER_BYTES,
-    };
-    tokio_tungstenite::tungstenite::protocol::WebSocketConfig::default()
-        .read_buffer_size(READ_BUFFER_BYTES)
-        .write_buffer_size(WRITE_BUFFER_BYTES)
-        .max_write_buffer_size(MAX_WRITE_BUFFER_BYTES)
-        .max_message_size(Some(MAX_FRAME_BYTES))
-        .max_frame_size(Some(MAX_FRAME_BYTES))
-}
+/// The largest message a client may send.
+const MAX_MESSAGE: usize = MAX_FRAME_BYTES;

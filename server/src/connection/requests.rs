@@ -178,7 +178,7 @@ impl Session {
         version: u32,
         name: Option<String>,
         token: Option<String>,
-    ) -> Option<super::reader::Flow> {
+    ) -> Option<super::drive::Flow> {
         if self.greeted {
             self.out.send(&ServerMsg::error(
                 ErrorCode::RequestHelloTwice,
@@ -212,7 +212,7 @@ impl Session {
                         ErrorCode::ServerBusy
                     };
                     self.out.send(&ServerMsg::error(code, e.message));
-                    return Some(super::reader::Flow::Close(1008, code));
+                    return Some(super::drive::Flow::Close(1008, code));
                 }
             }
         }

@@ -47,5 +47,5 @@ pub use response::{
 };
 pub use route::{is_ops, route, Method, Route, HEALTH_PATH, METRICS_PATH, REPLAY_PREFIX};
 pub use tls::{Tls, TlsError};
-pub use transport::{rewind, Socket, Stream, Transport};
+pub use transport::{Socket, Stream};
 pub use upgrade::{check as check_upgrade, BadUpgrade, WEBSOCKET_VERSION};

@@ -207,6 +207,18 @@ impl Shards {
         }
     }
 
+    /// Runs `task` on shard `i` (a connection following its room there);
+    /// without such a shard, where the caller runs.
+    pub fn spawn_on<F>(&self, tracker: &TaskTracker, i: usize, task: F)
+    where
+        F: Future<Output = ()> + Send + 'static,
+    {
+        match self.shards.get(i) {
+            Some(shard) => drop(tracker.spawn_on(task, &shard.handle)),
+            None => drop(tracker.spawn(task)),
+        }
+    }
+
     /// Shard `i`'s runtime, if there is such a shard.
     pub fn handle(&self, i: usize) -> Option<&Handle> {
         self.shards.get(i).map(|s| &s.handle)

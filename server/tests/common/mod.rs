@@ -114,7 +114,6 @@ impl Player {
         loop {
             match self.inbox.recv().await {
                 Some(Outgoing::Text(t)) => {
-                    self.inbox.written(t.len());
                     return decode_server(t.as_str()).unwrap_or_else(|e| panic!("{e:?}"));
                 }
                 Some(_) => {}

@@ -112,31 +112,26 @@ type Frames = Pin<Box<dyn Stream<Item = WireFrame> + Send>>;
 fn frames(conn: u64, inbox: Inbox) -> Frames {
     Box::pin(stream::unfold(Some(inbox), move |state| async move {
         let mut inbox = state?;
-        let stopped = inbox.stopped();
         loop {
-            let item = tokio::select! {
-                biased;
-                item = inbox.recv() => item,
-                () = stopped.cancelled() => {
-                    let ending = inbox.ending();
-                    let frame = WireFrame::End {
-                        conn,
-                        code: ending.map_or(crate::outbox::CLOSE_SLOW, |e| e.code),
-                        why: ending.map_or(ErrorCode::ConnectionSlow, |e| e.why),
-                    };
-                    return Some((frame, None));
+            let Some(item) = inbox.recv().await else {
+                if !inbox.is_ended() {
+                    return None;
                 }
+                let ending = inbox.ending();
+                let frame = WireFrame::End {
+                    conn,
+                    code: ending.map_or(crate::outbox::CLOSE_SLOW, |e| e.code),
+                    why: ending.map_or(ErrorCode::ConnectionSlow, |e| e.why),
+                };
+                return Some((frame, None));
             };
-            match item? {
-                Outgoing::Text(text) => {
-                    inbox.written(text.len());
-                    match RawValue::from_string(text.as_str().to_owned()) {
-                        Ok(text) => return Some((WireFrame::Text { conn, text }, Some(inbox))),
-                        Err(e) => {
-                            tracing::error!(error = %e, "a frame that is not JSON was not forwarded")
-                        }
+            match item {
+                Outgoing::Text(text) => match RawValue::from_string(text.as_str().to_owned()) {
+                    Ok(text) => return Some((WireFrame::Text { conn, text }, Some(inbox))),
+                    Err(e) => {
+                        tracing::error!(error = %e, "a frame that is not JSON was not forwarded")
                     }
-                }
+                },
                 Outgoing::Ping => {}
                 Outgoing::Close(code, why) => {
                     let why = why.parse().unwrap_or(ErrorCode::ServerInternal);
