@@ -189,7 +189,7 @@ pub async fn accept_loop(
                     permit,
                     open: open_connection,
                 };
-                serve(ws, client, hello_by, shared, credential, hold).await;
+                serve(ws, client, hello_by, shared, credential, hold);
             }
         });
     }

@@ -256,6 +256,14 @@ impl Outbox {
     }
 }
 
+impl Drop for Inbox {
+    fn drop(&mut self) {
+        // The connection is gone: nothing more is queued for it, and
+        // whoever holds an outbox sees it closed.
+        self.books.ended.store(true, Ordering::Relaxed);
+    }
+}
+
 impl Inbox {
     /// Whether anything waits: something to write, the end, or no outbox
     /// left. Registers the task to be woken otherwise.
@@ -399,6 +407,44 @@ mod tests {
             }
             other => panic!("expected an error frame, got {other:?}"),
         }
+    }
+
+    #[test]
+    fn a_connection_whose_task_is_gone_is_not_open() {
+        let (out, inbox) = Outbox::new(ConnId::next());
+        assert!(out.is_open());
+        drop(inbox);
+        assert!(!out.is_open());
+        assert!(!out.send_text(Utf8Bytes::from_static("{}")));
+    }
+
+    #[tokio::test]
+    async fn the_queue_drains_in_order_and_ends_when_every_outbox_is_gone() {
+        let (out, mut inbox) = Outbox::new(ConnId::next());
+        let other = out.clone();
+        let reader = tokio::spawn(async move {
+            let mut got = Vec::new();
+            while let Some(item) = inbox.recv().await {
+                if let Outgoing::Text(t) = item {
+                    got.push(t.as_str().to_owned());
+                }
+            }
+            (got, inbox.queue_capacity())
+        });
+        for i in 0..100 {
+            assert!(out.send_text(Utf8Bytes::from(format!("{i}"))));
+            if i % 7 == 0 {
+                tokio::task::yield_now().await;
+            }
+        }
+        drop(out);
+        assert!(other.send_text(Utf8Bytes::from_static("last")));
+        drop(other);
+        let (got, capacity) = reader.await.unwrap_or_else(|e| panic!("{e}"));
+        let mut want: Vec<String> = (0..100).map(|i| format!("{i}")).collect();
+        want.push("last".into());
+        assert_eq!(got, want);
+        assert!(capacity <= KEPT_PLACES, "a drained queue keeps little");
     }
 
     #[test]

@@ -62,12 +62,14 @@ enum Wrote {
 
 /// The next summons, for a session that listens for them; never, for
 /// one that does not.
+/// Boxed: a summons is rare and large, and the loop's state would keep a
+/// place for it on every idle connection.
 async fn next_summons(
     queue: &mut Option<tokio::sync::mpsc::Receiver<crate::directory::Summons>>,
-) -> crate::directory::Summons {
+) -> Box<crate::directory::Summons> {
     match queue {
         Some(rx) => match rx.recv().await {
-            Some(s) => s,
+            Some(s) => Box::new(s),
             None => std::future::pending().await,
         },
         None => std::future::pending().await,
@@ -248,7 +250,7 @@ impl Session {
                     Flow::Close(1008, ErrorCode::RequestHelloFirst)
                 }
                 summons = next_summons(&mut self.summons) => {
-                    self.on_summons(summons);
+                    self.on_summons(*summons);
                     Flow::Go
                 }
                 _ = keepalive.tick() => {

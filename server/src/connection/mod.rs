@@ -103,7 +103,11 @@ struct Session {
 /// `hello_by` is when `hello` must have arrived (counted from the accept,
 /// so the handshake's time counts against it). `hold` is released when the
 /// connection is over.
-pub async fn serve(
+///
+/// The connection goes on as a task of its own on the current runtime: the
+/// task that accepted it, with the state of its handshake and of any HTTP
+/// requests before it, ends and is freed.
+pub fn serve(
     ws: WebSocket,
     peer: Peer,
     hello_by: Instant,
@@ -131,7 +135,8 @@ pub async fn serve(
         move_to: None,
         summons: None,
     };
-    live(session, ws, inbox, hello_by, hold).await;
+    let tracker = session.shared.tracker.clone();
+    tracker.spawn(live(session, ws, inbox, hello_by, hold));
 }
 
 /// The connection's life on one shard. When the room it enters runs on
