@@ -3,6 +3,7 @@
 
 mod analysis;
 mod games;
+mod ladder;
 mod matchmaking;
 mod reader;
 mod requests;
