@@ -12,6 +12,7 @@
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 pub mod http;
+pub mod ladder;
 pub mod rating;
 pub mod seeking;
 pub mod tournament;

@@ -34,16 +34,18 @@ impl LeasedTable {
         let until = i64::try_from(until_ms).unwrap_or(i64::MAX);
         let (table, key) = (self.table, self.key);
         let n = match db {
-            Beside::Sqlite(conn) => Beside::on_sqlite(conn, move |c| {
-                c.execute(
-                    &format!(
+            Beside::Sqlite(conn) => {
+                Beside::on_sqlite(conn, move |c| {
+                    c.execute(
+                        &format!(
                         "UPDATE {table} SET lease_node = ?1, lease_until_ms = ?2 WHERE {key} = ?3 \
                              AND (lease_node IS NULL OR lease_node = ?1 OR lease_until_ms < ?4)"
                     ),
-                    params![node, until, id, now],
-                )
-            })
-            .await?,
+                        params![node, until, id, now],
+                    )
+                })
+                .await?
+            }
             Beside::Postgres(pool) => {
                 let n = Beside::pg_client(pool)
                     .await?
@@ -59,5 +61,33 @@ impl LeasedTable {
             }
         };
         Ok(n == 1)
+    }
+
+    /// Gives up every lease `node` holds in the table (it is stopping:
+    /// another node need not wait for them to run out).
+    pub async fn release_all(self, db: &Beside, node: &str) -> Result<(), StoreError> {
+        let node = node.to_owned();
+        let table = self.table;
+        match db {
+            Beside::Sqlite(conn) => {
+                Beside::on_sqlite(conn, move |c| {
+                    c.execute(
+                        &format!("UPDATE {table} SET lease_node = NULL, lease_until_ms = 0 WHERE lease_node = ?1"),
+                        params![node],
+                    )
+                })
+                .await?;
+            }
+            Beside::Postgres(pool) => {
+                Beside::pg_client(pool)
+                    .await?
+                    .execute(
+                        &format!("UPDATE {table} SET lease_node = NULL, lease_until_ms = 0 WHERE lease_node = $1"),
+                        &[&node],
+                    )
+                    .await?;
+            }
+        }
+        Ok(())
     }
 }

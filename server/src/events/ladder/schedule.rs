@@ -68,9 +68,13 @@ impl Ladder {
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         loop {
             tokio::select! {
-                _ = shutdown.cancelled() => return,
+                _ = shutdown.cancelled() => break,
                 _ = tick.tick() => self.tick().await,
             }
+        }
+        // Another node (or this one restarted) carries on at once.
+        if let Err(e) = self.store.release(&self.node()).await {
+            tracing::warn!(error = %e, "the ladder's leases could not be released");
         }
     }
 

@@ -184,6 +184,11 @@ impl LadderStore {
             .await
     }
 
+    /// Gives up the ladders' leases `node` holds (it is stopping).
+    pub async fn release(&self, node: &str) -> Result<(), StoreError> {
+        LADDERS.release_all(&self.0, node).await
+    }
+
     /// Enters account `name` (key `key`) in `game`'s ladder, or again
     /// after it left (its record kept). An anchor already entered stays
     /// as it is.
