@@ -135,7 +135,7 @@ pub fn pair_ladder(input: &LadderInput) -> Vec<LadderPairing> {
         let key = pair_key(a, b);
         let record = pairs.entry(key.clone()).or_default();
         let (first, second) = key;
-        let seats = if record.today % 2 == 0 {
+        let seats = if record.today.is_multiple_of(2) {
             [first, second]
         } else {
             [second, first]

@@ -504,9 +504,7 @@ async fn handle_inner(
                 None
             };
             let ladder = req.events.ladder();
-            let (status, body) =
-                super::ladder::answer(l, account, ladder, u64::try_from(now_ms()).unwrap_or(0))
-                    .await?;
+            let (status, body) = super::ladder::answer(l, account, ladder, now_ms()).await?;
             Ok(Answer::json(status, body))
         }
         ApiRoute::MethodNotAllowed(allowed) => Ok(Answer {

@@ -6,10 +6,10 @@
 //!
 //! - [`anchors`]: the built-in bot accounts, made at start.
 //! - [`store`]: entrants, games and leases beside the match log.
-//! - [`sql`]: one spelling of the ladder's statements for both databases.
-//! - [`schedule`]: the tick every node runs (presence, and on the node
+//! - `sql`: one spelling of the ladder's statements for both databases.
+//! - `schedule`: the tick every node runs (presence, and on the node
 //!   holding a game's lease: results, pairing, rooms).
-//! - [`page`]: `GET /api/ladder` and `GET /api/ladder/GAME`.
+//! - `page`: `GET /api/ladder` and `GET /api/ladder/GAME`.
 //!
 //! Who plays whom is `parlor_competition::ladder`'s pure choice; this
 //! module gathers its input and makes the rooms.

@@ -171,7 +171,7 @@ impl LadderStore {
         .map(|_| ())
     }
 
-    /// Takes (or keeps) `game`'s lease for `node` (see [`LeasedTable`]).
+    /// Takes (or keeps) `game`'s lease for `node` (see `LeasedTable`).
     pub async fn lease(
         &self,
         game: GameKind,

@@ -50,7 +50,6 @@ enum Params<'a> {
         seat: i16,
         strategy: &'a str,
         name: Option<&'a str>,
-        account_key: Option<String>,
     },
     Clear {
         key: i64,
@@ -130,16 +129,13 @@ impl<'a> Params<'a> {
                 client_seed: client_seed.as_deref(),
                 account_key: account_key(who),
             },
-            Payload::Seat(key, seat, Some(who @ StoredSeat::Bot { strategy, account })) => {
-                Params::Bot {
-                    key: key.id,
-                    epoch: key.epoch,
-                    seat: i16::from(seat.0),
-                    strategy,
-                    name: account.as_deref(),
-                    account_key: account_key(who),
-                }
-            }
+            Payload::Seat(key, seat, Some(StoredSeat::Bot { strategy, account })) => Params::Bot {
+                key: key.id,
+                epoch: key.epoch,
+                seat: i16::from(seat.0),
+                strategy,
+                name: account.as_deref(),
+            },
             Payload::Close(key, why) => Params::Close {
                 key: key.id,
                 epoch: key.epoch,
@@ -227,10 +223,9 @@ impl<'a> Params<'a> {
                 seat,
                 strategy,
                 name,
-                account_key,
             } => out.push(guarded(
                 &s.seat_bot,
-                vec![key, seat, strategy, owner, epoch, name, account_key],
+                vec![key, seat, strategy, owner, epoch, name],
             )),
             Params::Clear { key, epoch, seat } => {
                 out.push(guarded(&s.seat_clear, vec![key, seat, owner, epoch]))
