@@ -10,6 +10,7 @@ pub mod command;
 pub mod countdown;
 pub mod help;
 pub mod input;
+pub mod ladder;
 pub mod lobby;
 pub mod localtime;
 pub mod play;

@@ -72,6 +72,9 @@ enum Cmd {
     Tournament(cmd::tournament::TournamentCmd),
     /// A game's leaderboard: the best established ratings.
     Leaderboard(cmd::leaderboard::Args),
+    /// A game's bot ladder: its entrants best first, games being played,
+    /// the latest results.
+    Ladder(cmd::ladder::Args),
     /// An account's ratings per game, record and last rated games.
     Player(cmd::player::Args),
     /// Make an account on a server.
@@ -138,6 +141,7 @@ async fn main() -> ExitCode {
         Cmd::Tournaments(a) => cmd::tournament::list(a).await,
         Cmd::Tournament(c) => cmd::tournament::run(c).await,
         Cmd::Leaderboard(a) => cmd::leaderboard::run(a).await,
+        Cmd::Ladder(a) => cmd::ladder::run(a).await,
         Cmd::Player(a) => cmd::player::run(a).await,
         Cmd::Register(a) => cmd::account::register(a).await,
         Cmd::Login(a) => cmd::account::login(a).await,

@@ -391,6 +391,7 @@ mod tests {
             clock: None,
             rated: false,
             event: None,
+            ladder: None,
         }
     }
 

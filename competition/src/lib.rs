@@ -7,10 +7,12 @@
 //!   rating deviation and Parlor's bounds on it.
 //! - [`ledger`]: the public ratings ledger's lines, their canonical form
 //!   and hash chain, and the fold that re-derives every rating from them.
+//! - [`ladder`]: the continuous bot ladder's choice of who plays whom now.
 //! - [`tournament`]: round-robin, Swiss and arena pairings, duplicate
 //!   deals and standings, all derived from an event's committed seed.
 
 pub mod glicko2;
+pub mod ladder;
 pub mod ledger;
 pub mod tournament;
 

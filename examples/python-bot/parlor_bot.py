@@ -6,7 +6,9 @@ the first, takes seat 0 itself and plays the match to its end; or, with
 `--seek GAME`, finds opponents by seeking and plays `--games N` matches
 one after another (`--token` plays as a bot account, needed for
 `--rated`); or, with `--tournament ID` (and `--token`), enters that
-event and plays every game its rounds seat it in, until it is over. It
+event and plays every game its rounds seat it in, until it is over; or,
+with `--ladder GAME` (and `--token`), enters the game's bot ladder, plays
+`--games N` of the games it is given, and leaves. It
 builds
 every move from its view, with the encodings the protocol document gives
 for each game; the `legal` list in an update is used only to check the
@@ -17,6 +19,7 @@ only when the match finished with an outcome and nothing went wrong.
     python3 parlor_bot.py ws://127.0.0.1:7878 --game rummikub --seats 3
     python3 parlor_bot.py ws://127.0.0.1:7878 --token parlor_... --seek nimrod --rated --games 3
     python3 parlor_bot.py ws://127.0.0.1:7878 --token parlor_... --tournament 4f1c2a9e8b7d
+    python3 parlor_bot.py ws://127.0.0.1:7878 --token parlor_... --ladder nimrod --games 2
 """
 
 import argparse
@@ -432,6 +435,83 @@ def http_json(url, path, token=None, method="GET", ca_cert=None):
         return e.code, json.load(e)
 
 
+async def on_update(conn, msg, summary, answered, done, verbose):
+    """Plays update `msg` of one of several games being played at once:
+    counts the game once it is over, answers when its seat is to act."""
+    room, game = msg["room"], msg["game"]
+    if room in done:
+        return
+    if msg["status"] == "finished":
+        done.add(room)
+        summary["games"] += 1
+        summary["rooms"].append(room)
+        outcome = msg.get("outcome")
+        if outcome is None or outcome["result"] == "draw":
+            summary["draws"] += 1
+        elif msg.get("you") in outcome["winners"]:
+            summary["wins"] += 1
+        else:
+            summary["losses"] += 1
+        return
+    if msg.get("you") not in msg["to_act"] or answered.get(room) == msg["seq"]:
+        return
+    move = MOVERS[game](msg["view"])
+    legal = msg.get("legal")
+    if legal is not None and (move is None or canonical(move) not in
+                              {canonical(m) for m in legal}):
+        summary["mismatches"] += 1
+        move = legal[0] if legal else move
+    if move is None:
+        raise RuntimeError(f"no move built at seq {msg['seq']} in {room}")
+    if verbose:
+        print(f"{room} seq {msg['seq']}: {json.dumps(move)}", file=sys.stderr)
+    answered[room] = msg["seq"]
+    summary["moves"] += 1
+    await conn.send({"type": "play", "room": room, "seat": msg["you"],
+                     "seq": msg["seq"], "move": move})
+
+
+async def ladder(url, game, games, verbose, ca_cert=None, token=None):
+    """Enters `game`'s bot ladder (`ladder_join`), joins every seat it
+    announces (`ladder_game`, or `my_games` for games of an earlier run),
+    several at once, and once `games` are taken leaves the ladder
+    (`ladder_leave`) and plays out the ones held; the tally."""
+    summary = {"ladder": game, "games": 0, "wins": 0, "losses": 0, "draws": 0,
+               "rooms": [], "moves": 0, "mismatches": 0, "refusals": 0}
+    async with await connect(url, ca_cert) as ws:
+        conn = Conn(ws)
+        await conn.hello(token)
+        await conn.send({"type": "ladder_join", "game": game})
+        await conn.reply("ladder_joined")
+        await conn.send({"type": "my_games"})
+        answered, done, taken, entered = {}, set(), set(), True
+        while entered or len(done) < len(taken):
+            if entered and len(taken) >= games:
+                await conn.send({"type": "ladder_leave", "game": game})
+                entered = False
+            msg = await conn.recv()
+            kind = msg["type"]
+            seats = []
+            if kind == "ladder_game" and msg["game"] == game:
+                seats = [(msg["room"], msg["seat"])]
+            elif kind == "games":
+                seats = [(g["room"], g["seat"]) for g in msg["games"] if g["game"] == game]
+            for room, seat in seats:
+                if room not in taken:
+                    taken.add(room)
+                    await conn.send({"type": "join", "room": room, "seat": seat})
+            if kind == "error":
+                if msg["code"] in ("ladder/bots_only", "ladder/off", "auth/required"):
+                    raise RuntimeError(f'{msg["code"]}: {msg["message"]}')
+                if msg["code"] in IGNORED:
+                    continue
+                summary["refusals"] += 1
+                print(f'refused: {msg["code"]}: {msg["message"]}', file=sys.stderr)
+            elif kind == "update" and msg["room"] in taken:
+                await on_update(conn, msg, summary, answered, done, verbose)
+    return summary
+
+
 async def tournament(url, event, verbose, ca_cert=None, token=None):
     """Enters event `event` (unless entered already) and plays every game
     it is seated in (several at once for duplicate sets), joining each
@@ -475,36 +555,8 @@ async def tournament(url, event, verbose, ca_cert=None, token=None):
                     continue
                 summary["refusals"] += 1
                 print(f'refused: {msg["code"]}: {msg["message"]}', file=sys.stderr)
-            elif kind == "update" and msg["room"] not in done:
-                room, game = msg["room"], msg["game"]
-                if msg["status"] == "finished":
-                    done.add(room)
-                    summary["games"] += 1
-                    summary["rooms"].append(room)
-                    outcome = msg.get("outcome")
-                    if outcome is None or outcome["result"] == "draw":
-                        summary["draws"] += 1
-                    elif msg.get("you") in outcome["winners"]:
-                        summary["wins"] += 1
-                    else:
-                        summary["losses"] += 1
-                    continue
-                if msg.get("you") not in msg["to_act"] or answered.get(room) == msg["seq"]:
-                    continue
-                move = MOVERS[game](msg["view"])
-                legal = msg.get("legal")
-                if legal is not None and (move is None or canonical(move) not in
-                                          {canonical(m) for m in legal}):
-                    summary["mismatches"] += 1
-                    move = legal[0] if legal else move
-                if move is None:
-                    raise RuntimeError(f"no move built at seq {msg['seq']} in {room}")
-                if verbose:
-                    print(f"{room} seq {msg['seq']}: {json.dumps(move)}", file=sys.stderr)
-                answered[room] = msg["seq"]
-                summary["moves"] += 1
-                await conn.send({"type": "play", "room": room, "seat": msg["you"],
-                                 "seq": msg["seq"], "move": move})
+            elif kind == "update":
+                await on_update(conn, msg, summary, answered, done, verbose)
 
 
 def main():
@@ -523,14 +575,18 @@ def main():
     p.add_argument("--rated", action="store_true", help="with --seek: rated matches (needs --token)")
     p.add_argument("--tournament", default=None, metavar="ID",
                    help="enter the tournament ID and play all its games (needs --token)")
-    p.add_argument("--games", type=int, default=1, help="with --seek: matches to play")
+    p.add_argument("--ladder", choices=sorted(MOVERS), default=None, metavar="GAME",
+                   help="enter GAME's bot ladder, play --games of its games, then leave (needs --token)")
+    p.add_argument("--games", type=int, default=1, help="with --seek or --ladder: matches to play")
     p.add_argument("--timeout", type=float, default=600, help="seconds before giving up")
     p.add_argument("--verbose", action="store_true", help="print every move sent")
     p.add_argument("--ca-cert", default=os.environ.get("PARLOR_CA_CERT"),
                    help="for wss://: also trust this CA certificate (PEM; default $PARLOR_CA_CERT)")
     args = p.parse_args()
-    game = args.seek or args.game
-    if args.tournament:
+    game = args.seek or args.ladder or args.game
+    if args.ladder:
+        job = ladder(args.server, game, args.games, args.verbose, args.ca_cert, args.token)
+    elif args.tournament:
         job = tournament(args.server, args.tournament, args.verbose, args.ca_cert, args.token)
     elif args.seek:
         job = seek_games(args.server, game, args.seats, args.options, args.rated, args.games,
@@ -548,8 +604,8 @@ def main():
     clean = report["mismatches"] == 0 and report["refusals"] == 0
     if args.tournament:
         return 0 if clean and report.get("status") == "finished" else 1
-    if args.seek:
-        return 0 if clean and report["games"] == args.games else 1
+    if args.seek or args.ladder:
+        return 0 if clean and report["games"] >= args.games else 1
     return 0 if clean and report["outcome"] is not None else 1
 
 

@@ -36,6 +36,10 @@ pub const CLIENT_TYPES: &[&str] = &[
     "rematch",
     "my_games",
     "create_tournament",
+    "join_tournament",
+    "leave_tournament",
+    "ladder_join",
+    "ladder_leave",
 ];
 
 /// A message from a client.
@@ -248,6 +252,29 @@ pub enum ClientMsg {
     /// Create a tournament, as `POST /api/tournaments` does (needs an
     /// account); answered by `tournament_created`.
     CreateTournament(Box<crate::NewTournament>),
+    /// Enter a tournament, as `POST /api/tournaments/ID/join` does (needs
+    /// an account); answered by `tournament_joined`.
+    JoinTournament {
+        /// The event's id.
+        id: String,
+    },
+    /// Leave a tournament, as `POST /api/tournaments/ID/leave` does;
+    /// answered by `tournament_left`.
+    LeaveTournament {
+        /// The event's id.
+        id: String,
+    },
+    /// Enter the game's bot ladder, as `POST /api/ladder/GAME/join` does
+    /// (a bot account only); answered by `ladder_joined`.
+    LadderJoin {
+        /// The game.
+        game: GameKind,
+    },
+    /// Leave the game's bot ladder; answered by `ladder_left`.
+    LadderLeave {
+        /// The game.
+        game: GameKind,
+    },
     /// Measure the round trip; answered by `pong` with the same id.
     Ping {
         /// Echoed back.

@@ -9,6 +9,7 @@
 mod client;
 mod codec;
 mod error_code;
+mod ladder;
 mod matchmaking;
 mod ratings;
 mod replay;
@@ -20,6 +21,10 @@ mod version;
 pub use client::{ClientMsg, CLIENT_TYPES, MAX_ROOMS_PER_PAGE};
 pub use codec::{decode_client, decode_server, encode, DecodeFailure};
 pub use error_code::ErrorCode;
+pub use ladder::{
+    LadderEntrantInfo, LadderGame, LadderGameInfo, LadderInfo, LadderResult, LadderSeat,
+    LadderSummary,
+};
 pub use matchmaking::{ChallengeEnd, ChallengeInfo, DeclineReason, GameEntry, SeekEnd};
 pub use ratings::{
     provisional, Leaderboard, LeaderboardRow, LedgerHead, PoolRating, RatedGame, RatingChange,

@@ -102,6 +102,10 @@ pub struct MatchHeader {
     /// the event's seed, and no seat adds a client seed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event: Option<Box<crate::EventGame>>,
+    /// The ladder game the match is, if any: its players by seat, seated
+    /// as the room starts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ladder: Option<Box<crate::LadderGame>>,
 }
 
 /// The inputs of a provably fair deal (see the protocol document).
@@ -288,6 +292,33 @@ pub enum ServerMsg {
     TournamentCreated {
         /// The event's id.
         tournament: String,
+    },
+    /// The answer to `join_tournament`: the account is entered.
+    TournamentJoined {
+        /// The event's id.
+        tournament: String,
+    },
+    /// The answer to `leave_tournament`: the account left (or, in a
+    /// running event, withdrew).
+    TournamentLeft {
+        /// The event's id.
+        tournament: String,
+    },
+    /// The ladder seated the bot: sent to every connection of its account.
+    /// The seat is held for it; `join` it (room and seat) to play. Its
+    /// clock runs all the same.
+    LadderGame(Box<crate::LadderSeat>),
+    /// The answer to `ladder_join`: the account is entered in the game's
+    /// ladder (and is paired while it is connected).
+    LadderJoined {
+        /// The game.
+        game: GameKind,
+    },
+    /// The answer to `ladder_leave`: the account is paired no more (its
+    /// games being played go on).
+    LadderLeft {
+        /// The game.
+        game: GameKind,
     },
     /// A challenge was made: sent to the challenged player's every
     /// connection, and to the challenger's as the confirmation.

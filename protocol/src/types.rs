@@ -115,7 +115,17 @@ pub enum Occupant<S = String> {
     Bot {
         /// The strategy's name.
         strategy: S,
+        /// The account it plays as (a ladder's anchor, whose games are
+        /// rated); absent for a bot added to a room, which is unrated.
+        #[serde(default = "no_account", skip_serializing_if = "Option::is_none")]
+        account: Option<S>,
     },
+}
+
+/// A bot's account when none is given (a plain `default` would ask the
+/// text type for a default of its own).
+fn no_account<S>() -> Option<S> {
+    None
 }
 
 impl Occupant<&str> {
@@ -132,8 +142,9 @@ impl Occupant<&str> {
                 connected,
                 account,
             },
-            Occupant::Bot { strategy } => Occupant::Bot {
+            Occupant::Bot { strategy, account } => Occupant::Bot {
                 strategy: strategy.to_owned(),
+                account: account.map(str::to_owned),
             },
         }
     }

@@ -219,6 +219,7 @@ fn header(case: &Case) -> MatchHeader {
         clock: None,
         rated: false,
         event: None,
+        ladder: None,
     }
 }
 

@@ -289,6 +289,54 @@ pub const MAX_QUEUED_HASHES: usize = 32;
 /// flood of addresses cannot grow the memory without bound.
 pub const MAX_TRACKED_KEYS: usize = 100_000;
 
+/// Ladder games a bot plays at once: two keep it busy while one game
+/// waits on the other side's clock, without burying a slow bot in games
+/// it then loses on time.
+pub const LADDER_MAX_GAMES: u32 = 2;
+
+/// Ladder games an anchor (a built-in bot, run by the server) plays at
+/// once: it faces every newcomer, so it takes more games than an entrant,
+/// bounded so that the anchors' thinking cannot crowd out the rooms.
+pub const LADDER_ANCHOR_MAX_GAMES: u32 = 8;
+
+/// Ladder games one pair plays in a UTC day: ten games against each of a
+/// few opponents settle a new bot's rating within a day, and no pair of
+/// bots fills the ledger with one match-up.
+pub const LADDER_DAILY_CAP: u32 = 10;
+
+/// How often the ladder pairs: a bot that finishes a game is given the
+/// next within about this long, at a handful of queries a tick.
+pub const LADDER_TICK: Duration = Duration::from_secs(2);
+
+/// The ladder's settings ([`LADDER_MAX_GAMES`], [`LADDER_ANCHOR_MAX_GAMES`],
+/// [`LADDER_DAILY_CAP`], [`LADDER_TICK`] by default); tests set small
+/// bounds and a fast tick, benches switch it off (`--no-ladder`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LadderSettings {
+    /// Whether this node pairs ladder games at all.
+    pub enabled: bool,
+    /// Games an entered bot plays at once.
+    pub max_games: u32,
+    /// Games an anchor plays at once.
+    pub anchor_max_games: u32,
+    /// Games a pair plays in a UTC day.
+    pub daily_cap: u32,
+    /// How often the ladder pairs.
+    pub tick: Duration,
+}
+
+impl Default for LadderSettings {
+    fn default() -> Self {
+        LadderSettings {
+            enabled: true,
+            max_games: LADDER_MAX_GAMES,
+            anchor_max_games: LADDER_ANCHOR_MAX_GAMES,
+            daily_cap: LADDER_DAILY_CAP,
+            tick: LADDER_TICK,
+        }
+    }
+}
+
 /// The limits one server instance runs with: the constants above by
 /// default; tests and benchmarks set smaller ones through
 /// [`crate::Config::limits`] (for example a short idle timeout) so that
@@ -329,6 +377,8 @@ pub struct Limits {
     /// Accounts one address may create an hour
     /// ([`ACCOUNTS_PER_ADDRESS_HOUR`]; 0: no cap).
     pub accounts_per_address_hour: usize,
+    /// The bot ladder's bounds and tick.
+    pub ladder: LadderSettings,
 }
 
 impl Default for Limits {
@@ -352,6 +402,7 @@ impl Default for Limits {
                 flood_cooldown: FLOOD_COOLDOWN,
             }),
             accounts_per_address_hour: ACCOUNTS_PER_ADDRESS_HOUR,
+            ladder: LadderSettings::default(),
         }
     }
 }

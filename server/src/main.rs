@@ -131,6 +131,11 @@ struct Args {
     /// pages may use a player's session cookie; repeatable.
     #[arg(long, value_name = "ORIGIN")]
     allow_origin: Vec<String>,
+    /// Pair no bot ladder games (the anchors' accounts are still made, and
+    /// entering a ladder is refused with `ladder/off`): for benchmarks,
+    /// or a node that should only serve rooms.
+    #[arg(long)]
+    no_ladder: bool,
 }
 
 // The main thread accepts connections and runs the cluster's background
@@ -210,6 +215,10 @@ async fn main() -> ExitCode {
             rooms_per_address: args.rooms_per_address,
             analysis_positions: args.analysis_positions,
             accounts_per_address_hour: args.accounts_per_address_hour,
+            ladder: parlor_server::limits::LadderSettings {
+                enabled: !args.no_ladder,
+                ..defaults.ladder
+            },
             // The default policy, at the rate asked for (0: none).
             admission: defaults
                 .admission

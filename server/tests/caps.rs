@@ -24,7 +24,7 @@ fn new_room(creator: Option<Uuid>, addr: Option<IpAddr>) -> NewRoom {
         creator_addr: addr,
         rated: false,
         by_account: false,
-        event: None,
+        scheduled: None,
     }
 }
 

@@ -37,7 +37,7 @@ async fn room(dir: &Directory, clock: Clock, rated: bool, by_account: bool) -> R
         creator_addr: None,
         rated,
         by_account,
-        event: None,
+        scheduled: None,
     })
     .await
     .unwrap_or_else(|e| panic!("{e:?}"))
@@ -163,7 +163,7 @@ async fn correspondence_rooms_are_for_accounts_and_wait_for_their_players() {
             creator_addr: None,
             rated: false,
             by_account: false,
-            event: None,
+            scheduled: None,
         })
         .await;
     assert_eq!(guest.map_err(|e| e.0), Err(ErrorCode::AuthRequired));
@@ -179,7 +179,7 @@ async fn correspondence_rooms_are_for_accounts_and_wait_for_their_players() {
                 creator_addr: None,
                 rated: false,
                 by_account: true,
-                event: None,
+                scheduled: None,
             })
             .await;
         assert_eq!(bad.map_err(|e| e.0), Err(ErrorCode::RoomBadOptions));

@@ -147,7 +147,7 @@ async fn bot_room(
             creator_addr: None,
             rated: false,
             by_account: false,
-            event: None,
+            scheduled: None,
         })
         .await
         .unwrap_or_else(|e| panic!("{e:?}"))

@@ -69,6 +69,7 @@ async fn export_piped_into_import_moves_every_match_and_a_rerun_changes_nothing(
                     clock: None,
                     rated: false,
                     event: None,
+                    ladder: None,
                 },
                 private: n == 1,
                 origin: Origin {
@@ -86,8 +87,10 @@ async fn export_piped_into_import_moves_every_match_and_a_rerun_changes_nothing(
                 account: true,
             };
             ok(store.set_seat(key, Seat(0), Some(seat)).await);
+            // An anchor's seat: its account travels with it.
             let bot = StoredSeat::Bot {
                 strategy: "perfect".into(),
+                account: Some("nimrod-perfect".into()),
             };
             ok(store.set_seat(key, Seat(1), Some(bot)).await);
             for seq in 0..4 {

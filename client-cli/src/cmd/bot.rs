@@ -1,6 +1,6 @@
 //! `parlor bot`: an automated player over the protocol, for one match in
-//! a room, for a series found by seeking or by accepting challenges, or
-//! for every game of a tournament.
+//! a room, for a series found by seeking or by accepting challenges, for
+//! every game of a tournament, or on a game's bot ladder.
 
 use parlor_cli::lobby::{self, Seated};
 use parlor_cli::series::Summary;
@@ -22,13 +22,18 @@ pub struct Args {
     #[arg(long, help = help::bot_strategy())]
     strategy: Option<String>,
     /// Join this room.
-    #[arg(long, conflicts_with_all = ["create", "seek", "accept_challenges", "tournament"])]
+    #[arg(long, conflicts_with_all = ["create", "seek", "accept_challenges", "tournament", "ladder"])]
     room: Option<String>,
     /// Play every game of this tournament (entering it first if it has
     /// not started), then print the final standings; needs the bot's
     /// account (--token).
-    #[arg(long, conflicts_with_all = ["create", "seek", "accept_challenges"])]
+    #[arg(long, conflicts_with_all = ["create", "seek", "accept_challenges", "ladder"])]
     tournament: Option<String>,
+    /// Enter this game's bot ladder and play every game it gives (several
+    /// at once) until --games are played (if given) or Ctrl-C, then leave
+    /// it; prints a JSON summary. Needs the bot's account (--token).
+    #[arg(long, conflicts_with_all = ["create", "seek", "accept_challenges"])]
+    ladder: Option<GameKind>,
     /// With --tournament: print the standings as JSON, for scripts.
     #[arg(long, requires = "tournament")]
     json: bool,
@@ -41,9 +46,10 @@ pub struct Args {
     /// summary.
     #[arg(long, conflicts_with = "create")]
     accept_challenges: bool,
-    /// Matches to play with --seek or --accept-challenges.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
-    games: u32,
+    /// Matches to play with --seek or --accept-challenges (default 1), or
+    /// with --ladder (default: until Ctrl-C).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    games: Option<u32>,
     /// Rated seeks (the bot's account needs a token).
     #[arg(long, requires = "seek")]
     rated: bool,
@@ -78,6 +84,27 @@ pub async fn run(a: Args) -> Result<(), String> {
     let mut rng = GameRng::from_seed(a.seed.unwrap_or_else(rand::random));
     if let Some(id) = &a.tournament {
         return tournament(&mut client, &a, id, &mut rng).await;
+    }
+    if let Some(game) = a.ladder {
+        let stop = async {
+            // No Ctrl-C handler (an unusual host): play until --games.
+            if tokio::signal::ctrl_c().await.is_err() {
+                std::future::pending::<()>().await;
+            }
+        };
+        let summary = parlor_cli::ladder::player::play_ladder(
+            &mut client,
+            &a.server,
+            game,
+            a.strategy.as_deref(),
+            a.games,
+            &mut rng,
+            stop,
+        )
+        .await?;
+        let text = serde_json::to_string(&summary).map_err(|e| e.to_string())?;
+        println!("{text}");
+        return Ok(());
     }
     if a.seek.is_some() || a.accept_challenges {
         let summary = series(&mut client, &a, &mut rng).await?;
@@ -178,7 +205,7 @@ async fn series(client: &mut Client, a: &Args, rng: &mut GameRng) -> Result<Summ
         return Err("--accept-challenges needs the bot's account: give --token".into());
     }
     let mut summary = Summary::default();
-    while summary.games < a.games {
+    while summary.games < a.games.unwrap_or(1) {
         let seated = match a.seek {
             Some(game) => {
                 let msg = ClientMsg::Seek {

@@ -9,6 +9,7 @@ pub mod clock;
 pub mod found;
 pub mod game_tool;
 pub mod games;
+pub mod ladder;
 pub mod leaderboard;
 pub mod play;
 pub mod player;

@@ -66,7 +66,14 @@ pub async fn run(a: Args) -> Result<(), String> {
             .map(|s| match &s.occupant {
                 Occupant::Empty => "(free)".to_owned(),
                 Occupant::Player { name, .. } => name.clone(),
-                Occupant::Bot { strategy } => format!("{strategy} bot"),
+                Occupant::Bot {
+                    strategy,
+                    account: None,
+                } => format!("{strategy} bot"),
+                Occupant::Bot {
+                    strategy,
+                    account: Some(name),
+                } => format!("{name} ({strategy} bot)"),
             })
             .collect();
         let status = match r.status {

@@ -146,7 +146,14 @@ fn seat_name(u: &Update, seat: Seat) -> String {
                 format!("{name}, disconnected")
             }
         }
-        Occupant::Bot { strategy } => format!("{strategy} bot"),
+        Occupant::Bot {
+            strategy,
+            account: None,
+        } => format!("{strategy} bot"),
+        Occupant::Bot {
+            strategy,
+            account: Some(name),
+        } => format!("{name} ({strategy} bot)"),
     };
     format!("seat {} ({held_by})", seat.0)
 }

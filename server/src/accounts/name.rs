@@ -84,6 +84,12 @@ impl AccountName {
         Ok(AccountName(s.to_owned()))
     }
 
+    /// The built-in bot account of `game`'s strategy `strategy`:
+    /// `GAME-STRATEGY`, a reserved name only the server gives.
+    pub fn builtin(game: GameKind, strategy: &str) -> Self {
+        AccountName(format!("{}-{strategy}", game.name()))
+    }
+
     /// The name as its owner spelled it.
     pub fn as_str(&self) -> &str {
         &self.0

@@ -246,6 +246,7 @@ impl Accounts {
             kind,
             password: hash,
             created_ms,
+            builtin: false,
         })
     }
 

@@ -57,6 +57,9 @@ pub struct Account {
     pub password: PasswordHash,
     /// When it was made, in milliseconds since the Unix epoch.
     pub created_ms: i64,
+    /// One of the server's built-in bots (a ladder's anchor): it has no
+    /// password and no tokens, so nobody signs in as it.
+    pub builtin: bool,
 }
 
 /// An API token as its owner sees it listed (never the token itself).
@@ -87,7 +90,11 @@ pub enum CreateError {
 #[derive(Clone, Debug)]
 pub struct AccountStore(Beside);
 
-const ACCOUNT_COLUMNS: &str = "a.id, a.name, a.kind, a.password, a.created_ms";
+const ACCOUNT_COLUMNS: &str = "a.id, a.name, a.kind, a.password, a.created_ms, a.builtin";
+
+/// What a built-in account keeps as its password hash: not a PHC string,
+/// so that no password ever verifies against it.
+const NO_PASSWORD: &str = "!builtin";
 
 impl AccountStore {
     /// The facade over the database beside the log.
@@ -140,6 +147,40 @@ impl AccountStore {
             Err(e) if e.is_duplicate() => Err(CreateError::Taken),
             Err(e) => Err(CreateError::Store(e)),
         }
+    }
+
+    /// Makes the built-in bot account `name` unless it exists (several
+    /// nodes starting at once may all try: the first insert wins, the
+    /// others change nothing). It has no password and no tokens.
+    pub async fn ensure_builtin(&self, name: &AccountName, now_ms: i64) -> Result<(), StoreError> {
+        let (spelled, key, kind) = (
+            name.as_str().to_owned(),
+            name.key(),
+            AccountKind::Bot.as_str(),
+        );
+        match &self.0 {
+            Beside::Sqlite(conn) => {
+                Beside::on_sqlite(conn, move |c| {
+                    c.execute(
+                        "INSERT INTO accounts (name, name_key, kind, password, created_ms, builtin) \
+                         VALUES (?1, ?2, ?3, ?4, ?5, 1) ON CONFLICT (name_key) DO NOTHING",
+                        params![spelled, key, kind, NO_PASSWORD, now_ms],
+                    )
+                })
+                .await?;
+            }
+            Beside::Postgres(pool) => {
+                Beside::pg_client(pool)
+                    .await?
+                    .execute(
+                        "INSERT INTO accounts (name, name_key, kind, password, created_ms, builtin) \
+                         VALUES ($1, $2, $3, $4, $5, true) ON CONFLICT (name_key) DO NOTHING",
+                        &[&spelled, &key, &kind, &NO_PASSWORD, &now_ms],
+                    )
+                    .await?;
+            }
+        }
+        Ok(())
     }
 
     /// The account named `name` in any case.
@@ -440,10 +481,17 @@ impl AccountStore {
 }
 
 /// An account's columns ([`ACCOUNT_COLUMNS`]) as read, before checking.
-type AccountRow = (i64, String, String, String, i64);
+type AccountRow = (i64, String, String, String, i64, bool);
 
 fn sqlite_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<AccountRow> {
-    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+    Ok((
+        r.get(0)?,
+        r.get(1)?,
+        r.get(2)?,
+        r.get(3)?,
+        r.get(4)?,
+        r.get(5)?,
+    ))
 }
 
 fn pg_row(r: &tokio_postgres::Row) -> Result<AccountRow, tokio_postgres::Error> {
@@ -453,11 +501,14 @@ fn pg_row(r: &tokio_postgres::Row) -> Result<AccountRow, tokio_postgres::Error> 
         r.try_get(2)?,
         r.try_get(3)?,
         r.try_get(4)?,
+        r.try_get(5)?,
     ))
 }
 
 /// An account from its columns.
-fn account((id, name, kind, password, created_ms): AccountRow) -> Result<Account, StoreError> {
+fn account(
+    (id, name, kind, password, created_ms, builtin): AccountRow,
+) -> Result<Account, StoreError> {
     let kind = AccountKind::parse(&kind)
         .ok_or_else(|| StoreError::Corrupt(format!("account kind {kind:?}")))?;
     Ok(Account {
@@ -466,5 +517,6 @@ fn account((id, name, kind, password, created_ms): AccountRow) -> Result<Account
         kind,
         password: PasswordHash::from_stored(password),
         created_ms,
+        builtin,
     })
 }

@@ -19,7 +19,11 @@ fn entry(g: AccountGame) -> GameEntry {
         if let Some(p) = players.get_mut(seat.index()) {
             *p = Some(match who {
                 StoredSeat::Player { name, .. } => name,
-                StoredSeat::Bot { strategy } => format!("bot:{strategy}"),
+                StoredSeat::Bot {
+                    account: Some(name),
+                    ..
+                } => name,
+                StoredSeat::Bot { strategy, .. } => format!("bot:{strategy}"),
             });
         }
     }
@@ -119,6 +123,7 @@ mod tests {
                     clock: Some(Clock::DaysPerMove(3)),
                     rated: true,
                     event: None,
+                    ladder: None,
                 },
                 private: false,
                 origin: Origin::default(),
@@ -147,6 +152,7 @@ mod tests {
             Seat(0),
             StoredSeat::Bot {
                 strategy: "optimal".into(),
+                account: None,
             },
         );
         let turn = Turn {

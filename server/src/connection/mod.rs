@@ -8,6 +8,7 @@
 mod analysis;
 mod drive;
 mod games;
+mod ladder;
 mod matchmaking;
 mod requests;
 

@@ -12,6 +12,7 @@ use serde_json::Value;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 use uuid::Uuid;
 
+use super::ladder::Entry;
 use super::Session;
 use crate::directory::{ListQuery, NewRoom, Unrouted};
 use crate::limits::MAX_NAME_CHARS;
@@ -47,7 +48,7 @@ impl Session {
                     creator_addr: Some(self.peer.addr),
                     rated: false,
                     by_account: self.account.is_some(),
-                    event: None,
+                    scheduled: None,
                 };
                 let answer = match self.shared.directory.create(req).await {
                     Ok(c) => ServerMsg::RoomCreated {
@@ -125,6 +126,10 @@ impl Session {
             ClientMsg::Rematch { room } => self.rematch(room),
             ClientMsg::MyGames => self.my_games().await,
             ClientMsg::CreateTournament(req) => self.create_tournament(*req).await,
+            ClientMsg::JoinTournament { id } => self.entry(Entry::TournamentJoin(id)).await,
+            ClientMsg::LeaveTournament { id } => self.entry(Entry::TournamentLeave(id)).await,
+            ClientMsg::LadderJoin { game } => self.entry(Entry::LadderJoin(game)).await,
+            ClientMsg::LadderLeave { game } => self.entry(Entry::LadderLeave(game)).await,
             ClientMsg::Ping { id } => {
                 self.out.send(&ServerMsg::Pong { id });
             }

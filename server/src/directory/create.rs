@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use parlor_games::deal::DealSecret;
 use parlor_games::GameKind;
-use parlor_protocol::{Clock, Deal, ErrorCode, EventGame, MatchHeader, RoomId};
+use parlor_protocol::{Clock, Deal, ErrorCode, EventGame, LadderGame, MatchHeader, RoomId};
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -42,20 +42,30 @@ pub struct NewRoom {
     /// Whether the creator is signed in to an account (only accounts may
     /// make correspondence rooms).
     pub by_account: bool,
-    /// A tournament's game: its id, deal and players are the event's.
-    pub event: Option<EventRoom>,
+    /// A tournament's or the ladder's game: its id, deal and players are
+    /// theirs.
+    pub scheduled: Option<ScheduledRoom>,
 }
 
-/// What a tournament decides of one of its games' rooms.
+/// What a tournament or the ladder decides of one of its games' rooms.
 #[derive(Debug)]
-pub struct EventRoom {
-    /// The room's id, derived from the event's (so that making it again
+pub struct ScheduledRoom {
+    /// The room's id, chosen by the scheduler (so that making it again
     /// after a crash finds it made).
     pub id: RoomId,
-    /// The deal, derived from the event's seed.
+    /// The deal (an event's is derived from its seed).
     pub secret: DealSecret,
-    /// Where in the event the game is, and its players.
-    pub game: EventGame,
+    /// Whose game it is, with its players by seat.
+    pub of: Schedule,
+}
+
+/// Whose game a scheduled room is (kept in its header).
+#[derive(Debug)]
+pub enum Schedule {
+    /// A tournament's: where in the event, and its players.
+    Event(EventGame),
+    /// The ladder's: its players, and which are anchors.
+    Ladder(LadderGame),
 }
 
 /// A room being made, counted against the caps until dropped.
@@ -147,11 +157,16 @@ impl Directory {
         // The server's half of the deal, committed to now and revealed in
         // the log once the match is over. Until every seat is taken the
         // room shows a provisional deal from it alone.
-        // A tournament's players are named in its header: the room seats
-        // them as it starts.
-        let (secret, event_game, fixed_id) = match req.event {
-            Some(e) => (e.secret, Some(Box::new(e.game)), Some(e.id)),
+        // A scheduled game's players are named in its header: the room
+        // seats them as it starts.
+        let (secret, schedule, fixed_id) = match req.scheduled {
+            Some(s) => (s.secret, Some(s.of), Some(s.id)),
             None => (DealSecret::new(rand::random(), rand::random()), None, None),
+        };
+        let (event_game, ladder_game) = match schedule {
+            Some(Schedule::Event(e)) => (Some(Box::new(e)), None),
+            Some(Schedule::Ladder(l)) => (None, Some(Box::new(l))),
+            None => (None, None),
         };
         let commitment = secret.commitment();
         let header = MatchHeader {
@@ -167,6 +182,7 @@ impl Directory {
             }),
             rated: req.rated,
             event: event_game,
+            ladder: ladder_game,
             clock: req.clock,
         };
         let (instance, rng) = parlor_protocol::replay(&header, &[]).map_err(|e| match e {

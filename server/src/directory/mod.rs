@@ -38,7 +38,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
-pub use create::{check_clock, Created, EventRoom, NewRoom};
+pub use create::{check_clock, Created, NewRoom, Schedule, ScheduledRoom};
 pub use listing::{ListQuery, Page};
 pub use spec::RoomSpec;
 pub use summons::{Summons, SUMMONS_QUEUE};
@@ -163,6 +163,11 @@ impl Directory {
     /// The store.
     pub fn store(&self) -> &Store {
         &self.store
+    }
+
+    /// The limits the server runs with.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// The threads rooms and connections run on.

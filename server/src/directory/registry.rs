@@ -251,6 +251,7 @@ mod tests {
                 seat: parlor_games::Seat(0),
                 occupant: parlor_protocol::Occupant::Bot {
                     strategy: "random".into(),
+                    account: None,
                 },
                 rating: None,
             }],

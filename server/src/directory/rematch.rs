@@ -26,7 +26,7 @@ impl Directory {
                     rated: plan.rated,
                     // Every player an account (a correspondence match's are).
                     by_account: plan.players.iter().all(|(_, m)| m.account),
-                    event: None,
+                    scheduled: None,
                 })
                 .await;
             let next = match made {

@@ -50,6 +50,7 @@ impl RoomSpec {
             clock,
             rated: false,
             event: None,
+            ladder: None,
         };
         parlor_protocol::replay(&header, &[]).map_err(|e| match e {
             parlor_protocol::ReplayError::Setup(m) => bad(m),

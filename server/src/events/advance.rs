@@ -16,7 +16,7 @@ use super::doc::{DocGame, DocRound, EventDoc};
 use super::store::Stored;
 use super::Events;
 use crate::accounts::name_key;
-use crate::directory::{EventRoom, NewRoom};
+use crate::directory::{NewRoom, Schedule, ScheduledRoom};
 use crate::store::StoreError;
 
 /// The room id of `event`'s game `index` (in the round's order) of round
@@ -261,17 +261,17 @@ impl Events {
                 creator_addr: None,
                 rated: doc.rated,
                 by_account: true,
-                event: Some(EventRoom {
+                scheduled: Some(ScheduledRoom {
                     id: room.clone(),
                     secret: seed.deal(number, game.board, game.deal),
-                    game: EventGame {
+                    of: Schedule::Event(EventGame {
                         event: doc.id.clone(),
                         round: number,
                         board: game.board,
                         deal: game.deal,
                         players: game.seats.to_vec(),
                         siblings,
-                    },
+                    }),
                 }),
             })
             .await;

@@ -8,11 +8,16 @@
 //! Every node runs the scheduler ([`Events::start`]); an event's rounds
 //! are run by the node holding its lease (kept in the events table), so
 //! that when that node dies another carries on from the stored document.
+//!
+//! The continuous bot ladder ([`ladder`]) is scheduled the same way, one
+//! lease per game.
 
 mod advance;
 mod create;
 mod doc;
 mod entry;
+pub mod ladder;
+mod lease;
 mod scheduler;
 mod store;
 
@@ -101,6 +106,7 @@ pub struct Events {
     store: EventStore,
     log: Store,
     directory: Arc<Directory>,
+    ladder: Arc<ladder::Ladder>,
 }
 
 /// Milliseconds since the Unix epoch.
@@ -115,8 +121,14 @@ impl Events {
         Events {
             store: EventStore::new(directory.store().beside()),
             log: directory.store().clone(),
+            ladder: Arc::new(ladder::Ladder::new(Arc::clone(&directory))),
             directory,
         }
+    }
+
+    /// The bot ladders.
+    pub fn ladder(&self) -> &Arc<ladder::Ladder> {
+        &self.ladder
     }
 
     /// Creates an event for account `by`; its id.

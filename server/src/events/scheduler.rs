@@ -1,5 +1,6 @@
 //! The scheduler every node runs: each tick it takes the lease of each
-//! event with work to do that no other node holds, and steps it.
+//! event with work to do that no other node holds, and steps it. The
+//! ladder's own tick starts beside it.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,6 +22,7 @@ pub const EVENT_LEASE_MS: u64 = 10_000;
 impl Events {
     /// Starts the scheduler on `tracker` until `shutdown`.
     pub fn start(self: &Arc<Self>, tracker: &TaskTracker, shutdown: CancellationToken) {
+        self.ladder.start(tracker, shutdown.clone());
         let events = Arc::clone(self);
         tracker.spawn(async move {
             let mut tick = tokio::time::interval(EVENT_TICK);

@@ -9,6 +9,7 @@
 use rusqlite::{params, OptionalExtension};
 
 use super::doc::EventDoc;
+use super::lease::LeasedTable;
 use crate::store::{Beside, StoreError};
 
 /// An event as stored: its document and the version to change it from.
@@ -19,6 +20,12 @@ pub struct Stored {
     /// Its version.
     pub version: i64,
 }
+
+/// The events' leases: one per event row.
+const EVENTS: LeasedTable = LeasedTable {
+    table: "events",
+    key: "id",
+};
 
 /// The events table; cheap to clone.
 #[derive(Clone, Debug)]
@@ -216,32 +223,6 @@ impl EventStore {
         now_ms: u64,
         until_ms: u64,
     ) -> Result<bool, StoreError> {
-        let (id, node) = (id.to_owned(), node.to_owned());
-        let now = i64::try_from(now_ms).unwrap_or(i64::MAX);
-        let until = i64::try_from(until_ms).unwrap_or(i64::MAX);
-        let n = match &self.0 {
-            Beside::Sqlite(conn) => {
-                Beside::on_sqlite(conn, move |c| {
-                    c.execute(
-                        "UPDATE events SET lease_node = ?1, lease_until_ms = ?2 \
-                         WHERE id = ?3 AND (lease_node IS NULL OR lease_node = ?1 OR lease_until_ms < ?4)",
-                        params![node, until, id, now],
-                    )
-                })
-                .await?
-            }
-            Beside::Postgres(pool) => {
-                let n = Beside::pg_client(pool)
-                    .await?
-                    .execute(
-                        "UPDATE events SET lease_node = $1, lease_until_ms = $2 \
-                         WHERE id = $3 AND (lease_node IS NULL OR lease_node = $1 OR lease_until_ms < $4)",
-                        &[&node, &until, &id, &now],
-                    )
-                    .await?;
-                usize::try_from(n).unwrap_or(0)
-            }
-        };
-        Ok(n == 1)
+        EVENTS.take(&self.0, id, node, now_ms, until_ms).await
     }
 }

@@ -74,6 +74,8 @@ pub enum ApiRoute {
     Ratings(Result<super::ratings::RatingsRoute, AuthError>),
     /// Tournaments.
     Tournaments(super::tournaments::TournamentRoute),
+    /// The bot ladders.
+    Ladder(super::ladder::LadderRoute),
     /// A path of the API with a method it does not take.
     MethodNotAllowed(&'static str),
     /// Under `/api/tokens/` or `/api/players/` but malformed.
@@ -101,6 +103,11 @@ pub fn route(method: &str, target: &str) -> Option<ApiRoute> {
             Ok(None) => ApiRoute::NotFound,
             Err(allowed) => ApiRoute::MethodNotAllowed(allowed),
         });
+    }
+    if let Some(r) = super::ladder::route(method, path) {
+        return Some(r.map_or_else(ApiRoute::MethodNotAllowed, |r| {
+            r.map_or(ApiRoute::NotFound, ApiRoute::Ladder)
+        }));
     }
     let only = |m: &'static str, r: ApiRoute| {
         Some(if method == m {
@@ -375,6 +382,7 @@ async fn handle_inner(
         | ApiRoute::PlayerHistory(_)
         | ApiRoute::Ratings(_) => false,
         ApiRoute::Tournaments(t) => t.changes(),
+        ApiRoute::Ladder(l) => l.changes(),
         _ => true,
     };
     if changes
@@ -487,6 +495,16 @@ async fn handle_inner(
                 None
             };
             let (status, body) = super::tournaments::answer(t, account, body, req.events).await?;
+            Ok(Answer::json(status, body))
+        }
+        ApiRoute::Ladder(l) => {
+            let account = if l.changes() {
+                Some(who(head, req, false).await?)
+            } else {
+                None
+            };
+            let ladder = req.events.ladder();
+            let (status, body) = super::ladder::answer(l, account, ladder, now_ms()).await?;
             Ok(Answer::json(status, body))
         }
         ApiRoute::MethodNotAllowed(allowed) => Ok(Answer {

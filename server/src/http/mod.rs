@@ -22,6 +22,7 @@ pub mod api;
 mod assets;
 mod body;
 mod head;
+pub mod ladder;
 mod ops;
 mod peer;
 mod player;

@@ -59,7 +59,7 @@ async fn make_room(
         creator_addr: Some(first.addr),
         rated,
         by_account: first.account.is_some(),
-        event: None,
+        scheduled: None,
     })
     .await
     .map(|c| c.room)

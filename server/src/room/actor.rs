@@ -62,11 +62,11 @@ pub(super) struct Room {
 
 impl Room {
     pub(super) async fn run(mut self, mut inbox: mpsc::Receiver<RoomCmd>) {
-        // A tournament's game seats its players itself, new or restored
-        // (a crash between making the room and seating them left it
-        // unseated): who sits where is in the header, stored with it.
-        if let Some(players) = self.event_players() {
-            self.seat_accounts(players).await;
+        // A tournament's or the ladder's game seats its players itself,
+        // new or restored (a crash between making the room and seating
+        // them left it unseated): who sits where is in the header.
+        if let Some(named) = self.named_seats() {
+            self.seat_named(named).await;
         }
         self.load_ratings().await;
         self.sync_clocks(Instant::now());

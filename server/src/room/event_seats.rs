@@ -1,10 +1,11 @@
-//! A tournament's game is made with its players already seated: each seat
-//! is held for an account, absent until the player joins it (which takes
-//! it back like any account's seat on a new connection). The match starts
-//! at once, so an absent player's clock runs, as the event's rules say.
-//! The players are named in the match's header, so a room restored with
-//! seats still empty (a crash came between its making and its seating)
-//! seats them as it starts.
+//! A scheduled game (a tournament's or the ladder's) is made with its
+//! players already seated: its header names them by seat. A player's seat
+//! is held for its account, absent until the player joins it (which takes
+//! it back like any account's seat on a new connection); a ladder's
+//! anchor is seated as its built-in strategy playing as its account. The
+//! match starts at once, so an absent player's clock runs. A room
+//! restored with seats still empty (a crash came between its making and
+//! its seating) seats them as it starts.
 
 use std::sync::Arc;
 
@@ -16,20 +17,55 @@ use super::slot::Slot;
 use super::{Member, RoomEvent};
 use crate::outbox::ConnId;
 
+/// A seat the header names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct NamedSeat {
+    /// The account.
+    name: String,
+    /// The built-in strategy that plays the seat server-side (an anchor),
+    /// or `None` for a player over the protocol.
+    strategy: Option<String>,
+}
+
 impl Room {
-    /// The players of a tournament's game with a seat still empty.
-    pub(super) fn event_players(&self) -> Option<Vec<String>> {
-        let event = self.header.event.as_ref()?;
-        let empty = self.seats.iter().any(|s| matches!(s, Slot::Empty));
-        (empty
-            && !event.players.is_empty()
-            && self.status() != parlor_protocol::RoomStatus::Finished)
-            .then(|| event.players.clone())
+    /// Whether an event or the ladder made the match: its players are
+    /// named in the header, and it ends by its rules or on time, never
+    /// aborted or abandoned (the event or ladder counts its result).
+    pub(super) fn scheduled(&self) -> bool {
+        self.header.event.is_some() || self.header.ladder.is_some()
     }
 
-    /// Seats `names` by seat as absent account players.
-    pub(super) async fn seat_accounts(&mut self, names: Vec<String>) {
-        for (i, name) in names.into_iter().enumerate().take(self.seats.len()) {
+    /// The seats of a scheduled game, while one is still empty.
+    pub(super) fn named_seats(&self) -> Option<Vec<NamedSeat>> {
+        let named: Vec<NamedSeat> = match (&self.header.event, &self.header.ladder) {
+            (Some(event), _) => event
+                .players
+                .iter()
+                .map(|name| NamedSeat {
+                    name: name.clone(),
+                    strategy: None,
+                })
+                .collect(),
+            (None, Some(ladder)) => ladder
+                .players
+                .iter()
+                .enumerate()
+                .map(|(i, name)| NamedSeat {
+                    name: name.clone(),
+                    strategy: ladder.strategies.get(i).cloned().flatten(),
+                })
+                .collect(),
+            (None, None) => return None,
+        };
+        let empty = self.seats.iter().any(|s| matches!(s, Slot::Empty));
+        (empty && !named.is_empty() && self.status() != parlor_protocol::RoomStatus::Finished)
+            .then_some(named)
+    }
+
+    /// Seats `named` by seat: players as absent account players, anchors
+    /// as their strategy playing as their account.
+    pub(super) async fn seat_named(&mut self, named: Vec<NamedSeat>) {
+        for (i, seat) in named.into_iter().enumerate().take(self.seats.len()) {
             let Ok(index) = u8::try_from(i) else {
                 break;
             };
@@ -40,19 +76,39 @@ impl Room {
             // to go to (they are logged by the store's own errors).
             let host = Member {
                 token: Uuid::new_v4(),
-                name: Arc::from(name.as_str()),
+                name: Arc::from(seat.name.as_str()),
                 conn: ConnId(0),
                 account: true,
             };
+            if let Some(strategy) = seat.strategy {
+                let Some(bot) = self.header.game.bot(&strategy) else {
+                    // Only the server names strategies, from the game's own.
+                    tracing::error!(room = %self.id, %strategy, "a named seat's strategy is not the game's");
+                    return;
+                };
+                let slot = Slot::Bot {
+                    strategy,
+                    account: Some(seat.name),
+                };
+                // The bot is in place before the seat's taking can start
+                // the match (which may make it the one to act).
+                self.bots[i] = Some(bot);
+                if !self.take_seat(&host, Seat(index), slot).await {
+                    self.bots[i] = None;
+                    tracing::error!(room = %self.id, seat = index, "a scheduled seat could not be stored");
+                    return;
+                }
+                continue;
+            }
             let slot = Slot::Player {
                 token: host.token,
-                name,
+                name: seat.name,
                 out: None,
                 client_seed: None,
                 account: true,
             };
             if !self.take_seat(&host, Seat(index), slot).await {
-                tracing::error!(room = %self.id, seat = index, "a tournament seat could not be stored");
+                tracing::error!(room = %self.id, seat = index, "a scheduled seat could not be stored");
                 return;
             }
             self.host.report(RoomEvent::Seated {

@@ -17,9 +17,10 @@ impl Room {
             // A correspondence match waits for its players as long as
             // their clocks allow: time running out ends it, not absence.
             RoomStatus::Playing if self.header.clock.is_some_and(|c| c.is_correspondence()) => None,
-            // So does a tournament's game (always on a clock): a player
-            // who stays away loses it on time, which the event counts.
-            RoomStatus::Playing if self.header.event.is_some() => None,
+            // So does a tournament's or the ladder's game (always on a
+            // clock): a player who stays away loses it on time, which the
+            // event or the ladder counts.
+            RoomStatus::Playing if self.scheduled() => None,
             RoomStatus::Playing => self
                 .gone_since
                 .map(|since| (since + lives.abandoned, Closed::Abandoned)),

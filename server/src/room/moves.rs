@@ -387,10 +387,10 @@ impl Room {
                 continue;
             }
             // A rated match a seat never began does not count.
-            // A tournament's game is the exception: an absent player
-            // loses it on time, as the event's rules say.
+            // A tournament's or the ladder's game is the exception: an
+            // absent player loses it on time, as their rules say.
             if self.header.rated
-                && self.header.event.is_none()
+                && !self.scheduled()
                 && !self.has_moved.get(seat.index()).copied().unwrap_or(true)
             {
                 tracing::info!(room = %self.id, %seat, "time ran out before the seat's first move: aborted");

@@ -83,7 +83,7 @@ impl Room {
             .map(|(i, slot)| {
                 let seat = Seat(u8::try_from(i).ok()?);
                 Some(RatedSeat {
-                    name: slot.player_name()?.to_owned(),
+                    name: slot.account_name()?.to_owned(),
                     account_key: slot.account_key()?,
                     seat,
                     team: game.team(seat),

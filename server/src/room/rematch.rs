@@ -117,7 +117,7 @@ impl Room {
                         players.push((next(i), m.clone()));
                     }
                 }
-                Slot::Bot { strategy } => bots.push((next(i), strategy.clone())),
+                Slot::Bot { strategy, .. } => bots.push((next(i), strategy.clone())),
                 Slot::Empty => {}
             }
         }

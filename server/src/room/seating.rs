@@ -95,7 +95,7 @@ impl Room {
         let held = |i: usize| {
             self.seats
                 .get(i)
-                .and_then(Slot::account_key)
+                .and_then(Slot::player_account_key)
                 .is_some_and(|k| k == mine)
         };
         match seat {
@@ -303,6 +303,7 @@ impl Room {
         };
         let slot = Slot::Bot {
             strategy: name.clone(),
+            account: None,
         };
         if !self.take_seat(&who, seat, slot).await {
             return;

@@ -161,9 +161,9 @@ pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<P
                 client_seed,
                 account,
             },
-            StoredSeat::Bot { strategy } => {
+            StoredSeat::Bot { strategy, account } => {
                 bots[i] = record.header.game.bot(&strategy);
-                Slot::Bot { strategy }
+                Slot::Bot { strategy, account }
             }
         };
     }

@@ -32,6 +32,10 @@ pub enum Slot {
     Bot {
         /// Strategy name.
         strategy: String,
+        /// The account it plays as: a ladder's anchor, whose matches are
+        /// rated like any account's. `None` for a bot added to a room
+        /// (`add_bot`), which stays unrated.
+        account: Option<String>,
     },
 }
 
@@ -47,7 +51,10 @@ impl Slot {
                 connected: out.as_ref().is_some_and(Outbox::is_open),
                 account: *account,
             },
-            Slot::Bot { strategy, .. } => Occupant::Bot { strategy },
+            Slot::Bot { strategy, account } => Occupant::Bot {
+                strategy,
+                account: account.as_deref(),
+            },
         }
     }
 
@@ -72,8 +79,9 @@ impl Slot {
                 client_seed: client_seed.clone(),
                 account: *account,
             }),
-            Slot::Bot { strategy, .. } => Some(StoredSeat::Bot {
+            Slot::Bot { strategy, account } => Some(StoredSeat::Bot {
                 strategy: strategy.clone(),
+                account: account.clone(),
             }),
         }
     }
@@ -104,27 +112,38 @@ impl Slot {
         matches!(self, Slot::Player { out: Some(o), .. } if o.id() == conn)
     }
 
-    /// The name of the player sitting here, if a player does.
-    pub fn player_name(&self) -> Option<&str> {
-        match self {
-            Slot::Player { name, .. } => Some(name),
-            _ => None,
-        }
-    }
-
-    /// Whether an account holds the seat.
+    /// Whether an account holds the seat (a player signed in, or an
+    /// anchor playing as its account).
     pub fn is_account(&self) -> bool {
-        matches!(self, Slot::Player { account: true, .. })
+        self.account_name().is_some()
     }
 
-    /// The key of the account holding the seat, if an account does.
-    pub fn account_key(&self) -> Option<String> {
+    /// The name of the account holding the seat, if an account does.
+    pub fn account_name(&self) -> Option<&str> {
         match self {
             Slot::Player {
                 name,
                 account: true,
                 ..
-            } => Some(crate::accounts::name_key(name)),
+            } => Some(name),
+            Slot::Bot {
+                account: Some(name),
+                ..
+            } => Some(name),
+            _ => None,
+        }
+    }
+
+    /// The key of the account holding the seat, if an account does.
+    pub fn account_key(&self) -> Option<String> {
+        self.account_name().map(crate::accounts::name_key)
+    }
+
+    /// The key of the account of a player (over the protocol) holding the
+    /// seat: whom a turn notice reaches and who may take the seat back.
+    pub fn player_account_key(&self) -> Option<String> {
+        match self {
+            Slot::Player { .. } => self.account_key(),
             _ => None,
         }
     }
@@ -174,6 +193,11 @@ mod tests {
             Slot::Empty,
             Slot::Bot {
                 strategy: "optimal".into(),
+                account: None,
+            },
+            Slot::Bot {
+                strategy: "optimal".into(),
+                account: Some("nimrod-optimal".into()),
             },
             Slot::Player {
                 token: Uuid::nil(),

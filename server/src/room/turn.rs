@@ -75,7 +75,7 @@ impl Room {
             let Some(slot) = self.seats.get(seat.index()) else {
                 continue;
             };
-            let Some(account_key) = slot.account_key().filter(|_| !slot.connected()) else {
+            let Some(account_key) = slot.player_account_key().filter(|_| !slot.connected()) else {
                 continue;
             };
             let deadline_ms = turn.of(seat).flatten();

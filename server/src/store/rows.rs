@@ -22,6 +22,9 @@ struct DealColumn {
     salt: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     event: Option<Box<parlor_protocol::EventGame>>,
+    /// A ladder game's players, kept the same way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ladder: Option<Box<parlor_protocol::LadderGame>>,
 }
 
 pub(super) fn to_json<T: serde::Serialize + ?Sized>(v: &T) -> Result<String, StoreError> {
@@ -62,6 +65,7 @@ impl NewHeader<'_> {
                     server_seed: d.server_seed.clone(),
                     salt: d.salt.clone(),
                     event: h.event.clone(),
+                    ladder: h.ladder.clone(),
                 })
             })
             .transpose()?;
@@ -90,6 +94,10 @@ pub(super) fn account_key(who: &StoredSeat) -> Option<String> {
         StoredSeat::Player {
             name,
             account: true,
+            ..
+        } => Some(parlor_protocol::account_key(name)),
+        StoredSeat::Bot {
+            account: Some(name),
             ..
         } => Some(parlor_protocol::account_key(name)),
         _ => None,
@@ -144,6 +152,7 @@ impl HeaderRow {
             .map(from_json::<DealColumn>)
             .transpose()?;
         let event = column.as_ref().and_then(|d| d.event.clone());
+        let ladder = column.as_ref().and_then(|d| d.ladder.clone());
         let deal = column.map(|d| Deal {
             commitment: d.commitment,
             server_seed: d.server_seed,
@@ -160,6 +169,7 @@ impl HeaderRow {
             clock: row.clock.as_deref().map(from_json::<Clock>).transpose()?,
             rated: row.rated,
             event,
+            ladder,
         };
         let origin = Origin {
             creator: row.creator.as_deref().and_then(|t| t.parse().ok()),
@@ -208,7 +218,11 @@ impl SeatRow {
                 client_seed: self.client_seed,
                 account: self.account_key.is_some(),
             },
-            ("bot", _, Some(strategy)) => StoredSeat::Bot { strategy },
+            ("bot", _, Some(strategy)) => StoredSeat::Bot {
+                strategy,
+                // An anchor's seat keeps its account's name beside the key.
+                account: self.account_key.and(self.name),
+            },
             (kind, _, _) => return Err(StoreError::Corrupt(format!("seat kind {kind:?}"))),
         };
         Ok((Seat(self.seat), who))

@@ -29,6 +29,10 @@ pub enum StoredSeat {
     Bot {
         /// Strategy name.
         strategy: String,
+        /// The account it plays as (a ladder's anchor; filed under the
+        /// name's key like an account's seat), or none for a bot added to
+        /// a room. Seats stored before anchors existed read as none.
+        account: Option<String>,
     },
 }
 

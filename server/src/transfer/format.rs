@@ -72,6 +72,10 @@ enum SeatLine {
     Bot {
         seat: u8,
         strategy: String,
+        /// The account it plays as (a ladder's anchor; absent otherwise
+        /// and in older exports).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        account: Option<String>,
     },
 }
 
@@ -117,9 +121,10 @@ impl From<ExportedMatch> for MatchLine {
                         client_seed,
                         account,
                     },
-                    StoredSeat::Bot { strategy } => SeatLine::Bot {
+                    StoredSeat::Bot { strategy, account } => SeatLine::Bot {
                         seat: seat.0,
                         strategy,
+                        account,
                     },
                 })
                 .collect(),
@@ -168,7 +173,11 @@ impl MatchLine {
                         account,
                     },
                 ),
-                SeatLine::Bot { seat, strategy } => (seat, StoredSeat::Bot { strategy }),
+                SeatLine::Bot {
+                    seat,
+                    strategy,
+                    account,
+                } => (seat, StoredSeat::Bot { strategy, account }),
             };
             if seat >= seats_in || seats.iter().any(|(s, _): &(Seat, _)| s.0 == seat) {
                 return Err(format!("seat {seat} is out of range or listed twice"));

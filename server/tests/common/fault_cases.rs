@@ -59,6 +59,7 @@ async fn new_match(store: &Store, id: &str) -> MatchKey {
             clock: None,
             rated: false,
             event: None,
+            ladder: None,
         },
         private: false,
         origin: Origin::default(),

@@ -48,7 +48,7 @@ pub async fn nimrod_room(dir: &Directory, piles: [u64; 2], clock: Option<Clock>)
         creator_addr: None,
         rated: false,
         by_account: false,
-        event: None,
+        scheduled: None,
     })
     .await
     .unwrap_or_else(|e| panic!("{e:?}"))

@@ -34,6 +34,7 @@ pub fn header(seed: u64) -> MatchHeader {
         clock: None,
         rated: false,
         event: None,
+        ladder: None,
     }
 }
 
@@ -76,6 +77,10 @@ fn full_record() -> MatchRecord {
             }),
             rated: true,
             event: None,
+            ladder: Some(Box::new(parlor_protocol::LadderGame {
+                players: vec!["dee".into(), "rummikub-greedy".into()],
+                strategies: vec![None, Some("greedy".into())],
+            })),
         },
         private: true,
         origin: Origin {
@@ -116,6 +121,7 @@ pub async fn matches_seats_and_moves_survive_a_reopen(backend: &Backend) {
             Seat(1),
             Some(StoredSeat::Bot {
                 strategy: "optimal".into(),
+                account: None,
             }),
         )
         .await);
@@ -136,6 +142,7 @@ pub async fn matches_seats_and_moves_survive_a_reopen(backend: &Backend) {
             Seat(1),
             Some(StoredSeat::Bot {
                 strategy: "greedy".into(),
+                account: Some("rummikub-greedy".into()),
             }),
         )
         .await);
@@ -181,7 +188,8 @@ pub async fn matches_seats_and_moves_survive_a_reopen(backend: &Backend) {
             (
                 Seat(1),
                 StoredSeat::Bot {
-                    strategy: "optimal".into()
+                    strategy: "optimal".into(),
+                    account: None,
                 }
             ),
         ]
@@ -195,7 +203,8 @@ pub async fn matches_seats_and_moves_survive_a_reopen(backend: &Backend) {
             (
                 Seat(1),
                 StoredSeat::Bot {
-                    strategy: "greedy".into()
+                    strategy: "greedy".into(),
+                    account: Some("rummikub-greedy".into()),
                 }
             )
         ]
@@ -305,6 +314,7 @@ pub async fn an_accounts_games_are_listed_with_whose_turn_it_is(backend: &Backen
             clock,
             rated: seed % 2 == 0,
             event: None,
+            ladder: None,
             ..header(seed)
         },
         private: false,
@@ -346,6 +356,7 @@ pub async fn an_accounts_games_are_listed_with_whose_turn_it_is(backend: &Backen
             Seat(0),
             Some(StoredSeat::Bot {
                 strategy: "optimal".into(),
+                account: None,
             }),
         )
         .await);
@@ -393,17 +404,23 @@ pub async fn an_accounts_games_are_listed_with_whose_turn_it_is(backend: &Backen
     assert_eq!(aborted.closed, Some(Closed::Aborted));
 }
 
-/// What the previous layout lacked (SQLite's 6, PostgreSQL's 5), and the
+/// What the previous layout lacked (SQLite's 7, PostgreSQL's 6), and the
 /// SQL that takes a database back to it.
 pub fn downgrade_sql(backend: &Backend) -> &'static str {
     match backend {
         Backend::Sqlite(_) => {
-            "DROP TABLE events;
-             PRAGMA user_version = 6;"
+            "DROP TABLE ladders;
+             DROP TABLE ladder_games;
+             DROP TABLE ladder_entries;
+             ALTER TABLE accounts DROP COLUMN builtin;
+             PRAGMA user_version = 7;"
         }
         Backend::Postgres(_) => {
-            "DROP TABLE events;
-             UPDATE layout SET version = 5;"
+            "DROP TABLE ladders;
+             DROP TABLE ladder_games;
+             DROP TABLE ladder_entries;
+             ALTER TABLE accounts DROP COLUMN builtin;
+             UPDATE layout SET version = 6;"
         }
     }
 }
@@ -436,6 +453,17 @@ pub async fn the_previous_layout_is_migrated_and_keeps_its_rows(backend: &Backen
             })
             .await);
         ok(s.close_match(closed, Closed::Abandoned).await);
+        // An account made before the migration.
+        let accounts = parlor_server::accounts::store::AccountStore::new(s.beside());
+        let name =
+            parlor_server::accounts::AccountName::new("Old_Bot").unwrap_or_else(|e| panic!("{e}"));
+        let hash = parlor_server::accounts::PasswordHash::from_stored("x".into());
+        if let Err(e) = accounts
+            .create(&name, parlor_server::accounts::AccountKind::Bot, &hash, 1)
+            .await
+        {
+            panic!("{e}");
+        }
     })
     .await;
     backend.execute(downgrade_sql(backend)).await;
@@ -458,6 +486,18 @@ pub async fn the_previous_layout_is_migrated_and_keeps_its_rows(backend: &Backen
         // So is the events table, empty.
         let events = parlor_server::events::EventStore::new(s.beside());
         assert!(ok(events.list(&["upcoming", "running"], 10).await).is_empty());
+        // The ladder's tables are there, empty; the old account is not
+        // built in, and a built-in one can be made beside it.
+        let ladder = parlor_server::events::ladder::LadderStore::new(s.beside());
+        assert!(ok(ladder.entries().await).is_empty());
+        let accounts = parlor_server::accounts::store::AccountStore::new(s.beside());
+        let old = ok(accounts.by_name("old_bot").await).unwrap_or_else(|| panic!("lost"));
+        assert!(!old.builtin);
+        let anchor = parlor_server::accounts::AccountName::builtin(GameKind::Nimrod, "optimal");
+        ok(accounts.ensure_builtin(&anchor, 2).await);
+        ok(accounts.ensure_builtin(&anchor, 3).await);
+        let made = ok(accounts.by_name("nimrod-optimal").await).unwrap_or_else(|| panic!("none"));
+        assert!(made.builtin && made.created_ms == 2, "made once, kept");
         assert!(ok(s.ratings_of("eve").await).is_empty());
         assert!(ok(s.ledger(0, None, 10).await).is_empty());
         (unfinished, closed, ok(s.games_of("eve", 10).await))

@@ -36,6 +36,8 @@ export function gameInfo(name) {
 export function seatName(entry) {
   if (!entry) return '?';
   if (entry.kind === 'player') return entry.name;
+  // A ladder's anchor plays as its own account: shown by that name.
+  if (entry.kind === 'bot' && entry.account) return `${entry.account} (bot)`;
   if (entry.kind === 'bot') return `bot (${entry.strategy})`;
   // Never a bot's or a player's name: nobody sits there yet.
   return 'free seat';

@@ -49,6 +49,7 @@ enum Params<'a> {
         epoch: i64,
         seat: i16,
         strategy: &'a str,
+        name: Option<&'a str>,
     },
     Clear {
         key: i64,
@@ -128,11 +129,12 @@ impl<'a> Params<'a> {
                 client_seed: client_seed.as_deref(),
                 account_key: account_key(who),
             },
-            Payload::Seat(key, seat, Some(StoredSeat::Bot { strategy })) => Params::Bot {
+            Payload::Seat(key, seat, Some(StoredSeat::Bot { strategy, account })) => Params::Bot {
                 key: key.id,
                 epoch: key.epoch,
                 seat: i16::from(seat.0),
                 strategy,
+                name: account.as_deref(),
             },
             Payload::Close(key, why) => Params::Close {
                 key: key.id,
@@ -220,9 +222,10 @@ impl<'a> Params<'a> {
                 epoch,
                 seat,
                 strategy,
+                name,
             } => out.push(guarded(
                 &s.seat_bot,
-                vec![key, seat, strategy, owner, epoch],
+                vec![key, seat, strategy, owner, epoch, name],
             )),
             Params::Clear { key, epoch, seat } => {
                 out.push(guarded(&s.seat_clear, vec![key, seat, owner, epoch]))
@@ -569,6 +572,7 @@ mod tests {
                 clock: None,
                 rated: false,
                 event: None,
+                ladder: None,
             },
             private: false,
             origin: super::super::super::Origin::default(),

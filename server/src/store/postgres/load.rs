@@ -97,11 +97,11 @@ impl Loader {
                     )
                     .await?;
                 }
-                StoredSeat::Bot { strategy } => {
+                StoredSeat::Bot { strategy, account } => {
                     tx.execute(
-                        "INSERT INTO seats (match_id, seat, kind, strategy) \
-                         VALUES ($1, $2, 'bot', $3)",
-                        &[&id, &seat, strategy],
+                        "INSERT INTO seats (match_id, seat, kind, strategy, name, account_key) \
+                         VALUES ($1, $2, 'bot', $3, $4, $5)",
+                        &[&id, &seat, strategy, account, &account_key(who)],
                     )
                     .await?;
                 }

@@ -16,7 +16,7 @@ use tokio_postgres::Client;
 use super::super::StoreError;
 
 /// The layout this server writes, kept in `layout.version`.
-pub const LAYOUT: i32 = 6;
+pub const LAYOUT: i32 = 7;
 
 /// Layout 1.
 ///
@@ -193,9 +193,50 @@ CREATE TABLE events (
 CREATE INDEX events_due ON events (status, starts_at_ms);
 ";
 
+/// Layout 7, as SQLite's layout 8: the bot ladder (built-in accounts,
+/// each game's entrants and games, and the lease of the node pairing
+/// each game's ladder).
+const LAYOUT_7: &str = "
+ALTER TABLE accounts ADD COLUMN builtin boolean NOT NULL DEFAULT false;
+CREATE TABLE ladder_entries (
+    game text NOT NULL,
+    account_key text NOT NULL,
+    name text NOT NULL,
+    builtin boolean NOT NULL DEFAULT false,
+    active boolean NOT NULL,
+    entered_ms bigint NOT NULL,
+    seen_ms bigint NOT NULL DEFAULT 0,
+    games bigint NOT NULL DEFAULT 0,
+    wins bigint NOT NULL DEFAULT 0,
+    losses bigint NOT NULL DEFAULT 0,
+    draws bigint NOT NULL DEFAULT 0,
+    PRIMARY KEY (game, account_key)
+);
+CREATE TABLE ladder_games (
+    room text PRIMARY KEY,
+    game text NOT NULL,
+    seat0 text NOT NULL,
+    seat1 text NOT NULL,
+    strategies text NOT NULL,
+    started_ms bigint NOT NULL,
+    ended_ms bigint,
+    result text
+);
+CREATE INDEX ladder_games_playing ON ladder_games (game) WHERE ended_ms IS NULL;
+CREATE INDEX ladder_games_ended ON ladder_games (game, ended_ms);
+CREATE INDEX ladder_games_started ON ladder_games (game, started_ms);
+CREATE TABLE ladders (
+    game text PRIMARY KEY,
+    lease_node text,
+    lease_until_ms bigint NOT NULL DEFAULT 0
+);
+";
+
 /// Each layout's step from the one before, in order: `STEPS[n]` brings
 /// layout `n` to `n + 1` (layout 0: an empty schema).
-const STEPS: &[&str] = &[LAYOUT_1, LAYOUT_2, LAYOUT_3, LAYOUT_4, LAYOUT_5, LAYOUT_6];
+const STEPS: &[&str] = &[
+    LAYOUT_1, LAYOUT_2, LAYOUT_3, LAYOUT_4, LAYOUT_5, LAYOUT_6, LAYOUT_7,
+];
 
 /// Brings `schema` to [`LAYOUT`]: creates it and its tables if missing,
 /// runs the steps from its layout, refuses a newer one. `schema` is a

@@ -60,14 +60,18 @@ impl Statements {
                  client_seed = excluded.client_seed, account_key = excluded.account_key \
                  RETURNING match_id"
             ),
+            // A bot seat: an anchor's is filed under its account's key,
+            // the name in lower case (names are ASCII), as `account_key` has it.
             client.prepare(
                 "WITH ok AS (SELECT id FROM matches WHERE id = $1 AND owner = $4 AND epoch = $5 \
                  FOR SHARE) \
-                 INSERT INTO seats (match_id, seat, kind, token, name, strategy, client_seed) \
-                 SELECT id, $2, 'bot', NULL, NULL, $3, NULL FROM ok \
+                 INSERT INTO seats (match_id, seat, kind, token, name, strategy, client_seed, \
+                 account_key) \
+                 SELECT id, $2, 'bot', NULL, $6, $3, NULL, lower($6) FROM ok \
                  ON CONFLICT (match_id, seat) DO UPDATE SET kind = excluded.kind, \
                  token = excluded.token, name = excluded.name, strategy = excluded.strategy, \
-                 client_seed = excluded.client_seed, account_key = NULL RETURNING match_id"
+                 client_seed = excluded.client_seed, account_key = excluded.account_key \
+                 RETURNING match_id"
             ),
             client.prepare(
                 "WITH ok AS (SELECT id FROM matches WHERE id = $1 AND owner = $3 AND epoch = $4 \

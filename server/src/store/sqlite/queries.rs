@@ -71,11 +71,11 @@ pub(super) fn set_seat(
                 account_key(who)
             ])?;
         }
-        Some(StoredSeat::Bot { strategy }) => {
+        Some(who @ StoredSeat::Bot { strategy, account }) => {
             conn.prepare_cached(
-                "INSERT OR REPLACE INTO seats (match_id, seat, kind, strategy) VALUES (?1, ?2, 'bot', ?3)",
+                "INSERT OR REPLACE INTO seats (match_id, seat, kind, strategy, name, account_key) VALUES (?1, ?2, 'bot', ?3, ?4, ?5)",
             )?
-            .execute(params![key.id, seat.0, strategy])?;
+            .execute(params![key.id, seat.0, strategy, account, account_key(who)])?;
         }
     }
     Ok(())

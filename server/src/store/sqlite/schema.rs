@@ -1,5 +1,11 @@
 //! The database layout, and the migration from earlier layouts.
 //!
+//! Layout 8 adds the bot ladder: accounts marked `builtin` (the server's
+//! own bots, which nobody signs in as), each game's entrants
+//! (`ladder_entries`, with their ladder record and when a node last saw
+//! them connected), its games (`ladder_games`) and which node pairs each
+//! game's ladder (`ladders`, a lease as events have).
+//!
 //! Layout 7 adds tournaments: `events`, one row per event holding its
 //! whole state as a JSON document with a version (changed by
 //! compare-and-set) and the lease of the node running it (see `events`).
@@ -39,7 +45,7 @@ use rusqlite::{Connection, OptionalExtension};
 use super::StoreError;
 
 /// The layout this server writes, kept in `PRAGMA user_version`.
-pub const LAYOUT: i64 = 7;
+pub const LAYOUT: i64 = 8;
 
 /// Layout 2. `seats` and `moves` are `WITHOUT ROWID`: keyed by their
 /// primary key alone, an insert updates one b-tree, not a table and an
@@ -203,6 +209,46 @@ CREATE TABLE events (
 CREATE INDEX events_due ON events (status, starts_at_ms);
 ";
 
+/// Layout 7 to layout 8: the bot ladder. Games being played are found
+/// by a partial index (the scheduler's query each tick); finished ones by
+/// game and end (the page's recent games), begun ones by game and start
+/// (the day's games per pair).
+const LADDER: &str = "
+ALTER TABLE accounts ADD COLUMN builtin INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE ladder_entries (
+    game TEXT NOT NULL,
+    account_key TEXT NOT NULL,
+    name TEXT NOT NULL,
+    builtin INTEGER NOT NULL DEFAULT 0,
+    active INTEGER NOT NULL,
+    entered_ms INTEGER NOT NULL,
+    seen_ms INTEGER NOT NULL DEFAULT 0,
+    games INTEGER NOT NULL DEFAULT 0,
+    wins INTEGER NOT NULL DEFAULT 0,
+    losses INTEGER NOT NULL DEFAULT 0,
+    draws INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game, account_key)
+);
+CREATE TABLE ladder_games (
+    room TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    seat0 TEXT NOT NULL,
+    seat1 TEXT NOT NULL,
+    strategies TEXT NOT NULL,
+    started_ms INTEGER NOT NULL,
+    ended_ms INTEGER,
+    result TEXT
+);
+CREATE INDEX ladder_games_playing ON ladder_games (game) WHERE ended_ms IS NULL;
+CREATE INDEX ladder_games_ended ON ladder_games (game, ended_ms);
+CREATE INDEX ladder_games_started ON ladder_games (game, started_ms);
+CREATE TABLE ladders (
+    game TEXT PRIMARY KEY,
+    lease_node TEXT,
+    lease_until_ms INTEGER NOT NULL DEFAULT 0
+);
+";
+
 /// Brings the database to [`LAYOUT`]: creates the tables in a new file,
 /// migrates an older layout (all in one transaction, so an interrupted
 /// migration leaves the old layout intact), refuses a newer one.
@@ -225,7 +271,9 @@ pub fn prepare(conn: &mut Connection) -> Result<(), StoreError> {
         )
         .optional()?
         .is_some();
-    if has_tables && version == 6 {
+    if has_tables && version == 7 {
+        tracing::info!("migrating the database from layout 7 to {LAYOUT}");
+    } else if has_tables && version == 6 {
         tracing::info!("migrating the database from layout 6 to {LAYOUT}");
     } else if has_tables && version == 5 {
         tracing::info!("migrating the database from layout 5 to {LAYOUT}");
@@ -255,7 +303,10 @@ pub fn prepare(conn: &mut Connection) -> Result<(), StoreError> {
     if from < 6 {
         tx.execute_batch(RATINGS)?;
     }
-    tx.execute_batch(EVENTS)?;
+    if from < 7 {
+        tx.execute_batch(EVENTS)?;
+    }
+    tx.execute_batch(LADDER)?;
     tx.pragma_update(None, "user_version", LAYOUT)?;
     tx.commit()?;
     Ok(())

@@ -267,6 +267,7 @@ mod tests {
                 clock: None,
                 rated: false,
                 event: None,
+                ladder: None,
             },
             private: false,
             origin: crate::store::Origin::default(),

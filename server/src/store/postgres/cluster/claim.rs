@@ -190,6 +190,7 @@ mod tests {
                     clock: None,
                     rated: false,
                     event: None,
+                    ladder: None,
                 },
                 private: false,
                 origin: Origin::default(),

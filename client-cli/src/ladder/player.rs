@@ -1,0 +1,201 @@
+//! `parlor bot --ladder GAME`: a bot account on a game's ladder. It
+//! enters the ladder (`ladder_join`), takes every seat the ladder gives
+//! it (the `ladder_game` message, and the page read now and then for a
+//! game announced while it was away), plays each with a [`SeatBot`]
+//! (several at once), and once it has taken as many games as it was asked
+//! for, or is interrupted, leaves the ladder (`ladder_leave`); it plays
+//! out the games it holds unless interrupted.
+
+use std::collections::{HashMap, HashSet};
+use std::time::Duration;
+
+use parlor_games::{GameKind, GameRng, Seat};
+use parlor_protocol::{ClientMsg, ErrorCode, RoomId, ServerMsg};
+use tokio::time::Instant;
+
+use super::api;
+use crate::bot::{make_bot, passing, SeatBot, Step};
+use crate::series::Summary;
+use crate::{Client, ClientError};
+
+/// How often the page is read for a seat whose announcement was missed.
+pub const POLL: Duration = Duration::from_secs(2);
+
+/// How long a bot out of the ladder waits for its games' next message
+/// before looking again (the games' clocks end them long before).
+const IDLE_WAIT: Duration = Duration::from_secs(60);
+
+/// A ladder bot's seats.
+struct Seats {
+    /// The rooms being played, by room.
+    playing: HashMap<RoomId, SeatBot>,
+    /// Rooms over (or given up on): not joined again.
+    done: HashSet<RoomId>,
+    /// Every game played to its end.
+    summary: Summary,
+}
+
+impl Seats {
+    /// Games taken so far.
+    fn taken(&self) -> usize {
+        self.playing.len() + self.done.len()
+    }
+
+    /// Joins `seat` of `room` unless it is taken or over already.
+    async fn take(
+        &mut self,
+        client: &mut Client,
+        room: &RoomId,
+        seat: Seat,
+        strategy: Option<&str>,
+    ) -> Result<(), String> {
+        if self.playing.contains_key(room) || self.done.contains(room) {
+            return Ok(());
+        }
+        let join = ClientMsg::Join {
+            room: room.clone(),
+            seat: Some(seat),
+            client_seed: Some(crate::client::client_seed()),
+        };
+        client.send(&join).await.map_err(|e| e.to_string())?;
+        self.playing
+            .insert(room.clone(), SeatBot::new(room.clone(), seat, strategy));
+        Ok(())
+    }
+}
+
+/// Enters `game`'s ladder on `client`'s connection (before any game:
+/// what arrives meanwhile is not looked at).
+async fn enter(client: &mut Client, game: GameKind) -> Result<(), ClientError> {
+    client
+        .request(&ClientMsg::LadderJoin { game }, |m| match m {
+            ServerMsg::LadderJoined { game: g } if g == game => Some(()),
+            _ => None,
+        })
+        .await
+}
+
+/// Leaves `game`'s ladder: its answer, `ladder_left`, comes among the
+/// games' updates, which the loop goes on reading.
+async fn leave(client: &mut Client, game: GameKind) -> Result<(), ClientError> {
+    client.send(&ClientMsg::LadderLeave { game }).await
+}
+
+/// Plays `game`'s ladder as `client`'s account with `strategy` until
+/// `games` games are taken and played (`None`: until `stop` resolves),
+/// then leaves it; the games played.
+pub async fn play_ladder(
+    client: &mut Client,
+    url: &str,
+    game: GameKind,
+    strategy: Option<&str>,
+    games: Option<u32>,
+    rng: &mut GameRng,
+    stop: impl std::future::Future<Output = ()>,
+) -> Result<Summary, String> {
+    let me = client
+        .account()
+        .map(|a| a.name.clone())
+        .ok_or("--ladder needs the bot's account: give --token")?;
+    // Fail at once for a strategy the game does not have.
+    make_bot(game, strategy).map_err(|e| e.to_string())?;
+    let err = |e: ClientError| e.to_string();
+    enter(client, game).await.map_err(err)?;
+    let want = games.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
+    let mut seats = Seats {
+        playing: HashMap::new(),
+        done: HashSet::new(),
+        summary: Summary::default(),
+    };
+    let mut entered = true;
+    // At once: games of an earlier run, or announced before `ladder_joined`.
+    let mut next_poll = Instant::now();
+    let mut stop = std::pin::pin!(stop);
+    loop {
+        if entered && want.is_some_and(|n| seats.taken() >= n) {
+            // Enough games taken: paired no more, the ones held play on.
+            leave(client, game).await.map_err(err)?;
+            entered = false;
+        }
+        if !entered && seats.playing.is_empty() {
+            return Ok(seats.summary);
+        }
+        if entered && Instant::now() >= next_poll {
+            let page = api::page(url, game).await?;
+            for g in &page.playing {
+                if let Some(i) = g.seats.iter().position(|s| s.eq_ignore_ascii_case(&me)) {
+                    let seat = Seat(u8::try_from(i).unwrap_or(u8::MAX));
+                    seats.take(client, &g.room, seat, strategy).await?;
+                }
+            }
+            next_poll = Instant::now() + POLL;
+        }
+        // Out of the ladder, only the games held are waited for.
+        let deadline = if entered {
+            next_poll
+        } else {
+            Instant::now() + IDLE_WAIT
+        };
+        let msg = tokio::select! {
+            _ = &mut stop => {
+                if entered {
+                    client
+                        .request(&ClientMsg::LadderLeave { game }, |m| {
+                            matches!(m, ServerMsg::LadderLeft { .. }).then_some(())
+                        })
+                        .await
+                        .map_err(err)?;
+                }
+                return Ok(seats.summary);
+            }
+            got = tokio::time::timeout_at(deadline, client.recv()) => match got {
+                Err(_) => continue,
+                Ok(msg) => msg.map_err(err)?,
+            },
+        };
+        match msg {
+            ServerMsg::LadderGame(s) if s.game == game => {
+                seats.take(client, &s.room, s.seat, strategy).await?;
+            }
+            ServerMsg::Update(u) => {
+                let Some(bot) = seats.playing.get_mut(&u.room) else {
+                    continue;
+                };
+                match bot.on_update(&u, rng).map_err(err)? {
+                    Step::Wait => {}
+                    Step::Play(m) => client.send(&m).await.map_err(err)?,
+                    Step::Over(outcome) => {
+                        let seat = bot.seat();
+                        seats.playing.remove(&u.room);
+                        seats.done.insert(u.room.clone());
+                        seats.summary.record(u.room, seat, outcome);
+                    }
+                }
+            }
+            ServerMsg::Error { code, .. } if passing(code) => {}
+            ServerMsg::Error {
+                code: code @ (ErrorCode::LadderBotsOnly | ErrorCode::LadderOff),
+                message,
+                ..
+            } => return Err(format!("{message} ({code})")),
+            ServerMsg::Error {
+                code,
+                message,
+                room,
+                ..
+            } => {
+                // A refused join or move: give that game up (its clock
+                // decides it) and play on.
+                let what = room
+                    .as_ref()
+                    .map_or_else(String::new, |r| format!(" in room {r}"));
+                eprintln!("parlor bot: refused{what}: {message} ({code})");
+                if let Some(r) = room {
+                    seats.playing.remove(&r);
+                    seats.done.insert(r);
+                }
+            }
+            _ => {}
+        }
+    }
+}
