@@ -89,7 +89,7 @@ error_codes! {
     LadderBotsOnly = "ladder/bots_only": "Only bot accounts may enter a ladder.",
     LadderUnknownGame = "ladder/unknown_game": "No game of that name has a ladder here.",
     LadderOff = "ladder/off": "This server runs no ladder (it was started with `--no-ladder`).",
-    RematchUnavailable = "rematch/unavailable": "A rematch of this room cannot be offered: it is not over, this session holds no seat in it, or a rematch already started.",
+    RematchUnavailable = "rematch/unavailable": "A rematch of this room cannot be offered: it is not over, this session holds no seat in it, a rematch already started, or it is a tournament's or the ladder's game (paired by its event).",
     ServerFull = "server/full": "The server has as many connections as it allows (new connections get HTTP 503 before the handshake).",
     ServerReplyTooLarge = "server/reply_too_large": "The answer would be larger than the server sends in one frame; ask for less.",
     ServerBusy = "server/busy": "The room or the server is overloaded; try again.",

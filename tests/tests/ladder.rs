@@ -197,6 +197,11 @@ async fn a_bot_is_paired_with_the_anchors_and_rated_within_its_bounds() {
     let mut expected = anchors.clone();
     expected.sort_unstable();
     assert_eq!(opponents, expected, "each anchor once");
+    // The ladder pairs the next game: no rematch (it would be an unrated
+    // copy with the anchor as a plain bot).
+    let last = played.finished.last().unwrap().clone();
+    c.send_json(json!({"type": "rematch", "room": last})).await;
+    c.expect_error(ErrorCode::RematchUnavailable).await;
 
     // Rated: both sides' ratings moved, on the page and in the ledger.
     let after = page(addr, "nimrod").await;

@@ -55,6 +55,16 @@ impl Room {
                 "a rematch can be offered once the match has ended",
             );
         }
+        if self.header.event.is_some() || self.header.ladder.is_some() {
+            // Their games are paired by the event or the ladder: a
+            // rematch would be an unrated copy outside it (a ladder's
+            // anchor would come back as a plain bot).
+            return self.error(
+                &who,
+                ErrorCode::RematchUnavailable,
+                "tournament and ladder games are paired by their event; find a new game in the lobby",
+            );
+        }
         if self.rematch.started {
             return self.error(
                 &who,
