@@ -589,8 +589,15 @@ impl Wire {
     /// Sends one frame with `opcode` and `payload` (masked with a zero
     /// key, as clients must mask).
     pub async fn send_frame(&mut self, opcode: u8, payload: &[u8]) -> std::io::Result<()> {
+        self.send_first_byte(0x80 | opcode, payload).await
+    }
+
+    /// Sends one frame whose first byte (FIN, reserved bits, opcode) is
+    /// `first`, masked with a zero key: fragments, and frames a server
+    /// must refuse.
+    pub async fn send_first_byte(&mut self, first: u8, payload: &[u8]) -> std::io::Result<()> {
         use tokio::io::AsyncWriteExt;
-        let mut frame = vec![0x80 | opcode];
+        let mut frame = vec![first];
         let len = payload.len();
         if len < 126 {
             frame.push(0x80 | len as u8);
@@ -604,6 +611,12 @@ impl Wire {
         frame.extend_from_slice(&[0, 0, 0, 0]);
         frame.extend_from_slice(payload);
         self.stream.write_all(&frame).await
+    }
+
+    /// Sends bytes as they are (an unmasked frame, say).
+    pub async fn send_bytes(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        use tokio::io::AsyncWriteExt;
+        self.stream.write_all(bytes).await
     }
 
     /// Sends a text frame.

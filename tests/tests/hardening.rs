@@ -13,7 +13,7 @@ use parlor_server::limits::Limits;
 use parlor_server::Config;
 use parlor_tests::{
     greeted_from, match_log, nimrod_pair, play_out_nimrod, start_server_with, Raw, Received,
-    TestStore, Wire, PATIENCE,
+    TestStore, Wire, WireFrame, PATIENCE,
 };
 use serde_json::{json, Value};
 use tokio::net::TcpStream;
@@ -412,5 +412,52 @@ async fn hello_versions_of_any_size_negotiate_as_the_protocol_says() {
         })
         .await;
     assert_eq!(version, 1);
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn fragments_come_together_pings_are_answered_and_broken_frames_refused() {
+    let server = start_server_with(Config::default()).await;
+    // `hello` in three fragments, a ping between them: answered with a
+    // pong at once, then welcomed.
+    let mut w = Wire::connect(server.addr()).await;
+    let hello = br#"{"type":"hello","version":1}"#;
+    w.send_first_byte(0x01, &hello[..5]).await.unwrap();
+    w.send_first_byte(0x89, b"still there?").await.unwrap();
+    w.send_first_byte(0x00, &hello[5..12]).await.unwrap();
+    w.send_first_byte(0x80, &hello[12..]).await.unwrap();
+    assert_eq!(w.next().await, Some(WireFrame::Other(0xA)));
+    match w.next().await {
+        Some(WireFrame::Text(t)) => assert!(t.contains(r#""type":"welcome""#), "{t}"),
+        other => panic!("no welcome: {other:?}"),
+    }
+    // A client's close is answered with its code.
+    w.send_frame(8, &4000u16.to_be_bytes()).await.unwrap();
+    assert_eq!(w.drain().await, (Vec::new(), Some(4000)));
+
+    // Frames RFC 6455 forbids a client: an error saying why, then a close
+    // with the protocol's code.
+    let unmasked = [0x81u8, 2, b'{', b'}'];
+    let cases: [(&[u8], u8, u16); 4] = [
+        (&[], 0xC1, 1002),     // RSV1, with no extension agreed
+        (&[], 0x83, 1002),     // a reserved opcode
+        (&[], 0x80, 1002),     // a continuation with nothing begun
+        (&[0xFF], 0x81, 1007), // not UTF-8
+    ];
+    for (payload, first, code) in cases {
+        let mut w = Wire::connect(server.addr()).await;
+        w.send_first_byte(first, payload).await.unwrap();
+        let (texts, close) = w.drain().await;
+        assert_eq!(close, Some(code), "first byte {first:#x}: {texts:?}");
+        assert!(
+            texts.iter().any(|t| t.contains("request/malformed")),
+            "{texts:?}"
+        );
+    }
+    let mut w = Wire::connect(server.addr()).await;
+    w.send_bytes(&unmasked).await.unwrap();
+    let (texts, close) = w.drain().await;
+    assert_eq!(close, Some(1002), "{texts:?}");
+    assert!(texts.iter().any(|t| t.contains("masked")), "{texts:?}");
     server.stop().await.unwrap();
 }
