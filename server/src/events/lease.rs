@@ -91,3 +91,56 @@ impl LeasedTable {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::panic)]
+
+    use std::sync::{Arc, Mutex};
+
+    use rusqlite::Connection;
+
+    use super::*;
+
+    const TABLE: LeasedTable = LeasedTable {
+        table: "things",
+        key: "id",
+    };
+
+    fn db() -> Beside {
+        let conn = Connection::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
+        conn.execute_batch(
+            "CREATE TABLE things (id TEXT PRIMARY KEY, lease_node TEXT, lease_until_ms INTEGER NOT NULL DEFAULT 0);
+             INSERT INTO things (id) VALUES ('a'), ('b');",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        Beside::Sqlite(Arc::new(Mutex::new(conn)))
+    }
+
+    async fn take(db: &Beside, id: &str, node: &str, now: u64) -> bool {
+        TABLE
+            .take(db, id, node, now, now + 10_000)
+            .await
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[tokio::test]
+    async fn one_node_holds_a_lease_until_it_runs_out_or_is_given_up() {
+        let db = db();
+        assert!(take(&db, "a", "n1", 1_000).await);
+        assert!(take(&db, "b", "n1", 1_000).await);
+        // Held: another node waits; the holder renews.
+        assert!(!take(&db, "a", "n2", 5_000).await);
+        assert!(take(&db, "a", "n1", 5_000).await);
+        // Run out: another node takes it.
+        assert!(take(&db, "a", "n2", 15_001).await);
+        assert!(!take(&db, "a", "n1", 15_002).await);
+        // Given up: taken at once, and only the leaver's.
+        TABLE
+            .release_all(&db, "n1")
+            .await
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(take(&db, "b", "n3", 1_001).await);
+        assert!(!take(&db, "a", "n3", 15_003).await, "n2's lease stands");
+    }
+}

@@ -29,9 +29,14 @@ impl Events {
             tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
             loop {
                 tokio::select! {
-                    _ = shutdown.cancelled() => return,
+                    _ = shutdown.cancelled() => break,
                     _ = tick.tick() => events.tick().await,
                 }
+            }
+            // A node stopping in order lets another carry its events on at
+            // once, rather than after the lease runs out.
+            if let Err(e) = events.store.release(&events.node()).await {
+                tracing::warn!(error = %e, "the events' leases could not be released");
             }
         });
     }

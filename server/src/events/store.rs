@@ -225,4 +225,9 @@ impl EventStore {
     ) -> Result<bool, StoreError> {
         EVENTS.take(&self.0, id, node, now_ms, until_ms).await
     }
+
+    /// Gives up every event lease `node` holds (it is stopping).
+    pub async fn release(&self, node: &str) -> Result<(), StoreError> {
+        EVENTS.release_all(&self.0, node).await
+    }
 }
