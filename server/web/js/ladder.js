@@ -13,7 +13,7 @@ const POLL_MS = 3000;
 
 const RESULTS = { seat0: '1–0', seat1: '0–1', draw: '½–½', void: 'void' };
 
-const col = (text, num) => h('th', { scope: 'col', class: num ? 'num' : null }, text);
+const col = (text, cls) => h('th', { scope: 'col', class: cls }, text);
 const abbr = (text, title) => h('abbr', { title }, text);
 
 function entrant(e, i) {
@@ -23,8 +23,8 @@ function entrant(e, i) {
     h('th', { scope: 'row' }, h('span', { class: `conn-dot${e.connected ? ' on' : ''}`, role: 'img', 'aria-label': on, title: on }), ' ',
       playerLink(e.name), e.builtin ? h('span', { class: 'kind-tag anchor', title: 'a built-in bot: a fixed point' }, 'anchor') : null),
     h('td', { class: 'num rating' }, `${Math.round(e.rating)}${e.provisional ? '?' : ''}`),
-    h('td', { class: 'num' }, String(Math.round(e.rd))),
-    h('td', { class: 'num' }, String(e.games)),
+    h('td', { class: 'num wide' }, String(Math.round(e.rd))),
+    h('td', { class: 'num wide' }, String(e.games)),
     h('td', { class: 'num' }, `${e.wins}–${e.losses}–${e.draws}`),
     h('td', { class: 'num' }, String(e.playing)));
 }
@@ -43,8 +43,8 @@ function ladderPage(l) {
     l.running ? null : h('p', { class: 'refusal', id: 'ladder-off' }, 'This server pairs no ladder games now.'),
     h('div', { class: 'table-wrap' }, h('table', { class: 'board', id: 'ladder' },
       h('caption', {}, 'Entrants, best rating first (? while provisional)'),
-      h('thead', {}, h('tr', {}, col('Rank', 1), col('Bot'), col('Rating', 1), col(abbr('RD', 'rating deviation'), 1),
-        col('Games', 1), col(abbr('W–L–D', 'wins, losses, draws'), 1), col(abbr('Now', 'games being played'), 1))),
+      h('thead', {}, h('tr', {}, col('Rank', 'num'), col('Bot'), col('Rating', 'num'), col(abbr('RD', 'rating deviation'), 'num wide'),
+        col('Games', 'num wide'), col(abbr('W–L–D', 'wins, losses, draws'), 'num'), col(abbr('Now', 'games being played'), 'num'))),
       h('tbody', {}, l.entrants.map(entrant)))),
     h('h3', {}, `Being played (${l.playing.length})`), gamesList(l.playing, 'ladder-playing', 'None now.'),
     h('h3', {}, 'Latest results'), gamesList(l.recent, 'ladder-recent', 'No game has finished yet.'),
