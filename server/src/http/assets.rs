@@ -95,4 +95,5 @@ pub static ASSETS: &[Asset] = assets! {
     "js/tournament.js" => JavaScript,
     "js/eventtables.js" => JavaScript,
     "js/eventnotice.js" => JavaScript,
+    "js/ladder.js" => JavaScript,
 };

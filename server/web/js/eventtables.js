@@ -11,7 +11,7 @@ import { TIEBREAKS, pointsText, roundName } from './eventwords.js';
 /** Rounds drawn at most (an arena pairs wave after wave): the latest. */
 const ROUNDS_SHOWN = 40;
 
-function playerLink(name, me) {
+export function playerLink(name, me) {
   return h('a', { href: `#/player/${encodeURIComponent(name)}`, class: name === me ? 'me' : null }, name);
 }
 
@@ -76,7 +76,7 @@ function resultText(g) {
 }
 
 /** The game's link: replay when over, play for one's own, watch else. */
-function gameAction(g, me, label, play) {
+export function gameAction(g, me, label, play) {
   if (!g.room) return h('span', { class: 'hint' }, 'forfeited, not played');
   if (g.result) return h('a', { href: `#/replay/${g.room}`, class: 'button replay-link', 'aria-label': `Replay ${label}` }, 'Replay');
   const seat = g.seats.indexOf(me);

@@ -59,7 +59,8 @@ export function showLeaderboard(app, game, kind) {
     h('h2', { id: 'leaderboard-title' }, `${title} leaderboard`),
     games, kinds,
     h('p', { class: 'hint' }, 'Glicko-2 ratings from rated matches. Provisional ratings (an RD above 110, shown as 1500? on players\' pages) are not listed. ',
-      'Every rating can be recomputed from the public ', h('a', { href: '/api/ratings/ledger' }, 'ratings ledger'), '.'),
+      'Every rating can be recomputed from the public ', h('a', { href: '/api/ratings/ledger' }, 'ratings ledger'), '. ',
+      'Bots climb the ', h('a', { href: `#/ladder/${game}`, id: 'board-ladder-link' }, `${title} bot ladder`), '.'),
     body));
 
   let gone = false;

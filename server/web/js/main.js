@@ -1,6 +1,6 @@
 // The app: one connection, screens (lobby, room, replay, account pages,
-// players, leaderboards, tournaments, your games) chosen by the URL's
-// hash, so that a reload or a shared link lands in the same place.
+// players, leaderboards, tournaments, bot ladders, your games) chosen by
+// the URL's hash, so that a reload or a shared link lands in the same place.
 //
 // The lobby's modules load with this one; the other screens' (the tables,
 // the replay, players' pages) are imported when first shown, and fetched
@@ -85,6 +85,7 @@ const LATER = {
   leaderboard: () => import('./leaderboard.js').then(m => m.showLeaderboard),
   tournaments: () => import('./tournaments.js').then(m => m.showTournaments),
   tournament: () => import('./tournament.js').then(m => m.showTournament),
+  ladder: () => import('./ladder.js').then(m => m.showLadder),
   // Not a screen: the card a tournament's round shows, whatever the screen.
   eventGame: () => import('./eventnotice.js').then(m => m.showEventGame),
 };
@@ -127,6 +128,7 @@ function route() {
   else if (parts[0] === 'player' && parts[1]) later('player', show => show(app, decodeURIComponent(parts[1])));
   else if (parts[0] === 'tournaments') later('tournaments', show => show(app));
   else if (parts[0] === 'tournament' && parts[1]) later('tournament', show => show(app, decodeURIComponent(parts[1])));
+  else if (parts[0] === 'ladder') later('ladder', show => show(app, decodeURIComponent(parts[1] || '')));
   else if (parts[0] === 'leaderboard') {
     const kind = new URLSearchParams(query).get('kind');
     later('leaderboard', show => show(app, parts[1] || 'nimrod', kind === 'human' || kind === 'bot' ? kind : ''));

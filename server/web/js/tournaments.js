@@ -28,11 +28,11 @@ function whenText(e) {
 }
 
 /**
- * Join (or Leave, once joined from here: the list does not say who is
- * in, the event's page does); the server says if one is refused.
- * `entered` keeps the events joined across the list's refreshes.
+ * Join, or "You are in" and Leave: the list says what a signed-in caller
+ * entered (`entered`); the server says if one is refused (entered or left
+ * elsewhere meanwhile).
  */
-function entry(e, entered, changed) {
+function entry(e, changed) {
   const say = h('span', { class: 'refusal', role: 'alert' });
   const box = h('span', { class: 'actions' });
   const draw = isIn => {
@@ -49,17 +49,16 @@ function entry(e, entered, changed) {
         say.textContent = explain(err).text;
       }
     };
-    if (isIn) entered.add(e.id); else entered.delete(e.id);
     put(box, isIn
       ? [h('span', { class: 'entered' }, 'You are in'), h('button', { class: 'leave-event', onclick: () => act('leave', false), 'aria-label': `Leave ${e.name}` }, 'Leave')]
       : h('button', { class: 'join-event', onclick: () => act('join', true), 'aria-label': `Join ${e.name}` }, 'Join'),
     say);
   };
-  draw(entered.has(e.id));
+  draw(Boolean(e.entered));
   return box;
 }
 
-function eventRow(app, e, entered, changed) {
+function eventRow(app, e, changed) {
   const open = e.status === 'upcoming' || (e.status === 'running' && e.format === 'arena');
   return h('li', { class: `event ${e.status}`, dataset: { id: e.id, status: e.status } },
     h('a', { class: 'event-name', href: eventHref(e.id) }, e.name),
@@ -67,7 +66,7 @@ function eventRow(app, e, entered, changed) {
     h('span', { class: 'event-players' }, `${e.players}/${e.max_players} players`),
     h('span', { class: 'event-when' }, whenText(e)),
     h('span', { class: 'event-tags' }, `${e.rated ? 'rated' : 'casual'} · open to ${KINDS[e.kind] || e.kind}`),
-    app.conn.account && open ? entry(e, entered, changed) : null);
+    app.conn.account && open ? entry(e, changed) : null);
 }
 
 export function showTournaments(app) {
@@ -87,7 +86,6 @@ export function showTournaments(app) {
       h('a', { href: '#/register' }, 'register'), ' to enter or create tournaments.')));
 
   let gone = false;
-  const entered = new Set();
   const load = async () => {
     if (document.hidden) return;
     try {
@@ -99,7 +97,7 @@ export function showTournaments(app) {
         const events = lists[key] || [];
         return h('section', { class: 'event-list', id: `events-${key}`, 'aria-labelledby': `events-${key}-title` },
           h('h3', { id: `events-${key}-title` }, `${title} (${events.length})`),
-          events.length ? h('ul', { class: 'events' }, events.map(e => eventRow(app, e, entered, changed)))
+          events.length ? h('ul', { class: 'events' }, events.map(e => eventRow(app, e, changed)))
             : h('p', { class: 'hint' }, `No ${key} tournaments.`));
       }));
       body.dataset.loaded = 'yes';
