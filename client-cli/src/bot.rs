@@ -1,7 +1,7 @@
 //! A bot playing over the protocol: updates in, moves out. [`SeatBot`]
 //! is one seat's player, fed the updates of its room; [`play_to_end`]
-//! drives one on a connection that plays a single room, and a tournament
-//! player drives several at once (`crate::tournament::player`).
+//! drives one on a connection that plays a single room, and
+//! `crate::seats` several at once (an event's or a ladder's games).
 
 use parlor_games::{AnyBot, GameRng, Outcome, Seat};
 use parlor_protocol::{ClientMsg, ErrorCode, RoomId, ServerMsg, Update};

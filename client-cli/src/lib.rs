@@ -19,6 +19,7 @@ pub mod ratings;
 pub mod rematch;
 pub mod render;
 pub mod replay;
+pub mod seats;
 pub mod series;
 pub mod tls;
 pub mod tournament;

@@ -149,7 +149,13 @@ pub fn bearer(token: &str) -> (&'static str, String) {
 
 /// Registers a bot account `name` and makes it an API token: the token and its id.
 pub async fn account_with_token(addr: SocketAddr, name: &str) -> (String, i64) {
-    assert_eq!(register(addr, name, "bot").await.status, 201);
+    account_of_kind_with_token(addr, name, "bot").await
+}
+
+/// Registers an account `name` of `kind` (`"bot"` or `"human"`) and makes
+/// it an API token: the token and its id.
+pub async fn account_of_kind_with_token(addr: SocketAddr, name: &str, kind: &str) -> (String, i64) {
+    assert_eq!(register(addr, name, kind).await.status, 201);
     let made = request(
         addr,
         "POST",

@@ -13,7 +13,7 @@ use std::time::Duration;
 use parlor_protocol::{ErrorCode, LadderResult, LadderSeat, Occupant, ServerMsg};
 use parlor_server::limits::{LadderSettings, Limits};
 use parlor_server::Config;
-use parlor_tests::http::{account_with_token, basic, bearer, register, request};
+use parlor_tests::http::{account_of_kind_with_token, account_with_token, basic, bearer, request};
 use parlor_tests::ladder::{page, play_ladder, Played};
 use parlor_tests::rating::ledger;
 use parlor_tests::seeking::signed_in;
@@ -60,17 +60,7 @@ async fn given_within(c: &mut Raw, wait: Duration) -> bool {
 
 /// A human account with a token.
 async fn human_token(addr: std::net::SocketAddr, name: &str) -> String {
-    assert_eq!(register(addr, name, "human").await.status, 201);
-    let made = request(
-        addr,
-        "POST",
-        "/api/tokens",
-        &[basic(name, "correct horse")],
-        None,
-    )
-    .await;
-    assert_eq!(made.status, 201, "{made:?}");
-    made.body["token"].as_str().unwrap().to_owned()
+    account_of_kind_with_token(addr, name, "human").await.0
 }
 
 #[tokio::test]

@@ -66,14 +66,9 @@ pub async fn run(a: Args) -> Result<(), String> {
             .map(|s| match &s.occupant {
                 Occupant::Empty => "(free)".to_owned(),
                 Occupant::Player { name, .. } => name.clone(),
-                Occupant::Bot {
-                    strategy,
-                    account: None,
-                } => format!("{strategy} bot"),
-                Occupant::Bot {
-                    strategy,
-                    account: Some(name),
-                } => format!("{name} ({strategy} bot)"),
+                Occupant::Bot { strategy, account } => {
+                    parlor_cli::render::bot_label(strategy, account.as_deref())
+                }
             })
             .collect();
         let status = match r.status {

@@ -6,15 +6,15 @@
 //! for, or is interrupted, leaves the ladder (`ladder_leave`); it plays
 //! out the games it holds unless interrupted.
 
-use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use parlor_games::{GameKind, GameRng, Seat};
-use parlor_protocol::{ClientMsg, ErrorCode, RoomId, ServerMsg};
+use parlor_protocol::{ClientMsg, ErrorCode, ServerMsg};
 use tokio::time::Instant;
 
 use super::api;
-use crate::bot::{make_bot, passing, SeatBot, Step};
+use crate::bot::make_bot;
+use crate::seats::Seats;
 use crate::series::Summary;
 use crate::{Client, ClientError};
 
@@ -24,45 +24,6 @@ pub const POLL: Duration = Duration::from_secs(2);
 /// How long a bot out of the ladder waits for its games' next message
 /// before looking again (the games' clocks end them long before).
 const IDLE_WAIT: Duration = Duration::from_secs(60);
-
-/// A ladder bot's seats.
-struct Seats {
-    /// The rooms being played, by room.
-    playing: HashMap<RoomId, SeatBot>,
-    /// Rooms over (or given up on): not joined again.
-    done: HashSet<RoomId>,
-    /// Every game played to its end.
-    summary: Summary,
-}
-
-impl Seats {
-    /// Games taken so far.
-    fn taken(&self) -> usize {
-        self.playing.len() + self.done.len()
-    }
-
-    /// Joins `seat` of `room` unless it is taken or over already.
-    async fn take(
-        &mut self,
-        client: &mut Client,
-        room: &RoomId,
-        seat: Seat,
-        strategy: Option<&str>,
-    ) -> Result<(), String> {
-        if self.playing.contains_key(room) || self.done.contains(room) {
-            return Ok(());
-        }
-        let join = ClientMsg::Join {
-            room: room.clone(),
-            seat: Some(seat),
-            client_seed: Some(crate::client::client_seed()),
-        };
-        client.send(&join).await.map_err(|e| e.to_string())?;
-        self.playing
-            .insert(room.clone(), SeatBot::new(room.clone(), seat, strategy));
-        Ok(())
-    }
-}
 
 /// Enters `game`'s ladder on `client`'s connection (before any game:
 /// what arrives meanwhile is not looked at).
@@ -102,11 +63,7 @@ pub async fn play_ladder(
     let err = |e: ClientError| e.to_string();
     enter(client, game).await.map_err(err)?;
     let want = games.map(|n| usize::try_from(n).unwrap_or(usize::MAX));
-    let mut seats = Seats {
-        playing: HashMap::new(),
-        done: HashSet::new(),
-        summary: Summary::default(),
-    };
+    let mut seats = Seats::default();
     let mut entered = true;
     // At once: games of an earlier run, or announced before `ladder_joined`.
     let mut next_poll = Instant::now();
@@ -117,15 +74,23 @@ pub async fn play_ladder(
             leave(client, game).await.map_err(err)?;
             entered = false;
         }
-        if !entered && seats.playing.is_empty() {
-            return Ok(seats.summary);
+        if !entered && seats.idle() {
+            return Ok(seats.into_summary());
         }
         if entered && Instant::now() >= next_poll {
             let page = api::page(url, game).await?;
             for g in &page.playing {
                 if let Some(i) = g.seats.iter().position(|s| s.eq_ignore_ascii_case(&me)) {
                     let seat = Seat(u8::try_from(i).unwrap_or(u8::MAX));
-                    seats.take(client, &g.room, seat, strategy).await?;
+                    seats
+                        .take(
+                            client,
+                            &g.room,
+                            seat,
+                            strategy,
+                            Some(crate::client::client_seed()),
+                        )
+                        .await?;
                 }
             }
             next_poll = Instant::now() + POLL;
@@ -146,7 +111,7 @@ pub async fn play_ladder(
                         .await
                         .map_err(err)?;
                 }
-                return Ok(seats.summary);
+                return Ok(seats.into_summary());
             }
             got = tokio::time::timeout_at(deadline, client.recv()) => match got {
                 Err(_) => continue,
@@ -155,47 +120,22 @@ pub async fn play_ladder(
         };
         match msg {
             ServerMsg::LadderGame(s) if s.game == game => {
-                seats.take(client, &s.room, s.seat, strategy).await?;
+                seats
+                    .take(
+                        client,
+                        &s.room,
+                        s.seat,
+                        strategy,
+                        Some(crate::client::client_seed()),
+                    )
+                    .await?;
             }
-            ServerMsg::Update(u) => {
-                let Some(bot) = seats.playing.get_mut(&u.room) else {
-                    continue;
-                };
-                match bot.on_update(&u, rng).map_err(err)? {
-                    Step::Wait => {}
-                    Step::Play(m) => client.send(&m).await.map_err(err)?,
-                    Step::Over(outcome) => {
-                        let seat = bot.seat();
-                        seats.playing.remove(&u.room);
-                        seats.done.insert(u.room.clone());
-                        seats.summary.record(u.room, seat, outcome);
-                    }
-                }
-            }
-            ServerMsg::Error { code, .. } if passing(code) => {}
             ServerMsg::Error {
                 code: code @ (ErrorCode::LadderBotsOnly | ErrorCode::LadderOff),
                 message,
                 ..
             } => return Err(format!("{message} ({code})")),
-            ServerMsg::Error {
-                code,
-                message,
-                room,
-                ..
-            } => {
-                // A refused join or move: give that game up (its clock
-                // decides it) and play on.
-                let what = room
-                    .as_ref()
-                    .map_or_else(String::new, |r| format!(" in room {r}"));
-                eprintln!("parlor bot: refused{what}: {message} ({code})");
-                if let Some(r) = room {
-                    seats.playing.remove(&r);
-                    seats.done.insert(r);
-                }
-            }
-            _ => {}
+            other => seats.on_msg(client, other, rng).await?,
         }
     }
 }

@@ -146,16 +146,18 @@ fn seat_name(u: &Update, seat: Seat) -> String {
                 format!("{name}, disconnected")
             }
         }
-        Occupant::Bot {
-            strategy,
-            account: None,
-        } => format!("{strategy} bot"),
-        Occupant::Bot {
-            strategy,
-            account: Some(name),
-        } => format!("{name} ({strategy} bot)"),
+        Occupant::Bot { strategy, account } => bot_label(strategy, account.as_deref()),
     };
     format!("seat {} ({held_by})", seat.0)
+}
+
+/// A built-in bot's seat as shown: its strategy, and the account it plays
+/// as (a ladder's anchor), if any.
+pub fn bot_label(strategy: &str, account: Option<&str>) -> String {
+    match account {
+        None => format!("{strategy} bot"),
+        Some(name) => format!("{name} ({strategy} bot)"),
+    }
 }
 
 /// Columns of the narrowest terminal the client writes for: the header

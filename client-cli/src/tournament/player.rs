@@ -5,15 +5,15 @@
 //! each with a [`SeatBot`] (a duplicate set is two games at once), and
 //! stops when the event is over.
 
-use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 use parlor_games::{GameRng, Seat};
-use parlor_protocol::{ClientMsg, RoomId, ServerMsg, TournamentInfo, TournamentStatus};
+use parlor_protocol::{ServerMsg, TournamentInfo, TournamentStatus};
 use tokio::time::Instant;
 
 use super::api::{self, Entry};
-use crate::bot::{make_bot, passing, SeatBot, Step};
+use crate::bot::make_bot;
+use crate::seats::Seats;
 use crate::series::Summary;
 use crate::Client;
 
@@ -46,16 +46,6 @@ pub async fn enter(url: &str, token: &str, id: &str, me: &str) -> Result<Tournam
     api::page(url, id).await
 }
 
-/// A bot's seats in one event.
-struct Seats {
-    /// The rooms being played, by room.
-    playing: HashMap<RoomId, SeatBot>,
-    /// Rooms over (or given up on): not joined again.
-    done: HashSet<RoomId>,
-    /// Every game played to its end.
-    summary: Summary,
-}
-
 /// Plays every game event `id` seats `client`'s account in, with
 /// `strategy`, until the event is over; the final page and the games.
 pub async fn play_event(
@@ -69,11 +59,7 @@ pub async fn play_event(
         .account()
         .map(|a| a.name.clone())
         .ok_or("--tournament needs the bot's account: give --token")?;
-    let mut seats = Seats {
-        playing: HashMap::new(),
-        done: HashSet::new(),
-        summary: Summary::default(),
-    };
+    let mut seats = Seats::default();
     let mut next_poll = Instant::now();
     let mut checked = false;
     loop {
@@ -85,7 +71,7 @@ pub async fn play_event(
                 checked = true;
             }
             match page.status {
-                TournamentStatus::Finished => return Ok((page, seats.summary)),
+                TournamentStatus::Finished => return Ok((page, seats.into_summary())),
                 TournamentStatus::Cancelled => {
                     return Err(format!("event {id} was cancelled: it had too few players"))
                 }
@@ -97,7 +83,8 @@ pub async fn play_event(
                 };
                 if let Some(seat) = g.seats.iter().position(|s| same_name(s, &me)) {
                     let seat = Seat(u8::try_from(seat).unwrap_or(u8::MAX));
-                    seats.take(client, room, seat, strategy).await?;
+                    // An event's deal comes from its seed alone: no client seed.
+                    seats.take(client, room, seat, strategy, None).await?;
                 }
             }
             next_poll = Instant::now() + POLL;
@@ -108,67 +95,9 @@ pub async fn play_event(
         };
         match msg {
             ServerMsg::TournamentGame(t) if t.tournament == id => {
-                seats.take(client, &t.room, t.seat, strategy).await?;
+                seats.take(client, &t.room, t.seat, strategy, None).await?;
             }
-            ServerMsg::Update(u) => {
-                let Some(bot) = seats.playing.get_mut(&u.room) else {
-                    continue;
-                };
-                match bot.on_update(&u, rng).map_err(|e| e.to_string())? {
-                    Step::Wait => {}
-                    Step::Play(m) => client.send(&m).await.map_err(|e| e.to_string())?,
-                    Step::Over(outcome) => {
-                        let seat = bot.seat();
-                        seats.playing.remove(&u.room);
-                        seats.done.insert(u.room.clone());
-                        seats.summary.record(u.room, seat, outcome);
-                    }
-                }
-            }
-            ServerMsg::Error { code, .. } if passing(code) => {}
-            ServerMsg::Error {
-                code,
-                message,
-                room,
-                ..
-            } => {
-                // A refused join or move: give that game up (its clock
-                // decides it) and play on; the event goes on without it.
-                let what = room
-                    .as_ref()
-                    .map_or_else(String::new, |r| format!(" in room {r}"));
-                eprintln!("parlor bot: refused{what}: {message} ({code})");
-                if let Some(r) = room {
-                    seats.playing.remove(&r);
-                    seats.done.insert(r);
-                }
-            }
-            _ => {}
+            other => seats.on_msg(client, other, rng).await?,
         }
-    }
-}
-
-impl Seats {
-    /// Joins `seat` of `room` unless it is taken or over already.
-    async fn take(
-        &mut self,
-        client: &mut Client,
-        room: &RoomId,
-        seat: Seat,
-        strategy: Option<&str>,
-    ) -> Result<(), String> {
-        if self.playing.contains_key(room) || self.done.contains(room) {
-            return Ok(());
-        }
-        // An event's deal comes from its seed alone: no client seed.
-        let join = ClientMsg::Join {
-            room: room.clone(),
-            seat: Some(seat),
-            client_seed: None,
-        };
-        client.send(&join).await.map_err(|e| e.to_string())?;
-        self.playing
-            .insert(room.clone(), SeatBot::new(room.clone(), seat, strategy));
-        Ok(())
     }
 }

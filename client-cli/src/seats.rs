@@ -1,0 +1,112 @@
+//! The games a bot plays at once on one connection, in an event
+//! (`crate::tournament::player`) or on a ladder (`crate::ladder::player`):
+//! each seat joined once as it is announced, played by its own
+//! [`SeatBot`], and given up when the server refuses it.
+
+use std::collections::{HashMap, HashSet};
+
+use parlor_games::{GameRng, Seat};
+use parlor_protocol::{ClientMsg, RoomId, ServerMsg};
+
+use crate::bot::{passing, SeatBot, Step};
+use crate::series::Summary;
+use crate::Client;
+
+/// A bot's seats.
+#[derive(Default)]
+pub struct Seats {
+    /// The rooms being played, by room.
+    playing: HashMap<RoomId, SeatBot>,
+    /// Rooms over (or given up on): not joined again.
+    done: HashSet<RoomId>,
+    /// Every game played to its end.
+    summary: Summary,
+}
+
+impl Seats {
+    /// Games taken so far, over or not.
+    pub fn taken(&self) -> usize {
+        self.playing.len() + self.done.len()
+    }
+
+    /// Whether no game is being played.
+    pub fn idle(&self) -> bool {
+        self.playing.is_empty()
+    }
+
+    /// The games played to their end.
+    pub fn into_summary(self) -> Summary {
+        self.summary
+    }
+
+    /// Joins `seat` of `room` (with `client_seed`, if the deal takes one)
+    /// unless it is taken or over already.
+    pub async fn take(
+        &mut self,
+        client: &mut Client,
+        room: &RoomId,
+        seat: Seat,
+        strategy: Option<&str>,
+        client_seed: Option<String>,
+    ) -> Result<(), String> {
+        if self.playing.contains_key(room) || self.done.contains(room) {
+            return Ok(());
+        }
+        let join = ClientMsg::Join {
+            room: room.clone(),
+            seat: Some(seat),
+            client_seed,
+        };
+        client.send(&join).await.map_err(|e| e.to_string())?;
+        self.playing
+            .insert(room.clone(), SeatBot::new(room.clone(), seat, strategy));
+        Ok(())
+    }
+
+    /// Plays on `msg` if it concerns a game held: an update (a move, or
+    /// the game's end), or a refusal (the game is given up, its clock
+    /// decides it, and the others play on). Other messages are the
+    /// caller's.
+    pub async fn on_msg(
+        &mut self,
+        client: &mut Client,
+        msg: ServerMsg,
+        rng: &mut GameRng,
+    ) -> Result<(), String> {
+        match msg {
+            ServerMsg::Update(u) => {
+                let Some(bot) = self.playing.get_mut(&u.room) else {
+                    return Ok(());
+                };
+                match bot.on_update(&u, rng).map_err(|e| e.to_string())? {
+                    Step::Wait => {}
+                    Step::Play(m) => client.send(&m).await.map_err(|e| e.to_string())?,
+                    Step::Over(outcome) => {
+                        let seat = bot.seat();
+                        self.playing.remove(&u.room);
+                        self.done.insert(u.room.clone());
+                        self.summary.record(u.room, seat, outcome);
+                    }
+                }
+            }
+            ServerMsg::Error { code, .. } if passing(code) => {}
+            ServerMsg::Error {
+                code,
+                message,
+                room,
+                ..
+            } => {
+                let what = room
+                    .as_ref()
+                    .map_or_else(String::new, |r| format!(" in room {r}"));
+                eprintln!("parlor bot: refused{what}: {message} ({code})");
+                if let Some(r) = room {
+                    self.playing.remove(&r);
+                    self.done.insert(r);
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
