@@ -13,7 +13,7 @@ use crate::series::Summary;
 use crate::Client;
 
 /// A bot's seats.
-#[derive(Default)]
+#[derive(Debug, Default)]
 pub struct Seats {
     /// The rooms being played, by room.
     playing: HashMap<RoomId, SeatBot>,
