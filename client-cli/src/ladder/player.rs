@@ -1,7 +1,7 @@
 //! `parlor bot --ladder GAME`: a bot account on a game's ladder. It
 //! enters the ladder (`ladder_join`), takes every seat the ladder gives
 //! it (the `ladder_game` message, and the page read now and then for a
-//! game announced while it was away), plays each with a [`SeatBot`]
+//! game announced while it was away), plays each with a [`SeatBot`](crate::bot::SeatBot)
 //! (several at once), and once it has taken as many games as it was asked
 //! for, or is interrupted, leaves the ladder (`ladder_leave`); it plays
 //! out the games it holds unless interrupted.

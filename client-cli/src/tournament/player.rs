@@ -2,7 +2,7 @@
 //! the event if it has not (before the start), stays connected, takes
 //! every seat a round gives it (the `tournament_game` message, and the
 //! page read now and then for a seat announced while it was away), plays
-//! each with a [`SeatBot`] (a duplicate set is two games at once), and
+//! each with a [`SeatBot`](crate::bot::SeatBot) (a duplicate set is two games at once), and
 //! stops when the event is over.
 
 use std::time::Duration;
