@@ -106,17 +106,13 @@ pub fn ws_config() -> WebSocketConfig {
         .max_frame_size(Some(MAX_SERVER_FRAME_BYTES))
 }
 
-fn client_config() -> WebSocketConfig {
-    ws_config()
-}
-
 /// Opens a WebSocket to `url`, from `source` if the server is on loopback
 /// (from wherever the system picks otherwise).
 pub async fn dial(
     url: &str,
     source: Ipv4Addr,
 ) -> Result<WebSocketStream<MaybeTlsStream<TcpStream>>, String> {
-    let config = Some(client_config());
+    let config = Some(ws_config());
     let Some(target) = loopback_target(url) else {
         return tokio_tungstenite::connect_async_with_config(url, config, true)
             .await

@@ -2,9 +2,9 @@
 //! WebSocket upgrade on the same listener.
 //!
 //! The listener reads each connection's request head first
-//! ([`head::read_head`]). An upgrade to WebSocket is answered by the
-//! protocol's handshake (`crate::websocket`, which also takes any bytes
-//! read past the head), once [`check_upgrade`] finds it sound (else it is
+//! ([`head::read_head`]). An upgrade to WebSocket goes on to the
+//! handshake (the listener's, with any bytes read past the head), once
+//! [`check_upgrade`] finds it sound (else it is
 //! answered 400 or 426); any other request is answered here from a closed
 //! set of [`Route`]s (the client's files, and a finished match's
 //! positions for its replay screen, the health check and the metrics),
