@@ -34,6 +34,7 @@
 //! - [`bus`]: Redis pub/sub between a cluster's nodes, transport only.
 //! - [`metrics`]: what a node records and reports (a leaf: it is handed
 //!   what it reports).
+//! - [`clock`]: the wall clock, read in one place.
 //! - [`limits`]: every client-facing cap and timeout, with its reason.
 //! - [`logs`]: log lines tagged with the node's id.
 //! - [`shutdown`]: waiting for the signal to stop.
@@ -49,6 +50,7 @@
 pub mod accounts;
 pub mod admission;
 pub mod bus;
+pub mod clock;
 pub mod connection;
 pub mod directory;
 pub mod events;

@@ -244,7 +244,7 @@ async fn your_turn_reaches_the_accounts_other_connections_once_per_turn() {
     // Ann's seat connection goes; Ben moves: Ann's turn, told to her phone.
     route(&dir, &r, a.detach());
     b.update_at(1).await;
-    let before = parlor_server::room::unix_ms();
+    let before = parlor_server::clock::now_ms();
     play(&dir, &r, &b, 1, 1);
     b.update_at(2).await;
     let msg = phone.next().await;

@@ -270,7 +270,7 @@ async fn entries_over_the_socket_a_restart_mid_game_and_leaving() {
         &[bearer(&token)],
         Some(
             json!({"game": "nimrod", "format": "swiss", "rounds": 2, "kind": "bot",
-                    "starts_at_ms": parlor_server::room::unix_ms() + 3_600_000}),
+                    "starts_at_ms": parlor_server::clock::now_ms() + 3_600_000}),
         ),
     )
     .await;

@@ -251,7 +251,7 @@ async fn a_correspondence_room_outlives_a_restart_with_its_deadline() {
     let before = entry(&before, &room).clone();
     assert!(before.your_turn);
     let deadline = before.deadline_ms.expect("a deadline");
-    let now = parlor_server::room::unix_ms();
+    let now = parlor_server::clock::now_ms();
     assert!(deadline > now + 3 * 86_400_000 - 60_000 && deadline <= now + 3 * 86_400_000);
     a.close().await;
     b.close().await;
@@ -272,7 +272,7 @@ async fn a_correspondence_room_outlives_a_restart_with_its_deadline() {
     assert!(matches!(joined, ServerMsg::Joined { .. }), "{joined:?}");
     let u = c.update(&room).await;
     let left = u.clocks.expect("clocks")[due.index()];
-    let now = parlor_server::room::unix_ms();
+    let now = parlor_server::clock::now_ms();
     assert!(
         (now + left).abs_diff(deadline) <= 1_000,
         "the clock ends at {} instead of {deadline}",

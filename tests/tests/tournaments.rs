@@ -21,7 +21,7 @@ use parlor_tests::{match_log, start_server, Raw, TestStore};
 use serde_json::{json, Value};
 
 fn now_ms() -> u64 {
-    parlor_server::room::unix_ms()
+    parlor_server::clock::now_ms()
 }
 
 /// The published rounds as the pairing functions see them.

@@ -7,7 +7,7 @@
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use tokio::sync::Semaphore;
 use tokio::time::Instant;
@@ -100,14 +100,6 @@ pub fn password_allowed(secure: bool, peer: IpAddr, insecure_passwords: bool) ->
         }
     };
     secure || loopback || insecure_passwords
-}
-
-/// Milliseconds since the Unix epoch, now.
-pub fn now_ms() -> i64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
-        .unwrap_or(0)
 }
 
 /// What a WebSocket upgrade presented to authenticate with. Its `Debug`
@@ -226,7 +218,7 @@ impl Accounts {
             .hash(move || password.hash())
             .await?
             .map_err(|e| AuthError::new(500, e.code(), e.to_string()))?;
-        let created_ms = now_ms();
+        let created_ms = crate::clock::now_ms_signed();
         let id = match self.store.create(&name, kind, &hash, created_ms).await {
             Ok(id) => id,
             Err(CreateError::Taken) => {
@@ -317,7 +309,7 @@ impl Accounts {
     pub async fn by_token(&self, token: &str) -> Result<Account, AuthError> {
         let token = Token::parse(token).ok_or_else(AuthError::invalid_token)?;
         self.store
-            .by_token(token.hash(), now_ms())
+            .by_token(token.hash(), crate::clock::now_ms_signed())
             .await
             .map_err(|e| AuthError::store(&e))?
             .ok_or_else(AuthError::invalid_token)
@@ -327,7 +319,7 @@ impl Accounts {
     pub async fn by_session(&self, session: &str) -> Result<Account, AuthError> {
         let session = Token::parse(session).ok_or_else(AuthError::invalid_token)?;
         self.store
-            .by_session(session.hash(), now_ms())
+            .by_session(session.hash(), crate::clock::now_ms_signed())
             .await
             .map_err(|e| AuthError::store(&e))?
             .ok_or_else(AuthError::invalid_token)
@@ -341,7 +333,7 @@ impl Accounts {
             .add_session(
                 account.id,
                 session.hash(),
-                now_ms().saturating_add(lifetime),
+                crate::clock::now_ms_signed().saturating_add(lifetime),
             )
             .await
             .map_err(|e| AuthError::store(&e))?;
@@ -354,7 +346,7 @@ impl Accounts {
             return Ok(());
         };
         self.store
-            .end_session(session.hash(), now_ms())
+            .end_session(session.hash(), crate::clock::now_ms_signed())
             .await
             .map_err(|e| AuthError::store(&e))
     }
@@ -376,7 +368,12 @@ impl Accounts {
         let token = Token::generate();
         let id = self
             .store
-            .add_token(account.id, token.hash(), label, now_ms())
+            .add_token(
+                account.id,
+                token.hash(),
+                label,
+                crate::clock::now_ms_signed(),
+            )
             .await
             .map_err(|e| AuthError::store(&e))?
             .ok_or_else(|| {

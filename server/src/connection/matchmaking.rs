@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::Session;
 use crate::accounts::name_key;
 use crate::admission::address_key;
+use crate::clock::now_ms;
 use crate::directory::{RoomSpec, Summons};
 use crate::matchmaking::challenges::{Open, CHALLENGE_LIFETIME};
 use crate::matchmaking::rated_clock::rated_default;
@@ -17,7 +18,7 @@ use crate::matchmaking::seeks::{
     DEFAULT_BOTS_AFTER_MS, MAX_BOTS_AFTER_MS, MIN_BOTS_AFTER_MS, UNRATED_RATING,
 };
 use crate::matchmaking::{Asker, AskerAccount};
-use crate::room::{unix_ms, RoomRequest};
+use crate::room::RoomRequest;
 
 /// A seek as the client sent it.
 pub(super) struct SeekAsk {
@@ -245,7 +246,7 @@ impl Session {
                 clock: spec.clock,
                 rated: ask.rated,
                 seat: ask.seat,
-                expires_at_ms: unix_ms().saturating_add(lifetime),
+                expires_at_ms: now_ms().saturating_add(lifetime),
             },
             from: self.asker(),
             to_key: name_key(&them.name),

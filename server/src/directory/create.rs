@@ -14,8 +14,9 @@ use uuid::Uuid;
 use super::registry::{Entry, Registry};
 use super::{lock, Directory, Refused};
 use crate::admission::address_key;
+use crate::clock::now_ms;
 use crate::limits::{MAX_CLOCK_MS, MAX_DAYS_PER_MOVE, MAX_OPEN_ROOMS_PER_CREATOR};
-use crate::room::{spawn_room, unix_ms, RoomInit};
+use crate::room::{spawn_room, RoomInit};
 use crate::store::{MatchRecord, Origin};
 
 /// What `create_room` asks for.
@@ -212,7 +213,7 @@ impl Directory {
             origin: Origin {
                 creator: req.creator,
                 addr: creator_addr,
-                created_ms: Some(unix_ms()),
+                created_ms: Some(now_ms()),
             },
         };
         let key = self.store.create_match(record).await.map_err(|e| {

@@ -109,10 +109,7 @@ pub struct Events {
     ladder: Arc<ladder::Ladder>,
 }
 
-/// Milliseconds since the Unix epoch.
-fn now_ms() -> u64 {
-    crate::room::unix_ms()
-}
+use crate::clock::now_ms;
 
 impl Events {
     /// The service over `directory`'s database (the scheduler is started

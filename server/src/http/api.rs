@@ -247,11 +247,6 @@ impl Answer {
     }
 }
 
-/// The wall clock in ms since the Unix epoch (ratings widen with idle days).
-fn now_ms() -> u64 {
-    u64::try_from(crate::accounts::service::now_ms()).unwrap_or(0)
-}
-
 fn bad(code: &'static str, message: &str) -> AuthError {
     AuthError::new(400, code, message)
 }
@@ -470,14 +465,14 @@ async fn handle_inner(
         }
         ApiRoute::Player(name) => Ok(Answer::json(
             200,
-            super::player::page(req.accounts, req.store, &name, now_ms()).await?,
+            super::player::page(req.accounts, req.store, &name, crate::clock::now_ms()).await?,
         )),
         ApiRoute::PlayerHistory(query) => Ok(Answer::json(
             200,
             super::player::history(req.accounts, req.store, query?).await?,
         )),
         ApiRoute::Ratings(route) => {
-            match super::ratings::answer(route?, req.store, now_ms()).await? {
+            match super::ratings::answer(route?, req.store, crate::clock::now_ms()).await? {
                 super::ratings::Reply::Json(body) => Ok(Answer::json(200, body)),
                 super::ratings::Reply::Lines(lines) => Ok(Answer {
                     lines: Some(lines),
@@ -504,7 +499,8 @@ async fn handle_inner(
                 None
             };
             let ladder = req.events.ladder();
-            let (status, body) = super::ladder::answer(l, account, ladder, now_ms()).await?;
+            let (status, body) =
+                super::ladder::answer(l, account, ladder, crate::clock::now_ms()).await?;
             Ok(Answer::json(status, body))
         }
         ApiRoute::MethodNotAllowed(allowed) => Ok(Answer {

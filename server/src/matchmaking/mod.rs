@@ -33,9 +33,9 @@ use tokio_util::task::TaskTracker;
 pub use asker::{Asker, AskerAccount};
 pub use pairing::{pair, rating_window, Seek, Seeker};
 
+use crate::clock::now_ms;
 use crate::directory::{lock, Directory, Refused, RoomSpec};
 use crate::outbox::ConnId;
-use crate::room::unix_ms;
 use challenges::{ChallengeBook, Open};
 use seeks::{SeekBook, Waiting};
 use shared::{Round, SharedBooks, TakeBy, BEAT_EVERY};
@@ -109,7 +109,7 @@ impl Matchmaker {
             return;
         };
         loop {
-            if let Err(e) = books.beat(unix_ms()).await {
+            if let Err(e) = books.beat(now_ms()).await {
                 tracing::warn!(error = %e, "matchmaking's beat failed; trying again");
             }
             tokio::select! {
@@ -121,8 +121,8 @@ impl Matchmaker {
 
     async fn run(self: Arc<Self>, shutdown: CancellationToken) {
         loop {
-            self.round(unix_ms()).await;
-            let now = unix_ms();
+            self.round(now_ms()).await;
+            let now = now_ms();
             let due = match &self.books {
                 Books::Local { seeks, challenges } => {
                     [lock(seeks).next_due_ms(), lock(challenges).next_expiry_ms()]
@@ -248,7 +248,7 @@ impl Matchmaker {
         rating: f64,
         bots_after_ms: Option<u64>,
     ) -> Result<u64, Refused> {
-        let now = unix_ms();
+        let now = now_ms();
         let id = match &self.books {
             Books::Local { seeks, .. } => {
                 lock(seeks).add(asker, spec, rated, rating, now, bots_after_ms)?
@@ -284,7 +284,7 @@ impl Matchmaker {
         let to_key = open.to_key.clone();
         let online = match &self.books {
             Books::Local { .. } => self.dir.signed_in_here(&to_key),
-            Books::Shared(books) => books.online(&to_key, unix_ms()).await.map_err(storage)?,
+            Books::Shared(books) => books.online(&to_key, now_ms()).await.map_err(storage)?,
         };
         if !online {
             return Err((

@@ -38,7 +38,7 @@ use crate::store::Store;
 
 pub use clock::{Clocks, DAY_MS};
 pub use rematch::RematchPlan;
-pub use setup::{spawn_restored, spawn_room, unix_ms, RoomInit};
+pub use setup::{spawn_restored, spawn_room, RoomInit};
 
 /// A session acting in a room: who it is and which connection to answer.
 /// It travels between a cluster's nodes as is, its connection then being

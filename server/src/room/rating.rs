@@ -8,7 +8,7 @@ use parlor_games::{AnyGame, Seat};
 use parlor_protocol::{provisional, RatingChange, SeatRating};
 
 use super::actor::Room;
-use super::setup::unix_ms;
+use crate::clock::now_ms;
 use crate::store::{RatedEnd, RatedSeat, StoredRating};
 
 /// How a stored rating shows beside a seat at `now_ms`: provisional if its
@@ -54,7 +54,7 @@ impl Room {
             return;
         }
         let pool = self.header.game.name();
-        let now = unix_ms();
+        let now = now_ms();
         let mut shown = vec![None; self.seats.len()];
         for (i, slot) in self.seats.iter().enumerate() {
             let Some(key) = slot.account_key() else {
@@ -96,7 +96,7 @@ impl Room {
             room: self.id.to_string(),
             commitment: self.commitment().unwrap_or_default(),
             seats,
-            ended_ms: unix_ms(),
+            ended_ms: now_ms(),
         })
     }
 }

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use parlor_games::{AnyBot, AnyGame, GameRng};
 use parlor_protocol::{LoggedAction, MatchHeader, RoomId, RoomSummary};
@@ -38,13 +38,6 @@ pub struct RoomInit {
 /// anyone could replay.
 fn bot_rng() -> GameRng {
     GameRng::from_seed(rand::random())
-}
-
-/// Milliseconds since the Unix epoch, now.
-pub fn unix_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
 }
 
 /// A room ready to run: its host registers it, then starts it (so that
@@ -182,7 +175,7 @@ pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<P
         .clock
         .map(|c| Clocks::new(c, record.header.seats, clocks.as_deref()));
     if let (Some(c), Some(turn)) = (restored_clocks.as_mut(), turn.as_ref()) {
-        c.restore_deadlines(turn, now, unix_ms());
+        c.restore_deadlines(turn, now, crate::clock::now_ms());
     }
     let room = Room {
         id: record.room.clone(),
@@ -225,6 +218,6 @@ fn unstarted_left(host: &Arc<dyn RoomHost>, created_ms: Option<u64>) -> Duration
     let Some(created) = created_ms else {
         return lifetime;
     };
-    let age = Duration::from_millis(unix_ms().saturating_sub(created));
+    let age = Duration::from_millis(crate::clock::now_ms().saturating_sub(created));
     lifetime.saturating_sub(age)
 }

@@ -8,9 +8,9 @@ use tokio::time::Instant;
 
 use super::actor::Room;
 use super::clock::Clocks;
-use super::setup::unix_ms;
 use super::slot::Slot;
 use super::RoomEvent;
+use crate::clock::now_ms;
 use crate::store::{Turn, TurnSeat};
 
 /// Whose turn it is in `game` (nobody's once it is over), with each due
@@ -22,7 +22,7 @@ pub(super) fn turn_in(game: &AnyGame, clocks: Option<&Clocks>, now: Instant) -> 
         game.to_act()
     };
     match clocks {
-        Some(c) => c.turn(to_act, now, unix_ms()),
+        Some(c) => c.turn(to_act, now, now_ms()),
         None => Turn {
             due: to_act
                 .iter()

@@ -35,7 +35,7 @@ pub async fn make_event(http: &str, names: &[&str]) -> Result<(Vec<String>, Stri
     for name in names {
         tokens.push(account_token(http, name).await?);
     }
-    let starts = parlor_server::room::unix_ms() + 1_000;
+    let starts = parlor_server::clock::now_ms() + 1_000;
     let auth = format!("Bearer {}", tokens[0]);
     let made = post(
         http,

@@ -42,7 +42,7 @@ pub(super) async fn listen(dir: Weak<Directory>, cluster: Arc<Cluster>) {
         match env {
             Envelope::Cmd { gw, room, cmd } => command(&d, cluster, gw, room, cmd),
             Envelope::Frames { frames, until_ms } => {
-                if in_time(until_ms, crate::room::unix_ms()) {
+                if in_time(until_ms, crate::clock::now_ms()) {
                     deliver(&d, frames);
                 } else {
                     distrust(&d, &frames);

@@ -12,8 +12,8 @@ use parlor_protocol::{RoomId, RoomSummary};
 use super::super::listing::{ListQuery, Page};
 use super::super::{lock, Directory};
 use super::Cluster;
+use crate::clock::now_ms;
 use crate::limits::FINISHED_LISTED_FOR;
-use crate::room::unix_ms;
 use crate::store::{ClusterStore, LobbyQuery, StoreError};
 
 /// How often a node deletes, with its next listing write, the finished
@@ -62,8 +62,8 @@ pub(super) async fn flush(dir: Weak<Directory>, cluster: Arc<Cluster>) {
 
 /// When the oldest finished room still listed was listed (Unix ms).
 fn listed_since() -> i64 {
-    let since = unix_ms()
-        .saturating_sub(u64::try_from(FINISHED_LISTED_FOR.as_millis()).unwrap_or(u64::MAX));
+    let since =
+        now_ms().saturating_sub(u64::try_from(FINISHED_LISTED_FOR.as_millis()).unwrap_or(u64::MAX));
     i64::try_from(since).unwrap_or(i64::MAX)
 }
 

@@ -230,7 +230,7 @@ impl Cluster {
         let listing = Listing {
             key,
             summary: summary.clone(),
-            at_ms: i64::try_from(crate::room::unix_ms()).unwrap_or(i64::MAX),
+            at_ms: i64::try_from(crate::clock::now_ms()).unwrap_or(i64::MAX),
         };
         lock(&self.listings).insert(room.clone(), listing);
         self.listed.notify_one();

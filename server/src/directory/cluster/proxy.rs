@@ -220,7 +220,7 @@ async fn leased(store: &ClusterStore, generations: &mut watch::Receiver<u64>) ->
         let left = store.lease_left();
         if !left.is_zero() {
             let left = u64::try_from(left.as_millis()).unwrap_or(u64::MAX);
-            return crate::room::unix_ms().saturating_add(left);
+            return crate::clock::now_ms().saturating_add(left);
         }
         tokio::time::sleep(LEASE_RECHECK).await;
     }

@@ -17,7 +17,6 @@
 pub mod anchors;
 mod page;
 mod schedule;
-mod sql;
 pub mod store;
 
 use std::sync::Arc;

@@ -9,9 +9,8 @@ use std::collections::HashSet;
 use parlor_games::GameKind;
 use parlor_protocol::{LadderGameInfo, LadderResult, RoomId};
 
-use super::sql::{exec, guarded, query, Arg, Col, Kind};
 use crate::events::lease::LeasedTable;
-use crate::store::{Beside, StoreError};
+use crate::store::{Arg, Beside, Col, Kind, StoreError};
 
 /// The ladders' leases: one row per game.
 const LADDERS: LeasedTable = LeasedTable {
@@ -162,13 +161,13 @@ impl LadderStore {
 
     /// Makes `game`'s lease row unless it exists.
     pub async fn ensure_ladder(&self, game: GameKind) -> Result<(), StoreError> {
-        exec(
-            &self.0,
-            "INSERT INTO ladders (game) VALUES ($1) ON CONFLICT (game) DO NOTHING",
-            vec![text(game.name())],
-        )
-        .await
-        .map(|_| ())
+        self.0
+            .exec(
+                "INSERT INTO ladders (game) VALUES ($1) ON CONFLICT (game) DO NOTHING",
+                vec![text(game.name())],
+            )
+            .await
+            .map(|_| ())
     }
 
     /// Takes (or keeps) `game`'s lease for `node` (see `LeasedTable`).
@@ -200,8 +199,7 @@ impl LadderStore {
         builtin: bool,
         now_ms: u64,
     ) -> Result<(), StoreError> {
-        exec(
-            &self.0,
+        self.0.exec(
             "INSERT INTO ladder_entries (game, account_key, name, builtin, active, entered_ms) \
              VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (game, account_key) \
              DO UPDATE SET active = excluded.active, name = excluded.name",
@@ -220,31 +218,33 @@ impl LadderStore {
 
     /// Takes account `key` out of `game`'s ladder; whether it was in.
     pub async fn leave(&self, game: GameKind, key: &str) -> Result<bool, StoreError> {
-        let n = exec(
-            &self.0,
-            "UPDATE ladder_entries SET active = $3 WHERE game = $1 AND account_key = $2 \
+        let n = self
+            .0
+            .exec(
+                "UPDATE ladder_entries SET active = $3 WHERE game = $1 AND account_key = $2 \
              AND active = $4",
-            vec![
-                text(game.name()),
-                text(key),
-                Arg::Bool(false),
-                Arg::Bool(true),
-            ],
-        )
-        .await?;
+                vec![
+                    text(game.name()),
+                    text(key),
+                    Arg::Bool(false),
+                    Arg::Bool(true),
+                ],
+            )
+            .await?;
         Ok(n == 1)
     }
 
     /// The entrants of every ladder, by game and name.
     pub async fn entries(&self) -> Result<Vec<EntryRow>, StoreError> {
-        let rows = query(
-            &self.0,
-            "SELECT game, account_key, name, builtin, seen_ms, games, wins, losses, draws \
+        let rows = self
+            .0
+            .query(
+                "SELECT game, account_key, name, builtin, seen_ms, games, wins, losses, draws \
              FROM ladder_entries WHERE active = $1 ORDER BY game, account_key",
-            vec![Arg::Bool(true)],
-            ENTRY_KINDS,
-        )
-        .await?;
+                vec![Arg::Bool(true)],
+                ENTRY_KINDS,
+            )
+            .await?;
         Ok(rows.iter().map(|c| entry(c)).collect())
     }
 
@@ -254,38 +254,40 @@ impl LadderStore {
         // One statement per key: a node has few ladder bots, and the
         // statement stays one spelling for both databases.
         for key in keys {
-            exec(
-                &self.0,
-                "UPDATE ladder_entries SET seen_ms = $1 WHERE account_key = $2",
-                vec![ms(now_ms), text(key)],
-            )
-            .await?;
+            self.0
+                .exec(
+                    "UPDATE ladder_entries SET seen_ms = $1 WHERE account_key = $2",
+                    vec![ms(now_ms), text(key)],
+                )
+                .await?;
         }
         Ok(())
     }
 
     /// `game`'s games being played, oldest first.
     pub async fn playing(&self, game: GameKind) -> Result<Vec<GameRow>, StoreError> {
-        let rows = query(
-            &self.0,
-            "SELECT room, seat0, seat1, strategies, started_ms, ended_ms, result \
+        let rows = self
+            .0
+            .query(
+                "SELECT room, seat0, seat1, strategies, started_ms, ended_ms, result \
              FROM ladder_games WHERE game = $1 AND ended_ms IS NULL ORDER BY started_ms, room",
-            vec![text(game.name())],
-            GAME_KINDS,
-        )
-        .await?;
+                vec![text(game.name())],
+                GAME_KINDS,
+            )
+            .await?;
         rows.iter().map(|c| game_row(c)).collect()
     }
 
     /// The games with ladder games being played.
     pub async fn busy_games(&self) -> Result<HashSet<String>, StoreError> {
-        let rows = query(
-            &self.0,
-            "SELECT DISTINCT game FROM ladder_games WHERE ended_ms IS NULL",
-            vec![],
-            &[Kind::Text],
-        )
-        .await?;
+        let rows = self
+            .0
+            .query(
+                "SELECT DISTINCT game FROM ladder_games WHERE ended_ms IS NULL",
+                vec![],
+                &[Kind::Text],
+            )
+            .await?;
         Ok(rows.iter().map(|c| c[0].text()).collect())
     }
 
@@ -295,30 +297,32 @@ impl LadderStore {
         game: GameKind,
         since_ms: u64,
     ) -> Result<Vec<[String; 2]>, StoreError> {
-        let rows = query(
-            &self.0,
-            "SELECT seat0, seat1 FROM ladder_games WHERE game = $1 AND started_ms >= $2",
-            vec![text(game.name()), ms(since_ms)],
-            &[Kind::Text, Kind::Text],
-        )
-        .await?;
+        let rows = self
+            .0
+            .query(
+                "SELECT seat0, seat1 FROM ladder_games WHERE game = $1 AND started_ms >= $2",
+                vec![text(game.name()), ms(since_ms)],
+                &[Kind::Text, Kind::Text],
+            )
+            .await?;
         Ok(rows.iter().map(|c| [c[0].text(), c[1].text()]).collect())
     }
 
     /// `game`'s latest finished games, newest first, at most `limit`.
     pub async fn recent(&self, game: GameKind, limit: usize) -> Result<Vec<GameRow>, StoreError> {
-        let rows = query(
-            &self.0,
-            "SELECT room, seat0, seat1, strategies, started_ms, ended_ms, result \
+        let rows = self
+            .0
+            .query(
+                "SELECT room, seat0, seat1, strategies, started_ms, ended_ms, result \
              FROM ladder_games WHERE game = $1 AND ended_ms IS NOT NULL \
              ORDER BY ended_ms DESC, room LIMIT $2",
-            vec![
-                text(game.name()),
-                Arg::Int(i64::try_from(limit).unwrap_or(0)),
-            ],
-            GAME_KINDS,
-        )
-        .await?;
+                vec![
+                    text(game.name()),
+                    Arg::Int(i64::try_from(limit).unwrap_or(0)),
+                ],
+                GAME_KINDS,
+            )
+            .await?;
         rows.iter().map(|c| game_row(c)).collect()
     }
 
@@ -327,21 +331,21 @@ impl LadderStore {
     pub async fn add_game(&self, game: GameKind, row: &GameRow) -> Result<(), StoreError> {
         let strategies = serde_json::to_string(&row.strategies)
             .map_err(|e| StoreError::Corrupt(format!("a ladder game's strategies: {e}")))?;
-        exec(
-            &self.0,
-            "INSERT INTO ladder_games (room, game, seat0, seat1, strategies, started_ms) \
+        self.0
+            .exec(
+                "INSERT INTO ladder_games (room, game, seat0, seat1, strategies, started_ms) \
              VALUES ($1, $2, $3, $4, $5, $6)",
-            vec![
-                text(row.room.as_str()),
-                text(game.name()),
-                text(&row.seats[0]),
-                text(&row.seats[1]),
-                Arg::Text(strategies),
-                ms(row.started_ms),
-            ],
-        )
-        .await
-        .map(|_| ())
+                vec![
+                    text(row.room.as_str()),
+                    text(game.name()),
+                    text(&row.seats[0]),
+                    text(&row.seats[1]),
+                    Arg::Text(strategies),
+                    ms(row.started_ms),
+                ],
+            )
+            .await
+            .map(|_| ())
     }
 
     /// Records how `game`'s game `row` ended at `now_ms`, with each
@@ -385,21 +389,22 @@ impl LadderStore {
                 ));
             }
         }
-        guarded(&self.0, statements).await.map(|_| ())
+        self.0.guarded(statements).await.map(|_| ())
     }
 
     /// Per game with a ladder: its entrants and its games being played.
     pub async fn counts(&self) -> Result<Vec<(String, u32, u32)>, StoreError> {
-        let rows = query(
-            &self.0,
-            "SELECT l.game, \
+        let rows = self
+            .0
+            .query(
+                "SELECT l.game, \
              (SELECT count(*) FROM ladder_entries e WHERE e.game = l.game AND e.active = $1), \
              (SELECT count(*) FROM ladder_games g WHERE g.game = l.game AND g.ended_ms IS NULL) \
              FROM ladders l ORDER BY l.game",
-            vec![Arg::Bool(true)],
-            &[Kind::Text, Kind::Int, Kind::Int],
-        )
-        .await?;
+                vec![Arg::Bool(true)],
+                &[Kind::Text, Kind::Int, Kind::Int],
+            )
+            .await?;
         Ok(rows
             .iter()
             .map(|c| {

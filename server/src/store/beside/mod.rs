@@ -1,6 +1,9 @@
-//! The database beside the log: a handle other modules (accounts) use for
-//! tables of their own in the same database, apart from the log's writer,
-//! so that the store never needs to know what they keep.
+//! The database beside the log: a handle other modules (accounts,
+//! tournaments, the ladder, ...) use for tables of their own in the same
+//! database, apart from the log's writer. Every statement is written once
+//! for both databases ([`sql`]: PostgreSQL's spelling, rewritten for
+//! SQLite) and run through [`Beside::exec`], [`Beside::query`] or
+//! [`Beside::guarded`].
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -9,6 +12,10 @@ use deadpool_postgres::{Object, Pool};
 use rusqlite::Connection;
 
 use super::StoreError;
+
+pub mod sql;
+
+pub use sql::{Arg, Col, Kind};
 
 /// How long a statement on the SQLite side connection waits for the
 /// file's write lock: the log's batches hold it for milliseconds, so this
