@@ -46,7 +46,7 @@ pub use types::{
     TurnSeat,
 };
 
-pub use beside::{Arg, Beside, Col, Kind, BESIDE_BUSY_TIMEOUT};
+pub use beside::{Arg, Beside, Col, Kind, Row, BESIDE_BUSY_TIMEOUT};
 pub use cluster::ClusterStore;
 pub use exported::{ExportedMatch, ExportedStep};
 pub use postgres::{

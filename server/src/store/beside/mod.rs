@@ -13,8 +13,10 @@ use rusqlite::Connection;
 
 use super::StoreError;
 
+mod row;
 pub mod sql;
 
+pub use row::Row;
 pub use sql::{Arg, Col, Kind};
 
 /// How long a statement on the SQLite side connection waits for the
@@ -60,6 +62,15 @@ impl Beside {
         })
         .await
         .map_err(|_| StoreError::Unavailable("a database thread failed".into()))?
+    }
+
+    /// The PostgreSQL pool, for what only a cluster keeps (matchmaking's
+    /// books of live connections); `None` on SQLite.
+    pub fn postgres_pool(&self) -> Option<Pool> {
+        match self {
+            Beside::Sqlite(_) => None,
+            Beside::Postgres(pool) => Some(pool.clone()),
+        }
     }
 
     /// A connection from the PostgreSQL pool.

@@ -6,7 +6,7 @@
 use rusqlite::types::Value as Lite;
 use tokio_postgres::types::ToSql;
 
-use super::Beside;
+use super::{Beside, Row};
 use crate::store::StoreError;
 
 /// An argument of a statement.
@@ -18,6 +18,52 @@ pub enum Arg {
     Text(String),
     /// A boolean (SQLite keeps it as 0 or 1).
     Bool(bool),
+    /// An integer or null (`bigint`).
+    OptInt(Option<i64>),
+    /// Text or null.
+    OptText(Option<String>),
+}
+
+impl From<i64> for Arg {
+    fn from(n: i64) -> Arg {
+        Arg::Int(n)
+    }
+}
+
+impl From<bool> for Arg {
+    fn from(b: bool) -> Arg {
+        Arg::Bool(b)
+    }
+}
+
+impl From<String> for Arg {
+    fn from(t: String) -> Arg {
+        Arg::Text(t)
+    }
+}
+
+impl From<&str> for Arg {
+    fn from(t: &str) -> Arg {
+        Arg::Text(t.to_owned())
+    }
+}
+
+impl From<Option<i64>> for Arg {
+    fn from(n: Option<i64>) -> Arg {
+        Arg::OptInt(n)
+    }
+}
+
+impl From<Option<String>> for Arg {
+    fn from(t: Option<String>) -> Arg {
+        Arg::OptText(t)
+    }
+}
+
+impl From<Option<&str>> for Arg {
+    fn from(t: Option<&str>) -> Arg {
+        Arg::OptText(t.map(str::to_owned))
+    }
 }
 
 /// A column as read, by the kind its query asked for.
@@ -89,6 +135,8 @@ fn lite_args(args: &[Arg]) -> Vec<Lite> {
             Arg::Int(n) => Lite::Integer(*n),
             Arg::Text(t) => Lite::Text(t.clone()),
             Arg::Bool(b) => Lite::Integer(i64::from(*b)),
+            Arg::OptInt(n) => n.map_or(Lite::Null, Lite::Integer),
+            Arg::OptText(t) => t.clone().map_or(Lite::Null, Lite::Text),
         })
         .collect()
 }
@@ -100,8 +148,18 @@ fn pg_args(args: &[Arg]) -> Vec<Box<dyn ToSql + Sync + Send>> {
                 Arg::Int(n) => Box::new(*n),
                 Arg::Text(t) => Box::new(t.clone()),
                 Arg::Bool(b) => Box::new(*b),
+                Arg::OptInt(n) => Box::new(*n),
+                Arg::OptText(t) => Box::new(t.clone()),
             }
         })
+        .collect()
+}
+
+/// The arguments as tokio-postgres takes them.
+fn pg_refs(boxed: &[Box<dyn ToSql + Sync + Send>]) -> Vec<&(dyn ToSql + Sync)> {
+    boxed
+        .iter()
+        .map(|b| b.as_ref() as &(dyn ToSql + Sync))
         .collect()
 }
 
@@ -134,10 +192,7 @@ impl Beside {
             }
             Beside::Postgres(pool) => {
                 let boxed = pg_args(&args);
-                let refs: Vec<&(dyn ToSql + Sync)> = boxed
-                    .iter()
-                    .map(|b| b.as_ref() as &(dyn ToSql + Sync))
-                    .collect();
+                let refs = pg_refs(&boxed);
                 Ok(Beside::pg_client(pool).await?.execute(sql, &refs).await?)
             }
         }
@@ -168,10 +223,7 @@ impl Beside {
             }
             Beside::Postgres(pool) => {
                 let boxed = pg_args(&args);
-                let refs: Vec<&(dyn ToSql + Sync)> = boxed
-                    .iter()
-                    .map(|b| b.as_ref() as &(dyn ToSql + Sync))
-                    .collect();
+                let refs = pg_refs(&boxed);
                 let rows = Beside::pg_client(pool).await?.query(sql, &refs).await?;
                 let mut out = Vec::with_capacity(rows.len());
                 for r in &rows {
@@ -185,6 +237,40 @@ impl Beside {
                 Ok(out)
             }
         }
+    }
+
+    /// Runs query `sql` (a `SELECT`, or a change with `RETURNING`) with
+    /// `args`; its rows.
+    pub async fn fetch(&self, sql: &'static str, args: Vec<Arg>) -> Result<Vec<Row>, StoreError> {
+        match self {
+            Beside::Sqlite(conn) => {
+                Beside::on_sqlite(conn, move |c| {
+                    let mut st = c.prepare(&lite_sql(sql))?;
+                    let rows = st.query_map(
+                        rusqlite::params_from_iter(lite_args(&args)),
+                        Row::from_sqlite,
+                    )?;
+                    rows.collect()
+                })
+                .await
+            }
+            Beside::Postgres(pool) => {
+                let boxed = pg_args(&args);
+                let refs = pg_refs(&boxed);
+                let rows = Beside::pg_client(pool).await?.query(sql, &refs).await?;
+                rows.iter().map(Row::from_postgres).collect()
+            }
+        }
+    }
+
+    /// [`Beside::fetch`] for a statement answering one row at most: that
+    /// row, if any.
+    pub async fn fetch_opt(
+        &self,
+        sql: &'static str,
+        args: Vec<Arg>,
+    ) -> Result<Option<Row>, StoreError> {
+        Ok(self.fetch(sql, args).await?.into_iter().next())
     }
 
     /// Runs `statements` in one transaction: all or none. Each runs only if
@@ -218,10 +304,7 @@ impl Beside {
                 let mut first = true;
                 for (sql, args) in &statements {
                     let boxed = pg_args(args);
-                    let refs: Vec<&(dyn ToSql + Sync)> = boxed
-                        .iter()
-                        .map(|b| b.as_ref() as &(dyn ToSql + Sync))
-                        .collect();
+                    let refs = pg_refs(&boxed);
                     let n = tx.execute(*sql, &refs).await?;
                     if first && n != 1 {
                         return Ok(false);
@@ -237,7 +320,50 @@ impl Beside {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::{Arc, Mutex};
+
+    use rusqlite::Connection;
+
     use super::*;
+
+    fn db() -> Beside {
+        let conn = Connection::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
+        conn.execute_batch(
+            "CREATE TABLE things (
+                 id INTEGER PRIMARY KEY,
+                 name TEXT NOT NULL UNIQUE,
+                 live INTEGER NOT NULL,
+                 count INTEGER,
+                 note TEXT
+             );",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        Beside::Sqlite(Arc::new(Mutex::new(conn)))
+    }
+
+    fn ok<T>(r: Result<T, StoreError>) -> T {
+        r.unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    async fn add(db: &Beside, name: &str, count: Option<i64>) -> Result<Option<Row>, StoreError> {
+        db.fetch_opt(
+            "INSERT INTO things (name, live, count, note) VALUES ($1, $2, $3, $4) RETURNING id",
+            vec![
+                name.into(),
+                true.into(),
+                count.into(),
+                None::<String>.into(),
+            ],
+        )
+        .await
+    }
+
+    async fn names(db: &Beside) -> Vec<String> {
+        let rows = ok(db
+            .fetch("SELECT name FROM things ORDER BY id", vec![])
+            .await);
+        rows.iter().map(|r| ok(r.text(0))).collect()
+    }
 
     #[test]
     fn placeholders_become_sqlites() {
@@ -245,5 +371,109 @@ mod tests {
             lite_sql("UPDATE t SET a = $1 WHERE b = $2 AND c = $1"),
             "UPDATE t SET a = ?1 WHERE b = ?2 AND c = ?1"
         );
+    }
+
+    #[tokio::test]
+    async fn every_kind_goes_in_and_comes_back() {
+        let db = db();
+        let id = ok(add(&db, "a", Some(7)).await).map(|r| ok(r.int(0)));
+        assert_eq!(id, Some(1), "RETURNING answers the new row's id");
+        ok(add(&db, "b", None).await);
+        let row = ok(db
+            .fetch_opt(
+                "SELECT id, name, live, count, note FROM things WHERE name = $1",
+                vec!["a".into()],
+            )
+            .await)
+        .unwrap_or_else(|| panic!("no row"));
+        assert_eq!(ok(row.int(0)), 1);
+        assert_eq!(ok(row.text(1)), "a");
+        assert!(ok(row.bool(2)), "SQLite's 1 reads as true");
+        assert_eq!(ok(row.opt_int(3)), Some(7));
+        assert_eq!(ok(row.opt_text(4)), None);
+        // A null where a value must be, a column of another kind, or one
+        // past the end is a corrupt row, not a default.
+        assert!(matches!(row.text(4), Err(StoreError::Corrupt(_))));
+        assert!(matches!(row.int(1), Err(StoreError::Corrupt(_))));
+        assert!(matches!(row.int(5), Err(StoreError::Corrupt(_))));
+        // The kinds-first reading sees the same.
+        let cols = ok(db
+            .query(
+                "SELECT count, note, live FROM things WHERE name = $1",
+                vec![Arg::Text("b".into())],
+                &[Kind::Int, Kind::Text, Kind::Bool],
+            )
+            .await);
+        assert_eq!(
+            cols,
+            vec![vec![Col::Int(None), Col::Text(None), Col::Bool(true)]]
+        );
+        // A null argument matches nothing with `=`, everything with `IS NULL`.
+        let n = ok(db
+            .exec(
+                "UPDATE things SET note = $1 WHERE $2 IS NULL OR count = $2",
+                vec![Some("seen").into(), None::<i64>.into()],
+            )
+            .await);
+        assert_eq!(n, 2);
+    }
+
+    #[tokio::test]
+    async fn a_taken_key_is_a_duplicate() {
+        let db = db();
+        ok(add(&db, "a", None).await);
+        let again = add(&db, "a", None).await;
+        assert!(
+            again.as_ref().is_err_and(StoreError::is_duplicate),
+            "{again:?}"
+        );
+        assert_eq!(names(&db).await, ["a"]);
+    }
+
+    #[tokio::test]
+    async fn a_failed_statement_rolls_back_the_whole_transaction() {
+        let db = db();
+        ok(add(&db, "a", None).await);
+        // The guard changes a row, then the second statement breaks the
+        // unique name: neither stays.
+        let failed = db
+            .guarded(vec![
+                (
+                    "UPDATE things SET count = 1 WHERE name = $1",
+                    vec!["a".into()],
+                ),
+                (
+                    "INSERT INTO things (name, live) VALUES ($1, $2)",
+                    vec!["b".into(), true.into()],
+                ),
+                (
+                    "INSERT INTO things (name, live) VALUES ($1, $2)",
+                    vec!["b".into(), true.into()],
+                ),
+            ])
+            .await;
+        assert!(
+            failed.as_ref().is_err_and(StoreError::is_duplicate),
+            "{failed:?}"
+        );
+        assert_eq!(names(&db).await, ["a"]);
+        let count =
+            ok(db.fetch_opt("SELECT count FROM things", vec![]).await).map(|r| ok(r.opt_int(0)));
+        assert_eq!(count, Some(None), "the guard's change went too");
+        // A guard that changes nothing stops the rest, and says so.
+        let done = ok(db
+            .guarded(vec![
+                (
+                    "UPDATE things SET count = 1 WHERE name = $1",
+                    vec!["z".into()],
+                ),
+                (
+                    "INSERT INTO things (name, live) VALUES ($1, $2)",
+                    vec!["c".into(), false.into()],
+                ),
+            ])
+            .await);
+        assert!(!done);
+        assert_eq!(names(&db).await, ["a"]);
     }
 }
