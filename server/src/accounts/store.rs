@@ -24,13 +24,15 @@
 //! account write waiting out a batch of moves.
 //!
 //! PostgreSQL: the log's connection pool, one statement per call.
-
-use rusqlite::{params, OptionalExtension};
+//!
+//! Each statement is written once, in PostgreSQL's spelling, and run on
+//! either database through [`Beside`]; the tables themselves are made by
+//! the store's migrations.
 
 use super::{AccountKind, AccountName, PasswordHash, TokenHash};
 #[cfg(doc)]
 use crate::store::BESIDE_BUSY_TIMEOUT;
-use crate::store::{Beside, StoreError};
+use crate::store::{Beside, Row, StoreError};
 
 /// The most tokens one account may hold: a bot owner needs a handful; a
 /// bound keeps a compromised session from filling the table.
@@ -90,7 +92,16 @@ pub enum CreateError {
 #[derive(Clone, Debug)]
 pub struct AccountStore(Beside);
 
-const ACCOUNT_COLUMNS: &str = "a.id, a.name, a.kind, a.password, a.created_ms, a.builtin";
+/// `SELECT` of an account's columns (read by [`account`]) followed by
+/// `$tail`, as one literal (statements beside the log are `'static`).
+macro_rules! select_account {
+    ($tail:literal) => {
+        concat!(
+            "SELECT a.id, a.name, a.kind, a.password, a.created_ms, a.builtin ",
+            $tail
+        )
+    };
+}
 
 /// What a built-in account keeps as its password hash: not a PHC string,
 /// so that no password ever verifies against it.
@@ -111,39 +122,25 @@ impl AccountStore {
         password: &PasswordHash,
         now_ms: i64,
     ) -> Result<AccountId, CreateError> {
-        let (spelled, key, kind, hash) = (
-            name.as_str().to_owned(),
-            name.key(),
-            kind.as_str(),
-            password.as_str().to_owned(),
-        );
-        let result = match &self.0 {
-            Beside::Sqlite(conn) => {
-                Beside::on_sqlite(conn, move |c| {
-                    c.query_row(
-                        "INSERT INTO accounts (name, name_key, kind, password, created_ms) \
-                         VALUES (?1, ?2, ?3, ?4, ?5) RETURNING id",
-                        params![spelled, key, kind, hash, now_ms],
-                        |r| r.get::<_, i64>(0),
-                    )
-                })
-                .await
-            }
-            Beside::Postgres(pool) => {
-                let client = Beside::pg_client(pool).await?;
-                client
-                    .query_one(
-                        "INSERT INTO accounts (name, name_key, kind, password, created_ms) \
-                         VALUES ($1, $2, $3, $4, $5) RETURNING id",
-                        &[&spelled, &key, &kind, &hash, &now_ms],
-                    )
-                    .await
-                    .and_then(|r| r.try_get::<_, i64>(0))
-                    .map_err(StoreError::from)
-            }
-        };
-        match result {
-            Ok(id) => Ok(AccountId(id)),
+        let row = self
+            .0
+            .fetch_opt(
+                "INSERT INTO accounts (name, name_key, kind, password, created_ms) \
+                 VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                vec![
+                    name.as_str().into(),
+                    name.key().into(),
+                    kind.as_str().into(),
+                    password.as_str().into(),
+                    now_ms.into(),
+                ],
+            )
+            .await;
+        match row {
+            Ok(Some(row)) => Ok(AccountId(row.int(0)?)),
+            Ok(None) => Err(CreateError::Store(StoreError::Corrupt(
+                "an insert returned no id".into(),
+            ))),
             Err(e) if e.is_duplicate() => Err(CreateError::Taken),
             Err(e) => Err(CreateError::Store(e)),
         }
@@ -153,74 +150,33 @@ impl AccountStore {
     /// nodes starting at once may all try: the first insert wins, the
     /// others change nothing). It has no password and no tokens.
     pub async fn ensure_builtin(&self, name: &AccountName, now_ms: i64) -> Result<(), StoreError> {
-        let (spelled, key, kind) = (
-            name.as_str().to_owned(),
-            name.key(),
-            AccountKind::Bot.as_str(),
-        );
-        match &self.0 {
-            Beside::Sqlite(conn) => {
-                Beside::on_sqlite(conn, move |c| {
-                    c.execute(
-                        "INSERT INTO accounts (name, name_key, kind, password, created_ms, builtin) \
-                         VALUES (?1, ?2, ?3, ?4, ?5, 1) ON CONFLICT (name_key) DO NOTHING",
-                        params![spelled, key, kind, NO_PASSWORD, now_ms],
-                    )
-                })
-                .await?;
-            }
-            Beside::Postgres(pool) => {
-                Beside::pg_client(pool)
-                    .await?
-                    .execute(
-                        "INSERT INTO accounts (name, name_key, kind, password, created_ms, builtin) \
-                         VALUES ($1, $2, $3, $4, $5, true) ON CONFLICT (name_key) DO NOTHING",
-                        &[&spelled, &key, &kind, &NO_PASSWORD, &now_ms],
-                    )
-                    .await?;
-            }
-        }
+        self.0
+            .exec(
+                "INSERT INTO accounts (name, name_key, kind, password, created_ms, builtin) \
+                 VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (name_key) DO NOTHING",
+                vec![
+                    name.as_str().into(),
+                    name.key().into(),
+                    AccountKind::Bot.as_str().into(),
+                    NO_PASSWORD.into(),
+                    now_ms.into(),
+                    true.into(),
+                ],
+            )
+            .await?;
         Ok(())
     }
 
     /// The account named `name` in any case.
     pub async fn by_name(&self, name: &str) -> Result<Option<Account>, StoreError> {
-        let key = name.to_ascii_lowercase();
-        self.one_account(
-            "FROM accounts a WHERE a.name_key = ?1",
-            "FROM accounts a WHERE a.name_key = $1",
-            key,
-        )
-        .await
-    }
-
-    async fn one_account(
-        &self,
-        sqlite_tail: &'static str,
-        pg_tail: &'static str,
-        arg: String,
-    ) -> Result<Option<Account>, StoreError> {
-        match &self.0 {
-            Beside::Sqlite(conn) => {
-                let row = Beside::on_sqlite(conn, move |c| {
-                    c.query_row(
-                        &format!("SELECT {ACCOUNT_COLUMNS} {sqlite_tail}"),
-                        params![arg],
-                        sqlite_row,
-                    )
-                    .optional()
-                })
-                .await?;
-                row.map(account).transpose()
-            }
-            Beside::Postgres(pool) => {
-                let client = Beside::pg_client(pool).await?;
-                let row = client
-                    .query_opt(&format!("SELECT {ACCOUNT_COLUMNS} {pg_tail}"), &[&arg])
-                    .await?;
-                row.map(|r| account(pg_row(&r)?)).transpose()
-            }
-        }
+        let row = self
+            .0
+            .fetch_opt(
+                select_account!("FROM accounts a WHERE a.name_key = $1"),
+                vec![name.to_ascii_lowercase().into()],
+            )
+            .await?;
+        row.as_ref().map(account).transpose()
     }
 
     /// Stores a new API token's hash for `account`, with its label; its id.
@@ -232,108 +188,57 @@ impl AccountStore {
         label: &str,
         now_ms: i64,
     ) -> Result<Option<i64>, StoreError> {
-        let (hash, label, id) = (hash.to_hex(), label.to_owned(), account.0);
         let max = i64::try_from(MAX_TOKENS_PER_ACCOUNT).unwrap_or(i64::MAX);
-        match &self.0 {
-            Beside::Sqlite(conn) => {
-                Beside::on_sqlite(conn, move |c| {
-                    c.query_row(
-                        "INSERT INTO tokens (account, hash, label, created_ms) \
-                         SELECT ?1, ?2, ?3, ?4 \
-                         WHERE (SELECT count(*) FROM tokens WHERE account = ?1) < ?5 \
-                         RETURNING id",
-                        params![id, hash, label, now_ms, max],
-                        |r| r.get(0),
-                    )
-                    .optional()
-                })
-                .await
-            }
-            Beside::Postgres(pool) => {
-                let client = Beside::pg_client(pool).await?;
-                let row = client
-                    .query_opt(
-                        "INSERT INTO tokens (account, hash, label, created_ms) \
-                         SELECT $1, $2, $3, $4 \
-                         WHERE (SELECT count(*) FROM tokens WHERE account = $1) < $5 \
-                         RETURNING id",
-                        &[&id, &hash, &label, &now_ms, &max],
-                    )
-                    .await?;
-                Ok(row.map(|r| r.try_get(0)).transpose()?)
-            }
-        }
+        let row = self
+            .0
+            .fetch_opt(
+                "INSERT INTO tokens (account, hash, label, created_ms) \
+                 SELECT $1, $2, $3, $4 \
+                 WHERE (SELECT count(*) FROM tokens WHERE account = $1) < $5 \
+                 RETURNING id",
+                vec![
+                    account.0.into(),
+                    hash.to_hex().into(),
+                    label.into(),
+                    now_ms.into(),
+                    max.into(),
+                ],
+            )
+            .await?;
+        row.map(|r| r.int(0)).transpose()
     }
 
     /// The account's API tokens, oldest first.
     pub async fn tokens(&self, account: AccountId) -> Result<Vec<TokenInfo>, StoreError> {
-        let id = account.0;
-        match &self.0 {
-            Beside::Sqlite(conn) => {
-                Beside::on_sqlite(conn, move |c| {
-                    let mut st = c.prepare(
-                        "SELECT id, label, created_ms, last_used_ms FROM tokens \
-                         WHERE account = ?1 ORDER BY id",
-                    )?;
-                    let rows = st.query_map(params![id], |r| {
-                        Ok(TokenInfo {
-                            id: r.get(0)?,
-                            label: r.get(1)?,
-                            created: r.get(2)?,
-                            last_used: r.get(3)?,
-                        })
-                    })?;
-                    rows.collect()
+        let rows = self
+            .0
+            .fetch(
+                "SELECT id, label, created_ms, last_used_ms FROM tokens \
+                 WHERE account = $1 ORDER BY id",
+                vec![account.0.into()],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(TokenInfo {
+                    id: r.int(0)?,
+                    label: r.text(1)?,
+                    created: r.int(2)?,
+                    last_used: r.opt_int(3)?,
                 })
-                .await
-            }
-            Beside::Postgres(pool) => {
-                let client = Beside::pg_client(pool).await?;
-                let rows = client
-                    .query(
-                        "SELECT id, label, created_ms, last_used_ms FROM tokens \
-                         WHERE account = $1 ORDER BY id",
-                        &[&id],
-                    )
-                    .await?;
-                rows.iter()
-                    .map(|r| {
-                        Ok(TokenInfo {
-                            id: r.try_get(0)?,
-                            label: r.try_get(1)?,
-                            created: r.try_get(2)?,
-                            last_used: r.try_get(3)?,
-                        })
-                    })
-                    .collect()
-            }
-        }
+            })
+            .collect()
     }
 
     /// Revokes the account's token `token`; false if it holds no such token.
     pub async fn revoke_token(&self, account: AccountId, token: i64) -> Result<bool, StoreError> {
-        let id = account.0;
-        let n = match &self.0 {
-            Beside::Sqlite(conn) => {
-                Beside::on_sqlite(conn, move |c| {
-                    c.execute(
-                        "DELETE FROM tokens WHERE id = ?1 AND account = ?2",
-                        params![token, id],
-                    )
-                })
-                .await?
-            }
-            Beside::Postgres(pool) => {
-                let client = Beside::pg_client(pool).await?;
-                let n = client
-                    .execute(
-                        "DELETE FROM tokens WHERE id = $1 AND account = $2",
-                        &[&token, &id],
-                    )
-                    .await?;
-                usize::try_from(n).unwrap_or(usize::MAX)
-            }
-        };
+        let n = self
+            .0
+            .exec(
+                "DELETE FROM tokens WHERE id = $1 AND account = $2",
+                vec![token.into(), account.0.into()],
+            )
+            .await?;
         Ok(n > 0)
     }
 
@@ -345,35 +250,26 @@ impl AccountStore {
     ) -> Result<Option<Account>, StoreError> {
         let hex = hash.to_hex();
         let found = self
-            .one_account(
-                "FROM tokens t JOIN accounts a ON a.id = t.account WHERE t.hash = ?1",
-                "FROM tokens t JOIN accounts a ON a.id = t.account WHERE t.hash = $1",
-                hex.clone(),
+            .0
+            .fetch_opt(
+                select_account!(
+                    "FROM tokens t JOIN accounts a ON a.id = t.account WHERE t.hash = $1"
+                ),
+                vec![hex.clone().into()],
             )
-            .await?;
+            .await?
+            .as_ref()
+            .map(account)
+            .transpose()?;
         if found.is_some() {
             // Best effort: a failed note of use must not refuse the token.
-            let noted = match &self.0 {
-                Beside::Sqlite(conn) => Beside::on_sqlite(conn, move |c| {
-                    c.execute(
-                        "UPDATE tokens SET last_used_ms = ?1 WHERE hash = ?2",
-                        params![now_ms, hex],
-                    )
-                })
-                .await
-                .map(|_| ()),
-                Beside::Postgres(pool) => match Beside::pg_client(pool).await {
-                    Ok(client) => client
-                        .execute(
-                            "UPDATE tokens SET last_used_ms = $1 WHERE hash = $2",
-                            &[&now_ms, &hex],
-                        )
-                        .await
-                        .map(|_| ())
-                        .map_err(StoreError::from),
-                    Err(e) => Err(e),
-                },
-            };
+            let noted = self
+                .0
+                .exec(
+                    "UPDATE tokens SET last_used_ms = $1 WHERE hash = $2",
+                    vec![now_ms.into(), hex.into()],
+                )
+                .await;
             if let Err(e) = noted {
                 tracing::debug!(error = %e, "noting a token's use");
             }
@@ -389,27 +285,12 @@ impl AccountStore {
         hash: TokenHash,
         expires_ms: i64,
     ) -> Result<(), StoreError> {
-        let (hex, id) = (hash.to_hex(), account.0);
-        match &self.0 {
-            Beside::Sqlite(conn) => {
-                Beside::on_sqlite(conn, move |c| {
-                    c.execute(
-                        "INSERT INTO sessions (hash, account, expires_ms) VALUES (?1, ?2, ?3)",
-                        params![hex, id, expires_ms],
-                    )
-                })
-                .await?;
-            }
-            Beside::Postgres(pool) => {
-                Beside::pg_client(pool)
-                    .await?
-                    .execute(
-                        "INSERT INTO sessions (hash, account, expires_ms) VALUES ($1, $2, $3)",
-                        &[&hex, &id, &expires_ms],
-                    )
-                    .await?;
-            }
-        }
+        self.0
+            .exec(
+                "INSERT INTO sessions (hash, account, expires_ms) VALUES ($1, $2, $3)",
+                vec![hash.to_hex().into(), account.0.into(), expires_ms.into()],
+            )
+            .await?;
         Ok(())
     }
 
@@ -419,104 +300,43 @@ impl AccountStore {
         hash: TokenHash,
         now_ms: i64,
     ) -> Result<Option<Account>, StoreError> {
-        let hex = hash.to_hex();
-        match &self.0 {
-            Beside::Sqlite(conn) => {
-                let row = Beside::on_sqlite(conn, move |c| {
-                    c.query_row(
-                        &format!(
-                            "SELECT {ACCOUNT_COLUMNS} FROM sessions s JOIN accounts a \
-                             ON a.id = s.account WHERE s.hash = ?1 AND s.expires_ms > ?2"
-                        ),
-                        params![hex, now_ms],
-                        sqlite_row,
-                    )
-                    .optional()
-                })
-                .await?;
-                row.map(account).transpose()
-            }
-            Beside::Postgres(pool) => {
-                let row = Beside::pg_client(pool)
-                    .await?
-                    .query_opt(
-                        &format!(
-                            "SELECT {ACCOUNT_COLUMNS} FROM sessions s JOIN accounts a \
-                             ON a.id = s.account WHERE s.hash = $1 AND s.expires_ms > $2"
-                        ),
-                        &[&hex, &now_ms],
-                    )
-                    .await?;
-                row.map(|r| account(pg_row(&r)?)).transpose()
-            }
-        }
+        let row = self
+            .0
+            .fetch_opt(
+                select_account!(
+                    "FROM sessions s JOIN accounts a \
+                     ON a.id = s.account WHERE s.hash = $1 AND s.expires_ms > $2"
+                ),
+                vec![hash.to_hex().into(), now_ms.into()],
+            )
+            .await?;
+        row.as_ref().map(account).transpose()
     }
 
     /// Ends the session with this hash (logout), and drops every expired
     /// session on the way (so the table holds only live ones).
     pub async fn end_session(&self, hash: TokenHash, now_ms: i64) -> Result<(), StoreError> {
-        let hex = hash.to_hex();
-        match &self.0 {
-            Beside::Sqlite(conn) => {
-                Beside::on_sqlite(conn, move |c| {
-                    c.execute(
-                        "DELETE FROM sessions WHERE hash = ?1 OR expires_ms <= ?2",
-                        params![hex, now_ms],
-                    )
-                })
-                .await?;
-            }
-            Beside::Postgres(pool) => {
-                Beside::pg_client(pool)
-                    .await?
-                    .execute(
-                        "DELETE FROM sessions WHERE hash = $1 OR expires_ms <= $2",
-                        &[&hex, &now_ms],
-                    )
-                    .await?;
-            }
-        }
+        self.0
+            .exec(
+                "DELETE FROM sessions WHERE hash = $1 OR expires_ms <= $2",
+                vec![hash.to_hex().into(), now_ms.into()],
+            )
+            .await?;
         Ok(())
     }
 }
 
-/// An account's columns ([`ACCOUNT_COLUMNS`]) as read, before checking.
-type AccountRow = (i64, String, String, String, i64, bool);
-
-fn sqlite_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<AccountRow> {
-    Ok((
-        r.get(0)?,
-        r.get(1)?,
-        r.get(2)?,
-        r.get(3)?,
-        r.get(4)?,
-        r.get(5)?,
-    ))
-}
-
-fn pg_row(r: &tokio_postgres::Row) -> Result<AccountRow, tokio_postgres::Error> {
-    Ok((
-        r.try_get(0)?,
-        r.try_get(1)?,
-        r.try_get(2)?,
-        r.try_get(3)?,
-        r.try_get(4)?,
-        r.try_get(5)?,
-    ))
-}
-
-/// An account from its columns.
-fn account(
-    (id, name, kind, password, created_ms, builtin): AccountRow,
-) -> Result<Account, StoreError> {
+/// An account from its columns, as [`select_account!`] lists them.
+fn account(r: &Row) -> Result<Account, StoreError> {
+    let kind = r.text(2)?;
     let kind = AccountKind::parse(&kind)
         .ok_or_else(|| StoreError::Corrupt(format!("account kind {kind:?}")))?;
     Ok(Account {
-        id: AccountId(id),
-        name,
+        id: AccountId(r.int(0)?),
+        name: r.text(1)?,
         kind,
-        password: PasswordHash::from_stored(password),
-        created_ms,
-        builtin,
+        password: PasswordHash::from_stored(r.text(3)?),
+        created_ms: r.int(4)?,
+        builtin: r.bool(5)?,
     })
 }

@@ -159,10 +159,7 @@ impl Directory {
     /// The cluster's shared database pool, in cluster mode with a bus
     /// (where matchmaking keeps its books).
     pub fn cluster_pool(&self) -> Option<deadpool_postgres::Pool> {
-        match (self.mode.bus(), self.store.beside()) {
-            (Some(_), crate::store::Beside::Postgres(pool)) => Some(pool),
-            _ => None,
-        }
+        self.mode.bus().and(self.store.beside().postgres_pool())
     }
 
     /// Forgets `conn`'s account (it closed).
