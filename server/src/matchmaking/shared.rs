@@ -12,13 +12,13 @@
 //! A seek whose row vanished without a seat (the database lost its
 //! unlogged tables in a crash) is ended as `lost`: seek again.
 //!
-//! The tables are UNLOGGED and made at start-up if missing: they describe
-//! live connections, which do not outlive a database crash either, so
-//! they need neither WAL nor the log's migrations. Rows of a node that
-//! stopped beating (every [`NODE_ALIVE_FOR`]) are ignored and swept.
+//! The tables are UNLOGGED (they describe live connections, which do not
+//! outlive a database crash either, so they need no WAL) and made by the
+//! store's PostgreSQL migrations with the rest of the schema. Rows of a
+//! node that stopped beating (every [`NODE_ALIVE_FOR`]) are ignored and
+//! swept.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -29,7 +29,7 @@ use super::seeks::{check_limits, Group, SeekBook, Waiting};
 use super::start::Placed;
 use crate::directory::Refused;
 use crate::outbox::ConnId;
-use crate::store::StoreError;
+use crate::store::{Beside, StoreError};
 
 /// How long a node's rows count after its last beat: several beats, so
 /// one slow beat does not make a live node's seekers vanish.
@@ -43,38 +43,6 @@ pub const BEAT_EVERY: Duration = Duration::from_secs(1);
 /// lock while it makes them, so it is kept short; what is left pairs in
 /// the next round, at once.
 pub const MAX_GROUPS_PER_ROUND: usize = 64;
-
-const TABLES: &str = "
-CREATE UNLOGGED TABLE IF NOT EXISTS mm_nodes (
-    gw text PRIMARY KEY,
-    alive_until_ms bigint NOT NULL
-);
-CREATE UNLOGGED TABLE IF NOT EXISTS mm_presence (
-    gw text NOT NULL,
-    conn bigint NOT NULL,
-    account text NOT NULL,
-    PRIMARY KEY (gw, conn)
-);
-CREATE INDEX IF NOT EXISTS mm_presence_account ON mm_presence (account);
-CREATE UNLOGGED TABLE IF NOT EXISTS mm_seeks (
-    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    gw text NOT NULL,
-    conn bigint NOT NULL,
-    account text,
-    addr text NOT NULL,
-    body text NOT NULL,
-    placed text
-);
-CREATE UNLOGGED TABLE IF NOT EXISTS mm_challenges (
-    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    gw text NOT NULL,
-    conn bigint NOT NULL,
-    from_key text NOT NULL,
-    to_key text NOT NULL,
-    expires_ms bigint NOT NULL,
-    body text NOT NULL
-);
-";
 
 /// Rows of nodes that beat recently.
 const LIVE: &str = "(SELECT gw FROM mm_nodes WHERE alive_until_ms > $1)";
@@ -103,52 +71,22 @@ pub struct SharedBooks {
     /// The ids of this node's seeks still waiting, to tell a seek that
     /// vanished from one that was seated.
     mine: Mutex<HashMap<u64, ConnId>>,
-    /// Set once the tables are known to exist.
-    made: AtomicBool,
 }
 
 impl SharedBooks {
-    /// The books on `pool` for node `node` (the tables are made at the
-    /// first beat, and again at a later one if the database was down).
+    /// The books on `pool` for node `node` (the store's migrations have
+    /// made their tables).
     pub fn new(pool: Pool, node: &str) -> SharedBooks {
         SharedBooks {
             pool,
             node: node.to_owned(),
             mine: Mutex::default(),
-            made: AtomicBool::new(false),
         }
     }
 
-    /// Makes the tables if they are missing.
-    async fn make_tables(&self) -> Result<(), StoreError> {
-        if self.made.load(Ordering::Acquire) {
-            return Ok(());
-        }
-        let mut client = self.raw_client().await?;
-        // Nodes starting together would race to make the tables.
-        let tx = client.transaction().await?;
-        tx.execute(
-            "SELECT pg_advisory_xact_lock(hashtext(current_schema() || ':matchmaking tables'))",
-            &[],
-        )
-        .await?;
-        tx.batch_execute(TABLES).await?;
-        tx.commit().await?;
-        self.made.store(true, Ordering::Release);
-        Ok(())
-    }
-
-    /// A connection, once the tables exist.
+    /// A connection from the pool.
     async fn client(&self) -> Result<deadpool_postgres::Object, StoreError> {
-        self.make_tables().await?;
-        self.raw_client().await
-    }
-
-    async fn raw_client(&self) -> Result<deadpool_postgres::Object, StoreError> {
-        self.pool
-            .get()
-            .await
-            .map_err(|e| StoreError::Unavailable(format!("no database connection: {e}")))
+        Beside::pg_client(&self.pool).await
     }
 
     /// This node is alive until `now_ms` + [`NODE_ALIVE_FOR`]; rows of

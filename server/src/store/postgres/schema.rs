@@ -16,7 +16,7 @@ use tokio_postgres::Client;
 use super::super::StoreError;
 
 /// The layout this server writes, kept in `layout.version`.
-pub const LAYOUT: i32 = 7;
+pub const LAYOUT: i32 = 8;
 
 /// Layout 1.
 ///
@@ -232,10 +232,53 @@ CREATE TABLE ladders (
 );
 ";
 
+/// Layout 8: cluster matchmaking's books (PostgreSQL only: a single node
+/// keeps them in memory). Which nodes are alive (`mm_nodes`), which
+/// account each connection acts as (`mm_presence`), the waiting seeks
+/// (`mm_seeks`, each seeker's place written into its row when paired) and
+/// the open challenges (`mm_challenges`); see `matchmaking::shared`.
+///
+/// UNLOGGED: they describe live connections, which do not outlive a
+/// database crash either, so they need no WAL (a crash empties them, and
+/// a node tells its seekers that their seek was lost). `IF NOT EXISTS`:
+/// servers before this layout made the same tables at run time, so a
+/// cluster's database may have them already.
+const LAYOUT_8: &str = "
+CREATE UNLOGGED TABLE IF NOT EXISTS mm_nodes (
+    gw text PRIMARY KEY,
+    alive_until_ms bigint NOT NULL
+);
+CREATE UNLOGGED TABLE IF NOT EXISTS mm_presence (
+    gw text NOT NULL,
+    conn bigint NOT NULL,
+    account text NOT NULL,
+    PRIMARY KEY (gw, conn)
+);
+CREATE INDEX IF NOT EXISTS mm_presence_account ON mm_presence (account);
+CREATE UNLOGGED TABLE IF NOT EXISTS mm_seeks (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    gw text NOT NULL,
+    conn bigint NOT NULL,
+    account text,
+    addr text NOT NULL,
+    body text NOT NULL,
+    placed text
+);
+CREATE UNLOGGED TABLE IF NOT EXISTS mm_challenges (
+    id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    gw text NOT NULL,
+    conn bigint NOT NULL,
+    from_key text NOT NULL,
+    to_key text NOT NULL,
+    expires_ms bigint NOT NULL,
+    body text NOT NULL
+);
+";
+
 /// Each layout's step from the one before, in order: `STEPS[n]` brings
 /// layout `n` to `n + 1` (layout 0: an empty schema).
 const STEPS: &[&str] = &[
-    LAYOUT_1, LAYOUT_2, LAYOUT_3, LAYOUT_4, LAYOUT_5, LAYOUT_6, LAYOUT_7,
+    LAYOUT_1, LAYOUT_2, LAYOUT_3, LAYOUT_4, LAYOUT_5, LAYOUT_6, LAYOUT_7, LAYOUT_8,
 ];
 
 /// Brings `schema` to [`LAYOUT`]: creates it and its tables if missing,
