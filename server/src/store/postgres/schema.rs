@@ -276,10 +276,14 @@ CREATE UNLOGGED TABLE IF NOT EXISTS mm_challenges (
 ";
 
 /// Each layout's step from the one before, in order: `STEPS[n]` brings
-/// layout `n` to `n + 1` (layout 0: an empty schema).
+/// layout `n` to `n + 1` (layout 0: an empty schema). A new table or
+/// column is a new step at the end (and [`LAYOUT`] one more).
 const STEPS: &[&str] = &[
     LAYOUT_1, LAYOUT_2, LAYOUT_3, LAYOUT_4, LAYOUT_5, LAYOUT_6, LAYOUT_7, LAYOUT_8,
 ];
+
+// Every layout has its step.
+const _: () = assert!(STEPS.len() as i32 == LAYOUT);
 
 /// Brings `schema` to [`LAYOUT`]: creates it and its tables if missing,
 /// runs the steps from its layout, refuses a newer one. `schema` is a

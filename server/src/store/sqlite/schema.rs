@@ -47,7 +47,8 @@ use super::StoreError;
 /// The layout this server writes, kept in `PRAGMA user_version`.
 pub const LAYOUT: i64 = 8;
 
-/// Layout 2. `seats` and `moves` are `WITHOUT ROWID`: keyed by their
+/// Layout 2, with layout 3's columns (a new file starts at layout 3).
+/// `seats` and `moves` are `WITHOUT ROWID`: keyed by their
 /// primary key alone, an insert updates one b-tree, not a table and an
 /// index. The partial index lists only unfinished matches (what a restart
 /// restores), so it stays as small as the number of live rooms.
@@ -124,7 +125,7 @@ ALTER TABLE matches ADD COLUMN created_ms INTEGER;
 ALTER TABLE seats ADD COLUMN client_seed TEXT;
 ";
 
-/// Layout 3 to layout 4: the account tables (also part of a new file).
+/// Layout 3 to layout 4: the account tables.
 const ACCOUNTS: &str = "
 CREATE TABLE accounts (
     id INTEGER PRIMARY KEY,
@@ -150,7 +151,7 @@ CREATE TABLE sessions (
 );
 ";
 
-/// Layout 4 to layout 5 (also the last step of a new file): new columns,
+/// Layout 4 to layout 5: new columns,
 /// empty or false for old rows, and the index `my_games` reads by.
 const FROM_LAYOUT_4: &str = "
 ALTER TABLE matches ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
@@ -159,7 +160,7 @@ ALTER TABLE seats ADD COLUMN account_key TEXT;
 CREATE INDEX seats_account ON seats (account_key) WHERE account_key IS NOT NULL;
 ";
 
-/// Layout 5 to layout 6 (also the last step of a new file): the ratings.
+/// Layout 5 to layout 6: the ratings.
 /// Ratings are `REAL`, which keeps an `f64` exactly, so the stored ratings
 /// equal the ledger's fold bit for bit. The leaderboard reads a pool by
 /// rating (`ratings_board`); a player's page reads their lines newest
@@ -249,6 +250,18 @@ CREATE TABLE ladders (
 );
 ";
 
+/// The steps from layout 3 on, in order: `STEPS[i]` brings layout
+/// `FIRST_STEPPED + i` to the next. A new table or column is a new step
+/// at the end (and [`LAYOUT`] one more). Layouts before 3 are first
+/// brought to 3 by [`to_layout_3`]: a new file starts there.
+const STEPS: &[&str] = &[ACCOUNTS, FROM_LAYOUT_4, RATINGS, EVENTS, LADDER];
+
+/// The layout [`STEPS`] starts from.
+const FIRST_STEPPED: i64 = 3;
+
+// Every layout has its step.
+const _: () = assert!(FIRST_STEPPED + STEPS.len() as i64 == LAYOUT);
+
 /// Brings the database to [`LAYOUT`]: creates the tables in a new file,
 /// migrates an older layout (all in one transaction, so an interrupted
 /// migration leaves the old layout intact), refuses a newer one.
@@ -271,43 +284,37 @@ pub fn prepare(conn: &mut Connection) -> Result<(), StoreError> {
         )
         .optional()?
         .is_some();
-    if has_tables && version == 7 {
-        tracing::info!("migrating the database from layout 7 to {LAYOUT}");
-    } else if has_tables && version == 6 {
-        tracing::info!("migrating the database from layout 6 to {LAYOUT}");
-    } else if has_tables && version == 5 {
-        tracing::info!("migrating the database from layout 5 to {LAYOUT}");
-    } else if has_tables && version == 4 {
-        tracing::info!("migrating the database from layout 4 to {LAYOUT}");
-    } else if has_tables && version == 3 {
-        tracing::info!("migrating the database from layout 3 to {LAYOUT}");
-        tx.execute_batch(ACCOUNTS)?;
-    } else if has_tables && version == 2 {
-        tracing::info!("migrating the database from layout 2 to {LAYOUT}");
-        tx.execute_batch(FROM_LAYOUT_2)?;
-        tx.execute_batch(ACCOUNTS)?;
-    } else if has_tables {
-        tracing::info!("migrating the database from layout 1 to {LAYOUT}");
-        tx.execute_batch(FROM_LAYOUT_1)?;
-        tx.execute_batch(TABLES)?;
-        tx.execute_batch(COPY_LAYOUT_1)?;
-        tx.execute_batch(ACCOUNTS)?;
-    } else {
-        tx.execute_batch(TABLES)?;
-        tx.execute_batch(ACCOUNTS)?;
+    // Layout 1 kept no version: a file with tables and none is layout 1.
+    let from = match (has_tables, version) {
+        (false, _) => None,
+        (true, v) => Some(v.max(1)),
+    };
+    if let Some(from) = from {
+        tracing::info!("migrating the database from layout {from} to {LAYOUT}");
     }
-    let from = if has_tables { version } else { 0 };
-    if from < 5 {
-        tx.execute_batch(FROM_LAYOUT_4)?;
+    let from = to_layout_3(&tx, from)?;
+    let first = usize::try_from(from - FIRST_STEPPED)
+        .map_err(|_| StoreError::Corrupt(format!("layout {from}")))?;
+    for step in STEPS.iter().skip(first) {
+        tx.execute_batch(step)?;
     }
-    if from < 6 {
-        tx.execute_batch(RATINGS)?;
-    }
-    if from < 7 {
-        tx.execute_batch(EVENTS)?;
-    }
-    tx.execute_batch(LADDER)?;
     tx.pragma_update(None, "user_version", LAYOUT)?;
     tx.commit()?;
     Ok(())
+}
+
+/// Brings a database of layout `from` (`None`: a new file) to layout 3,
+/// or leaves a later one as it is; the layout it is at then.
+fn to_layout_3(tx: &rusqlite::Transaction<'_>, from: Option<i64>) -> Result<i64, StoreError> {
+    match from {
+        None => tx.execute_batch(TABLES)?,
+        Some(1) => {
+            tx.execute_batch(FROM_LAYOUT_1)?;
+            tx.execute_batch(TABLES)?;
+            tx.execute_batch(COPY_LAYOUT_1)?;
+        }
+        Some(2) => tx.execute_batch(FROM_LAYOUT_2)?,
+        Some(later) => return Ok(later),
+    }
+    Ok(FIRST_STEPPED)
 }
