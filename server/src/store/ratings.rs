@@ -3,6 +3,15 @@
 //! transaction that records that end (read the ledger's head and the
 //! players' ratings, seal the next line, write it and the new ratings).
 //! Either all of it is committed with the match's last step, or none.
+//!
+//! The reads (ratings of an account, ledger pages, the head, the
+//! leaderboard) stay with each backend rather than going through
+//! `Beside`'s one spelling: they run on the log's readers (SQLite's pool
+//! of read connections, PostgreSQL's snapshot transaction) so that they
+//! see the same committed state as the log and never queue behind the
+//! single side connection; and the head is read differently by design
+//! (PostgreSQL keeps it in the one `ledger_head` row its writers lock,
+//! SQLite reads the ledger's last line).
 
 use std::collections::HashMap;
 

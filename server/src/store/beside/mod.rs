@@ -1,9 +1,26 @@
 //! The database beside the log: a handle other modules (accounts,
-//! tournaments, the ladder, ...) use for tables of their own in the same
+//! events, the ladder, ...) use for tables of their own in the same
 //! database, apart from the log's writer. Every statement is written once
 //! for both databases ([`sql`]: PostgreSQL's spelling, rewritten for
-//! SQLite) and run through [`Beside::exec`], [`Beside::query`] or
-//! [`Beside::guarded`].
+//! SQLite) and run through [`Beside::exec`], [`Beside::fetch`] (typed
+//! [`Row`]s), [`Beside::query`] or [`Beside::guarded`].
+//!
+//! # Who makes these tables
+//!
+//! The store's migrations make them (`sqlite::schema`,
+//! `postgres::schema`: one ordered list of steps per database, the
+//! log's tables and these alike), but the store never writes them and
+//! knows nothing of what their rows mean: their owners run every
+//! statement on them. The one exception is a read: the leaderboard joins
+//! `accounts` for each rated account's kind.
+//!
+//! Why not have each owner register its own DDL: the owners depend on
+//! the store, never the other way round, so the store cannot name them;
+//! a list assembled above the store at start-up would make a database's
+//! layout number depend on which modules registered what, and a step
+//! often spans owners (the ladder's layout also adds `accounts.builtin`).
+//! One list per database, in the store, keeps the order plain and every
+//! database's layout a single number.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -206,50 +206,48 @@ impl Beside {
         args: Vec<Arg>,
         kinds: &'static [Kind],
     ) -> Result<Vec<Vec<Col>>, StoreError> {
-        match self {
-            Beside::Sqlite(conn) => {
-                Beside::on_sqlite(conn, move |c| {
-                    let mut st = c.prepare(&lite_sql(sql))?;
-                    let rows = st.query_map(rusqlite::params_from_iter(lite_args(&args)), |r| {
-                        kinds
-                            .iter()
-                            .enumerate()
-                            .map(|(i, k)| lite_col(r, i, *k))
-                            .collect::<rusqlite::Result<Vec<Col>>>()
-                    })?;
-                    rows.collect()
-                })
-                .await
-            }
-            Beside::Postgres(pool) => {
-                let boxed = pg_args(&args);
-                let refs = pg_refs(&boxed);
-                let rows = Beside::pg_client(pool).await?.query(sql, &refs).await?;
-                let mut out = Vec::with_capacity(rows.len());
-                for r in &rows {
-                    let cols = kinds
-                        .iter()
-                        .enumerate()
-                        .map(|(i, k)| pg_col(r, i, *k))
-                        .collect::<Result<Vec<Col>, _>>()?;
-                    out.push(cols);
-                }
-                Ok(out)
-            }
-        }
+        self.rows_of(
+            sql,
+            args,
+            move |r| {
+                kinds
+                    .iter()
+                    .enumerate()
+                    .map(|(i, k)| lite_col(r, i, *k))
+                    .collect()
+            },
+            move |r| {
+                kinds
+                    .iter()
+                    .enumerate()
+                    .map(|(i, k)| pg_col(r, i, *k).map_err(StoreError::from))
+                    .collect()
+            },
+        )
+        .await
     }
 
     /// Runs query `sql` (a `SELECT`, or a change with `RETURNING`) with
     /// `args`; its rows.
     pub async fn fetch(&self, sql: &'static str, args: Vec<Arg>) -> Result<Vec<Row>, StoreError> {
+        self.rows_of(sql, args, Row::from_sqlite, Row::from_postgres)
+            .await
+    }
+
+    /// Runs query `sql` with `args`; its rows, each read by `lite` or `pg`
+    /// (whichever database answered).
+    async fn rows_of<T: Send + 'static>(
+        &self,
+        sql: &'static str,
+        args: Vec<Arg>,
+        lite: impl Fn(&rusqlite::Row<'_>) -> rusqlite::Result<T> + Send + 'static,
+        pg: impl Fn(&tokio_postgres::Row) -> Result<T, StoreError>,
+    ) -> Result<Vec<T>, StoreError> {
         match self {
             Beside::Sqlite(conn) => {
                 Beside::on_sqlite(conn, move |c| {
                     let mut st = c.prepare(&lite_sql(sql))?;
-                    let rows = st.query_map(
-                        rusqlite::params_from_iter(lite_args(&args)),
-                        Row::from_sqlite,
-                    )?;
+                    let rows = st.query_map(rusqlite::params_from_iter(lite_args(&args)), lite)?;
                     rows.collect()
                 })
                 .await
@@ -258,7 +256,7 @@ impl Beside {
                 let boxed = pg_args(&args);
                 let refs = pg_refs(&boxed);
                 let rows = Beside::pg_client(pool).await?.query(sql, &refs).await?;
-                rows.iter().map(Row::from_postgres).collect()
+                rows.iter().map(pg).collect()
             }
         }
     }
