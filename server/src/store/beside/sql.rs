@@ -3,6 +3,8 @@
 //! and columns are a handful of plain kinds, so each statement on the
 //! tables beside the log is written once rather than once per backend.
 
+use std::borrow::Cow;
+
 use rusqlite::types::Value as Lite;
 use tokio_postgres::types::ToSql;
 
@@ -122,12 +124,22 @@ fn pg_col(r: &tokio_postgres::Row, i: usize, kind: Kind) -> Result<Col, tokio_po
 }
 
 impl Beside {
-    /// Runs statement `sql` with `args`; the rows it changed.
-    pub async fn exec(&self, sql: &'static str, args: Vec<Arg>) -> Result<u64, StoreError> {
+    /// Runs statement `sql` with `args`; the rows it changed. The SQL is
+    /// a constant, or text formatted from constants of the code (a table's
+    /// name), never input.
+    pub async fn exec(
+        &self,
+        sql: impl Into<Cow<'static, str>>,
+        args: Vec<Arg>,
+    ) -> Result<u64, StoreError> {
+        let sql = sql.into();
         match self {
             Beside::Sqlite(conn) => {
                 let n = Beside::on_sqlite(conn, move |c| {
-                    c.execute(&lite_sql(sql), rusqlite::params_from_iter(lite_args(&args)))
+                    c.execute(
+                        &lite_sql(&sql),
+                        rusqlite::params_from_iter(lite_args(&args)),
+                    )
                 })
                 .await?;
                 Ok(u64::try_from(n).unwrap_or(0))
@@ -138,23 +150,24 @@ impl Beside {
                     .iter()
                     .map(|b| b.as_ref() as &(dyn ToSql + Sync))
                     .collect();
-                Ok(Beside::pg_client(pool).await?.execute(sql, &refs).await?)
+                Ok(Beside::pg_client(pool).await?.execute(&*sql, &refs).await?)
             }
         }
     }
 
     /// Runs query `sql` with `args`; its rows, each column read as `kinds`
-    /// says.
+    /// says. The SQL is a constant, or formatted from constants of the code.
     pub async fn query(
         &self,
-        sql: &'static str,
+        sql: impl Into<Cow<'static, str>>,
         args: Vec<Arg>,
         kinds: &'static [Kind],
     ) -> Result<Vec<Vec<Col>>, StoreError> {
+        let sql = sql.into();
         match self {
             Beside::Sqlite(conn) => {
                 Beside::on_sqlite(conn, move |c| {
-                    let mut st = c.prepare(&lite_sql(sql))?;
+                    let mut st = c.prepare(&lite_sql(&sql))?;
                     let rows = st.query_map(rusqlite::params_from_iter(lite_args(&args)), |r| {
                         kinds
                             .iter()
@@ -172,7 +185,7 @@ impl Beside {
                     .iter()
                     .map(|b| b.as_ref() as &(dyn ToSql + Sync))
                     .collect();
-                let rows = Beside::pg_client(pool).await?.query(sql, &refs).await?;
+                let rows = Beside::pg_client(pool).await?.query(&*sql, &refs).await?;
                 let mut out = Vec::with_capacity(rows.len());
                 for r in &rows {
                     let cols = kinds
