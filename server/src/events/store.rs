@@ -6,11 +6,9 @@
 //! again and retries. A lease column says which node runs the event's
 //! rounds, as rooms have one.
 
-use rusqlite::{params, OptionalExtension};
-
 use super::doc::EventDoc;
 use super::lease::LeasedTable;
-use crate::store::{Beside, StoreError};
+use crate::store::{Arg, Beside, Col, Kind, StoreError};
 
 /// An event as stored: its document and the version to change it from.
 #[derive(Clone, Debug)]
@@ -27,6 +25,9 @@ const EVENTS: LeasedTable = LeasedTable {
     key: "id",
 };
 
+/// The columns of a stored event as read: its document and version.
+const STORED_KINDS: &[Kind] = &[Kind::Text, Kind::Int];
+
 /// The events table; cheap to clone.
 #[derive(Clone, Debug)]
 pub struct EventStore(Beside);
@@ -39,11 +40,21 @@ fn encode(doc: &EventDoc) -> Result<String, StoreError> {
     serde_json::to_string(doc).map_err(corrupt)
 }
 
-fn decode(text: &str, version: i64) -> Result<Stored, StoreError> {
+/// A row read as [`STORED_KINDS`].
+fn decode(row: &[Col]) -> Result<Stored, StoreError> {
+    let (Some(text), Some(version)) = (row.first(), row.get(1)) else {
+        return Err(StoreError::Corrupt(
+            "an event's row lacks a column".to_owned(),
+        ));
+    };
     Ok(Stored {
-        doc: serde_json::from_str(text).map_err(corrupt)?,
-        version,
+        doc: serde_json::from_str(&text.text()).map_err(corrupt)?,
+        version: version.int(),
     })
+}
+
+fn ms(n: u64) -> Arg {
+    Arg::Int(i64::try_from(n).unwrap_or(i64::MAX))
 }
 
 impl EventStore {
@@ -54,96 +65,51 @@ impl EventStore {
 
     /// Stores a new event (version 1).
     pub async fn create(&self, doc: &EventDoc) -> Result<(), StoreError> {
-        let text = encode(doc)?;
-        let (id, status, starts) = (
-            doc.id.clone(),
-            doc.status.as_str(),
-            i64::try_from(doc.starts_at_ms).unwrap_or(i64::MAX),
-        );
-        let created = i64::try_from(doc.created_ms).unwrap_or(i64::MAX);
-        match &self.0 {
-            Beside::Sqlite(conn) => {
-                Beside::on_sqlite(conn, move |c| {
-                    c.execute(
-                        "INSERT INTO events (id, status, starts_at_ms, created_ms, version, doc) \
-                         VALUES (?1, ?2, ?3, ?4, 1, ?5)",
-                        params![id, status, starts, created, text],
-                    )
-                })
-                .await?;
-            }
-            Beside::Postgres(pool) => {
-                Beside::pg_client(pool)
-                    .await?
-                    .execute(
-                        "INSERT INTO events (id, status, starts_at_ms, created_ms, version, doc) \
-                         VALUES ($1, $2, $3, $4, 1, $5)",
-                        &[&id, &status, &starts, &created, &text],
-                    )
-                    .await?;
-            }
-        }
-        Ok(())
+        self.0
+            .exec(
+                "INSERT INTO events (id, status, starts_at_ms, created_ms, version, doc) \
+                 VALUES ($1, $2, $3, $4, 1, $5)",
+                vec![
+                    Arg::Text(doc.id.clone()),
+                    Arg::Text(doc.status.as_str().to_owned()),
+                    ms(doc.starts_at_ms),
+                    ms(doc.created_ms),
+                    Arg::Text(encode(doc)?),
+                ],
+            )
+            .await
+            .map(|_| ())
     }
 
     /// The event `id`.
     pub async fn get(&self, id: &str) -> Result<Option<Stored>, StoreError> {
-        let id = id.to_owned();
-        let row: Option<(String, i64)> = match &self.0 {
-            Beside::Sqlite(conn) => {
-                Beside::on_sqlite(conn, move |c| {
-                    c.query_row(
-                        "SELECT doc, version FROM events WHERE id = ?1",
-                        params![id],
-                        |r| Ok((r.get(0)?, r.get(1)?)),
-                    )
-                    .optional()
-                })
-                .await?
-            }
-            Beside::Postgres(pool) => Beside::pg_client(pool)
-                .await?
-                .query_opt("SELECT doc, version FROM events WHERE id = $1", &[&id])
-                .await?
-                .map(|r| Ok::<_, tokio_postgres::Error>((r.try_get(0)?, r.try_get(1)?)))
-                .transpose()?,
-        };
-        row.map(|(text, version)| decode(&text, version))
-            .transpose()
+        let rows = self
+            .0
+            .query(
+                "SELECT doc, version FROM events WHERE id = $1",
+                vec![Arg::Text(id.to_owned())],
+                STORED_KINDS,
+            )
+            .await?;
+        rows.first().map(|r| decode(r)).transpose()
     }
 
     /// Replaces event `stored.doc.id`'s document if it is still at
     /// `stored.version`; whether it was.
     pub async fn update(&self, stored: &Stored) -> Result<bool, StoreError> {
-        let text = encode(&stored.doc)?;
-        let (id, status, version) = (
-            stored.doc.id.clone(),
-            stored.doc.status.as_str(),
-            stored.version,
-        );
-        let changed = match &self.0 {
-            Beside::Sqlite(conn) => {
-                Beside::on_sqlite(conn, move |c| {
-                    c.execute(
-                        "UPDATE events SET doc = ?1, status = ?2, version = version + 1 \
-                         WHERE id = ?3 AND version = ?4",
-                        params![text, status, id, version],
-                    )
-                })
-                .await?
-            }
-            Beside::Postgres(pool) => {
-                let n = Beside::pg_client(pool)
-                    .await?
-                    .execute(
-                        "UPDATE events SET doc = $1, status = $2, version = version + 1 \
-                         WHERE id = $3 AND version = $4",
-                        &[&text, &status, &id, &version],
-                    )
-                    .await?;
-                usize::try_from(n).unwrap_or(0)
-            }
-        };
+        let changed = self
+            .0
+            .exec(
+                "UPDATE events SET doc = $1, status = $2, version = version + 1 \
+                 WHERE id = $3 AND version = $4",
+                vec![
+                    Arg::Text(encode(&stored.doc)?),
+                    Arg::Text(stored.doc.status.as_str().to_owned()),
+                    Arg::Text(stored.doc.id.clone()),
+                    Arg::Int(stored.version),
+                ],
+            )
+            .await?;
         Ok(changed == 1)
     }
 
@@ -154,63 +120,50 @@ impl EventStore {
         statuses: &[&'static str],
         limit: usize,
     ) -> Result<Vec<Stored>, StoreError> {
-        let statuses: Vec<String> = statuses.iter().map(|s| (*s).to_owned()).collect();
-        let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-        let rows: Vec<(String, i64)> = match &self.0 {
-            Beside::Sqlite(conn) => {
-                Beside::on_sqlite(conn, move |c| {
-                    let marks = vec!["?"; statuses.len()].join(", ");
-                    let mut st = c.prepare(&format!(
-                        "SELECT doc, version FROM events WHERE status IN ({marks}) \
-                         ORDER BY starts_at_ms DESC, id LIMIT {limit}"
-                    ))?;
-                    let rows = st.query_map(rusqlite::params_from_iter(statuses.iter()), |r| {
-                        Ok((r.get(0)?, r.get(1)?))
-                    })?;
-                    rows.collect()
-                })
-                .await?
-            }
-            Beside::Postgres(pool) => Beside::pg_client(pool)
-                .await?
-                .query(
-                    "SELECT doc, version FROM events WHERE status = ANY($1) \
-                     ORDER BY starts_at_ms DESC, id LIMIT $2",
-                    &[&statuses, &limit],
-                )
-                .await?
-                .into_iter()
-                .map(|r| Ok::<_, tokio_postgres::Error>((r.try_get(0)?, r.try_get(1)?)))
-                .collect::<Result<_, _>>()?,
-        };
-        rows.iter().map(|(t, v)| decode(t, *v)).collect()
+        if statuses.is_empty() {
+            return Ok(Vec::new());
+        }
+        // One placeholder per status (a list both databases read), then
+        // the limit's.
+        let marks: Vec<String> = (1..=statuses.len()).map(|i| format!("${i}")).collect();
+        let limit_mark = statuses.len() + 1;
+        let mut args: Vec<Arg> = statuses
+            .iter()
+            .map(|s| Arg::Text((*s).to_owned()))
+            .collect();
+        args.push(Arg::Int(i64::try_from(limit).unwrap_or(i64::MAX)));
+        let rows = self
+            .0
+            .query(
+                format!(
+                    "SELECT doc, version FROM events WHERE status IN ({}) \
+                     ORDER BY starts_at_ms DESC, id LIMIT ${limit_mark}",
+                    marks.join(", ")
+                ),
+                args,
+                STORED_KINDS,
+            )
+            .await?;
+        rows.iter().map(|r| decode(r)).collect()
     }
 
     /// Ids of the events with work to do at `now_ms`: running ones, and
     /// upcoming ones due to start.
     pub async fn due(&self, now_ms: u64) -> Result<Vec<String>, StoreError> {
-        let now = i64::try_from(now_ms).unwrap_or(i64::MAX);
-        let sql_lite = "SELECT id FROM events WHERE status = 'running' \
-                        OR (status = 'upcoming' AND starts_at_ms <= ?1) ORDER BY id";
-        let sql_pg = "SELECT id FROM events WHERE status = 'running' \
-                      OR (status = 'upcoming' AND starts_at_ms <= $1) ORDER BY id";
-        match &self.0 {
-            Beside::Sqlite(conn) => {
-                Beside::on_sqlite(conn, move |c| {
-                    let mut st = c.prepare(sql_lite)?;
-                    let rows = st.query_map(params![now], |r| r.get(0))?;
-                    rows.collect()
-                })
-                .await
-            }
-            Beside::Postgres(pool) => Ok(Beside::pg_client(pool)
-                .await?
-                .query(sql_pg, &[&now])
-                .await?
-                .into_iter()
-                .map(|r| r.try_get(0))
-                .collect::<Result<_, _>>()?),
-        }
+        let rows = self
+            .0
+            .query(
+                "SELECT id FROM events WHERE status = 'running' \
+                 OR (status = 'upcoming' AND starts_at_ms <= $1) ORDER BY id",
+                vec![ms(now_ms)],
+                &[Kind::Text],
+            )
+            .await?;
+        Ok(rows
+            .iter()
+            .filter_map(|r| r.first())
+            .map(Col::text)
+            .collect())
     }
 
     /// Takes (or keeps) the lease on event `id` for `node` until
