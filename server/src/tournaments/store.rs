@@ -7,7 +7,7 @@
 //! rounds, as rooms have one.
 
 use super::doc::EventDoc;
-use super::lease::LeasedTable;
+use crate::schedule::LeasedTable;
 use crate::store::{Arg, Beside, Col, Kind, StoreError};
 
 /// An event as stored: its document and the version to change it from.
@@ -19,8 +19,8 @@ pub struct Stored {
     pub version: i64,
 }
 
-/// The events' leases: one per event row.
-const EVENTS: LeasedTable = LeasedTable {
+/// The events' leases: one per event row, taken by the tournaments' tick.
+pub(super) const EVENTS: LeasedTable = LeasedTable {
     table: "events",
     key: "id",
 };
@@ -28,9 +28,9 @@ const EVENTS: LeasedTable = LeasedTable {
 /// The columns of a stored event as read: its document and version.
 const STORED_KINDS: &[Kind] = &[Kind::Text, Kind::Int];
 
-/// The events table; cheap to clone.
+/// The events table (one row per tournament); cheap to clone.
 #[derive(Clone, Debug)]
-pub struct EventStore(Beside);
+pub struct TournamentStore(Beside);
 
 fn corrupt(e: serde_json::Error) -> StoreError {
     StoreError::Corrupt(format!("an event's document: {e}"))
@@ -57,10 +57,10 @@ fn ms(n: u64) -> Arg {
     Arg::Int(i64::try_from(n).unwrap_or(i64::MAX))
 }
 
-impl EventStore {
+impl TournamentStore {
     /// The table beside the log.
     pub fn new(backend: Beside) -> Self {
-        EventStore(backend)
+        TournamentStore(backend)
     }
 
     /// Stores a new event (version 1).
@@ -164,23 +164,5 @@ impl EventStore {
             .filter_map(|r| r.first())
             .map(Col::text)
             .collect())
-    }
-
-    /// Takes (or keeps) the lease on event `id` for `node` until
-    /// `until_ms`, unless another node holds one past `now_ms`; whether
-    /// `node` holds it now.
-    pub async fn lease(
-        &self,
-        id: &str,
-        node: &str,
-        now_ms: u64,
-        until_ms: u64,
-    ) -> Result<bool, StoreError> {
-        EVENTS.take(&self.0, id, node, now_ms, until_ms).await
-    }
-
-    /// Gives up every event lease `node` holds (it is stopping).
-    pub async fn release(&self, node: &str) -> Result<(), StoreError> {
-        EVENTS.release_all(&self.0, node).await
     }
 }
