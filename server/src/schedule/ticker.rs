@@ -32,12 +32,17 @@ impl Leases {
     /// This node's leases on `table` in `log`'s database, each lasting
     /// `hold_ms` unrenewed.
     pub fn new(log: &Store, table: LeasedTable, hold_ms: u64) -> Self {
+        let node = log
+            .cluster()
+            .map_or_else(|| LOCAL_NODE.to_owned(), |c| c.node_id().to_string());
+        Leases::on(log.beside(), table, node, hold_ms)
+    }
+
+    fn on(db: Beside, table: LeasedTable, node: String, hold_ms: u64) -> Self {
         Leases {
-            db: log.beside(),
+            db,
             table,
-            node: log
-                .cluster()
-                .map_or_else(|| LOCAL_NODE.to_owned(), |c| c.node_id().to_string()),
+            node,
             hold_ms,
         }
     }
@@ -101,5 +106,75 @@ impl LeasedTicker {
         if let Err(e) = self.leases.release().await {
             tracing::warn!(table = self.leases.table.table, error = %e, "the leases could not be released");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::panic)]
+
+    use std::sync::atomic::{AtomicU32, Ordering};
+    use std::sync::{Arc, Mutex};
+
+    use rusqlite::Connection;
+
+    use super::*;
+
+    const TABLE: LeasedTable = LeasedTable {
+        table: "things",
+        key: "id",
+    };
+
+    /// How long the test's leases last: far longer than the test.
+    const HOLD_MS: u64 = 60_000;
+
+    /// Ticks it saw; each takes the lease on row `a`.
+    #[derive(Debug, Default)]
+    struct Counter(AtomicU32);
+
+    impl Tick for Counter {
+        async fn tick(&self, leases: &Leases) {
+            let held = leases.take("a", 1_000).await.unwrap_or(false);
+            assert!(held, "the only node takes the lease");
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+
+    fn db() -> Beside {
+        let conn = Connection::open_in_memory().unwrap_or_else(|e| panic!("{e}"));
+        conn.execute_batch(
+            "CREATE TABLE things (id TEXT PRIMARY KEY, lease_node TEXT, lease_until_ms INTEGER NOT NULL DEFAULT 0);
+             INSERT INTO things (id) VALUES ('a');",
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        Beside::Sqlite(Arc::new(Mutex::new(conn)))
+    }
+
+    #[tokio::test]
+    async fn ticks_until_shutdown_then_gives_its_leases_up() {
+        let db = db();
+        let mine = Leases::on(db.clone(), TABLE, "n1".to_owned(), HOLD_MS);
+        let other = Leases::on(db, TABLE, "n2".to_owned(), HOLD_MS);
+        let work = Arc::new(Counter::default());
+        let shutdown = CancellationToken::new();
+        let ticker = LeasedTicker::new(Duration::from_millis(5), mine);
+        let run = tokio::spawn({
+            let (work, shutdown) = (Arc::clone(&work), shutdown.clone());
+            async move { ticker.run(&*work, shutdown).await }
+        });
+        let three_ticks = async {
+            while work.0.load(Ordering::SeqCst) < 3 {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        };
+        tokio::time::timeout(Duration::from_secs(10), three_ticks)
+            .await
+            .unwrap_or_else(|_| panic!("the ticker did not tick"));
+        // Held while it runs: another node waits.
+        assert!(!other.take("a", 2_000).await.unwrap_or(true));
+        shutdown.cancel();
+        run.await.unwrap_or_else(|e| panic!("{e}"));
+        // Given up on the way out: taken at once, long before it ran out.
+        assert!(other.take("a", 2_000).await.unwrap_or(false));
     }
 }

@@ -25,13 +25,12 @@ mod entry;
 mod store;
 mod tick;
 
-use parlor_protocol::ErrorCode;
 use std::sync::Arc;
 
 use parlor_competition::tournament::EventSeed;
 use parlor_games::Seat;
 use parlor_protocol::{
-    NewTournament, RoomId, ServerMsg, TournamentInfo, TournamentSeat, TournamentStatus,
+    ErrorCode, NewTournament, RoomId, ServerMsg, TournamentInfo, TournamentSeat, TournamentStatus,
     TournamentSummary,
 };
 
