@@ -22,6 +22,13 @@
 //!   the service `http::api` and `hello` authenticate through.
 //! - [`matchmaking`]: seeks paired into matches (the pure pairing
 //!   function, not yet wired into a request).
+//! - [`tournaments`]: events: creating, entering, and running their
+//!   rounds (pairings from `parlor_competition`), an event's rounds run by
+//!   the node holding its lease.
+//! - [`ladder`]: the continuous bot ladder, one per game, paired by the
+//!   node holding the game's lease, with built-in bots as anchors.
+//! - [`schedule`]: what those two share: the leased ticker every node
+//!   runs, leases on rows, and their requests' refusal.
 //! - [`directory`]: routes a room request to its room; owns sessions,
 //!   creation and caps, hosting (restore, claim, relinquish) and the
 //!   listing; cluster mode plugs in behind one `Mode` and
@@ -44,7 +51,8 @@
 //!
 //! Arrows between these modules run one way: `listener` → `connection` →
 //! `directory` → `room` → `store`; `bus` knows neither rooms nor the
-//! directory, and `metrics` and `limits` import no other module. The
+//! directory, and `metrics` and `limits` import no other module;
+//! `tournaments` and `ladder` each import `schedule`, never each other. The
 //! server's wiring is [`run_with`] below.
 
 pub mod accounts;
@@ -53,8 +61,8 @@ pub mod bus;
 pub mod clock;
 pub mod connection;
 pub mod directory;
-pub mod events;
 pub mod http;
+pub mod ladder;
 pub mod limits;
 pub mod listener;
 pub mod logs;
@@ -63,11 +71,13 @@ pub mod metrics;
 pub mod outbox;
 pub mod rate;
 pub mod room;
+pub mod schedule;
 pub mod shard;
 pub mod shutdown;
 pub mod slots;
 pub mod store;
 pub mod testing;
+pub mod tournaments;
 pub mod transfer;
 pub mod websocket;
 

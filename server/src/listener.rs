@@ -88,12 +88,17 @@ pub async fn accept_loop(
     ));
     let matchmaker =
         crate::matchmaking::Matchmaker::start(Arc::clone(&directory), &tracker, shutdown.clone());
-    let events = Arc::new(crate::events::Events::new(Arc::clone(&directory)));
-    events.start(&tracker, shutdown.clone());
+    // Tournaments and the ladder side by side, each on its own leased
+    // ticker (the ladder's starts first, as it always has).
+    let ladder = Arc::new(crate::ladder::Ladder::new(Arc::clone(&directory)));
+    ladder.start(&tracker, shutdown.clone());
+    let tournaments = Arc::new(crate::tournaments::Tournaments::new(Arc::clone(&directory)));
+    tournaments.start(&tracker, shutdown.clone());
     let shared = Arc::new(Shared {
         accounts,
         matchmaker,
-        events,
+        tournaments,
+        ladder,
         directory,
         analyses: Arc::new(Analyses::new(limits.analysis_positions)),
         admission: Admission::new(limits.admission),
@@ -318,7 +323,8 @@ async fn open(
             let req = http::api::ApiRequest {
                 accounts: &shared.accounts,
                 store: shared.directory.store(),
-                events: &shared.events,
+                tournaments: &shared.tournaments,
+                ladder: &shared.ladder,
                 peer: peer.addr,
                 secure: peer.secure,
             };

@@ -93,7 +93,7 @@ impl Session {
             ));
             return;
         };
-        let answer = match self.shared.events.create(req, &account.name).await {
+        let answer = match self.shared.tournaments.create(req, &account.name).await {
             Ok(tournament) => ServerMsg::TournamentCreated { tournament },
             Err(e) => ServerMsg::error(e.code, e.message),
         };

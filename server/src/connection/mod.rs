@@ -7,8 +7,8 @@
 
 mod analysis;
 mod drive;
+mod entries;
 mod games;
-mod ladder;
 mod matchmaking;
 mod requests;
 
@@ -54,7 +54,9 @@ pub struct Shared {
     /// Seeks and challenges.
     pub matchmaker: Arc<crate::matchmaking::Matchmaker>,
     /// Tournaments.
-    pub events: Arc<crate::events::Events>,
+    pub tournaments: Arc<crate::tournaments::Tournaments>,
+    /// The bot ladders.
+    pub ladder: Arc<crate::ladder::Ladder>,
     /// The server's tasks (a connection moving to another shard goes on
     /// as one of them).
     pub tracker: TaskTracker,

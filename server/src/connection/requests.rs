@@ -12,7 +12,7 @@ use serde_json::Value;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 use uuid::Uuid;
 
-use super::ladder::Entry;
+use super::entries::Entry;
 use super::Session;
 use crate::directory::{ListQuery, NewRoom, Unrouted};
 use crate::limits::MAX_NAME_CHARS;

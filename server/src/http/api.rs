@@ -154,7 +154,9 @@ pub struct ApiRequest<'a> {
     /// The match log (for players' records).
     pub store: &'a crate::store::Store,
     /// The tournaments.
-    pub events: &'a crate::events::Events,
+    pub tournaments: &'a crate::tournaments::Tournaments,
+    /// The bot ladders.
+    pub ladder: &'a crate::ladder::Ladder,
     /// The client's address.
     pub peer: IpAddr,
     /// Whether the request came over TLS: native (`--tls-cert`), or from a
@@ -489,7 +491,8 @@ async fn handle_inner(
             } else {
                 None
             };
-            let (status, body) = super::tournaments::answer(t, account, body, req.events).await?;
+            let (status, body) =
+                super::tournaments::answer(t, account, body, req.tournaments).await?;
             Ok(Answer::json(status, body))
         }
         ApiRoute::Ladder(l) => {
@@ -498,7 +501,7 @@ async fn handle_inner(
             } else {
                 None
             };
-            let ladder = req.events.ladder();
+            let ladder = req.ladder;
             let (status, body) =
                 super::ladder::answer(l, account, ladder, crate::clock::now_ms()).await?;
             Ok(Answer::json(status, body))

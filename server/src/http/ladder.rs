@@ -11,8 +11,8 @@ use serde_json::{json, Value};
 
 use crate::accounts::store::Account;
 use crate::accounts::AuthError;
-use crate::events::ladder::{game_named, Ladder};
-use crate::events::EventError;
+use crate::ladder::{game_named, Ladder};
+use crate::schedule::EventError;
 
 /// Where the ladders are listed.
 pub const LADDER_PATH: &str = "/api/ladder";

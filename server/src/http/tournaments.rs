@@ -13,7 +13,8 @@ use serde_json::{json, Value};
 
 use crate::accounts::store::Account;
 use crate::accounts::AuthError;
-use crate::events::{EventError, Events};
+use crate::schedule::EventError;
+use crate::tournaments::Tournaments;
 
 /// Where tournaments are listed and created.
 pub const TOURNAMENTS_PATH: &str = "/api/tournaments";
@@ -89,7 +90,7 @@ pub async fn answer(
     route: TournamentRoute,
     account: Option<Account>,
     body: &[u8],
-    events: &Events,
+    events: &Tournaments,
 ) -> Result<(u16, Value), AuthError> {
     let viewer = account.as_ref().map(|a| a.name.clone());
     let account = || {

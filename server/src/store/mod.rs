@@ -264,7 +264,7 @@ impl Store {
     }
 
     /// A handle on the database for tables kept beside the log (the
-    /// accounts, tokens and sessions).
+    /// accounts, tournaments, the ladder and the rest: see [`Beside`]).
     pub fn beside(&self) -> Beside {
         match &self.0 {
             Backend::Sqlite(s) => Beside::Sqlite(s.beside()),

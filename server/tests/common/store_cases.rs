@@ -484,11 +484,11 @@ pub async fn the_previous_layout_is_migrated_and_keeps_its_rows(backend: &Backen
         // The ratings' tables are there, empty.
         assert_eq!(ok(s.ledger_head().await), None);
         // So is the events table, empty.
-        let events = parlor_server::events::EventStore::new(s.beside());
+        let events = parlor_server::tournaments::TournamentStore::new(s.beside());
         assert!(ok(events.list(&["upcoming", "running"], 10).await).is_empty());
         // The ladder's tables are there, empty; the old account is not
         // built in, and a built-in one can be made beside it.
-        let ladder = parlor_server::events::ladder::LadderStore::new(s.beside());
+        let ladder = parlor_server::ladder::LadderStore::new(s.beside());
         assert!(ok(ladder.entries().await).is_empty());
         let accounts = parlor_server::accounts::store::AccountStore::new(s.beside());
         let old = ok(accounts.by_name("old_bot").await).unwrap_or_else(|| panic!("lost"));

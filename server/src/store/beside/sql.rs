@@ -3,6 +3,8 @@
 //! and columns are a handful of plain kinds, so each statement on the
 //! tables beside the log is written once rather than once per backend.
 
+use std::borrow::Cow;
+
 use rusqlite::types::Value as Lite;
 use tokio_postgres::types::ToSql;
 
@@ -181,11 +183,16 @@ fn pg_col(r: &tokio_postgres::Row, i: usize, kind: Kind) -> Result<Col, tokio_po
 
 impl Beside {
     /// Runs statement `sql` with `args`; the rows it changed.
-    pub async fn exec(&self, sql: &'static str, args: Vec<Arg>) -> Result<u64, StoreError> {
+    pub async fn exec(
+        &self,
+        sql: impl Into<Cow<'static, str>>,
+        args: Vec<Arg>,
+    ) -> Result<u64, StoreError> {
+        let sql = sql.into();
         match self {
             Beside::Sqlite(conn) => {
                 let n = Beside::on_sqlite(conn, move |c| {
-                    c.execute(&lite_sql(sql), rusqlite::params_from_iter(lite_args(&args)))
+                    c.execute(&lite_sql(&sql), rusqlite::params_from_iter(lite_args(&args)))
                 })
                 .await?;
                 Ok(u64::try_from(n).unwrap_or(0))
@@ -193,7 +200,7 @@ impl Beside {
             Beside::Postgres(pool) => {
                 let boxed = pg_args(&args);
                 let refs = pg_refs(&boxed);
-                Ok(Beside::pg_client(pool).await?.execute(sql, &refs).await?)
+                Ok(Beside::pg_client(pool).await?.execute(&*sql, &refs).await?)
             }
         }
     }
@@ -202,12 +209,12 @@ impl Beside {
     /// says.
     pub async fn query(
         &self,
-        sql: &'static str,
+        sql: impl Into<Cow<'static, str>>,
         args: Vec<Arg>,
         kinds: &'static [Kind],
     ) -> Result<Vec<Vec<Col>>, StoreError> {
         self.rows_of(
-            sql,
+            sql.into(),
             args,
             move |r| {
                 kinds
@@ -229,8 +236,12 @@ impl Beside {
 
     /// Runs query `sql` (a `SELECT`, or a change with `RETURNING`) with
     /// `args`; its rows.
-    pub async fn fetch(&self, sql: &'static str, args: Vec<Arg>) -> Result<Vec<Row>, StoreError> {
-        self.rows_of(sql, args, Row::from_sqlite, Row::from_postgres)
+    pub async fn fetch(
+        &self,
+        sql: impl Into<Cow<'static, str>>,
+        args: Vec<Arg>,
+    ) -> Result<Vec<Row>, StoreError> {
+        self.rows_of(sql.into(), args, Row::from_sqlite, Row::from_postgres)
             .await
     }
 
@@ -238,7 +249,7 @@ impl Beside {
     /// (whichever database answered).
     async fn rows_of<T: Send + 'static>(
         &self,
-        sql: &'static str,
+        sql: Cow<'static, str>,
         args: Vec<Arg>,
         lite: impl Fn(&rusqlite::Row<'_>) -> rusqlite::Result<T> + Send + 'static,
         pg: impl Fn(&tokio_postgres::Row) -> Result<T, StoreError>,
@@ -246,7 +257,7 @@ impl Beside {
         match self {
             Beside::Sqlite(conn) => {
                 Beside::on_sqlite(conn, move |c| {
-                    let mut st = c.prepare(&lite_sql(sql))?;
+                    let mut st = c.prepare(&lite_sql(&sql))?;
                     let rows = st.query_map(rusqlite::params_from_iter(lite_args(&args)), lite)?;
                     rows.collect()
                 })
@@ -255,7 +266,7 @@ impl Beside {
             Beside::Postgres(pool) => {
                 let boxed = pg_args(&args);
                 let refs = pg_refs(&boxed);
-                let rows = Beside::pg_client(pool).await?.query(sql, &refs).await?;
+                let rows = Beside::pg_client(pool).await?.query(&*sql, &refs).await?;
                 rows.iter().map(pg).collect()
             }
         }
@@ -265,7 +276,7 @@ impl Beside {
     /// row, if any.
     pub async fn fetch_opt(
         &self,
-        sql: &'static str,
+        sql: impl Into<Cow<'static, str>>,
         args: Vec<Arg>,
     ) -> Result<Option<Row>, StoreError> {
         Ok(self.fetch(sql, args).await?.into_iter().next())

@@ -4,11 +4,11 @@
 //! own bots, which nobody signs in as), each game's entrants
 //! (`ladder_entries`, with their ladder record and when a node last saw
 //! them connected), its games (`ladder_games`) and which node pairs each
-//! game's ladder (`ladders`, a lease as events have).
+//! game's ladder (`ladders`, a lease as tournaments have).
 //!
 //! Layout 7 adds tournaments: `events`, one row per event holding its
 //! whole state as a JSON document with a version (changed by
-//! compare-and-set) and the lease of the node running it (see `events`).
+//! compare-and-set) and the lease of the node running it (see `schedule::LeasedTable`).
 //!
 //! Layout 6 adds ratings: each account's rating per pool (`ratings`),
 //! the public ledger of rated matches (`ledger`, one line per match, its

@@ -9,11 +9,12 @@ use std::collections::HashSet;
 use parlor_games::GameKind;
 use parlor_protocol::{LadderGameInfo, LadderResult, RoomId};
 
-use crate::events::lease::LeasedTable;
+use crate::schedule::LeasedTable;
 use crate::store::{Arg, Beside, Col, Kind, StoreError};
 
-/// The ladders' leases: one row per game.
-const LADDERS: LeasedTable = LeasedTable {
+/// The ladders' leases: one row per game (keyed by its name), taken by
+/// the ladder's tick.
+pub(super) const LADDERS: LeasedTable = LeasedTable {
     table: "ladders",
     key: "game",
 };
@@ -168,24 +169,6 @@ impl LadderStore {
             )
             .await
             .map(|_| ())
-    }
-
-    /// Takes (or keeps) `game`'s lease for `node` (see `LeasedTable`).
-    pub async fn lease(
-        &self,
-        game: GameKind,
-        node: &str,
-        now_ms: u64,
-        until_ms: u64,
-    ) -> Result<bool, StoreError> {
-        LADDERS
-            .take(&self.0, game.name(), node, now_ms, until_ms)
-            .await
-    }
-
-    /// Gives up the ladders' leases `node` holds (it is stopping).
-    pub async fn release(&self, node: &str) -> Result<(), StoreError> {
-        LADDERS.release_all(&self.0, node).await
     }
 
     /// Enters account `name` (key `key`) in `game`'s ladder, or again

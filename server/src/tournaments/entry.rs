@@ -5,10 +5,11 @@ use parlor_protocol::ErrorCode;
 use parlor_protocol::{EntrantKind, TournamentPlayer, TournamentStatus};
 
 use super::doc::UNRATED_SEEDING;
-use super::{EventError, Events};
+use super::Tournaments;
 use crate::accounts::{name_key, AccountKind};
+use crate::schedule::EventError;
 
-impl Events {
+impl Tournaments {
     /// Enters account `name` (of `kind`) in event `id`: before the start,
     /// or in a running arena (late, or again after leaving or being
     /// paused), seeded by its rating now.

@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 
 use super::doc::{DocGame, DocRound, EventDoc};
 use super::store::Stored;
-use super::Events;
+use super::Tournaments;
 use crate::accounts::name_key;
 use crate::directory::{NewRoom, Schedule, ScheduledRoom};
 use crate::store::StoreError;
@@ -40,7 +40,7 @@ fn result(outcome: Option<&Outcome>, closed: Option<Closed>) -> Option<Vec<u8>> 
     }
 }
 
-impl Events {
+impl Tournaments {
     /// One step of event `stored` at `now_ms` (this node holds its lease).
     pub(super) async fn advance(&self, mut stored: Stored, now_ms: u64) -> Result<(), StoreError> {
         let before = stored.doc.clone();

@@ -42,23 +42,23 @@ impl Session {
         &self,
         entry: Entry,
         account: &Account,
-    ) -> Result<ServerMsg, crate::events::EventError> {
-        let events = &self.shared.events;
+    ) -> Result<ServerMsg, crate::schedule::EventError> {
+        let (ladder, tournaments) = (&self.shared.ladder, &self.shared.tournaments);
         Ok(match entry {
             Entry::LadderJoin(game) => {
-                events.ladder().join(game, account).await?;
+                ladder.join(game, account).await?;
                 ServerMsg::LadderJoined { game }
             }
             Entry::LadderLeave(game) => {
-                events.ladder().leave(game, account).await?;
+                ladder.leave(game, account).await?;
                 ServerMsg::LadderLeft { game }
             }
             Entry::TournamentJoin(id) => {
-                events.join(&id, &account.name, account.kind).await?;
+                tournaments.join(&id, &account.name, account.kind).await?;
                 ServerMsg::TournamentJoined { tournament: id }
             }
             Entry::TournamentLeave(id) => {
-                events.leave(&id, &account.name).await?;
+                tournaments.leave(&id, &account.name).await?;
                 ServerMsg::TournamentLeft { tournament: id }
             }
         })

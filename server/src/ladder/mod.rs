@@ -6,9 +6,9 @@
 //!
 //! - [`anchors`]: the built-in bot accounts, made at start.
 //! - [`store`]: entrants, games and leases beside the match log.
-//! - `sql`: one spelling of the ladder's statements for both databases.
-//! - `schedule`: the tick every node runs (presence, and on the node
-//!   holding a game's lease: results, pairing, rooms).
+//! - `tick`: the tick every node runs on the shared
+//!   [`LeasedTicker`](crate::schedule::LeasedTicker) (presence, and on
+//!   the node holding a game's lease: results, pairing, rooms).
 //! - `page`: `GET /api/ladder` and `GET /api/ladder/GAME`.
 //!
 //! Who plays whom is `parlor_competition::ladder`'s pure choice; this
@@ -16,22 +16,23 @@
 
 pub mod anchors;
 mod page;
-mod schedule;
 pub mod store;
+mod tick;
 
 use std::sync::Arc;
 
 use parlor_games::GameKind;
 use parlor_protocol::{Clock, ErrorCode};
 
-pub use schedule::{LADDER_LEASE_MS, LADDER_MAKE_GRACE_MS, PRESENCE_TICKS};
 pub use store::LadderStore;
+pub use tick::{LADDER_LEASE_MS, LADDER_MAKE_GRACE_MS, PRESENCE_TICKS};
 
-use super::EventError;
 use crate::accounts::store::{Account, AccountStore};
 use crate::accounts::{name_key, AccountKind};
+use crate::clock::now_ms;
 use crate::directory::Directory;
 use crate::limits::LadderSettings;
+use crate::schedule::EventError;
 use crate::store::Store;
 
 /// Finished games a ladder's page lists: enough to see a bot's latest
@@ -103,7 +104,7 @@ impl Ladder {
                 &name_key(&account.name),
                 &account.name,
                 false,
-                super::now_ms(),
+                now_ms(),
             )
             .await
             .map_err(|e| EventError::store(&e))?;
@@ -124,16 +125,5 @@ impl Ladder {
             tracing::info!(account = %account.name, %game, "left the ladder");
         }
         Ok(())
-    }
-
-    /// Starts the ladder on `tracker` until `shutdown`: makes the anchors,
-    /// then ticks (only the anchors, with `--no-ladder`).
-    pub fn start(
-        self: &Arc<Self>,
-        tracker: &tokio_util::task::TaskTracker,
-        shutdown: tokio_util::sync::CancellationToken,
-    ) {
-        let ladder = Arc::clone(self);
-        tracker.spawn(async move { ladder.run(shutdown).await });
     }
 }

@@ -5,29 +5,32 @@
 //! each round's rooms (with the players seated, absent until they join)
 //! and reads their results from the match log.
 //!
-//! Every node runs the scheduler ([`Events::start`]); an event's rounds
-//! are run by the node holding its lease (kept in the events table), so
-//! that when that node dies another carries on from the stored document.
+//! Every node runs the tournaments' tick ([`Tournaments::start`], on the
+//! shared [`LeasedTicker`](crate::schedule::LeasedTicker)); an event's
+//! rounds are run by the node holding its lease (kept in the events
+//! table), so that when that node dies another carries on from the
+//! stored document.
 //!
-//! The continuous bot ladder ([`ladder`]) is scheduled the same way, one
-//! lease per game.
+//! - `create`: a new event's document from the request, and its caps.
+//! - `doc`: the stored document and what pages show of it.
+//! - `entry`: entering and leaving.
+//! - `advance`: one step of an event (start, results, next round, end).
+//! - `tick`: each tick, the events due, under their leases.
+//! - `store`: the events table beside the match log ([`TournamentStore`]).
 
 mod advance;
 mod create;
 mod doc;
 mod entry;
-pub mod ladder;
-mod lease;
-mod scheduler;
 mod store;
+mod tick;
 
-use parlor_protocol::ErrorCode;
 use std::sync::Arc;
 
 use parlor_competition::tournament::EventSeed;
 use parlor_games::Seat;
 use parlor_protocol::{
-    NewTournament, RoomId, ServerMsg, TournamentInfo, TournamentSeat, TournamentStatus,
+    ErrorCode, NewTournament, RoomId, ServerMsg, TournamentInfo, TournamentSeat, TournamentStatus,
     TournamentSummary,
 };
 
@@ -37,12 +40,14 @@ pub use create::{
     MAX_ROUND_ROBIN_PLAYERS, MAX_START_AHEAD_MS, MAX_SWISS_ROUNDS,
 };
 pub use doc::{DocGame, DocRound, EventDoc, DUPLICATE_DEALS, UNRATED_SEEDING};
-pub use scheduler::{EVENT_LEASE_MS, EVENT_TICK};
-pub use store::{EventStore, Stored};
+pub use store::{Stored, TournamentStore};
+pub use tick::{EVENT_LEASE_MS, EVENT_TICK};
 
 use crate::accounts::name_key;
+use crate::clock::now_ms;
 use crate::directory::Directory;
-use crate::store::{Store, StoreError};
+use crate::schedule::EventError;
+use crate::store::Store;
 
 /// Events listed at most per status.
 pub const MAX_LISTED_EVENTS: usize = 50;
@@ -52,80 +57,23 @@ pub const MAX_LISTED_EVENTS: usize = 50;
 /// settle within a few tries.
 pub const CHANGE_RETRIES: usize = 8;
 
-/// Why an event request was refused: an HTTP status, a stable code and a
-/// message for people.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{code}: {message}")]
-pub struct EventError {
-    /// The HTTP status.
-    pub status: u16,
-    /// The stable code.
-    pub code: ErrorCode,
-    /// For people.
-    pub message: String,
-}
-
-impl EventError {
-    /// A refusal of what was asked (400).
-    pub fn bad(code: ErrorCode, message: String) -> Self {
-        EventError {
-            status: 400,
-            code,
-            message,
-        }
-    }
-
-    fn new(status: u16, code: ErrorCode, message: impl Into<String>) -> Self {
-        EventError {
-            status,
-            code,
-            message: message.into(),
-        }
-    }
-
-    fn store(e: &StoreError) -> Self {
-        Self::new(
-            503,
-            ErrorCode::ServerStorage,
-            format!("the events could not be read or stored: {e}"),
-        )
-    }
-
-    fn not_found(id: &str) -> Self {
-        Self::new(
-            404,
-            ErrorCode::TournamentNotFound,
-            format!("no tournament {id}"),
-        )
-    }
-}
-
-/// The events service; cheap to clone.
+/// The tournaments service; cheap to clone.
 #[derive(Clone, Debug)]
-pub struct Events {
-    store: EventStore,
+pub struct Tournaments {
+    store: TournamentStore,
     log: Store,
     directory: Arc<Directory>,
-    ladder: Arc<ladder::Ladder>,
 }
 
-use crate::clock::now_ms;
-
-impl Events {
-    /// The service over `directory`'s database (the scheduler is started
-    /// apart, by [`Events::start`]).
+impl Tournaments {
+    /// The service over `directory`'s database (its tick is started
+    /// apart, by [`Tournaments::start`]).
     pub fn new(directory: Arc<Directory>) -> Self {
-        Events {
-            store: EventStore::new(directory.store().beside()),
+        Tournaments {
+            store: TournamentStore::new(directory.store().beside()),
             log: directory.store().clone(),
-            ladder: Arc::new(ladder::Ladder::new(Arc::clone(&directory))),
             directory,
         }
-    }
-
-    /// The bot ladders.
-    pub fn ladder(&self) -> &Arc<ladder::Ladder> {
-        &self.ladder
     }
 
     /// Creates an event for account `by`; its id.

@@ -1,4 +1,5 @@
-//! The ladder's tick, run by every node. Each tick a node notes which
+//! The ladder's tick, run by every node on the shared
+//! [`LeasedTicker`] once the anchors are made. Each tick a node notes which
 //! entrants are signed in on it (so that the node pairing a game, maybe
 //! another, knows who is connected anywhere), and for each game whose
 //! lease it holds: reads the results of the games being played from
@@ -8,6 +9,7 @@
 //! repaired by the next tick, which finds the room missing and makes it.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 
 use parlor_competition::ladder::{pair_key, pair_ladder, LadderEntrant, LadderInput, PairRecord};
 use parlor_competition::Glicko2;
@@ -15,13 +17,16 @@ use parlor_games::deal::DealSecret;
 use parlor_games::{GameKind, Outcome, Seat};
 use parlor_protocol::{LadderGame, LadderResult, LadderSeat, MatchLog, RoomId, ServerMsg};
 use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
 
 use super::anchors::anchor_strategy;
-use super::store::{EntryRow, GameRow};
+use super::store::{EntryRow, GameRow, LADDERS};
 use super::{ladder_clock, Ladder};
 use crate::accounts::name_key;
+use crate::clock::now_ms;
 use crate::directory::{NewRoom, Schedule, ScheduledRoom};
 use crate::room::DAY_MS;
+use crate::schedule::{LeasedTicker, Leases, Tick};
 use crate::store::StoreError;
 
 /// How long a node's hold on a game's ladder lasts unrenewed: several
@@ -60,33 +65,26 @@ fn new_room() -> Option<RoomId> {
 }
 
 impl Ladder {
-    pub(super) async fn run(&self, shutdown: CancellationToken) {
-        if let Err(e) = self.ensure_anchors().await {
-            tracing::error!(error = %e, "the ladder's anchors could not be made");
-        }
-        let mut tick = tokio::time::interval(self.settings.tick);
-        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-        loop {
-            tokio::select! {
-                _ = shutdown.cancelled() => break,
-                _ = tick.tick() => self.tick().await,
+    /// Starts the ladder on `tracker` until `shutdown`: makes the anchors,
+    /// then ticks (only the anchors, with `--no-ladder`).
+    pub fn start(self: &Arc<Self>, tracker: &TaskTracker, shutdown: CancellationToken) {
+        let ticker = LeasedTicker::new(
+            self.settings.tick,
+            Leases::new(&self.log, LADDERS, LADDER_LEASE_MS),
+        );
+        let ladder = Arc::clone(self);
+        tracker.spawn(async move {
+            if let Err(e) = ladder.ensure_anchors().await {
+                tracing::error!(error = %e, "the ladder's anchors could not be made");
             }
-        }
-        // Another node (or this one restarted) carries on at once.
-        if let Err(e) = self.store.release(&self.node()).await {
-            tracing::warn!(error = %e, "the ladder's leases could not be released");
-        }
+            ticker.run(&*ladder, shutdown).await;
+        });
     }
+}
 
-    /// This node's name for leases (as events have it).
-    fn node(&self) -> String {
-        self.log
-            .cluster()
-            .map_or_else(|| "local".to_owned(), |c| c.node_id().to_string())
-    }
-
-    async fn tick(&self) {
-        let now = super::super::now_ms();
+impl Tick for Ladder {
+    async fn tick(&self, leases: &Leases) {
+        let now = now_ms();
         let mut entries = match self.store.entries().await {
             Ok(e) => e,
             Err(e) => {
@@ -123,17 +121,12 @@ impl Ladder {
                 return;
             }
         };
-        let node = self.node();
         for game in GameKind::ALL {
             let mine: Vec<&EntryRow> = entries.iter().filter(|e| e.game == game.name()).collect();
             if !busy.contains(game.name()) && mine.iter().all(|e| e.builtin) {
                 continue;
             }
-            match self
-                .store
-                .lease(*game, &node, now, now.saturating_add(LADDER_LEASE_MS))
-                .await
-            {
+            match leases.take(game.name(), now).await {
                 Ok(true) => {}
                 Ok(false) => continue,
                 Err(e) => {
@@ -146,7 +139,9 @@ impl Ladder {
             }
         }
     }
+}
 
+impl Ladder {
     /// One step of `game`'s ladder (this node holds its lease).
     async fn step(
         &self,

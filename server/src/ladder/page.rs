@@ -8,7 +8,7 @@ use parlor_protocol::{provisional, LadderEntrantInfo, LadderInfo, LadderSummary}
 
 use super::{Ladder, LADDER_RECENT_GAMES, PRESENCE_TICKS};
 use crate::accounts::name_key;
-use crate::events::EventError;
+use crate::schedule::EventError;
 
 impl Ladder {
     /// `game`'s ladder page at `now_ms`.

@@ -8,6 +8,7 @@ use parlor_games::GameKind;
 
 use super::Ladder;
 use crate::accounts::{name_key, AccountName};
+use crate::clock::now_ms;
 use crate::store::StoreError;
 
 /// Every anchor of `game`: its account name and strategy.
@@ -26,7 +27,7 @@ pub fn anchor_strategy(game: GameKind, name: &str) -> Option<&'static str> {
 impl Ladder {
     /// Makes every game's anchors and ladder unless they exist.
     pub(super) async fn ensure_anchors(&self) -> Result<(), StoreError> {
-        let now = super::super::now_ms();
+        let now = now_ms();
         for game in GameKind::ALL {
             self.store.ensure_ladder(*game).await?;
             for (name, _) in anchors(*game) {
