@@ -36,12 +36,22 @@ fn every_file_under_web_is_served_and_every_served_file_is_there() {
     let served: BTreeSet<String> = ASSETS.iter().map(|a| a.path.to_owned()).collect();
     assert_eq!(served.len(), ASSETS.len(), "a path listed twice in ASSETS");
     let unserved: Vec<&String> = on_disk.difference(&served).collect();
-    assert!(unserved.is_empty(), "under server/web but not in ASSETS: {unserved:?}");
+    assert!(
+        unserved.is_empty(),
+        "under server/web but not in ASSETS: {unserved:?}"
+    );
     let missing: Vec<&String> = served.difference(&on_disk).collect();
-    assert!(missing.is_empty(), "in ASSETS but not under server/web: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "in ASSETS but not under server/web: {missing:?}"
+    );
     for asset in ASSETS {
         let file = web_dir().join(asset.path.trim_start_matches('/'));
         let bytes = std::fs::read(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        assert_eq!(bytes, asset.body, "{} is served with other bytes", asset.path);
+        assert_eq!(
+            bytes, asset.body,
+            "{} is served with other bytes",
+            asset.path
+        );
     }
 }
