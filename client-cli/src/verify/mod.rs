@@ -8,7 +8,7 @@
 //!   never that a check failed;
 //! - what a check finds is a [`Verification`]: one JSON object on stdout
 //!   whose `verified` says whether every check passed, and on stderr a line
-//!   per failed check for people; [`print`] writes both and gives the exit
+//!   per failed check for people; [`print()`] writes both and gives the exit
 //!   status ([`EXIT_CHECK_FAILED`] when a check failed);
 //! - match logs come through [`logs::Logs`].
 //!
