@@ -24,7 +24,6 @@ pub mod series;
 pub mod tls;
 pub mod tournament;
 pub mod verify;
-pub mod verify_ratings;
 pub mod watch;
 
 pub use client::{Client, ClientError};

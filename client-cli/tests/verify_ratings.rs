@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::process::Command;
 use std::sync::{Arc, Mutex};
 
-use parlor_cli::verify_ratings::{verify_server, Failure, LEDGER_PAGE};
+use parlor_cli::verify::ratings::{verify_server, Failure, LEDGER_PAGE};
 use parlor_competition::ledger::{next_line, Entrant, DAY_MS, GENESIS};
 use parlor_competition::{Glicko2, LedgerLine, Rating};
 use parlor_games::{DealSecret, GameKind, Seat};

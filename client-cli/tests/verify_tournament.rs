@@ -13,7 +13,7 @@ use std::process::Command;
 use std::sync::Arc;
 
 use futures_util::{SinkExt, StreamExt};
-use parlor_cli::tournament::verify::{verify_server, Failure, Verified};
+use parlor_cli::verify::tournament::{verify_server, Failure, Verified};
 use parlor_competition::tournament::{
     standings, Entrant, EventRules, EventSeed, Format, GameRecord, Play, RoundRecord,
 };

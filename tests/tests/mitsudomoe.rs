@@ -516,7 +516,7 @@ async fn the_turn_limit_ends_a_hosted_match_drawn() {
         parlor_protocol::replay(&log.header, &log.moves).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(game.outcome(), Some(Outcome::Draw));
     // `parlor verify` reaches the same end from the log alone.
-    let report = parlor_cli::verify::verify(&log);
+    let report = parlor_cli::verify::match_log::verify(&log);
     assert!(report.verified, "{:?}", report.failures);
     assert_eq!(report.replay.replayed_outcome, Some(Outcome::Draw));
     server.stop().await.unwrap_or_else(|e| panic!("{e}"));
@@ -565,7 +565,7 @@ async fn a_third_occurrence_ends_a_hosted_match_drawn() {
     let (game, _) =
         parlor_protocol::replay(&log.header, &log.moves).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(game.outcome(), Some(Outcome::Draw));
-    let report = parlor_cli::verify::verify(&log);
+    let report = parlor_cli::verify::match_log::verify(&log);
     assert!(report.verified, "{:?}", report.failures);
     assert_eq!(report.replay.replayed_outcome, Some(Outcome::Draw));
     server.stop().await.unwrap_or_else(|e| panic!("{e}"));

@@ -7,7 +7,7 @@
 
 use parlor_cli::localtime::Zone;
 use parlor_cli::ratings::{player, PlayerPage};
-use parlor_cli::verify_ratings::verify_server;
+use parlor_cli::verify::ratings::verify_server;
 use parlor_cli::{api, ratings};
 use parlor_protocol::{Leaderboard, LedgerHead};
 use parlor_tests::rating::{ledger as read_ledger, play_out_first_legal, rated_match};

@@ -96,4 +96,7 @@ pub static ASSETS: &[Asset] = assets! {
     "js/eventtables.js" => JavaScript,
     "js/eventnotice.js" => JavaScript,
     "js/ladder.js" => JavaScript,
+    "js/lib/dates.js" => JavaScript,
+    "js/lib/options.js" => JavaScript,
+    "js/lib/links.js" => JavaScript,
 };

@@ -7,13 +7,10 @@
 
 import { h } from './dom.js';
 import { TIEBREAKS, pointsText, roundName } from './eventwords.js';
+import { gameAction, playerLink } from './lib/links.js';
 
 /** Rounds drawn at most (an arena pairs wave after wave): the latest. */
 const ROUNDS_SHOWN = 40;
-
-export function playerLink(name, me) {
-  return h('a', { href: `#/player/${encodeURIComponent(name)}`, class: name === me ? 'me' : null }, name);
-}
 
 export function standingsTable(info, me) {
   const [tbName, tbShort, tbText] = TIEBREAKS[info.tiebreak] || [info.tiebreak, info.tiebreak, 'the tie-break'];
@@ -73,15 +70,6 @@ export function crosstable(info) {
 function resultText(g) {
   if (!g.result) return g.room ? 'playing' : '';
   return `${score(g, 0)}–${score(g, 1)}`;
-}
-
-/** The game's link: replay when over, play for one's own, watch else. */
-export function gameAction(g, me, label, play) {
-  if (!g.room) return h('span', { class: 'hint' }, 'forfeited, not played');
-  if (g.result) return h('a', { href: `#/replay/${g.room}`, class: 'button replay-link', 'aria-label': `Replay ${label}` }, 'Replay');
-  const seat = g.seats.indexOf(me);
-  if (seat >= 0) return h('button', { class: 'primary play-link', onclick: () => play(g.room, seat), 'aria-label': `Play ${label}` }, 'Play');
-  return h('a', { href: `#/room/${g.room}/watch`, class: 'button watch-link', 'aria-label': `Watch ${label}` }, 'Watch');
 }
 
 /**

@@ -6,7 +6,7 @@
 import { h, put } from './dom.js';
 import { api, explain } from './api.js';
 import { GAMES, gameInfo } from './games.js';
-import { gameAction, playerLink } from './eventtables.js';
+import { gameAction, playerLink } from './lib/links.js';
 
 /** How often the open page asks again: the ladder pairs every 2 s. */
 const POLL_MS = 3000;

@@ -7,7 +7,7 @@ import { h, put } from './dom.js';
 import { api, explain } from './api.js';
 import { GAMES } from './games.js';
 import { CLOCKS, clockOf } from './clocks.js';
-import { dateText } from './tokens.js';
+import { dateText } from './lib/dates.js';
 import { ratingsSection } from './playerratings.js';
 
 function gamesList(games) {

@@ -5,7 +5,7 @@
 
 import { h } from './dom.js';
 import { GAMES, gameInfo } from './games.js';
-import { dateText } from './tokens.js';
+import { dateText } from './lib/dates.js';
 import { ratingPlot, PLOT_WIDE, PLOT_NARROW } from './ratingplot.js';
 
 /** Rated games listed per pool, newest first (the plot shows them all). */

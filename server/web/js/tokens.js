@@ -4,10 +4,7 @@
 import { h, put } from './dom.js';
 import { api, explain } from './api.js';
 import { field, clearErrors, showError } from './forms.js';
-
-export function dateText(ms) {
-  return ms ? new Date(ms).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'never';
-}
+import { dateText } from './lib/dates.js';
 
 async function copy(text, input, done) {
   try {

@@ -9,7 +9,7 @@ import { h, put } from './dom.js';
 import { api, explain } from './api.js';
 import { gameInfo } from './games.js';
 import { clockText } from './clocks.js';
-import { dateText } from './tokens.js';
+import { dateText } from './lib/dates.js';
 import { KINDS, formatLong, leftText } from './eventwords.js';
 import { crosstable, standingsTable, roundsList } from './eventtables.js';
 

@@ -7,7 +7,7 @@ import { h, put } from './dom.js';
 import { api, explain } from './api.js';
 import { GAMES } from './games.js';
 import { CLOCKS } from './clocks.js';
-import { optionFields, readOptions } from './lobby.js';
+import { optionFields, readOptions } from './lib/options.js';
 import { FORMATS, KINDS, eventHref } from './eventwords.js';
 
 /**

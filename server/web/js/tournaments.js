@@ -6,7 +6,7 @@
 import { h, put } from './dom.js';
 import { api, explain } from './api.js';
 import { gameInfo } from './games.js';
-import { dateText } from './tokens.js';
+import { dateText } from './lib/dates.js';
 import { tournamentForm } from './tournamentform.js';
 import { KINDS, eventHref, formatText, leftText, roundName } from './eventwords.js';
 

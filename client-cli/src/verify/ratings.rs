@@ -24,6 +24,8 @@ use parlor_games::Seat;
 use parlor_protocol::{replay, LedgerHead, MatchLog, RoomId};
 use serde::Serialize;
 
+use super::logs::{Logs, Route};
+use super::{match_log, Layout, Verification};
 use crate::api;
 
 /// Lines the server sends per ledger page at most (the API's
@@ -39,10 +41,6 @@ pub const TOLERANCE: f64 = 1e-9;
 /// a page of [`LEDGER_PAGE`] is under 2 MB; this leaves room for long
 /// names and bounds what a misbehaving server can make us hold per page.
 const MAX_PAGE_BYTES: usize = 8 * 1024 * 1024;
-
-/// Largest match log read: the longest matches (four-player Cribbage to
-/// 121) log a few hundred steps of under 200 bytes each.
-const MAX_LOG_BYTES: usize = 16 * 1024 * 1024;
 
 /// Largest answer of the small endpoints (the head).
 const MAX_SMALL_BYTES: usize = 64 * 1024;
@@ -63,62 +61,68 @@ pub struct Verified {
     pub matches: usize,
 }
 
-/// What the command prints for the first line that fails.
+/// The first line that fails, printed as `{"verified": false, ...}`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Failed {
+pub struct Failure {
     /// Always false.
     pub verified: bool,
     /// The ledger line (`n`; its position for a line that does not
     /// parse or is numbered wrong).
-    pub line: u64,
-    /// Which check failed (see [`Failure::check`]).
-    pub check: String,
-    /// Why, for people.
-    pub reason: String,
-}
-
-/// A check that failed at a line.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Failure {
-    /// The line.
     pub line: u64,
     /// The check: `format`, `numbering`, `chain`, `hash`, `time`,
     /// `duplicate`, `before`, `after`, `head`, `room`, `log`, `rated`,
     /// `pool`, `commitment`, `match` (the log fails `parlor verify`),
     /// `outcome`, `seats`, `places` or `teams`.
     pub check: String,
-    /// Why.
+    /// Why, for people.
     pub reason: String,
 }
 
 impl Failure {
     fn new(line: u64, check: &str, reason: impl Into<String>) -> Failure {
         Failure {
+            verified: false,
             line,
             check: check.to_owned(),
             reason: reason.into(),
         }
     }
-
-    /// The report printed for it.
-    pub fn report(&self) -> Failed {
-        Failed {
-            verified: false,
-            line: self.line,
-            check: self.check.clone(),
-            reason: self.reason.clone(),
-        }
-    }
 }
 
 /// The result: everything verified, or the first failure.
-pub type Outcome = Result<Verified, Failure>;
+pub type Verdict = Result<Verified, Failure>;
+
+impl Verification for Verdict {
+    const COMMAND: &'static str = "parlor verify-ratings";
+    const LAYOUT: Layout = Layout::Compact;
+
+    fn verified(&self) -> bool {
+        self.is_ok()
+    }
+
+    fn json(&self) -> serde_json::Result<String> {
+        match self {
+            Ok(v) => Self::LAYOUT.write(v),
+            Err(f) => Self::LAYOUT.write(f),
+        }
+    }
+
+    fn remarks(&self) -> Vec<String> {
+        match self {
+            Ok(_) => Vec::new(),
+            Err(f) => vec![format!(
+                "line {}: the {} check failed: {}",
+                f.line, f.check, f.reason
+            )],
+        }
+    }
+}
 
 /// Verifies the ratings of the server at `url`; only the matches of
 /// `pool` are replayed when it is given (the chain and the fold always
 /// cover the whole ledger). `Err` is a connection or protocol error, not
 /// a failed check.
-pub async fn verify_server(url: &str, pool: Option<&str>) -> Result<Outcome, String> {
+pub async fn verify_server(url: &str, pool: Option<&str>) -> Result<Verdict, String> {
     let head = fetch_head(url).await?;
     let lines = match fetch_ledger(url).await? {
         Ok(lines) => lines,
@@ -128,7 +132,7 @@ pub async fn verify_server(url: &str, pool: Option<&str>) -> Result<Outcome, Str
     let limit = up_to.as_ref().map_or(u64::MAX, |f| f.line);
     let mut rooms: HashMap<&str, u64> = HashMap::new();
     let mut matches = 0;
-    let mut logs = LogSource::default();
+    let mut logs = Logs::new(url, "parlor-verify-ratings", Route::HttpFirst);
     for line in lines.iter().take_while(|l| l.n < limit) {
         if let Some(first) = rooms.insert(&line.room, line.n) {
             return Ok(Err(Failure::new(
@@ -143,9 +147,16 @@ pub async fn verify_server(url: &str, pool: Option<&str>) -> Result<Outcome, Str
         if pool.is_some_and(|p| p != line.pool) {
             continue;
         }
-        let log = match logs.fetch(url, line).await? {
+        let Some(room) = RoomId::new(&line.room) else {
+            return Ok(Err(Failure::new(
+                line.n,
+                "room",
+                format!("{:?} is not a room id", line.room),
+            )));
+        };
+        let log = match logs.fetch(&room).await? {
             Ok(log) => log,
-            Err(f) => return Ok(Err(f)),
+            Err(why) => return Ok(Err(Failure::new(line.n, "log", why))),
         };
         if let Err(f) = check_line(line, &log) {
             return Ok(Err(f));
@@ -279,92 +290,6 @@ fn ledger_failure(e: &LedgerError) -> Failure {
     Failure::new(line, check, e.to_string())
 }
 
-/// Where match logs come from: `GET /api/replay/ROOM` when the server
-/// serves logs there, else the protocol's `get_log` on one connection
-/// kept for the whole run (a server whose replay endpoint serves
-/// positions for the web client).
-#[derive(Debug, Default)]
-enum LogSource {
-    /// Not known yet: the first log tells.
-    #[default]
-    Unknown,
-    /// `GET /api/replay/ROOM` gives the log.
-    Http,
-    /// `get_log` over the protocol.
-    Protocol(Box<crate::Client>),
-}
-
-impl LogSource {
-    /// The log of a line's match.
-    async fn fetch(
-        &mut self,
-        url: &str,
-        line: &LedgerLine,
-    ) -> Result<Result<MatchLog, Failure>, String> {
-        let Some(room) = RoomId::new(&line.room) else {
-            return Ok(Err(Failure::new(
-                line.n,
-                "room",
-                format!("{:?} is not a room id", line.room),
-            )));
-        };
-        if matches!(self, LogSource::Unknown | LogSource::Http) {
-            let path = format!("/api/replay/{}", api::escape(room.as_str()));
-            let a = api::get(url, &path, MAX_LOG_BYTES).await?;
-            if a.status == 404 {
-                return Ok(Err(Failure::new(
-                    line.n,
-                    "log",
-                    format!("the server has no log of room {room}: {}", a.refusal()),
-                )));
-            }
-            match serde_json::from_slice::<MatchLog>(&a.body) {
-                Ok(log) if a.status == 200 => {
-                    *self = LogSource::Http;
-                    return Ok(Ok(log));
-                }
-                _ if matches!(self, LogSource::Http) => {
-                    return Ok(Err(Failure::new(
-                        line.n,
-                        "log",
-                        format!("the log of room {room} is not readable: {}", a.refusal()),
-                    )));
-                }
-                _ => {}
-            }
-            let client = crate::Client::connect(url, "parlor-verify-ratings")
-                .await
-                .map_err(|e| format!("{url}: {e}"))?;
-            *self = LogSource::Protocol(Box::new(client));
-        }
-        let LogSource::Protocol(client) = self else {
-            return Err("no way to read match logs".into());
-        };
-        let get_log = parlor_protocol::ClientMsg::GetLog {
-            room: room.clone(),
-            predict: false,
-        };
-        let ask = client.request(&get_log, |m| match m {
-            parlor_protocol::ServerMsg::Log(log) => Some(log),
-            _ => None,
-        });
-        let log = tokio::time::timeout(api::REQUEST_TIMEOUT, ask)
-            .await
-            .map_err(|_| format!("{url}: no log within {} s", api::REQUEST_TIMEOUT.as_secs()))?;
-        match log {
-            Ok(log) => Ok(Ok(log)),
-            // A refusal (no such room, not finished) fails the line; a
-            // lost connection is not the ledger's fault.
-            Err(crate::ClientError::Refused { code, message }) => Ok(Err(Failure::new(
-                line.n,
-                "log",
-                format!("the log of room {room} is not available: {code}: {message}"),
-            ))),
-            Err(e) => Err(format!("{url}: {e}")),
-        }
-    }
-}
-
 /// A line against its match's log: `parlor verify`'s checks, then the
 /// line's pool, commitment, players, places and partnerships against the
 /// replay.
@@ -408,7 +333,7 @@ pub fn check_line(line: &LedgerLine, log: &MatchLog) -> Result<(), Failure> {
             )
         }
     }
-    let report = crate::verify::verify(log);
+    let report = match_log::verify(log);
     if let Some(f) = report.failures.first() {
         return fail(
             "match",

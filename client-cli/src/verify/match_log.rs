@@ -18,6 +18,8 @@ use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
+use super::{Layout, Verification};
+
 /// Which check a failure belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Check {
@@ -227,6 +229,33 @@ pub struct Report {
     pub failures: Vec<Failure>,
     /// Whether every check passed.
     pub verified: bool,
+}
+
+impl Verification for Report {
+    const COMMAND: &'static str = "parlor verify";
+    /// The deal's views are read by people: indented.
+    const LAYOUT: Layout = Layout::Pretty;
+
+    fn verified(&self) -> bool {
+        self.verified
+    }
+
+    fn json(&self) -> serde_json::Result<String> {
+        Self::LAYOUT.write(self)
+    }
+
+    fn remarks(&self) -> Vec<String> {
+        let note = (!self.fair_deal).then(|| {
+            "note: this match was dealt before fair dealing, from a bare seed; \
+             there is no commitment to check, only the replay"
+                .to_owned()
+        });
+        let failed = self
+            .failures
+            .iter()
+            .map(|f| format!("the {} check failed: {f}", f.check().name()));
+        note.into_iter().chain(failed).collect()
+    }
 }
 
 /// Checks `log` (see the module doc).

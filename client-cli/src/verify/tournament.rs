@@ -19,14 +19,12 @@ use std::collections::BTreeSet;
 
 use parlor_competition::tournament::{check_rounds, EventSeed, PlannedGame};
 use parlor_games::Outcome;
-use parlor_protocol::{
-    ClientMsg, MatchLog, RoomId, ServerMsg, TournamentGame, TournamentInfo, TournamentStatus,
-};
+use parlor_protocol::{MatchLog, RoomId, TournamentGame, TournamentInfo, TournamentStatus};
 use serde::Serialize;
 
-use super::{api, page};
-use crate::api::REQUEST_TIMEOUT;
-use crate::Client;
+use super::logs::{Logs, Route};
+use super::{match_log, Layout, Verification};
+use crate::tournament::{api, page};
 
 /// How far a published point total or tie-break may be from the
 /// recomputed one: both sum halves and products of them in `f64`, so
@@ -96,58 +94,40 @@ impl Failure {
 /// The result: everything verified, or the first disagreement.
 pub type Verdict = Result<Verified, Failure>;
 
+impl Verification for Verdict {
+    const COMMAND: &'static str = "parlor verify-tournament";
+    const LAYOUT: Layout = Layout::Compact;
+
+    fn verified(&self) -> bool {
+        self.is_ok()
+    }
+
+    fn json(&self) -> serde_json::Result<String> {
+        match self {
+            Ok(v) => Self::LAYOUT.write(v),
+            Err(f) => Self::LAYOUT.write(f),
+        }
+    }
+
+    fn remarks(&self) -> Vec<String> {
+        let Err(f) = self else {
+            return Vec::new();
+        };
+        let at = match (f.round, f.game) {
+            (Some(r), Some(g)) => format!("round {r}, game {g}: "),
+            (Some(r), None) => format!("round {r}: "),
+            _ => String::new(),
+        };
+        vec![format!("{at}the {} check failed: {}", f.check, f.error)]
+    }
+}
+
 /// Verifies event `id` on the server at `url`. `Err` is a connection or
 /// protocol error (the server could not be asked), not a failed check.
 pub async fn verify_server(url: &str, id: &str) -> Result<Verdict, String> {
     let page = api::page(url, id).await?;
-    let mut logs = Logs::new(url);
+    let mut logs = Logs::new(url, "parlor-verify-tournament", Route::Protocol);
     verify_page(&page, &mut logs).await
-}
-
-/// Where the games' logs come from: `get_log` on one connection opened
-/// at the first game and kept for the run.
-struct Logs<'a> {
-    url: &'a str,
-    client: Option<Client>,
-}
-
-impl<'a> Logs<'a> {
-    fn new(url: &'a str) -> Self {
-        Logs { url, client: None }
-    }
-
-    /// The log of `room`: `Ok(Err(reason))` when the server refuses it.
-    async fn fetch(&mut self, room: &RoomId) -> Result<Result<MatchLog, String>, String> {
-        let client = match &mut self.client {
-            Some(c) => c,
-            None => {
-                let c = Client::connect(self.url, "parlor-verify-tournament")
-                    .await
-                    .map_err(|e| format!("{}: {e}", self.url))?;
-                self.client.insert(c)
-            }
-        };
-        let get_log = ClientMsg::GetLog {
-            room: room.clone(),
-            predict: false,
-        };
-        let ask = client.request(&get_log, |m| match m {
-            ServerMsg::Log(log) => Some(log),
-            _ => None,
-        });
-        match tokio::time::timeout(REQUEST_TIMEOUT, ask).await {
-            Err(_) => Err(format!(
-                "{}: no log within {} s",
-                self.url,
-                REQUEST_TIMEOUT.as_secs()
-            )),
-            Ok(Ok(log)) => Ok(Ok(log)),
-            Ok(Err(crate::ClientError::Refused { code, message })) => {
-                Ok(Err(format!("{code}: {message}")))
-            }
-            Ok(Err(e)) => Err(format!("{}: {e}", self.url)),
-        }
-    }
 }
 
 /// The winning seats a finished log gives, as the server reads them (a
@@ -176,7 +156,7 @@ fn seats_text(s: &BTreeSet<u8>) -> String {
     format!("a win for seat(s) {}", seats.join(", "))
 }
 
-async fn verify_page(p: &TournamentInfo, logs: &mut Logs<'_>) -> Result<Verdict, String> {
+async fn verify_page(p: &TournamentInfo, logs: &mut Logs) -> Result<Verdict, String> {
     if p.status != TournamentStatus::Finished {
         return Ok(Err(Failure::new(
             "status",
@@ -266,7 +246,7 @@ async fn check_game(
     g: &TournamentGame,
     plan: &PlannedGame,
     played: &[TournamentGame],
-    logs: &mut Logs<'_>,
+    logs: &mut Logs,
 ) -> Result<Result<(), Failure>, String> {
     let fail = |check: &str, e: String| Ok(Err(Failure::new(check, e)));
     let Some(published) = published_result(g) else {
@@ -280,12 +260,7 @@ async fn check_game(
     };
     let log = match logs.fetch(room).await? {
         Ok(log) => log,
-        Err(why) => {
-            return fail(
-                "log",
-                format!("the log of room {room} is not available: {why}"),
-            )
-        }
+        Err(why) => return fail("log", why),
     };
     if &log.room != room {
         return fail(
@@ -372,7 +347,7 @@ async fn check_game(
             "a seat added a client seed to an event's deal".into(),
         );
     }
-    let report = crate::verify::verify(&log);
+    let report = match_log::verify(&log);
     if let Some(f) = report.failures.first() {
         return fail(
             "match",
