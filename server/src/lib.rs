@@ -49,7 +49,8 @@
 //!
 //! Arrows between these modules run one way: `listener` → `connection` →
 //! `directory` → `room` → `store`; `bus` knows neither rooms nor the
-//! directory, and `metrics` and `limits` import no other module. The
+//! directory; `api` uses `http` (never the reverse), and `metrics`,
+//! `limits`, `http` and `net` import no other module. The
 //! server's wiring is [`run_with`] below.
 
 pub mod accounts;

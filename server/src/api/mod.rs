@@ -2,14 +2,14 @@
 //! means, and its answer. `http` is the wire underneath (heads, bodies,
 //! writing answers); nothing here parses or writes bytes itself.
 //!
-//! - [`route`]: the one route table: every `/api/...` path, the replay's,
+//! - [`route`](mod@route): the one route table: every `/api/...` path, the replay's,
 //!   `/healthz` and `/metrics`; any other path is the web client's files
 //!   (`http::route`).
 //! - [`error`]: [`ApiError`], the one error of every endpoint, built from
 //!   each domain's own error and mapped in one place to an HTTP status
 //!   and an `ErrorCode` (the catalogue the WebSocket uses too); answered
 //!   as `{"code": "area/reason", "message": ...}`.
-//! - [`serve`]: a JSON endpoint's answer: its body (at most
+//! - [`serve`](mod@serve): a JSON endpoint's answer: its body (at most
 //!   [`MAX_API_BODY_BYTES`], `Content-Length` only) read whole, so the
 //!   connection can be kept alive after it, the handler run, the answer
 //!   written.
