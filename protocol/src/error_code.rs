@@ -1,4 +1,10 @@
-//! Stable error codes, `area/reason`.
+//! Stable error codes, `area/reason`: one catalogue for both transports.
+//!
+//! A WebSocket refusal carries one in its `error` message, an HTTP API
+//! refusal in its JSON body (`{"code", "message"}`, beside the status the
+//! server maps it to). `protocol/README.md` lists every code with its
+//! meaning (a test checks it). [`ErrorCode::ALL`] is written by the same
+//! macro as the enum, from the same list, so it cannot miss a variant.
 
 use std::fmt;
 use std::str::FromStr;
@@ -67,6 +73,21 @@ error_codes! {
     AnalysisTooLarge = "analysis/too_large": "The answer needs more search, memory or bytes than one request may use here; run the tool locally with `parlor`.",
     AuthInvalidToken = "auth/invalid_token": "The token in `hello` or on the upgrade (bearer or session cookie) is not valid (wrong, revoked or expired); the connection is closed (code 1008).",
     AuthRequired = "auth/required": "Only a player with an account may do that (rated play, challenges, correspondence rooms, `my_games`); log in or send a token in `hello`.",
+    AuthBadCredentials = "auth/bad_credentials": "No account has this name and password.",
+    AuthRateLimited = "auth/rate_limited": "Too many failed logins (from this address or for this name), or accounts made from this address; try again after `retry_after_ms`.",
+    AuthInsecure = "auth/insecure": "Passwords are accepted only over TLS (https) or from the server's own machine.",
+    AuthBadOrigin = "auth/bad_origin": "A request that changes something carried the session cookie from a page of another site.",
+    AccountBadName = "account/bad_name": "The name is not an account name: too short, too long, or a character other than a letter, a digit, `_` or `-`; the message says which.",
+    AccountNameReserved = "account/name_reserved": "The name is reserved for the server's own use.",
+    AccountNameTaken = "account/name_taken": "Another account has this name (names are unique whatever their case).",
+    AccountBadPassword = "account/bad_password": "The password is too short or too long; the message gives the bound.",
+    AccountBadKind = "account/bad_kind": "An account's `kind` is `human` or `bot`.",
+    AccountNotFound = "account/not_found": "No player has this name.",
+    TokenBadLabel = "token/bad_label": "A token's label is too long or holds control characters.",
+    TokenTooMany = "token/too_many": "The account holds as many API tokens as allowed; revoke one before making another.",
+    TokenNotFound = "token/not_found": "The account holds no token with that id.",
+    RatingsBadQuery = "ratings/bad_query": "A query parameter of a ratings endpoint (`after`, `kind`, `limit`, `pool`) is missing or malformed; the message says which.",
+    RatingsUnknownPool = "ratings/unknown_pool": "No game has that name, so there is no such rating pool.",
     SeekNotFound = "seek/not_found": "This connection has no waiting seek with that id (it may just have been matched).",
     SeekTooMany = "seek/too_many": "This connection, account or address has as many waiting seeks as allowed; cancel one first.",
     SeekInvalid = "seek/invalid": "The seek cannot be made as asked (e.g. bots in a rated seek); the message says why.",
@@ -97,6 +118,13 @@ error_codes! {
     ServerShuttingDown = "server/shutting_down": "The server is shutting down; reconnect and resume later.",
     ServerStorage = "server/storage": "The move could not be stored, so it was not accepted.",
     ServerInternal = "server/internal": "Something went wrong on the server.",
+    ServerUnavailable = "server/unavailable": "The accounts cannot be reached now; try again.",
+    HttpBadRequest = "http/bad_request": "The request's `Content-Length` is not a number, or its body did not arrive whole; the connection is closed.",
+    HttpBadJson = "http/bad_json": "The body is not the JSON object this endpoint takes.",
+    HttpLengthRequired = "http/length_required": "A request body must come with a `Content-Length` (a chunked body is refused); the connection is closed.",
+    HttpTooLarge = "http/too_large": "The request body is larger than the API accepts; the connection is closed.",
+    HttpNotFound = "http/not_found": "No endpoint of the API has this path.",
+    HttpMethodNotAllowed = "http/method_not_allowed": "The path does not take this method; the `Allow` header lists those it takes.",
     ConnectionIdle = "connection/idle": "Nothing was received for too long; the connection is closed.",
     ConnectionSlow = "connection/slow": "The client does not read fast enough; the connection is closed.",
 }

@@ -376,6 +376,39 @@ fn error_row(code: ErrorCode) -> String {
     format!("| `{}` | {} |", code.as_str(), code.meaning())
 }
 
+/// The codes in the first column of the README's error table
+/// (section 17), in order.
+fn readme_table_codes(doc: &str) -> Vec<String> {
+    let start = doc
+        .find("## 17. Error codes")
+        .unwrap_or_else(|| panic!("README.md has no section 17, Error codes"));
+    let section = &doc[start..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |i| i + 3)];
+    section
+        .lines()
+        .filter_map(|l| l.strip_prefix("| `"))
+        .filter_map(|l| l.split_once("` |").map(|(code, _)| code.to_owned()))
+        .collect()
+}
+
+#[test]
+fn readme_error_table_lists_only_known_codes_once() {
+    // The other direction of the check below: the table holds no stale
+    // or misspelt code, and no code twice, so both transports' codes
+    // (WebSocket and HTTP API) are documented exactly once.
+    let doc = readme();
+    let listed = readme_table_codes(&doc);
+    assert_eq!(listed.len(), ErrorCode::ALL.len(), "{listed:?}");
+    let mut seen = std::collections::HashSet::new();
+    for code in &listed {
+        assert!(
+            code.parse::<ErrorCode>().is_ok(),
+            "README.md lists {code}, which is not an ErrorCode"
+        );
+        assert!(seen.insert(code), "README.md lists {code} twice");
+    }
+}
+
 #[test]
 fn readme_lists_every_error_code_with_its_meaning() {
     let doc = readme();

@@ -8,9 +8,14 @@
 //!   what is over the caps before any handshake.
 //! - [`admission`]: the per-address token bucket and flood cool-down a
 //!   connection passes first (its policy is in [`limits`]).
-//! - [`http`]: plain HTTP on the same port (the web client, `/api/*`,
-//!   `/healthz`, `/metrics`), or the WebSocket upgrade; native TLS
-//!   under both, and each request's `Peer` (client address, `secure`).
+//! - [`net`]: the byte stream under every connection: a TCP socket that
+//!   can move between runtimes, and native TLS over it.
+//! - [`http`]: HTTP/1.1 on the same port, the wire only: request heads
+//!   and bodies, the WebSocket upgrade's checks, writing answers, each
+//!   request's `Peer` (client address, `secure`), the web client's files.
+//! - [`api`]: the HTTP endpoints behind one route table (`/api/*`, the
+//!   replay, `/healthz`, `/metrics`), with one error type mapped to an
+//!   HTTP status and an `ErrorCode` at the edge.
 //! - [`connection`]: one reader (decodes a request, answers it or turns it
 //!   into a room request) and one writer per client.
 //! - [`rate`]: the per-connection message token bucket.
@@ -19,7 +24,7 @@
 //! - [`shard`]: the threads rooms and their connections run on.
 //! - [`accounts`]: players with names: name rules, password hashes,
 //!   tokens, their store (beside the match log, in the same database) and
-//!   the service `http::api` and `hello` authenticate through.
+//!   the service `api` and `hello` authenticate through.
 //! - [`matchmaking`]: seeks paired into matches (the pure pairing
 //!   function, not yet wired into a request).
 //! - [`tournaments`]: events: creating, entering, and running their
@@ -51,12 +56,14 @@
 //!
 //! Arrows between these modules run one way: `listener` → `connection` →
 //! `directory` → `room` → `store`; `bus` knows neither rooms nor the
-//! directory, and `metrics` and `limits` import no other module;
-//! `tournaments` and `ladder` each import `schedule`, never each other. The
+//! directory; `api` uses `http` (never the reverse); `tournaments` and
+//! `ladder` each import `schedule`, never each other; and `metrics`,
+//! `limits`, `http` and `net` import no other module. The
 //! server's wiring is [`run_with`] below.
 
 pub mod accounts;
 pub mod admission;
+pub mod api;
 pub mod bus;
 pub mod clock;
 pub mod connection;
@@ -68,6 +75,7 @@ pub mod listener;
 pub mod logs;
 pub mod matchmaking;
 pub mod metrics;
+pub mod net;
 pub mod outbox;
 pub mod rate;
 pub mod room;
@@ -116,7 +124,7 @@ pub struct Config {
     /// Native TLS on the game port (`--tls-cert`, `--tls-key`):
     /// `https://` and `wss://` instead of `http://` and `ws://`. The
     /// `metrics_bind` listener stays plain.
-    pub tls: Option<http::Tls>,
+    pub tls: Option<net::Tls>,
     /// Reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto`
     /// are believed (`--behind-proxy`); from anyone else they are ignored.
     pub proxies: http::Proxies,
@@ -220,7 +228,7 @@ pub async fn run_with(
     let ops_here = ops.is_none();
     if let Some(ops) = ops {
         tracing::info!(addr = %ops.local_addr()?, "serving /healthz and /metrics");
-        tracker.spawn(http::serve_ops(
+        tracker.spawn(api::serve_ops(
             ops,
             std::sync::Arc::clone(&directory),
             std::sync::Arc::clone(&slots),

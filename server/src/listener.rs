@@ -10,10 +10,12 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::admission::{Admission, Turned};
+use crate::api::{self, Plain};
 use crate::connection::{serve, Analyses, Hold, Shared};
 use crate::directory::Directory;
-use crate::http::{self, Method, Peer, Proxies, Route, Socket, Stream, Tls};
+use crate::http::{self, Method, Peer, Proxies};
 use crate::limits::{ACCEPT_BACKOFF, LISTEN_BACKLOG, MAX_TURN_AWAYS, TURN_AWAY_LINGER};
+use crate::net::{Socket, Stream, Tls};
 use crate::slots::Slots;
 use crate::websocket::WebSocket;
 
@@ -288,12 +290,12 @@ async fn open(
                 http::refuse_upgrade(stream, why).await;
                 return None;
             }
-            let credential = match (http::api::bearer(&head), http::api::session_cookie(&head)) {
+            let credential = match (api::bearer(&head), api::session_cookie(&head)) {
                 (Some(token), _) => Some(crate::accounts::Credential::Bearer(token.to_owned())),
                 (None, Some(session)) => {
                     // A page of another site must not play as the player
                     // whose cookie the browser adds to its upgrade.
-                    if !http::api::origin_allowed(
+                    if !api::origin_allowed(
                         head.header("origin"),
                         head.header("host"),
                         peer.secure,
@@ -311,39 +313,41 @@ async fn open(
             let ws = handshake(stream, head, hello_by).await?;
             return Some((ws, peer, hello_by, credential));
         }
-        if let Some(api) = http::api::route(&head.method, &head.target) {
-            tracing::debug!(method = %head.method, ?api, served, "API request");
-            let keep_alive = served < http::MAX_REQUESTS_PER_CONNECTION
-                && head.count("transfer-encoding") == 0
-                && if head.minor >= 1 {
-                    !head.lists("connection", "close")
-                } else {
-                    head.lists("connection", "keep-alive")
+        let mut found = match api::route(&head.method, &head.target) {
+            api::Route::Plain(found) => found,
+            api::Route::Json(endpoint) => {
+                tracing::debug!(method = %head.method, ?endpoint, served, "API request");
+                let keep_alive = served < http::MAX_REQUESTS_PER_CONNECTION
+                    && head.count("transfer-encoding") == 0
+                    && if head.minor >= 1 {
+                        !head.lists("connection", "close")
+                    } else {
+                        head.lists("connection", "keep-alive")
+                    };
+                let req = api::ApiRequest {
+                    accounts: &shared.accounts,
+                    store: shared.directory.store(),
+                    tournaments: &shared.tournaments,
+                    ladder: &shared.ladder,
+                    peer: peer.addr,
+                    secure: peer.secure,
                 };
-            let req = http::api::ApiRequest {
-                accounts: &shared.accounts,
-                store: shared.directory.store(),
-                tournaments: &shared.tournaments,
-                ladder: &shared.ladder,
-                peer: peer.addr,
-                secure: peer.secure,
-            };
-            read = http::api::serve(&mut stream, &head, api, req, keep_alive).await?;
-            head_by = Instant::now() + http::KEEP_ALIVE_IDLE;
-            continue;
-        }
+                read = api::serve(&mut stream, &head, endpoint, req, keep_alive).await?;
+                head_by = Instant::now() + http::KEEP_ALIVE_IDLE;
+                continue;
+            }
+        };
         let method = Method::parse(&head.method);
-        let mut route = http::route(method, &head.target);
-        if http::is_ops(&route) && !plain.port.ops_here {
+        if found.is_ops() && !plain.port.ops_here {
             // Served on `--metrics-bind` only.
-            route = Route::NotFound;
+            found = Plain::Wire(http::Route::NotFound);
         }
-        tracing::debug!(method = %head.method, target = %head.target, ?route, served, "HTTP request");
+        tracing::debug!(method = %head.method, target = %head.target, ?found, served, "HTTP request");
         // The client's files and the health check cost microseconds and
         // no task: they do not count against the address's connection
         // rate (a page load fetches a dozen files; a load balancer polls
         // the health check as often as it likes).
-        if matches!(route, Route::Asset(_) | Route::Health) {
+        if matches!(found, Plain::Wire(http::Route::Asset(_)) | Plain::Health) {
             if let Charge::Held(addr) = plain.charge {
                 shared.admission.refund(addr, Instant::now());
                 plain.charge = Charge::Refunded;
@@ -358,12 +362,11 @@ async fn open(
             plain.charge = Charge::Held(peer.addr);
         }
         let keep_alive = served < http::MAX_REQUESTS_PER_CONNECTION && head.keeps_alive();
-        let ctx = http::Context {
+        let ctx = api::Context {
             directory: &shared.directory,
             slots: plain.slots,
-            peer,
         };
-        if !http::answer(&mut stream, method, route, ctx, keep_alive).await {
+        if !api::answer(&mut stream, method, found, ctx, keep_alive).await {
             return None;
         }
         read = head.rest();

@@ -149,7 +149,7 @@ async fn main() -> ExitCode {
     }
     // Read before binding: a bad file stops the start with its name.
     let tls = match (&args.tls_cert, &args.tls_key) {
-        (Some(cert), Some(key)) => match parlor_server::http::Tls::from_pem_files(cert, key) {
+        (Some(cert), Some(key)) => match parlor_server::net::Tls::from_pem_files(cert, key) {
             Ok(tls) => Some(tls),
             Err(e) => {
                 eprintln!("parlor-server: {e}");

@@ -264,7 +264,7 @@ async fn account_creation_is_limited_per_address() {
 async fn oversized_and_chunked_bodies_are_refused() {
     let server = start_server(None).await;
     let addr = server.addr();
-    let big = "x".repeat(parlor_server::http::api::MAX_API_BODY_BYTES);
+    let big = "x".repeat(parlor_server::api::MAX_API_BODY_BYTES);
     let a = request(
         addr,
         "POST",

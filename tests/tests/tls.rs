@@ -12,7 +12,7 @@ use std::time::Duration;
 use parlor_cli::{bot, Client};
 use parlor_games::{GameKind, GameRng, Outcome, Seat};
 use parlor_protocol::{ClientMsg, ServerMsg};
-use parlor_server::http::Tls;
+use parlor_server::net::Tls;
 use parlor_server::Config;
 use parlor_tests::{start_server_with, TestServer};
 use rustls::pki_types::{CertificateDer, ServerName};

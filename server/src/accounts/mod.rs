@@ -12,8 +12,11 @@
 //!   rules (rate limits, passwords only over TLS or loopback, Argon2 off
 //!   the shards).
 //! - [`attempts`]: counting attempts per key in fixed windows.
+//! - [`error`]: why the service refused, one variant per reason (the
+//!   API maps each to an HTTP status and an error code).
 
 pub mod attempts;
+pub mod error;
 pub mod kind;
 pub mod name;
 pub mod password;
@@ -22,8 +25,9 @@ pub mod service;
 pub mod store;
 pub mod token;
 
+pub use error::{AccountError, Throttled};
 pub use kind::AccountKind;
 pub use name::{name_key, AccountName, NameError};
 pub use password::{Password, PasswordError, PasswordHash};
-pub use service::{AccountSettings, Accounts, AuthError, Credential};
+pub use service::{AccountSettings, Accounts, Credential};
 pub use token::{Token, TokenHash};

@@ -48,16 +48,6 @@ pub enum NameError {
     Reserved(String),
 }
 
-impl NameError {
-    /// The stable code of the refusal.
-    pub fn code(&self) -> &'static str {
-        match self {
-            NameError::Length(_) | NameError::Character(_) => "account/bad_name",
-            NameError::Reserved(_) => "account/name_reserved",
-        }
-    }
-}
-
 /// A valid account name, as its owner spelled it.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(transparent)]

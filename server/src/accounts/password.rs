@@ -38,16 +38,6 @@ pub enum PasswordError {
     Hashing,
 }
 
-impl PasswordError {
-    /// The stable code of the refusal.
-    pub fn code(&self) -> &'static str {
-        match self {
-            PasswordError::TooShort | PasswordError::TooLong => "account/bad_password",
-            PasswordError::Hashing => "server/internal",
-        }
-    }
-}
-
 /// A password as a client sent it. It is only ever hashed or checked.
 #[derive(Clone)]
 pub struct Password(String);

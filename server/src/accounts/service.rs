@@ -1,8 +1,8 @@
 //! What the HTTP API and the WebSocket ask of accounts: register, log in,
 //! check a token or a session, manage tokens; with the rules around them
 //! (rate limits, passwords only over TLS or loopback, Argon2 on blocking
-//! threads under a cap). Every refusal is an [`AuthError`] with a stable
-//! code. Nothing here logs a password, a token or a cookie.
+//! threads under a cap). Every refusal is an [`AccountError`], one
+//! variant per reason, without a status or a wire code. Nothing here logs a password, a token or a cookie.
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -13,13 +13,13 @@ use tokio::sync::Semaphore;
 use tokio::time::Instant;
 
 use super::attempts::Attempts;
+use super::error::{AccountError, Throttled};
 use super::store::{Account, AccountStore, CreateError, TokenInfo, MAX_TOKEN_LABEL_CHARS};
 use super::{AccountKind, AccountName, Password, PasswordHash, Token};
 use crate::limits::{
     Limits, LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_NAME, LOGIN_FAILURE_WINDOW,
     MAX_CONCURRENT_HASHES, MAX_QUEUED_HASHES,
 };
-use crate::store::StoreError;
 
 /// How long a browser session lasts after its login: a month, as common
 /// sites keep one, after which the player logs in again.
@@ -37,56 +37,6 @@ pub struct AccountSettings {
     /// Origins besides the server's own whose pages may use a player's
     /// session cookie (`--allow-origin`, e.g. `https://play.example`).
     pub allow_origins: Vec<String>,
-}
-
-/// Why an account request was refused.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AuthError {
-    /// The HTTP status.
-    pub status: u16,
-    /// The stable `area/reason` code.
-    pub code: &'static str,
-    /// What to tell the person.
-    pub message: String,
-    /// For `auth/rate_limited`: when to try again.
-    pub retry_after_ms: Option<u64>,
-}
-
-impl AuthError {
-    /// A refusal with `status`, `code` and `message`.
-    pub fn new(status: u16, code: &'static str, message: impl Into<String>) -> Self {
-        AuthError {
-            status,
-            code,
-            message: message.into(),
-            retry_after_ms: None,
-        }
-    }
-
-    fn rate_limited(wait: Duration, what: &str) -> Self {
-        AuthError {
-            retry_after_ms: Some(u64::try_from(wait.as_millis()).unwrap_or(u64::MAX).max(1)),
-            ..AuthError::new(
-                429,
-                "auth/rate_limited",
-                format!("too many {what}; try again later"),
-            )
-        }
-    }
-
-    /// A wrong, revoked or expired token or session.
-    pub fn invalid_token() -> Self {
-        AuthError::new(401, "auth/invalid_token", "the token is not valid")
-    }
-
-    fn store(e: &StoreError) -> Self {
-        tracing::warn!(error = %e, "the account store failed");
-        AuthError::new(
-            503,
-            "server/unavailable",
-            "accounts are unavailable; try again",
-        )
-    }
 }
 
 /// Whether a password may be sent by `peer` on a connection that is
@@ -165,8 +115,8 @@ impl Accounts {
     async fn hash<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> T + Send + 'static,
-    ) -> Result<T, AuthError> {
-        let busy = || AuthError::new(503, "server/busy", "the server is busy; try again shortly");
+    ) -> Result<T, AccountError> {
+        let busy = || AccountError::Busy;
         if self.queued.fetch_add(1, Ordering::AcqRel) >= MAX_QUEUED_HASHES {
             self.queued.fetch_sub(1, Ordering::AcqRel);
             return Err(busy());
@@ -184,15 +134,11 @@ impl Accounts {
         Ok(out)
     }
 
-    fn check_password_channel(&self, secure: bool, peer: IpAddr) -> Result<(), AuthError> {
+    fn check_password_channel(&self, secure: bool, peer: IpAddr) -> Result<(), AccountError> {
         if password_allowed(secure, peer, self.settings.insecure_passwords) {
             Ok(())
         } else {
-            Err(AuthError::new(
-                403,
-                "auth/insecure",
-                "passwords are accepted only over TLS (https) or from this machine",
-            ))
+            Err(AccountError::Insecure)
         }
     }
 
@@ -204,31 +150,27 @@ impl Accounts {
         kind: AccountKind,
         peer: IpAddr,
         secure: bool,
-    ) -> Result<Account, AuthError> {
+    ) -> Result<Account, AccountError> {
         self.check_password_channel(secure, peer)?;
-        let name =
-            AccountName::new(name).map_err(|e| AuthError::new(400, e.code(), e.to_string()))?;
+        let name = AccountName::new(name).map_err(AccountError::BadName)?;
         password
             .check_strength()
-            .map_err(|e| AuthError::new(400, e.code(), e.to_string()))?;
+            .map_err(AccountError::BadPassword)?;
         self.created_by_address
             .check(&peer, Instant::now())
-            .map_err(|wait| AuthError::rate_limited(wait, "accounts created from your address"))?;
+            .map_err(|wait| AccountError::RateLimited {
+                what: Throttled::Creations,
+                wait,
+            })?;
         let hash = self
             .hash(move || password.hash())
             .await?
-            .map_err(|e| AuthError::new(500, e.code(), e.to_string()))?;
+            .map_err(AccountError::Hashing)?;
         let created_ms = crate::clock::now_ms_signed();
         let id = match self.store.create(&name, kind, &hash, created_ms).await {
             Ok(id) => id,
-            Err(CreateError::Taken) => {
-                return Err(AuthError::new(
-                    409,
-                    "account/name_taken",
-                    format!("the name {name} is taken"),
-                ))
-            }
-            Err(CreateError::Store(e)) => return Err(AuthError::store(&e)),
+            Err(CreateError::Taken) => return Err(AccountError::NameTaken(name.to_string())),
+            Err(CreateError::Store(e)) => return Err(AccountError::store(e)),
         };
         self.created_by_address.record(peer, Instant::now());
         tracing::info!(account = %name, kind = kind.as_str(), "account created");
@@ -250,19 +192,22 @@ impl Accounts {
         password: Password,
         peer: IpAddr,
         secure: bool,
-    ) -> Result<Account, AuthError> {
+    ) -> Result<Account, AccountError> {
         self.check_password_channel(secure, peer)?;
         let key = name.to_ascii_lowercase();
         let now = Instant::now();
         self.failed_by_address
             .check(&peer, now)
             .and_then(|()| self.failed_by_name.check(&key, now))
-            .map_err(|wait| AuthError::rate_limited(wait, "failed logins"))?;
+            .map_err(|wait| AccountError::RateLimited {
+                what: Throttled::FailedLogins,
+                wait,
+            })?;
         let found = self
             .store
             .by_name(name)
             .await
-            .map_err(|e| AuthError::store(&e))?;
+            .map_err(AccountError::store)?;
         // An unknown name costs a hash too, so that timing does not tell
         // which names exist.
         let hash = found
@@ -277,17 +222,13 @@ impl Accounts {
                 self.failed_by_address.record(peer, now);
                 self.failed_by_name.record(key, now);
                 tracing::debug!(%peer, "failed login");
-                Err(AuthError::new(
-                    401,
-                    "auth/bad_credentials",
-                    "no account has this name and password",
-                ))
+                Err(AccountError::BadCredentials)
             }
         }
     }
 
     /// The account `credential` names.
-    pub async fn by_credential(&self, credential: &Credential) -> Result<Account, AuthError> {
+    pub async fn by_credential(&self, credential: &Credential) -> Result<Account, AccountError> {
         match credential {
             Credential::Bearer(token) => self.by_token(token).await,
             Credential::Session(session) => self.by_session(session).await,
@@ -306,27 +247,27 @@ impl Accounts {
     }
 
     /// The account of the API token `token` (as presented).
-    pub async fn by_token(&self, token: &str) -> Result<Account, AuthError> {
-        let token = Token::parse(token).ok_or_else(AuthError::invalid_token)?;
+    pub async fn by_token(&self, token: &str) -> Result<Account, AccountError> {
+        let token = Token::parse(token).ok_or(AccountError::InvalidToken)?;
         self.store
             .by_token(token.hash(), crate::clock::now_ms_signed())
             .await
-            .map_err(|e| AuthError::store(&e))?
-            .ok_or_else(AuthError::invalid_token)
+            .map_err(AccountError::store)?
+            .ok_or(AccountError::InvalidToken)
     }
 
     /// The account of the browser session `session` (the cookie's value).
-    pub async fn by_session(&self, session: &str) -> Result<Account, AuthError> {
-        let session = Token::parse(session).ok_or_else(AuthError::invalid_token)?;
+    pub async fn by_session(&self, session: &str) -> Result<Account, AccountError> {
+        let session = Token::parse(session).ok_or(AccountError::InvalidToken)?;
         self.store
             .by_session(session.hash(), crate::clock::now_ms_signed())
             .await
-            .map_err(|e| AuthError::store(&e))?
-            .ok_or_else(AuthError::invalid_token)
+            .map_err(AccountError::store)?
+            .ok_or(AccountError::InvalidToken)
     }
 
     /// Starts a browser session for `account`: the cookie's value.
-    pub async fn start_session(&self, account: &Account) -> Result<Token, AuthError> {
+    pub async fn start_session(&self, account: &Account) -> Result<Token, AccountError> {
         let session = Token::generate();
         let lifetime = i64::try_from(SESSION_LIFETIME.as_millis()).unwrap_or(i64::MAX);
         self.store
@@ -336,19 +277,19 @@ impl Accounts {
                 crate::clock::now_ms_signed().saturating_add(lifetime),
             )
             .await
-            .map_err(|e| AuthError::store(&e))?;
+            .map_err(AccountError::store)?;
         Ok(session)
     }
 
     /// Ends the browser session `session`, if it is one.
-    pub async fn end_session(&self, session: &str) -> Result<(), AuthError> {
+    pub async fn end_session(&self, session: &str) -> Result<(), AccountError> {
         let Some(session) = Token::parse(session) else {
             return Ok(());
         };
         self.store
             .end_session(session.hash(), crate::clock::now_ms_signed())
             .await
-            .map_err(|e| AuthError::store(&e))
+            .map_err(AccountError::store)
     }
 
     /// A new API token for `account` labelled `label`: the token (shown
@@ -357,13 +298,9 @@ impl Accounts {
         &self,
         account: &Account,
         label: &str,
-    ) -> Result<(Token, i64), AuthError> {
+    ) -> Result<(Token, i64), AccountError> {
         if label.chars().count() > MAX_TOKEN_LABEL_CHARS || label.chars().any(char::is_control) {
-            return Err(AuthError::new(
-                400,
-                "token/bad_label",
-                format!("a label has at most {MAX_TOKEN_LABEL_CHARS} printable characters"),
-            ));
+            return Err(AccountError::BadLabel);
         }
         let token = Token::generate();
         let id = self
@@ -375,45 +312,35 @@ impl Accounts {
                 crate::clock::now_ms_signed(),
             )
             .await
-            .map_err(|e| AuthError::store(&e))?
-            .ok_or_else(|| {
-                AuthError::new(
-                    409,
-                    "token/too_many",
-                    "revoke a token before making another",
-                )
-            })?;
+            .map_err(AccountError::store)?
+            .ok_or(AccountError::TooManyTokens)?;
         Ok((token, id))
     }
 
     /// The account's tokens.
-    pub async fn tokens(&self, account: &Account) -> Result<Vec<TokenInfo>, AuthError> {
+    pub async fn tokens(&self, account: &Account) -> Result<Vec<TokenInfo>, AccountError> {
         self.store
             .tokens(account.id)
             .await
-            .map_err(|e| AuthError::store(&e))
+            .map_err(AccountError::store)
     }
 
     /// Revokes the account's token `id`.
-    pub async fn revoke_token(&self, account: &Account, id: i64) -> Result<(), AuthError> {
+    pub async fn revoke_token(&self, account: &Account, id: i64) -> Result<(), AccountError> {
         match self.store.revoke_token(account.id, id).await {
             Ok(true) => Ok(()),
-            Ok(false) => Err(AuthError::new(
-                404,
-                "token/not_found",
-                "you hold no such token",
-            )),
-            Err(e) => Err(AuthError::store(&e)),
+            Ok(false) => Err(AccountError::NoSuchToken),
+            Err(e) => Err(AccountError::store(e)),
         }
     }
 
     /// The account named `name`, for its public page.
-    pub async fn player(&self, name: &str) -> Result<Account, AuthError> {
+    pub async fn player(&self, name: &str) -> Result<Account, AccountError> {
         self.store
             .by_name(name)
             .await
-            .map_err(|e| AuthError::store(&e))?
-            .ok_or_else(|| AuthError::new(404, "account/not_found", "no player has this name"))
+            .map_err(AccountError::store)?
+            .ok_or(AccountError::NoSuchPlayer)
     }
 }
 

@@ -208,13 +208,13 @@ impl Session {
         }
         let them = match self.shared.accounts.player(&ask.to).await {
             Ok(account) => account,
-            Err(e) if e.status == 404 => {
+            Err(crate::accounts::AccountError::NoSuchPlayer) => {
                 return self.refuse((
                     ErrorCode::ChallengeUnknownPlayer,
                     format!("no account is called {:?}", ask.to),
                 ))
             }
-            Err(e) => return self.refuse((ErrorCode::ServerStorage, e.message)),
+            Err(e) => return self.refuse((ErrorCode::ServerStorage, e.to_string())),
         };
         if ask.game.seat_range().0 > 2 {
             return self.refuse((

@@ -211,12 +211,12 @@ impl Session {
                     self.account = Some(account);
                 }
                 Err(e) => {
-                    let code = if e.code == "auth/invalid_token" {
+                    let code = if matches!(e, crate::accounts::AccountError::InvalidToken) {
                         ErrorCode::AuthInvalidToken
                     } else {
                         ErrorCode::ServerBusy
                     };
-                    self.out.send(&ServerMsg::error(code, e.message));
+                    self.out.send(&ServerMsg::error(code, e.to_string()));
                     return Some(super::drive::Flow::Close(1008, code));
                 }
             }

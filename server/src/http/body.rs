@@ -1,71 +1,63 @@
-//! An API request's body, read whole before it is answered (so the
-//! connection can be kept alive after it), and the reason phrases of the
-//! statuses the API answers with.
+//! A request's body, read whole before it is answered (so the connection
+//! can be kept alive after it), and why one could not be read.
+
+use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::time::{timeout_at, Instant};
 
-use super::api::{API_BODY_TIMEOUT, MAX_API_BODY_BYTES};
 use super::head::Head;
-use crate::accounts::AuthError;
 
-fn bad(code: &'static str, message: &str) -> AuthError {
-    AuthError::new(400, code, message)
+/// Why a request's body could not be read. After any of these the
+/// connection is answered and closed: where the next request would start
+/// is unknown.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BodyError {
+    /// Sent with `Transfer-Encoding` (chunked) rather than a length.
+    #[error("send the body with a Content-Length")]
+    Chunked,
+    /// The `Content-Length` is not a number.
+    #[error("the Content-Length is not a number")]
+    BadLength,
+    /// Longer than the endpoint takes.
+    #[error("a request body has at most {max} bytes")]
+    TooLarge {
+        /// The most bytes a body may have.
+        max: usize,
+    },
+    /// The connection closed, or the time ran out, before the body's end.
+    #[error("the body did not arrive whole")]
+    Incomplete,
 }
 
-/// The reason phrase of `status`.
-pub fn reason(status: u16) -> &'static str {
-    match status {
-        200 => "OK",
-        201 => "Created",
-        204 => "No Content",
-        400 => "Bad Request",
-        401 => "Unauthorized",
-        403 => "Forbidden",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
-        409 => "Conflict",
-        411 => "Length Required",
-        413 => "Payload Too Large",
-        429 => "Too Many Requests",
-        503 => "Service Unavailable",
-        _ => "Internal Server Error",
-    }
-}
-
-/// Reads the body `head` announces; `Err` answers the request and closes.
+/// Reads the body `head` announces, of at most `max` bytes, all of it
+/// within `within`: the body, and the bytes read past it.
 pub async fn read_body<S: AsyncRead + Unpin>(
     stream: &mut S,
     head: &Head,
-) -> Result<(Vec<u8>, Vec<u8>), AuthError> {
+    max: usize,
+    within: Duration,
+) -> Result<(Vec<u8>, Vec<u8>), BodyError> {
     if head.count("transfer-encoding") > 0 {
-        return Err(AuthError::new(
-            411,
-            "http/length_required",
-            "send the body with a Content-Length",
-        ));
+        return Err(BodyError::Chunked);
     }
     let length = match head.header("content-length") {
         None => 0,
         Some(v) => v
             .trim()
             .parse::<usize>()
-            .map_err(|_| bad("http/bad_request", "the Content-Length is not a number"))?,
+            .map_err(|_| BodyError::BadLength)?,
     };
-    if length > MAX_API_BODY_BYTES {
-        return Err(AuthError::new(
-            413,
-            "http/too_large",
-            format!("a request body has at most {MAX_API_BODY_BYTES} bytes"),
-        ));
+    if length > max {
+        return Err(BodyError::TooLarge { max });
     }
     let mut got = head.bytes.get(head.len..).unwrap_or_default().to_vec();
-    let deadline = Instant::now() + API_BODY_TIMEOUT;
+    let deadline = Instant::now() + within;
     let mut chunk = [0u8; 2048];
     while got.len() < length {
         match timeout_at(deadline, stream.read(&mut chunk)).await {
             Ok(Ok(n)) if n > 0 => got.extend_from_slice(&chunk[..n]),
-            _ => return Err(bad("http/bad_request", "the body did not arrive whole")),
+            _ => return Err(BodyError::Incomplete),
         }
     }
     let rest = got.split_off(length);

@@ -1,52 +1,39 @@
-//! Plain HTTP on the game port: the web client's files, beside the
-//! WebSocket upgrade on the same listener.
+//! HTTP/1.1 on the game port, the wire only: reading a request's head
+//! and body, telling a WebSocket upgrade apart and checking it, writing
+//! answers, who a request comes from, and the web client's embedded
+//! files.
 //!
-//! The listener reads each connection's request head first
-//! ([`head::read_head`]). An upgrade to WebSocket goes on to the
-//! handshake (the listener's, with any bytes read past the head), once
-//! [`check_upgrade`] finds it sound (else it is
-//! answered 400 or 426); any other request is answered here from a closed
-//! set of [`Route`]s (the client's files, and a finished match's
-//! positions for its replay screen, the health check and the metrics),
-//! and the connection is kept alive for more (up to
-//! [`MAX_REQUESTS_PER_CONNECTION`], [`KEEP_ALIVE_IDLE`] apart). The health
-//! check and the metrics can instead be served on a listener of their own
-//! ([`serve_ops`]).
+//! What a request means is not decided here. The listener reads each
+//! head ([`head::read_head`]); an upgrade, once [`check_upgrade`] finds
+//! it sound (else it is answered 400 or 426), goes on to the WebSocket
+//! handshake; any other request goes to the route table of the
+//! endpoints, which hands back to [`route`] (the client's files) every
+//! path that is not one of its own. Answers are written here
+//! ([`answer`], [`reply_with`], [`deliver`]), and the connection is kept
+//! alive for more (up to [`MAX_REQUESTS_PER_CONNECTION`],
+//! [`KEEP_ALIVE_IDLE`] apart).
 //!
-//! With native TLS ([`Tls`]) every connection's TLS handshake comes
-//! first, and everything above runs inside it. Who a request comes from
-//! and whether it is secure is its [`Peer`] (see [`Proxies`] for
-//! `--behind-proxy`).
+//! Who a request comes from and whether it is secure is its [`Peer`]
+//! (see [`Proxies`] for `--behind-proxy`). The bytes underneath, plain or
+//! under native TLS, are `net`'s.
 
-pub mod api;
 mod assets;
 mod body;
 mod head;
-pub mod ladder;
-mod ops;
 mod peer;
-mod player;
-pub mod ratings;
-mod replay;
 mod response;
 mod route;
-mod tls;
-pub mod tournaments;
-mod transport;
 mod upgrade;
 
 pub use assets::{Asset, ContentType, ASSETS};
+pub use body::{read_body, BodyError};
 pub use head::{
     read_head, read_head_after, Head, HeadError, HEAD_TIMEOUT, MAX_HEADERS, MAX_HEAD_BYTES,
 };
-pub use ops::{serve_ops, MAX_OPS_CONNECTIONS};
 pub use peer::{BadNet, Net, Peer, Proxies};
-pub use replay::MAX_REPLAY_STEPS;
 pub use response::{
-    answer, refuse_head, refuse_upgrade, Context, ANSWER_LINGER, KEEP_ALIVE_IDLE,
-    MAX_REQUESTS_PER_CONNECTION,
+    answer, connection_header, deliver, reason, refuse_head, refuse_upgrade, reply_with, Reply,
+    ANSWER_LINGER, KEEP_ALIVE_IDLE, MAX_REQUESTS_PER_CONNECTION,
 };
-pub use route::{is_ops, route, Method, Route, HEALTH_PATH, METRICS_PATH, REPLAY_PREFIX};
-pub use tls::{Tls, TlsError};
-pub use transport::{Socket, Stream};
+pub use route::{path_of, route, Method, Route};
 pub use upgrade::{check as check_upgrade, BadUpgrade, WEBSOCKET_VERSION};

@@ -1,4 +1,6 @@
-//! Writing an answer to a plain HTTP request.
+//! Writing an answer to an HTTP request: the plain answers (a file, a
+//! text, with the page's security headers), the bare head and body any
+//! other answer is written as, and the refusals of a head or an upgrade.
 
 use std::borrow::Cow;
 use std::time::Duration;
@@ -6,14 +8,9 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::time::timeout;
 
-use super::assets::ContentType;
 use super::head::HeadError;
-use super::replay::{self, NoReplay};
 use super::route::{Method, Route};
 use super::upgrade::{BadUpgrade, WEBSOCKET_VERSION};
-use crate::directory::Directory;
-use crate::metrics::Health;
-use crate::slots::Slots;
 
 /// How long an answered connection may take to read the answer and
 /// close: the page's largest file is tens of KiB, which a LAN or even a
@@ -33,17 +30,6 @@ pub const KEEP_ALIVE_IDLE: Duration = Duration::from_secs(5);
 /// back, so no client keeps one for ever by asking without pause.
 pub const MAX_REQUESTS_PER_CONNECTION: usize = 100;
 
-/// What answering a request may consult.
-#[derive(Clone, Copy, Debug)]
-pub struct Context<'a> {
-    /// The rooms (for replays, health and metrics).
-    pub directory: &'a Directory,
-    /// The connection slots (health says whether newcomers are refused).
-    pub slots: &'a Slots,
-    /// Whom the request comes from, and whether it came under TLS.
-    pub peer: super::Peer,
-}
-
 /// Where the page may load anything from, and what it may not do: only
 /// this server, no inline scripts or styles, no plugins, no framing.
 /// `connect-src 'self'` covers the WebSocket to the same host and port.
@@ -51,21 +37,24 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'none'; script-src 'self'; \
      style-src 'self'; img-src 'self'; connect-src 'self'; \
      base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/// The `Content-Type` of Prometheus's text exposition format.
-const PROMETHEUS_TEXT: &str = "text/plain; version=0.0.4; charset=utf-8";
-
-/// An answer to send.
-struct Reply {
-    status: &'static str,
-    content_type: &'static str,
-    cache: &'static str,
+/// A plain answer to send (with the page's security headers).
+#[derive(Clone, Debug)]
+pub struct Reply {
+    /// The status line's status and reason, e.g. `200 OK`.
+    pub status: &'static str,
+    /// The `Content-Type`.
+    pub content_type: &'static str,
+    /// The `Cache-Control`.
+    pub cache: &'static str,
     /// Extra header lines, each ending in CRLF.
-    extra: &'static str,
-    body: Cow<'static, [u8]>,
+    pub extra: &'static str,
+    /// The body (left out for `HEAD`).
+    pub body: Cow<'static, [u8]>,
 }
 
 impl Reply {
-    fn text(status: &'static str, text: &'static str) -> Reply {
+    /// `text` as plain text with `status`, not to be cached.
+    pub fn text(status: &'static str, text: &'static str) -> Reply {
         Reply {
             status,
             content_type: "text/plain; charset=utf-8",
@@ -83,10 +72,8 @@ pub async fn answer<S: AsyncRead + AsyncWrite + Unpin>(
     stream: &mut S,
     method: Method,
     route: Route,
-    ctx: Context<'_>,
     keep_alive: bool,
 ) -> bool {
-    let directory = ctx.directory;
     let reply = match route {
         Route::Asset(asset) => Reply {
             status: "200 OK",
@@ -97,67 +84,23 @@ pub async fn answer<S: AsyncRead + AsyncWrite + Unpin>(
             extra: "",
             body: Cow::Borrowed(asset.body),
         },
-        Route::Replay(room) => match replay::positions(directory, room).await {
-            Ok(json) => Reply {
-                status: "200 OK",
-                content_type: ContentType::Json.mime(),
-                // A finished match never changes.
-                cache: "max-age=3600",
-                extra: "",
-                body: Cow::Owned(json),
-            },
-            Err(NoReplay::NotFound) => Reply::text("404 Not Found", "no such room\n"),
-            Err(NoReplay::NotFinished) => Reply::text(
-                "409 Conflict",
-                "the match is still on: its replay is public once it is over\n",
-            ),
-            Err(NoReplay::Failed(why)) => {
-                tracing::warn!(%why, "replay failed");
-                Reply::text(
-                    "500 Internal Server Error",
-                    "the match could not be replayed\n",
-                )
-            }
-        },
-        Route::Health => {
-            // Players turned away at the door come first: the node may
-            // be fine otherwise, but a load balancer must send them
-            // elsewhere.
-            let health = match ctx.slots.refusing(tokio::time::Instant::now()) {
-                Some(why) => Health::NotServing(why),
-                None => directory.health(),
-            };
-            match health {
-                Health::Serving { node } => Reply {
-                    body: Cow::Owned(match node {
-                        Some(id) => format!("ok\nnode: {id}\n").into_bytes(),
-                        None => b"ok\n".to_vec(),
-                    }),
-                    ..Reply::text("200 OK", "")
-                },
-                Health::NotServing(why) => Reply {
-                    body: Cow::Owned(format!("unavailable: {why}\n").into_bytes()),
-                    ..Reply::text("503 Service Unavailable", "")
-                },
-            }
-        }
-        Route::Metrics => match directory.metrics_text() {
-            Some(text) => Reply {
-                content_type: PROMETHEUS_TEXT,
-                body: Cow::Owned(text.into_bytes()),
-                ..Reply::text("200 OK", "")
-            },
-            None => Reply::text(
-                "503 Service Unavailable",
-                "metrics are unavailable: another recorder is installed in this process\n",
-            ),
-        },
         Route::NotFound => Reply::text("404 Not Found", "not found\n"),
         Route::MethodNotAllowed => Reply {
             extra: "Allow: GET, HEAD\r\n",
             ..Reply::text("405 Method Not Allowed", "method not allowed\n")
         },
     };
+    reply_with(stream, method, reply, keep_alive).await
+}
+
+/// Sends `reply` to a `method` request on `stream`, kept alive or closed
+/// as [`answer`] says.
+pub async fn reply_with<S: AsyncRead + AsyncWrite + Unpin>(
+    stream: &mut S,
+    method: Method,
+    reply: Reply,
+    keep_alive: bool,
+) -> bool {
     let Reply {
         status,
         content_type,
@@ -166,11 +109,7 @@ pub async fn answer<S: AsyncRead + AsyncWrite + Unpin>(
         body,
     } = reply;
     let length = body.len();
-    let connection = if keep_alive {
-        format!("Keep-Alive: timeout={}\r\n", KEEP_ALIVE_IDLE.as_secs())
-    } else {
-        "Connection: close\r\n".to_owned()
-    };
+    let connection = connection_header(keep_alive);
     let head = format!(
         "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {length}\r\n\
          Cache-Control: {cache}\r\nContent-Security-Policy: {CONTENT_SECURITY_POLICY}\r\n\
@@ -182,11 +121,51 @@ pub async fn answer<S: AsyncRead + AsyncWrite + Unpin>(
     } else {
         &body[..]
     };
+    deliver(stream, head.as_bytes(), body, keep_alive).await
+}
+
+/// The header line saying whether the connection stays open.
+pub fn connection_header(keep_alive: bool) -> String {
     if keep_alive {
-        write(stream, head.as_bytes(), body).await
+        format!("Keep-Alive: timeout={}\r\n", KEEP_ALIVE_IDLE.as_secs())
     } else {
-        send(stream, head.as_bytes(), body).await;
+        "Connection: close\r\n".to_owned()
+    }
+}
+
+/// Sends `head` and `body`; with `keep_alive` the connection stays open
+/// (true if they were taken in time), else it closes (false).
+pub async fn deliver<S: AsyncRead + AsyncWrite + Unpin>(
+    stream: &mut S,
+    head: &[u8],
+    body: &[u8],
+    keep_alive: bool,
+) -> bool {
+    if keep_alive {
+        write(stream, head, body).await
+    } else {
+        send(stream, head, body).await;
         false
+    }
+}
+
+/// The reason phrase of `status`, for the statuses the API answers with.
+pub fn reason(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        201 => "Created",
+        204 => "No Content",
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        409 => "Conflict",
+        411 => "Length Required",
+        413 => "Payload Too Large",
+        429 => "Too Many Requests",
+        503 => "Service Unavailable",
+        _ => "Internal Server Error",
     }
 }
 
@@ -227,7 +206,7 @@ pub async fn refuse_head<S: AsyncRead + AsyncWrite + Unpin>(mut stream: S, why: 
 /// Writes `head` and `body` in one write (the head and a small body
 /// leave in one segment); false if the client did not take them within
 /// [`ANSWER_LINGER`].
-pub(super) async fn write<S: AsyncWrite + Unpin>(stream: &mut S, head: &[u8], body: &[u8]) -> bool {
+async fn write<S: AsyncWrite + Unpin>(stream: &mut S, head: &[u8], body: &[u8]) -> bool {
     let mut all = Vec::with_capacity(head.len() + body.len());
     all.extend_from_slice(head);
     all.extend_from_slice(body);
@@ -246,11 +225,7 @@ pub(super) async fn write<S: AsyncWrite + Unpin>(stream: &mut S, head: &[u8], bo
 /// Writes `head` and `body`, then closes, reading whatever the client
 /// still sends for a moment: closing a socket with unread data resets it,
 /// and the client might lose the answer.
-pub(super) async fn send<S: AsyncRead + AsyncWrite + Unpin>(
-    stream: &mut S,
-    head: &[u8],
-    body: &[u8],
-) {
+async fn send<S: AsyncRead + AsyncWrite + Unpin>(stream: &mut S, head: &[u8], body: &[u8]) {
     let _ = timeout(ANSWER_LINGER, async {
         let mut all = Vec::with_capacity(head.len() + body.len());
         all.extend_from_slice(head);

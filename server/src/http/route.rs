@@ -1,26 +1,17 @@
-//! Which answer a plain HTTP request gets.
-
-use parlor_protocol::RoomId;
+//! Which of the web client's files a request asks for: the static part
+//! of the routing, which `api`'s route table falls back to for every
+//! path that is not one of its endpoints.
 
 use super::assets::{Asset, ASSETS};
 
-/// Where a finished match's positions are served: `/api/replay/ROOM`.
-pub const REPLAY_PREFIX: &str = "/api/replay/";
-
-/// Where a node says whether it can serve (for load balancers).
-pub const HEALTH_PATH: &str = "/healthz";
-
-/// Where a node's metrics are, as Prometheus text.
-pub const METRICS_PATH: &str = "/metrics";
-
-/// The request methods the routes tell apart.
+/// The request methods the plain routes tell apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Method {
     /// `GET`.
     Get,
     /// `HEAD`: a `GET` answered without its body.
     Head,
-    /// Anything else; no route takes it.
+    /// Anything else; no plain route takes it.
     Other,
 }
 
@@ -33,52 +24,39 @@ impl Method {
             _ => Method::Other,
         }
     }
+
+    /// Whether a read-only path takes the method (`GET` or `HEAD`).
+    pub fn reads(self) -> bool {
+        matches!(self, Method::Get | Method::Head)
+    }
 }
 
-/// Every answer a plain HTTP request can get. A new endpoint (a health
-/// check, metrics) is a new variant here, matched in [`route`] and
-/// answered in `response::answer`; the compiler then points at every
-/// place that must know of it.
+/// What the wire answers by itself: a file, or a plain refusal.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Route {
     /// One of the web client's embedded files.
     Asset(&'static Asset),
-    /// A finished match's positions, for the replay screen.
-    Replay(RoomId),
-    /// Whether the node can serve: 200, or 503 and why.
-    Health,
-    /// The node's metrics.
-    Metrics,
     /// No such path.
     NotFound,
-    /// The path exists but not for this method.
+    /// The path exists but not for this method (only `GET` and `HEAD`).
     MethodNotAllowed,
 }
 
-/// Whether `route` is served on the separate operations listener
-/// (`--metrics-bind`), which serves only the health check and metrics.
-pub fn is_ops(route: &Route) -> bool {
-    matches!(route, Route::Health | Route::Metrics)
+/// The path of a request `target` (what precedes `?query` or
+/// `#fragment`).
+pub fn path_of(target: &str) -> &str {
+    target.split(['?', '#']).next().unwrap_or_default()
 }
 
-/// The route for `method` on `target` (a request target: path, then
-/// perhaps `?query`, which no route uses).
+/// The file `method` on `target` asks for (the root is the page; a
+/// query is ignored), or why not.
 pub fn route(method: Method, target: &str) -> Route {
-    let path = target.split(['?', '#']).next().unwrap_or_default();
+    let path = path_of(target);
     let path = if path == "/" { "/index.html" } else { path };
-    let found = if path == HEALTH_PATH {
-        Some(Route::Health)
-    } else if path == METRICS_PATH {
-        Some(Route::Metrics)
-    } else if let Some(id) = path.strip_prefix(REPLAY_PREFIX) {
-        RoomId::new(id).map(Route::Replay)
-    } else {
-        ASSETS.iter().find(|a| a.path == path).map(Route::Asset)
-    };
-    match (found, method) {
+    match (ASSETS.iter().find(|a| a.path == path), method.reads()) {
         (None, _) => Route::NotFound,
-        (Some(route), Method::Get | Method::Head) => route,
-        (Some(_), Method::Other) => Route::MethodNotAllowed,
+        (Some(asset), true) => Route::Asset(asset),
+        (Some(_), false) => Route::MethodNotAllowed,
     }
 }
 
@@ -93,22 +71,6 @@ mod tests {
         };
         assert_eq!(page.path, "/index.html");
         assert_eq!(route(Method::Head, "/"), Route::Asset(page));
-        assert_eq!(
-            route(Method::Get, "/api/replay/3c32571558e3"),
-            Route::Replay(RoomId::new("3c32571558e3").unwrap_or_else(|| panic!()))
-        );
-        assert_eq!(route(Method::Get, "/api/replay/a%20b"), Route::NotFound);
-        assert_eq!(route(Method::Get, "/api/replay/"), Route::NotFound);
-    }
-
-    #[test]
-    fn health_and_metrics_have_their_paths() {
-        assert_eq!(route(Method::Get, "/healthz"), Route::Health);
-        assert_eq!(route(Method::Head, "/healthz?verbose"), Route::Health);
-        assert_eq!(route(Method::Get, "/metrics"), Route::Metrics);
-        assert_eq!(route(Method::Other, "/metrics"), Route::MethodNotAllowed);
-        assert_eq!(route(Method::Get, "/metrics/"), Route::NotFound);
-        assert_eq!(route(Method::Get, "/healthz/x"), Route::NotFound);
     }
 
     #[test]

@@ -21,7 +21,7 @@ pub use frame::{Kind, Refusal};
 pub use read::{Incoming, ReadError, Reader};
 pub use write::OutFrame;
 
-use crate::http::Stream;
+use crate::net::Stream;
 
 /// A WebSocket connection, after the handshake.
 #[derive(Debug)]

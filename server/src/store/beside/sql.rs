@@ -192,7 +192,10 @@ impl Beside {
         match self {
             Beside::Sqlite(conn) => {
                 let n = Beside::on_sqlite(conn, move |c| {
-                    c.execute(&lite_sql(&sql), rusqlite::params_from_iter(lite_args(&args)))
+                    c.execute(
+                        &lite_sql(&sql),
+                        rusqlite::params_from_iter(lite_args(&args)),
+                    )
                 })
                 .await?;
                 Ok(u64::try_from(n).unwrap_or(0))

@@ -4,11 +4,14 @@
 //! hashing and stream cipher), so it rebuilds a spectator's view of every
 //! position here.
 
+use std::borrow::Cow;
+
 use parlor_games::{AnyView, GameKind, Viewer};
 use parlor_protocol::{replay, step, RoomId};
 use serde::Serialize;
 
 use crate::directory::Directory;
+use crate::http::{ContentType, Reply};
 
 /// Most steps a replay shows. The longest real matches (four-player
 /// Cribbage to 121) take a few hundred steps; this bounds the answer
@@ -72,4 +75,31 @@ pub async fn positions(directory: &Directory, room: RoomId) -> Result<Vec<u8>, N
         truncated: shown < log.moves.len(),
     };
     serde_json::to_vec(&body).map_err(|e| NoReplay::Failed(e.to_string()))
+}
+
+/// The answer to a replay request for `room`: its positions as JSON, or
+/// in plain text why there are none.
+pub async fn reply(directory: &Directory, room: RoomId) -> Reply {
+    match positions(directory, room).await {
+        Ok(json) => Reply {
+            status: "200 OK",
+            content_type: ContentType::Json.mime(),
+            // A finished match never changes.
+            cache: "max-age=3600",
+            extra: "",
+            body: Cow::Owned(json),
+        },
+        Err(NoReplay::NotFound) => Reply::text("404 Not Found", "no such room\n"),
+        Err(NoReplay::NotFinished) => Reply::text(
+            "409 Conflict",
+            "the match is still on: its replay is public once it is over\n",
+        ),
+        Err(NoReplay::Failed(why)) => {
+            tracing::warn!(%why, "replay failed");
+            Reply::text(
+                "500 Internal Server Error",
+                "the match could not be replayed\n",
+            )
+        }
+    }
 }

@@ -7,7 +7,9 @@ use parlor_competition::{LedgerLine, LedgerPlayer};
 use parlor_games::GameKind;
 use serde_json::{json, Value};
 
-use crate::accounts::{Accounts, AuthError};
+use super::error::{ApiError, Unread};
+use super::query::{game, param, QueryError};
+use crate::accounts::Accounts;
 use crate::store::Store;
 
 /// What follows a player's name for their history: `/api/players/NAME/history`.
@@ -28,7 +30,7 @@ pub async fn page(
     store: &Store,
     name: &str,
     now_ms: u64,
-) -> Result<Value, AuthError> {
+) -> Result<Value, ApiError> {
     let account = accounts.player(name).await?;
     let key = crate::accounts::name_key(&account.name);
     let played = store.played_by(&key).await.map_err(storage)?;
@@ -45,12 +47,11 @@ pub async fn page(
     }))
 }
 
-fn storage(e: crate::store::StoreError) -> AuthError {
-    AuthError::new(
-        503,
-        "server/storage",
-        format!("the record could not be read: {e}"),
-    )
+fn storage(e: crate::store::StoreError) -> ApiError {
+    ApiError::Unreadable {
+        what: Unread::Record,
+        source: e,
+    }
 }
 
 /// A history request: whose, and which pool.
@@ -63,27 +64,21 @@ pub struct HistoryQuery {
 }
 
 /// The history `path` (what follows `/api/players/`) with `query` asks
-/// for: `None` if the path is not a history's; `Err` for an empty or
-/// malformed name, or a missing or unknown pool.
-pub fn history_route(path: &str, query: &str) -> Option<Result<HistoryQuery, AuthError>> {
+/// for: `None` if the path is not a history's; `Some(None)` for an empty
+/// or malformed name (no such path); `Err` for a missing or unknown pool.
+pub fn history_route(path: &str, query: &str) -> Option<Option<Result<HistoryQuery, QueryError>>> {
     let name = path.strip_suffix(HISTORY_SUFFIX)?;
-    Some(history_query(name, query))
+    if name.is_empty() || name.contains('/') {
+        return Some(None);
+    }
+    Some(Some(history_query(name, query)))
 }
 
-fn history_query(name: &str, query: &str) -> Result<HistoryQuery, AuthError> {
-    if name.is_empty() || name.contains('/') {
-        return Err(AuthError::new(404, "http/not_found", "no such path"));
-    }
-    let pool = super::ratings::param(query, "pool").ok_or_else(|| {
-        AuthError::new(
-            400,
-            "ratings/bad_query",
-            "pool is a game's name: nimrod, rummikub, cribbage or mitsudomoe",
-        )
-    })?;
+fn history_query(name: &str, query: &str) -> Result<HistoryQuery, QueryError> {
+    let pool = param(query, "pool").ok_or(QueryError::NoPool)?;
     Ok(HistoryQuery {
         name: name.to_owned(),
-        pool: super::ratings::game(pool)?,
+        pool: game(pool)?,
     })
 }
 
@@ -98,7 +93,7 @@ pub async fn history(
     accounts: &Accounts,
     store: &Store,
     query: HistoryQuery,
-) -> Result<Value, AuthError> {
+) -> Result<Value, ApiError> {
     let account = accounts.player(&query.name).await?;
     let key = crate::accounts::name_key(&account.name);
     let lines = store
@@ -187,18 +182,25 @@ mod tests {
         let q = history_route("Alice/history", "pool=cribbage");
         assert_eq!(
             q,
-            Some(Ok(HistoryQuery {
+            Some(Some(Ok(HistoryQuery {
                 name: "Alice".into(),
                 pool: GameKind::Cribbage
-            }))
+            })))
         );
         assert_eq!(history_route("Alice", "pool=cribbage"), None);
-        assert!(matches!(history_route("a/history", ""), Some(Err(e)) if e.status == 400));
-        assert!(
-            matches!(history_route("a/history", "pool=chess"), Some(Err(e)) if e.code == "ratings/unknown_pool")
+        let refused = |path, query| match history_route(path, query) {
+            Some(Some(Err(e))) => Some(ApiError::from(e).status_and_code()),
+            _ => None,
+        };
+        assert_eq!(
+            refused("a/history", ""),
+            Some((400, parlor_protocol::ErrorCode::RatingsBadQuery))
         );
-        assert!(
-            matches!(history_route("/history", "pool=nimrod"), Some(Err(e)) if e.status == 404)
+        assert_eq!(
+            refused("a/history", "pool=chess"),
+            Some((404, parlor_protocol::ErrorCode::RatingsUnknownPool))
         );
+        // An empty name is no path at all (answered 404 http/not_found).
+        assert_eq!(history_route("/history", "pool=nimrod"), Some(None));
     }
 }

@@ -8,12 +8,11 @@
 //! - `POST /api/tournaments/ID/join` and `/leave` (authenticated): the
 //!   page after the change.
 
-use parlor_protocol::{ErrorCode, NewTournament};
+use parlor_protocol::NewTournament;
 use serde_json::{json, Value};
 
+use super::error::{ApiError, SignIn};
 use crate::accounts::store::Account;
-use crate::accounts::AuthError;
-use crate::schedule::EventError;
 use crate::tournaments::Tournaments;
 
 /// Where tournaments are listed and created.
@@ -80,10 +79,6 @@ pub fn route(method: &str, path: &str) -> Option<Result<Option<TournamentRoute>,
     })
 }
 
-fn refused(e: EventError) -> AuthError {
-    AuthError::new(e.status, e.code.as_str(), e.message)
-}
-
 /// Answers `route` for `account` (present when the route changes
 /// something) with the request's `body`: status and JSON.
 pub async fn answer(
@@ -91,44 +86,35 @@ pub async fn answer(
     account: Option<Account>,
     body: &[u8],
     events: &Tournaments,
-) -> Result<(u16, Value), AuthError> {
+) -> Result<(u16, Value), ApiError> {
     let viewer = account.as_ref().map(|a| a.name.clone());
-    let account = || {
-        account.clone().ok_or_else(|| {
-            AuthError::new(401, "auth/required", "sign in to enter or make tournaments")
-        })
-    };
+    let account = || account.clone().ok_or(ApiError::SignIn(SignIn::Tournaments));
     let page = |info| serde_json::to_value(info).unwrap_or(Value::Null);
     match route {
         TournamentRoute::List => {
             let mut out = serde_json::Map::new();
-            for (status, list) in events.list(viewer.as_deref()).await.map_err(refused)? {
+            for (status, list) in events.list(viewer.as_deref()).await? {
                 out.insert(status.as_str().to_owned(), json!(list));
             }
             Ok((200, Value::Object(out)))
         }
         TournamentRoute::Create => {
             let by = account()?;
-            let req: NewTournament = serde_json::from_slice(body).map_err(|e| {
-                AuthError::new(
-                    400,
-                    ErrorCode::TournamentBadRequest.as_str(),
-                    format!("the body is not a tournament to create: {e}"),
-                )
-            })?;
-            let id = events.create(req, &by.name).await.map_err(refused)?;
+            let req: NewTournament =
+                serde_json::from_slice(body).map_err(|e| ApiError::BadTournament(e.to_string()))?;
+            let id = events.create(req, &by.name).await?;
             Ok((201, json!({"id": id})))
         }
-        TournamentRoute::Show(id) => Ok((200, page(events.info(&id).await.map_err(refused)?))),
+        TournamentRoute::Show(id) => Ok((200, page(events.info(&id).await?))),
         TournamentRoute::Join(id) => {
             let by = account()?;
-            events.join(&id, &by.name, by.kind).await.map_err(refused)?;
-            Ok((200, page(events.info(&id).await.map_err(refused)?)))
+            events.join(&id, &by.name, by.kind).await?;
+            Ok((200, page(events.info(&id).await?)))
         }
         TournamentRoute::Leave(id) => {
             let by = account()?;
-            events.leave(&id, &by.name).await.map_err(refused)?;
-            Ok((200, page(events.info(&id).await.map_err(refused)?)))
+            events.leave(&id, &by.name).await?;
+            Ok((200, page(events.info(&id).await?)))
         }
     }
 }

@@ -11,7 +11,9 @@ use parlor_protocol::{
     provisional, Leaderboard, LeaderboardRow, LedgerHead, PoolRating, RatedGame, PROVISIONAL_RD,
 };
 
-use crate::accounts::{AccountKind, AuthError};
+use super::error::{ApiError, Unread};
+use super::query::{game, param, QueryError};
+use crate::accounts::AccountKind;
 use crate::store::{Store, StoreError, StoredRating, LEDGER_PAGE};
 
 /// Where the ledger is served.
@@ -57,35 +59,14 @@ pub enum RatingsRoute {
     },
 }
 
-/// The value of `name` in a query string, if present.
-pub(super) fn param<'a>(query: &'a str, name: &str) -> Option<&'a str> {
-    query
-        .split('&')
-        .filter_map(|pair| pair.split_once('='))
-        .find(|(k, _)| *k == name)
-        .map(|(_, v)| v)
-}
-
-fn bad(code: &'static str, message: impl Into<String>) -> AuthError {
-    AuthError::new(400, code, message)
-}
-
-/// The pool called `name`: 404 if no game has this name.
-pub(super) fn game(name: &str) -> Result<GameKind, AuthError> {
-    name.parse()
-        .map_err(|_| AuthError::new(404, "ratings/unknown_pool", "no game has this name"))
-}
-
 /// The ratings endpoint `path` with `query` asks for: `None` if the path
 /// is not one; `Err` for a malformed query.
-pub fn route(path: &str, query: &str) -> Option<Result<RatingsRoute, AuthError>> {
+pub fn route(path: &str, query: &str) -> Option<Result<RatingsRoute, QueryError>> {
     if path == LEDGER_PATH {
         return Some((|| {
             let after = match param(query, "after") {
                 None => 0,
-                Some(v) => v
-                    .parse()
-                    .map_err(|_| bad("ratings/bad_query", "after is a line number"))?,
+                Some(v) => v.parse().map_err(|_| QueryError::After)?,
             };
             let pool = param(query, "pool").map(game).transpose()?;
             Ok(RatingsRoute::Ledger { after, pool })
@@ -98,10 +79,7 @@ pub fn route(path: &str, query: &str) -> Option<Result<RatingsRoute, AuthError>>
     Some((|| {
         let game = game(name)?;
         let kind = param(query, "kind")
-            .map(|k| {
-                AccountKind::parse(k)
-                    .ok_or_else(|| bad("ratings/bad_query", "kind is \"human\" or \"bot\""))
-            })
+            .map(|k| AccountKind::parse(k).ok_or(QueryError::Kind))
             .transpose()?;
         let limit = match param(query, "limit") {
             None => LEADERBOARD_DEFAULT,
@@ -109,23 +87,17 @@ pub fn route(path: &str, query: &str) -> Option<Result<RatingsRoute, AuthError>>
                 .parse::<usize>()
                 .ok()
                 .filter(|n| (1..=LEADERBOARD_MAX).contains(n))
-                .ok_or_else(|| {
-                    bad(
-                        "ratings/bad_query",
-                        format!("limit is a number from 1 to {LEADERBOARD_MAX}"),
-                    )
-                })?,
+                .ok_or(QueryError::Limit)?,
         };
         Ok(RatingsRoute::Leaderboard { game, kind, limit })
     })())
 }
 
-fn storage(e: StoreError) -> AuthError {
-    AuthError::new(
-        503,
-        "server/storage",
-        format!("the ratings could not be read: {e}"),
-    )
+fn storage(e: StoreError) -> ApiError {
+    ApiError::Unreadable {
+        what: Unread::Ratings,
+        source: e,
+    }
 }
 
 /// What a ratings endpoint answers.
@@ -138,7 +110,7 @@ pub enum Reply {
 }
 
 /// Answers a ratings request.
-pub async fn answer(route: RatingsRoute, store: &Store, now_ms: u64) -> Result<Reply, AuthError> {
+pub async fn answer(route: RatingsRoute, store: &Store, now_ms: u64) -> Result<Reply, ApiError> {
     match route {
         RatingsRoute::Ledger { after, pool } => {
             let lines = store
@@ -212,7 +184,7 @@ pub async fn of_player(
     account_key: &str,
     name: &str,
     now_ms: u64,
-) -> Result<(serde_json::Value, serde_json::Value), AuthError> {
+) -> Result<(serde_json::Value, serde_json::Value), ApiError> {
     let ratings: BTreeMap<String, PoolRating> = store
         .ratings_of(account_key)
         .await
@@ -270,6 +242,11 @@ fn rated_game(line: &LedgerLine, name: &str) -> Option<RatedGame> {
 mod tests {
     use super::*;
 
+    /// The HTTP status a refused query is answered with.
+    fn status(e: QueryError) -> u16 {
+        ApiError::from(e).status_and_code().0
+    }
+
     #[test]
     fn routes_and_their_queries() {
         assert_eq!(
@@ -286,8 +263,8 @@ mod tests {
                 pool: None
             }))
         );
-        assert!(matches!(route(LEDGER_PATH, "after=x"), Some(Err(e)) if e.status == 400));
-        assert!(matches!(route(LEDGER_PATH, "pool=chess"), Some(Err(e)) if e.status == 404));
+        assert!(matches!(route(LEDGER_PATH, "after=x"), Some(Err(e)) if status(e) == 400));
+        assert!(matches!(route(LEDGER_PATH, "pool=chess"), Some(Err(e)) if status(e) == 404));
         assert_eq!(
             route("/api/leaderboard/cribbage", "kind=bot&limit=5").map(|r| r.ok()),
             Some(Some(RatingsRoute::Leaderboard {
@@ -298,11 +275,11 @@ mod tests {
         );
         assert!(matches!(
             route("/api/leaderboard/cribbage", "limit=100000"),
-            Some(Err(e)) if e.status == 400
+            Some(Err(e)) if status(e) == 400
         ));
         assert!(matches!(
             route("/api/leaderboard/cribbage", "kind=alien"),
-            Some(Err(e)) if e.status == 400
+            Some(Err(e)) if status(e) == 400
         ));
         assert_eq!(route("/api/ratings/other", ""), None);
         assert_eq!(

@@ -9,10 +9,9 @@
 
 use serde_json::{json, Value};
 
+use super::error::{ApiError, SignIn};
 use crate::accounts::store::Account;
-use crate::accounts::AuthError;
 use crate::ladder::{game_named, Ladder};
-use crate::schedule::EventError;
 
 /// Where the ladders are listed.
 pub const LADDER_PATH: &str = "/api/ladder";
@@ -61,10 +60,6 @@ pub fn route(method: &str, path: &str) -> Option<Result<Option<LadderRoute>, &'s
     })
 }
 
-fn refused(e: EventError) -> AuthError {
-    AuthError::new(e.status, e.code.as_str(), e.message)
-}
-
 /// Answers `route` for `account` (present when the route changes
 /// something) at `now_ms`: status and JSON.
 pub async fn answer(
@@ -72,29 +67,25 @@ pub async fn answer(
     account: Option<Account>,
     ladder: &Ladder,
     now_ms: u64,
-) -> Result<(u16, Value), AuthError> {
-    let account = || {
-        account
-            .clone()
-            .ok_or_else(|| AuthError::new(401, "auth/required", "sign in to enter a ladder"))
-    };
+) -> Result<(u16, Value), ApiError> {
+    let account = || account.clone().ok_or(ApiError::SignIn(SignIn::Ladder));
     match route {
-        LadderRoute::List => Ok((200, json!(ladder.list().await.map_err(refused)?))),
+        LadderRoute::List => Ok((200, json!(ladder.list().await?))),
         LadderRoute::Show(game) => {
-            let game = game_named(&game).map_err(refused)?;
-            let info = ladder.info(game, now_ms).await.map_err(refused)?;
+            let game = game_named(&game)?;
+            let info = ladder.info(game, now_ms).await?;
             Ok((200, serde_json::to_value(info).unwrap_or(Value::Null)))
         }
         LadderRoute::Join(game) => {
             let by = account()?;
-            let game = game_named(&game).map_err(refused)?;
-            ladder.join(game, &by).await.map_err(refused)?;
+            let game = game_named(&game)?;
+            ladder.join(game, &by).await?;
             Ok((200, json!({"game": game, "entered": true})))
         }
         LadderRoute::Leave(game) => {
             let by = account()?;
-            let game = game_named(&game).map_err(refused)?;
-            ladder.leave(game, &by).await.map_err(refused)?;
+            let game = game_named(&game)?;
+            ladder.leave(game, &by).await?;
             Ok((200, json!({"game": game, "entered": false})))
         }
     }
