@@ -11,7 +11,7 @@ use super::Session;
 use crate::accounts::name_key;
 use crate::admission::address_key;
 use crate::clock::now_ms;
-use crate::directory::{RoomSpec, Summons};
+use crate::directory::{Refused, RoomSpec, Summons};
 use crate::matchmaking::challenges::{Open, CHALLENGE_LIFETIME};
 use crate::matchmaking::rated_clock::rated_default;
 use crate::matchmaking::seeks::{
@@ -82,14 +82,14 @@ impl Session {
         }
     }
 
-    fn refuse(&self, (code, message): (ErrorCode, String)) {
-        self.out.send(&ServerMsg::error(code, message));
+    fn refuse(&self, refused: Refused) {
+        self.out.send(&ServerMsg::from(refused));
     }
 
     /// Refuses what only an account may do, for a guest.
     fn require_account(&self, what: &str) -> bool {
         if self.account.is_none() {
-            self.refuse((
+            self.refuse(Refused::new(
                 ErrorCode::AuthRequired,
                 format!("{what} needs an account: log in, or send a token in hello"),
             ));
@@ -132,14 +132,14 @@ impl Session {
     pub(super) async fn seek(&mut self, ask: SeekAsk) {
         let bots_after_ms = if ask.bots {
             if ask.rated {
-                return self.refuse((
+                return self.refuse(Refused::new(
                     ErrorCode::SeekInvalid,
-                    "built-in bots are never rated: seek casual to play them".into(),
+                    "built-in bots are never rated: seek casual to play them",
                 ));
             }
             let after = ask.bots_after_ms.unwrap_or(DEFAULT_BOTS_AFTER_MS);
             if !(MIN_BOTS_AFTER_MS..=MAX_BOTS_AFTER_MS).contains(&after) {
-                return self.refuse((
+                return self.refuse(Refused::new(
                     ErrorCode::SeekInvalid,
                     format!("bots_after_ms must be {MIN_BOTS_AFTER_MS} to {MAX_BOTS_AFTER_MS}"),
                 ));
@@ -179,10 +179,9 @@ impl Session {
             Err(refused) => return self.refuse(refused),
         };
         if ended.is_empty() && seek.is_some() {
-            return self.refuse((
+            return self.refuse(Refused::new(
                 ErrorCode::SeekNotFound,
-                "this connection has no waiting seek with that id (it may just have been matched)"
-                    .into(),
+                "this connection has no waiting seek with that id (it may just have been matched)",
             ));
         }
         for seek in ended {
@@ -201,31 +200,31 @@ impl Session {
             return;
         };
         if name_key(&ask.to) == me.key {
-            return self.refuse((
+            return self.refuse(Refused::new(
                 ErrorCode::ChallengeSelf,
-                "you cannot challenge yourself".into(),
+                "you cannot challenge yourself",
             ));
         }
         let them = match self.shared.accounts.player(&ask.to).await {
             Ok(account) => account,
             Err(e) if e.status == 404 => {
-                return self.refuse((
+                return self.refuse(Refused::new(
                     ErrorCode::ChallengeUnknownPlayer,
                     format!("no account is called {:?}", ask.to),
                 ))
             }
-            Err(e) => return self.refuse((ErrorCode::ServerStorage, e.message)),
+            Err(e) => return self.refuse(Refused::new(ErrorCode::ServerStorage, e.message)),
         };
         if ask.game.seat_range().0 > 2 {
-            return self.refuse((
+            return self.refuse(Refused::new(
                 ErrorCode::ChallengeInvalid,
                 format!("{} needs more than two players", ask.game),
             ));
         }
         if ask.seat.is_some_and(|s| s.0 > 1) {
-            return self.refuse((
+            return self.refuse(Refused::new(
                 ErrorCode::ChallengeInvalid,
-                "a challenge has seats 0 and 1".into(),
+                "a challenge has seats 0 and 1",
             ));
         }
         let Some(spec) = self.match_spec(ask.game, Some(2), &ask.options, ask.clock, ask.rated)
@@ -324,9 +323,9 @@ impl Session {
 }
 
 /// A challenge a guest tries to answer or withdraw is none of theirs.
-fn not_yours() -> (ErrorCode, String) {
-    (
+fn not_yours() -> Refused {
+    Refused::new(
         ErrorCode::ChallengeNotFound,
-        "no open challenge with that id is yours (challenges are between accounts)".into(),
+        "no open challenge with that id is yours (challenges are between accounts)",
     )
 }

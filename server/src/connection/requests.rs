@@ -57,7 +57,7 @@ impl Session {
                         seats: c.seats,
                         commitment: c.commitment,
                     },
-                    Err((code, message)) => ServerMsg::error(code, message),
+                    Err(refused) => refused.into(),
                 };
                 self.out.send(&answer);
             }
@@ -284,7 +284,7 @@ impl Session {
                 rooms: page.rooms,
                 next: page.next,
             },
-            Err((code, message)) => ServerMsg::error(code, message),
+            Err(refused) => refused.into(),
         });
     }
 
