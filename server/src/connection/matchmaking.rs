@@ -1,11 +1,14 @@
 //! Answering the requests that find opponents: seeks, challenges and
 //! rematches, and the summonses that seat this session from outside.
+//! What the session keeps for them is its [`Matchmaking`]: the queue its
+//! summonses arrive on (its seeks and challenges are the matchmaker's).
 
 use std::sync::Arc;
 
 use parlor_games::{GameKind, Seat};
 use parlor_protocol::{ChallengeInfo, Clock, DeclineReason, ErrorCode, RoomId, ServerMsg};
 use serde_json::Value;
+use tokio::sync::mpsc;
 
 use super::Session;
 use crate::accounts::name_key;
@@ -19,6 +22,39 @@ use crate::matchmaking::seeks::{
 };
 use crate::matchmaking::{Asker, AskerAccount};
 use crate::room::RoomRequest;
+
+/// A session's part in matchmaking: where summonses to seats arrive
+/// (matches found, challenges accepted, rematches), once the session
+/// seeks, challenges or offers a rematch: made then, so that idle
+/// connections do not pay for it.
+#[derive(Debug, Default)]
+pub(super) struct Matchmaking {
+    summons: Option<mpsc::Receiver<Summons>>,
+}
+
+impl Matchmaking {
+    /// Listens for summonses from now on, on the queue `queue` makes
+    /// (made once: a session listening already keeps its queue).
+    pub(super) fn listen(&mut self, queue: impl FnOnce() -> mpsc::Receiver<Summons>) {
+        if self.summons.is_none() {
+            self.summons = Some(queue());
+        }
+    }
+
+    /// The next summons, for a session that listens for them; never, for
+    /// one that does not.
+    /// Boxed: a summons is rare and large, and the connection loop's state
+    /// would keep a place for it on every idle connection.
+    pub(super) async fn next(&mut self) -> Box<Summons> {
+        match &mut self.summons {
+            Some(rx) => match rx.recv().await {
+                Some(s) => Box::new(s),
+                None => std::future::pending().await,
+            },
+            None => std::future::pending().await,
+        }
+    }
+}
 
 /// A seek as the client sent it.
 pub(super) struct SeekAsk {
@@ -77,9 +113,8 @@ impl Session {
 
     /// Lets this session be summoned to seats from now on.
     fn listen(&mut self) {
-        if self.summons.is_none() {
-            self.summons = Some(self.shared.directory.listen(self.conn));
-        }
+        let (directory, conn) = (&self.shared.directory, self.conn);
+        self.matchmaking.listen(|| directory.listen(conn));
     }
 
     fn refuse(&self, refused: Refused) {
@@ -328,4 +363,46 @@ fn not_yours() -> Refused {
         ErrorCode::ChallengeNotFound,
         "no open challenge with that id is yours (challenges are between accounts)",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use parlor_protocol::ServerMsg;
+
+    use super::*;
+
+    fn summons(seat: u8) -> Summons {
+        Summons {
+            notice: ServerMsg::Pong { id: None },
+            room: RoomId::new("r1").unwrap(),
+            seat: Seat(seat),
+            bots: Vec::new(),
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_session_that_never_listened_is_never_summoned() {
+        let mut mm = Matchmaking::default();
+        let waited = tokio::time::timeout(Duration::from_secs(3600), mm.next()).await;
+        assert!(waited.is_err());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_listening_session_keeps_its_first_queue_and_reads_it_in_order() {
+        let mut mm = Matchmaking::default();
+        let (tx, rx) = mpsc::channel(4);
+        mm.listen(|| rx);
+        // A second listen must not replace the queue the directory holds.
+        mm.listen(|| mpsc::channel(4).1);
+        tx.send(summons(1)).await.unwrap();
+        tx.send(summons(0)).await.unwrap();
+        assert_eq!(mm.next().await.seat, Seat(1));
+        assert_eq!(mm.next().await.seat, Seat(0));
+        // The directory forgot the queue: nothing more, ever.
+        drop(tx);
+        let waited = tokio::time::timeout(Duration::from_secs(3600), mm.next()).await;
+        assert!(waited.is_err());
+    }
 }
