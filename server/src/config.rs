@@ -13,7 +13,7 @@ pub struct Config {
     /// Where matches are stored; by default a throwaway SQLite file that
     /// vanishes with the process (tests, the CLI's private server).
     pub store: StoreConfig,
-    /// Caps and timeouts (the constants of [`limits`](crate::limits) by default).
+    /// Caps and timeouts (the constants of [`limits`] by default).
     pub limits: limits::Limits,
     /// Cluster mode: the Redis bus (`redis://HOST:PORT`) over which nodes
     /// forward commands and frames, so that any node serves any room.
@@ -23,7 +23,7 @@ pub struct Config {
     /// Where to answer `/healthz` and `/metrics` instead of the game port
     /// (which then answers them 404); `None`: on the game port.
     pub metrics_bind: Option<SocketAddr>,
-    /// How many shard threads run rooms and connections (see [`shard`](crate::shard));
+    /// How many shard threads run rooms and connections (see [`shard`]);
     /// 0 runs them on the caller's runtime. Default: one per core.
     pub shards: usize,
     /// Native TLS on the game port (`--tls-cert`, `--tls-key`):

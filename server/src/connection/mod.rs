@@ -5,7 +5,7 @@
 //! one task's memory, and a move's answer is written by the task that
 //! read it, without waking another.
 //!
-//! A [`Session`] holds who the connection is; what a feature keeps lives
+//! A `Session` holds who the connection is; what a feature keeps lives
 //! with the feature: the rooms it entered (`rooms`), its analysis
 //! (`analysis`), its summonses (`matchmaking`).
 
