@@ -47,6 +47,8 @@
 //! - [`metrics`]: what a node records and reports (a leaf: it is handed
 //!   what it reports).
 //! - [`clock`]: the wall clock, read in one place.
+//! - [`config`]: the server's settings ([`Config`]), gathered from the
+//!   modules they configure.
 //! - [`limits`]: every client-facing cap and timeout, with its reason.
 //! - [`logs`]: log lines tagged with the node's id.
 //! - [`shutdown`]: waiting for the signal to stop.
@@ -66,6 +68,7 @@ pub mod admission;
 pub mod api;
 pub mod bus;
 pub mod clock;
+pub mod config;
 pub mod connection;
 pub mod directory;
 pub mod http;
@@ -97,55 +100,11 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+pub use config::Config;
 pub use store::{StoreConfig, Sync};
 
 /// How long shutdown waits for the store's writer to finish its last commits.
 const STORE_DRAIN_TIMEOUT: Duration = Duration::from_secs(10);
-
-/// Server settings.
-#[derive(Clone, Debug)]
-pub struct Config {
-    /// Where matches are stored; by default a throwaway SQLite file that
-    /// vanishes with the process (tests, the CLI's private server).
-    pub store: StoreConfig,
-    /// Caps and timeouts (the constants of [`limits`] by default).
-    pub limits: limits::Limits,
-    /// Cluster mode: the Redis bus (`redis://HOST:PORT`) over which nodes
-    /// forward commands and frames, so that any node serves any room.
-    /// Needs a shared store; without it, a client must reach the node that
-    /// hosts its room.
-    pub bus: Option<String>,
-    /// Where to answer `/healthz` and `/metrics` instead of the game port
-    /// (which then answers them 404); `None`: on the game port.
-    pub metrics_bind: Option<SocketAddr>,
-    /// How many shard threads run rooms and connections (see [`shard`]);
-    /// 0 runs them on the caller's runtime. Default: one per core.
-    pub shards: usize,
-    /// Native TLS on the game port (`--tls-cert`, `--tls-key`):
-    /// `https://` and `wss://` instead of `http://` and `ws://`. The
-    /// `metrics_bind` listener stays plain.
-    pub tls: Option<net::Tls>,
-    /// Reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto`
-    /// are believed (`--behind-proxy`); from anyone else they are ignored.
-    pub proxies: http::Proxies,
-    /// Account settings (`--insecure-passwords`, `--allow-origin`).
-    pub accounts: accounts::AccountSettings,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            store: StoreConfig::default(),
-            limits: limits::Limits::default(),
-            bus: None,
-            metrics_bind: None,
-            shards: shard::default_count(),
-            tls: None,
-            proxies: http::Proxies::default(),
-            accounts: accounts::AccountSettings::default(),
-        }
-    }
-}
 
 /// Why the server could not run.
 #[derive(Debug, thiserror::Error)]

@@ -74,7 +74,7 @@ pub async fn accept_loop(
     ops_here: bool,
     tracker: TaskTracker,
     shutdown: CancellationToken,
-    config: &crate::Config,
+    config: &crate::config::Config,
 ) {
     let limits = config.limits;
     let port = Arc::new(GamePort {

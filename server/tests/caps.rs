@@ -45,7 +45,7 @@ async fn rooms_made_at_once_never_pass_the_address_creator_or_server_caps() {
     assert!(made
         .iter()
         .filter_map(|r| r.as_ref().err())
-        .all(|(code, _)| *code == ErrorCode::RoomTooMany));
+        .all(|refused| refused.code == ErrorCode::RoomTooMany));
 
     let creator = Uuid::new_v4();
     let made =

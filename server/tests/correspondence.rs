@@ -176,7 +176,7 @@ async fn correspondence_rooms_are_for_accounts_and_wait_for_their_players() {
             scheduled: None,
         })
         .await;
-    assert_eq!(guest.map_err(|e| e.0), Err(ErrorCode::AuthRequired));
+    assert_eq!(guest.map_err(|e| e.code), Err(ErrorCode::AuthRequired));
     for days in [0, 15] {
         let bad = dir
             .create(NewRoom {
@@ -192,7 +192,7 @@ async fn correspondence_rooms_are_for_accounts_and_wait_for_their_players() {
                 scheduled: None,
             })
             .await;
-        assert_eq!(bad.map_err(|e| e.0), Err(ErrorCode::RoomBadOptions));
+        assert_eq!(bad.map_err(|e| e.code), Err(ErrorCode::RoomBadOptions));
     }
     let r = room(&dir, Clock::DaysPerMove(1), false, true).await;
     // A guest may not join.

@@ -5,6 +5,7 @@
 //! Every run is bounded in memory as well as in positions
 //! (`MAX_ANALYSIS_MEMORY_BYTES`).
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use parlor_games::{AnalysisError, Budget, GameKind};
@@ -12,10 +13,58 @@ use parlor_protocol::{ErrorCode, ServerMsg};
 use serde_json::Value;
 use tokio::sync::Semaphore;
 
+use super::Session;
 use crate::limits::{
     MAX_ANALYSIS_MEMORY_BYTES, MAX_ANALYSIS_POSITIONS, MAX_ANALYSIS_REPLY_BYTES,
     MAX_ANALYSIS_RESULTS, MAX_CONCURRENT_ANALYSES, QUICK_ANALYSES, QUICK_ANALYSIS_POSITIONS,
 };
+
+/// Whether a connection has an analysis running: one at a time each.
+#[derive(Debug, Default)]
+pub(super) struct OneAnalysis {
+    running: Arc<AtomicBool>,
+}
+
+/// A connection's analysis, running: it ends when this is dropped.
+#[derive(Debug)]
+pub(super) struct Running(Arc<AtomicBool>);
+
+impl OneAnalysis {
+    /// Starts an analysis; `None` while another one runs.
+    pub(super) fn begin(&self) -> Option<Running> {
+        if self.running.swap(true, Ordering::AcqRel) {
+            return None;
+        }
+        Some(Running(Arc::clone(&self.running)))
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0.store(false, Ordering::Release);
+    }
+}
+
+impl Session {
+    /// Runs an analysis: one at a time per connection (a second one is
+    /// refused for this client only).
+    pub(super) fn analyze(&mut self, game: GameKind, tool: String, input: Value) {
+        let Some(running) = self.analysis.begin() else {
+            self.out.send(&ServerMsg::error(
+                ErrorCode::ServerBusy,
+                "this connection already has an analysis running; wait for its answer",
+            ));
+            return;
+        };
+        let analyses = Arc::clone(&self.shared.analyses);
+        let out = self.out.clone();
+        tokio::spawn(async move {
+            let answer = analyses.answer(game, tool, input).await;
+            drop(running);
+            out.send(&answer);
+        });
+    }
+}
 
 /// The server's analysis places.
 #[derive(Debug)]
@@ -141,5 +190,20 @@ fn reply(game: GameKind, tool: String, done: Option<Run>) -> ServerMsg {
             ServerMsg::error(ErrorCode::AnalysisUnknownTool, e.to_string())
         }
         Err(e) => ServerMsg::error(ErrorCode::AnalysisBadInput, e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_connection_runs_one_analysis_at_a_time() {
+        let one = OneAnalysis::default();
+        let first = one.begin();
+        assert!(first.is_some());
+        assert!(one.begin().is_none(), "a second one while the first runs");
+        drop(first);
+        assert!(one.begin().is_some(), "a new one once the first ended");
     }
 }

@@ -60,22 +60,6 @@ enum Wrote {
     Failed,
 }
 
-/// The next summons, for a session that listens for them; never, for
-/// one that does not.
-/// Boxed: a summons is rare and large, and the loop's state would keep a
-/// place for it on every idle connection.
-async fn next_summons(
-    queue: &mut Option<tokio::sync::mpsc::Receiver<crate::directory::Summons>>,
-) -> Box<crate::directory::Summons> {
-    match queue {
-        Some(rx) => match rx.recv().await {
-            Some(s) => Box::new(s),
-            None => std::future::pending().await,
-        },
-        None => std::future::pending().await,
-    }
-}
-
 /// Writes everything queued, a batch at a time. A batch taking longer
 /// than the stall limit means the client does not read: the connection
 /// is ended as too slow, what is queued after that batch is dropped, and
@@ -232,7 +216,7 @@ impl Session {
                     }
                 }
             }
-            if let Some(shard) = self.move_to.take() {
+            if let Some(shard) = self.rooms.take_move() {
                 return Ended::Move(shard);
             }
             // In a fixed order (no random draw per message); the queue and
@@ -249,7 +233,7 @@ impl Session {
                     self.out.send(&ServerMsg::error(ErrorCode::RequestHelloFirst, format!("no hello within {} ms", limits.hello_timeout.as_millis())));
                     Flow::Close(1008, ErrorCode::RequestHelloFirst)
                 }
-                summons = next_summons(&mut self.summons) => {
+                summons = self.matchmaking.next() => {
                     self.on_summons(*summons);
                     Flow::Go
                 }

@@ -1,17 +1,20 @@
 //! Answering the requests that find opponents: seeks, challenges and
 //! rematches, and the summonses that seat this session from outside.
+//! What the session keeps for them is its [`Matchmaking`]: the queue its
+//! summonses arrive on (its seeks and challenges are the matchmaker's).
 
 use std::sync::Arc;
 
 use parlor_games::{GameKind, Seat};
 use parlor_protocol::{ChallengeInfo, Clock, DeclineReason, ErrorCode, RoomId, ServerMsg};
 use serde_json::Value;
+use tokio::sync::mpsc;
 
 use super::Session;
 use crate::accounts::name_key;
 use crate::admission::address_key;
 use crate::clock::now_ms;
-use crate::directory::{RoomSpec, Summons};
+use crate::directory::{Refused, RoomSpec, Summons};
 use crate::matchmaking::challenges::{Open, CHALLENGE_LIFETIME};
 use crate::matchmaking::rated_clock::rated_default;
 use crate::matchmaking::seeks::{
@@ -19,6 +22,39 @@ use crate::matchmaking::seeks::{
 };
 use crate::matchmaking::{Asker, AskerAccount};
 use crate::room::RoomRequest;
+
+/// A session's part in matchmaking: where summonses to seats arrive
+/// (matches found, challenges accepted, rematches), once the session
+/// seeks, challenges or offers a rematch: made then, so that idle
+/// connections do not pay for it.
+#[derive(Debug, Default)]
+pub(super) struct Matchmaking {
+    summons: Option<mpsc::Receiver<Summons>>,
+}
+
+impl Matchmaking {
+    /// Listens for summonses from now on, on the queue `queue` makes
+    /// (made once: a session listening already keeps its queue).
+    pub(super) fn listen(&mut self, queue: impl FnOnce() -> mpsc::Receiver<Summons>) {
+        if self.summons.is_none() {
+            self.summons = Some(queue());
+        }
+    }
+
+    /// The next summons, for a session that listens for them; never, for
+    /// one that does not.
+    /// Boxed: a summons is rare and large, and the connection loop's state
+    /// would keep a place for it on every idle connection.
+    pub(super) async fn next(&mut self) -> Box<Summons> {
+        match &mut self.summons {
+            Some(rx) => match rx.recv().await {
+                Some(s) => Box::new(s),
+                None => std::future::pending().await,
+            },
+            None => std::future::pending().await,
+        }
+    }
+}
 
 /// A seek as the client sent it.
 pub(super) struct SeekAsk {
@@ -77,19 +113,18 @@ impl Session {
 
     /// Lets this session be summoned to seats from now on.
     fn listen(&mut self) {
-        if self.summons.is_none() {
-            self.summons = Some(self.shared.directory.listen(self.conn));
-        }
+        let (directory, conn) = (&self.shared.directory, self.conn);
+        self.matchmaking.listen(|| directory.listen(conn));
     }
 
-    fn refuse(&self, (code, message): (ErrorCode, String)) {
-        self.out.send(&ServerMsg::error(code, message));
+    fn refuse(&self, refused: Refused) {
+        self.out.send(&ServerMsg::from(refused));
     }
 
     /// Refuses what only an account may do, for a guest.
     fn require_account(&self, what: &str) -> bool {
         if self.account.is_none() {
-            self.refuse((
+            self.refuse(Refused::new(
                 ErrorCode::AuthRequired,
                 format!("{what} needs an account: log in, or send a token in hello"),
             ));
@@ -132,14 +167,14 @@ impl Session {
     pub(super) async fn seek(&mut self, ask: SeekAsk) {
         let bots_after_ms = if ask.bots {
             if ask.rated {
-                return self.refuse((
+                return self.refuse(Refused::new(
                     ErrorCode::SeekInvalid,
-                    "built-in bots are never rated: seek casual to play them".into(),
+                    "built-in bots are never rated: seek casual to play them",
                 ));
             }
             let after = ask.bots_after_ms.unwrap_or(DEFAULT_BOTS_AFTER_MS);
             if !(MIN_BOTS_AFTER_MS..=MAX_BOTS_AFTER_MS).contains(&after) {
-                return self.refuse((
+                return self.refuse(Refused::new(
                     ErrorCode::SeekInvalid,
                     format!("bots_after_ms must be {MIN_BOTS_AFTER_MS} to {MAX_BOTS_AFTER_MS}"),
                 ));
@@ -179,10 +214,9 @@ impl Session {
             Err(refused) => return self.refuse(refused),
         };
         if ended.is_empty() && seek.is_some() {
-            return self.refuse((
+            return self.refuse(Refused::new(
                 ErrorCode::SeekNotFound,
-                "this connection has no waiting seek with that id (it may just have been matched)"
-                    .into(),
+                "this connection has no waiting seek with that id (it may just have been matched)",
             ));
         }
         for seek in ended {
@@ -201,31 +235,31 @@ impl Session {
             return;
         };
         if name_key(&ask.to) == me.key {
-            return self.refuse((
+            return self.refuse(Refused::new(
                 ErrorCode::ChallengeSelf,
-                "you cannot challenge yourself".into(),
+                "you cannot challenge yourself",
             ));
         }
         let them = match self.shared.accounts.player(&ask.to).await {
             Ok(account) => account,
             Err(crate::accounts::AccountError::NoSuchPlayer) => {
-                return self.refuse((
+                return self.refuse(Refused::new(
                     ErrorCode::ChallengeUnknownPlayer,
                     format!("no account is called {:?}", ask.to),
                 ))
             }
-            Err(e) => return self.refuse((ErrorCode::ServerStorage, e.to_string())),
+            Err(e) => return self.refuse(Refused::new(ErrorCode::ServerStorage, e.to_string())),
         };
         if ask.game.seat_range().0 > 2 {
-            return self.refuse((
+            return self.refuse(Refused::new(
                 ErrorCode::ChallengeInvalid,
                 format!("{} needs more than two players", ask.game),
             ));
         }
         if ask.seat.is_some_and(|s| s.0 > 1) {
-            return self.refuse((
+            return self.refuse(Refused::new(
                 ErrorCode::ChallengeInvalid,
-                "a challenge has seats 0 and 1".into(),
+                "a challenge has seats 0 and 1",
             ));
         }
         let Some(spec) = self.match_spec(ask.game, Some(2), &ask.options, ask.clock, ask.rated)
@@ -324,9 +358,51 @@ impl Session {
 }
 
 /// A challenge a guest tries to answer or withdraw is none of theirs.
-fn not_yours() -> (ErrorCode, String) {
-    (
+fn not_yours() -> Refused {
+    Refused::new(
         ErrorCode::ChallengeNotFound,
-        "no open challenge with that id is yours (challenges are between accounts)".into(),
+        "no open challenge with that id is yours (challenges are between accounts)",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use parlor_protocol::ServerMsg;
+
+    use super::*;
+
+    fn summons(seat: u8) -> Summons {
+        Summons {
+            notice: ServerMsg::Pong { id: None },
+            room: RoomId::new("r1").unwrap(),
+            seat: Seat(seat),
+            bots: Vec::new(),
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_session_that_never_listened_is_never_summoned() {
+        let mut mm = Matchmaking::default();
+        let waited = tokio::time::timeout(Duration::from_secs(3600), mm.next()).await;
+        assert!(waited.is_err());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_listening_session_keeps_its_first_queue_and_reads_it_in_order() {
+        let mut mm = Matchmaking::default();
+        let (tx, rx) = mpsc::channel(4);
+        mm.listen(|| rx);
+        // A second listen must not replace the queue the directory holds.
+        mm.listen(|| mpsc::channel(4).1);
+        tx.send(summons(1)).await.unwrap();
+        tx.send(summons(0)).await.unwrap();
+        assert_eq!(mm.next().await.seat, Seat(1));
+        assert_eq!(mm.next().await.seat, Seat(0));
+        // The directory forgot the queue: nothing more, ever.
+        drop(tx);
+        let waited = tokio::time::timeout(Duration::from_secs(3600), mm.next()).await;
+        assert!(waited.is_err());
+    }
 }

@@ -4,6 +4,10 @@
 //! One task rather than a reader and a writer: a connection then costs
 //! one task's memory, and a move's answer is written by the task that
 //! read it, without waking another.
+//!
+//! A `Session` holds who the connection is; what a feature keeps lives
+//! with the feature: the rooms it entered (`rooms`), its analysis
+//! (`analysis`), its summonses (`matchmaking`).
 
 mod analysis;
 mod drive;
@@ -11,14 +15,12 @@ mod entries;
 mod games;
 mod matchmaking;
 mod requests;
+mod rooms;
 
-use std::collections::HashSet;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use parlor_protocol::RoomId;
 use tokio::sync::OwnedSemaphorePermit;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
@@ -26,7 +28,10 @@ use tokio_util::task::TaskTracker;
 use uuid::Uuid;
 
 pub use analysis::Analyses;
+use analysis::OneAnalysis;
 use drive::Ended;
+use matchmaking::Matchmaking;
+use rooms::Rooms;
 
 use crate::admission::Admission;
 use crate::directory::Directory;
@@ -87,18 +92,14 @@ struct Session {
     /// limits count against) and whether it is secure (native TLS, or a
     /// trusted proxy's `X-Forwarded-Proto: https`).
     peer: Peer,
-    /// Rooms this connection sat or watched in, to detach from at the end.
-    rooms: HashSet<RoomId>,
     shared: Arc<Shared>,
     limiter: RateLimiter,
-    /// Set while this connection has an analysis running.
-    analysing: Arc<AtomicBool>,
-    /// The shard this connection is to move to (see `follow`).
-    move_to: Option<usize>,
-    /// Where summonses to seats arrive (matches found, challenges
-    /// accepted, rematches), once the session seeks, challenges or
-    /// offers a rematch: made then, so idle connections do not pay for it.
-    summons: Option<tokio::sync::mpsc::Receiver<crate::directory::Summons>>,
+    /// The rooms it sat or watched in, and the shard it is to move to.
+    rooms: Rooms,
+    /// Its analysis, one at a time.
+    analysis: OneAnalysis,
+    /// Where its summonses to seats arrive.
+    matchmaking: Matchmaking,
 }
 
 /// Serves one accepted WebSocket connection from `peer` until it closes
@@ -131,12 +132,11 @@ pub fn serve(
         account: None,
         credential,
         peer,
-        rooms: HashSet::new(),
         shared,
         limiter: RateLimiter::new(Instant::now()),
-        analysing: Arc::new(AtomicBool::new(false)),
-        move_to: None,
-        summons: None,
+        rooms: Rooms::default(),
+        analysis: OneAnalysis::default(),
+        matchmaking: Matchmaking::default(),
     };
     let tracker = session.shared.tracker.clone();
     tracker.spawn(live(session, ws, inbox, hello_by, hold));

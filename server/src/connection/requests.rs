@@ -1,6 +1,5 @@
 //! Answering each request a client sends.
 
-use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 use parlor_games::GameKind;
@@ -8,16 +7,15 @@ use parlor_protocol::{
     encode, negotiate, ClientMsg, ErrorCode, RoomId, ServerMsg, MIN_PROTOCOL_VERSION,
     PROTOCOL_VERSION,
 };
-use serde_json::Value;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 use uuid::Uuid;
 
 use super::entries::Entry;
 use super::Session;
-use crate::directory::{ListQuery, NewRoom, Unrouted};
+use crate::directory::{ListQuery, NewRoom};
 use crate::limits::MAX_NAME_CHARS;
 use crate::outbox::CLOSE_TAKEN_OVER;
-use crate::room::{Member, RoomCmd, RoomRequest};
+use crate::room::RoomRequest;
 
 impl Session {
     pub(super) async fn on_msg(&mut self, msg: ClientMsg) {
@@ -57,7 +55,7 @@ impl Session {
                         seats: c.seats,
                         commitment: c.commitment,
                     },
-                    Err((code, message)) => ServerMsg::error(code, message),
+                    Err(refused) => refused.into(),
                 };
                 self.out.send(&answer);
             }
@@ -132,41 +130,6 @@ impl Session {
             ClientMsg::LadderLeave { game } => self.entry(Entry::LadderLeave(game)).await,
             ClientMsg::Ping { id } => {
                 self.out.send(&ServerMsg::Pong { id });
-            }
-        }
-    }
-
-    fn member(&self) -> Member {
-        Member {
-            token: self.token,
-            name: Arc::clone(&self.name),
-            conn: self.conn,
-            account: self.account.is_some(),
-        }
-    }
-
-    pub(super) fn forward(&mut self, room: RoomId, req: RoomRequest, remember: bool) {
-        let cmd = RoomCmd::request(self.member(), req);
-        match self.shared.directory.route(&room, cmd) {
-            Ok(()) => {
-                if remember {
-                    self.follow(&room);
-                    self.rooms.insert(room);
-                }
-            }
-            Err(Unrouted::Busy) => {
-                self.out.send(&ServerMsg::room_error(
-                    &room,
-                    ErrorCode::ServerBusy,
-                    "the room is overloaded; try again",
-                ));
-            }
-            Err(Unrouted::NotFound) => {
-                self.out.send(&ServerMsg::room_error(
-                    &room,
-                    ErrorCode::RoomNotFound,
-                    format!("no room {room}"),
-                ));
             }
         }
     }
@@ -284,7 +247,7 @@ impl Session {
                 rooms: page.rooms,
                 next: page.next,
             },
-            Err((code, message)) => ServerMsg::error(code, message),
+            Err(refused) => refused.into(),
         });
     }
 
@@ -412,55 +375,6 @@ impl Session {
                     e.to_string(),
                 ));
             }
-        }
-    }
-
-    /// Runs an analysis: one at a time per connection (a second one is
-    /// refused for this client only).
-    fn analyze(&mut self, game: GameKind, tool: String, input: Value) {
-        if self.analysing.swap(true, Ordering::AcqRel) {
-            self.out.send(&ServerMsg::error(
-                ErrorCode::ServerBusy,
-                "this connection already has an analysis running; wait for its answer",
-            ));
-            return;
-        }
-        let analyses = Arc::clone(&self.shared.analyses);
-        let running = Arc::clone(&self.analysing);
-        let out = self.out.clone();
-        tokio::spawn(async move {
-            let answer = analyses.answer(game, tool, input).await;
-            running.store(false, Ordering::Release);
-            out.send(&answer);
-        });
-    }
-
-    /// Asks the connection to move to the shard `room` runs on, the room
-    /// it just sat, watched or resumed in (a move of that room then wakes
-    /// one thread: see `shard`). Rooms it entered before, often finished,
-    /// do not hold it back: its newest room is where it plays. A room
-    /// hosted on another node leaves it where it is.
-    fn follow(&mut self, room: &RoomId) {
-        let directory = &self.shared.directory;
-        let shards = directory.shards();
-        if shards.is_empty() {
-            return;
-        }
-        self.move_to = directory
-            .shard_of(room)
-            .filter(|&t| Some(t) != shards.here());
-    }
-
-    /// Tells every room this connection sat or watched in that it is gone.
-    pub(super) fn detach_all(&mut self) {
-        for room in self.rooms.drain() {
-            let _ = self.shared.directory.route(
-                &room,
-                RoomCmd::Detach {
-                    token: self.token,
-                    conn: self.conn,
-                },
-            );
         }
     }
 }

@@ -98,7 +98,7 @@ impl Directory {
     /// made against them until the returned reservation is dropped (in
     /// one lock, so that rooms made at once cannot pass a cap together).
     fn check_caps(&self, req: &NewRoom) -> Result<Reservation<'_>, Refused> {
-        let too_many = |m: String| Err((ErrorCode::RoomTooMany, m));
+        let too_many = |m: String| Err(Refused::new(ErrorCode::RoomTooMany, m));
         let mut rooms = lock(&self.rooms);
         if rooms.by_id.len() + rooms.reserved >= self.limits.max_rooms {
             return too_many(format!(
@@ -139,7 +139,7 @@ impl Directory {
         // Held until the room is registered (or not made): a moment of
         // counting it twice errs on the side of the caps.
         let _reservation = self.check_caps(&req)?;
-        let bad = |m: String| (ErrorCode::RoomBadOptions, m);
+        let bad = |m: String| Refused::new(ErrorCode::RoomBadOptions, m);
         let game = req.game;
         let seats = req.seats.unwrap_or(game.seat_range().0);
         let options = game
@@ -148,10 +148,9 @@ impl Directory {
         if let Some(clock) = req.clock {
             check_clock(clock).map_err(bad)?;
             if clock.is_correspondence() && !req.by_account {
-                return Err((
+                return Err(Refused::new(
                     ErrorCode::AuthRequired,
-                    "only players with an account may create correspondence rooms; log in first"
-                        .into(),
+                    "only players with an account may create correspondence rooms; log in first",
                 ));
             }
         }
@@ -192,7 +191,10 @@ impl Directory {
         })?;
         let room = if let Some(id) = fixed_id {
             if lock(&self.rooms).by_id.contains_key(&id) {
-                return Err((ErrorCode::RoomBadOptions, format!("room {id} exists")));
+                return Err(Refused::new(
+                    ErrorCode::RoomBadOptions,
+                    format!("room {id} exists"),
+                ));
             }
             id
         } else {
@@ -217,15 +219,15 @@ impl Directory {
             },
         };
         let key = self.store.create_match(record).await.map_err(|e| {
-            (
+            Refused::new(
                 ErrorCode::ServerStorage,
                 format!("the room could not be stored: {e}"),
             )
         })?;
         let Some(host) = self.room_host() else {
-            return Err((
+            return Err(Refused::new(
                 ErrorCode::ServerShuttingDown,
-                "the server is stopping".into(),
+                "the server is stopping",
             ));
         };
         let prepared = spawn_room(

@@ -24,6 +24,7 @@ mod hosting;
 mod listing;
 mod mode;
 mod players;
+mod refused;
 mod registry;
 mod rematch;
 mod resume;
@@ -40,6 +41,7 @@ use tokio_util::task::TaskTracker;
 
 pub use create::{check_clock, Created, NewRoom, Schedule, ScheduledRoom};
 pub use listing::{ListQuery, Page};
+pub use refused::Refused;
 pub use spec::RoomSpec;
 pub use summons::{Summons, SUMMONS_QUEUE};
 
@@ -54,9 +56,6 @@ use players::Players;
 use registry::Registry;
 use sessions::Sessions;
 use summons::Summoning;
-
-/// A refusal: its code and message.
-pub type Refused = (ErrorCode, String);
 
 /// Why a command did not reach its room.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -231,7 +230,7 @@ impl Directory {
     pub async fn list(&self, q: &ListQuery) -> Result<Page, Refused> {
         match &self.mode {
             Mode::Bus(store, _) => cluster::list_cluster(self, store, q).await.map_err(|e| {
-                (
+                Refused::new(
                     ErrorCode::ServerStorage,
                     format!("the rooms could not be listed: {e}"),
                 )

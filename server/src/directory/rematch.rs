@@ -3,7 +3,7 @@
 
 use parlor_protocol::ServerMsg;
 
-use super::{Directory, NewRoom, Summons};
+use super::{Directory, NewRoom, Refused, Summons};
 use crate::room::RematchPlan;
 
 impl Directory {
@@ -31,7 +31,7 @@ impl Directory {
                 .await;
             let next = match made {
                 Ok(c) => c.room,
-                Err((code, message)) => {
+                Err(Refused { code, message }) => {
                     for (_, m) in &plan.players {
                         if let Some(out) = dir.outbox_of(m.conn) {
                             out.send(&ServerMsg::room_error(&plan.from, code, message.clone()));

@@ -33,7 +33,7 @@ impl RoomSpec {
         options: &Value,
         clock: Option<Clock>,
     ) -> Result<RoomSpec, Refused> {
-        let bad = |m: String| (ErrorCode::RoomBadOptions, m);
+        let bad = |m: String| Refused::new(ErrorCode::RoomBadOptions, m);
         let seats = seats.unwrap_or(game.seat_range().0);
         let options = game.parse_config(options).map_err(|e| bad(e.to_string()))?;
         if let Some(clock) = clock {
@@ -94,15 +94,15 @@ mod tests {
     #[test]
     fn bad_seats_options_and_clocks_are_refused() {
         let seats = RoomSpec::check(GameKind::Nimrod, Some(9), &Value::Null, None);
-        assert_eq!(seats.map_err(|e| e.0), Err(ErrorCode::RoomBadOptions));
+        assert_eq!(seats.map_err(|e| e.code), Err(ErrorCode::RoomBadOptions));
         let options = RoomSpec::check(GameKind::Nimrod, None, &json!({"piles": "x"}), None);
-        assert_eq!(options.map_err(|e| e.0), Err(ErrorCode::RoomBadOptions));
+        assert_eq!(options.map_err(|e| e.code), Err(ErrorCode::RoomBadOptions));
         let clock = RoomSpec::check(
             GameKind::Nimrod,
             None,
             &Value::Null,
             Some(Clock::PerMove { ms: 0 }),
         );
-        assert_eq!(clock.map_err(|e| e.0), Err(ErrorCode::RoomBadOptions));
+        assert_eq!(clock.map_err(|e| e.code), Err(ErrorCode::RoomBadOptions));
     }
 }

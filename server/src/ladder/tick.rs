@@ -295,7 +295,7 @@ impl Ladder {
                 }),
             })
             .await;
-        if let Err((code, message)) = made {
+        if let Err(crate::directory::Refused { code, message }) = made {
             tracing::warn!(room = %row.room, %code, %message, "a ladder game's room could not be made; trying again");
             return;
         }

@@ -27,7 +27,7 @@ pub const MAX_CHALLENGES_TO: usize = 16;
 /// maker has open and how many wait for the player it names (`to`).
 pub fn check_limits(made: usize, received: usize, to: &str) -> Result<(), Refused> {
     if made >= MAX_CHALLENGES_FROM {
-        return Err((
+        return Err(Refused::new(
             ErrorCode::ChallengeTooMany,
             format!(
                 "you already have {made} challenges waiting for answers, the most one player may"
@@ -35,7 +35,7 @@ pub fn check_limits(made: usize, received: usize, to: &str) -> Result<(), Refuse
         ));
     }
     if received >= MAX_CHALLENGES_TO {
-        return Err((
+        return Err(Refused::new(
             ErrorCode::ChallengeTooMany,
             format!("{to} has {received} challenges waiting already; try later"),
         ));
@@ -204,14 +204,14 @@ mod tests {
             book.add(open("al", 1, &format!("p{i}"), 100)).unwrap();
         }
         let over = book.add(open("al", 1, "zz", 100));
-        assert_eq!(over.map_err(|e| e.0), Err(ErrorCode::ChallengeTooMany));
+        assert_eq!(over.map_err(|e| e.code), Err(ErrorCode::ChallengeTooMany));
         let mut book = ChallengeBook::default();
         for i in 0..MAX_CHALLENGES_TO {
             book.add(open(&format!("p{i}"), i as u64, "star", 100))
                 .unwrap();
         }
         let over = book.add(open("late", 99, "star", 100));
-        assert_eq!(over.map_err(|e| e.0), Err(ErrorCode::ChallengeTooMany));
+        assert_eq!(over.map_err(|e| e.code), Err(ErrorCode::ChallengeTooMany));
     }
 
     #[test]

@@ -66,7 +66,7 @@ pub struct Matchmaker {
 }
 
 fn storage(e: crate::store::StoreError) -> Refused {
-    (
+    Refused::new(
         ErrorCode::ServerStorage,
         format!("matchmaking could not reach its database: {e}"),
     )
@@ -287,7 +287,7 @@ impl Matchmaker {
             Books::Shared(books) => books.online(&to_key, now_ms()).await.map_err(storage)?,
         };
         if !online {
-            return Err((
+            return Err(Refused::new(
                 ErrorCode::ChallengeOffline,
                 format!("{} is not connected now", open.info.to),
             ));
@@ -408,9 +408,8 @@ impl Matchmaker {
 }
 
 fn not_found() -> Refused {
-    (
+    Refused::new(
         ErrorCode::ChallengeNotFound,
-        "no open challenge with that id is yours to answer (it may have expired or been withdrawn)"
-            .into(),
+        "no open challenge with that id is yours to answer (it may have expired or been withdrawn)",
     )
 }

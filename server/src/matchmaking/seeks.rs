@@ -48,7 +48,7 @@ pub fn check_limits(
     of_account: Option<usize>,
     of_addr: usize,
 ) -> Result<(), Refused> {
-    let too_many = |m: String| Err((ErrorCode::SeekTooMany, m));
+    let too_many = |m: String| Err(Refused::new(ErrorCode::SeekTooMany, m));
     if of_conn >= MAX_SEEKS_PER_CONNECTION {
         return too_many(format!("this connection already has {of_conn} seeks waiting, the most it may; cancel one first"));
     }
@@ -343,7 +343,7 @@ mod tests {
                 .unwrap();
         }
         let over = book.add(asker(1, None, 1), nimrod(), false, UNRATED_RATING, 0, None);
-        assert_eq!(over.map_err(|e| e.0), Err(ErrorCode::SeekTooMany));
+        assert_eq!(over.map_err(|e| e.code), Err(ErrorCode::SeekTooMany));
         let mut book = SeekBook::default();
         for conn in 0..MAX_SEEKS_PER_ADDRESS as u64 {
             book.add(
@@ -364,7 +364,7 @@ mod tests {
             0,
             None,
         );
-        assert_eq!(over.map_err(|e| e.0), Err(ErrorCode::SeekTooMany));
+        assert_eq!(over.map_err(|e| e.code), Err(ErrorCode::SeekTooMany));
         let mut book = SeekBook::default();
         for conn in 0..MAX_SEEKS_PER_ACCOUNT as u64 {
             book.add(
@@ -385,7 +385,7 @@ mod tests {
             0,
             None,
         );
-        assert_eq!(over.map_err(|e| e.0), Err(ErrorCode::SeekTooMany));
+        assert_eq!(over.map_err(|e| e.code), Err(ErrorCode::SeekTooMany));
     }
 
     #[test]

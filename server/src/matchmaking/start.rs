@@ -73,7 +73,7 @@ pub(super) async fn place_group(dir: &Directory, group: Group) -> Vec<(Waiting, 
     let spec = first.spec.clone();
     let room = match make_room(dir, &spec, first.rated, &first.asker).await {
         Ok(room) => room,
-        Err((code, message)) => {
+        Err(Refused { code, message }) => {
             return group
                 .members
                 .into_iter()

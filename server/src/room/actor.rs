@@ -1,14 +1,25 @@
 //! The room actor: its state, its loop and the dispatch of commands.
+//!
+//! The room holds its match's core (the game, its chance stream and
+//! position, the seats and who watches, the clocks); each feature keeps
+//! its own state beside it, in its own file with its methods: ratings
+//! ([`RoomRatings`]), rematch offers ([`Offers`]), the room's lifetime
+//! ([`Lifetime`]: expiry, lingering, closing) and its fencing
+//! ([`Fencing`]: taken over, unsure of its log, failed writes).
 
 use std::sync::Arc;
 
 use parlor_games::{AnyBot, AnyGame, GameRng, Seat};
-use parlor_protocol::{Closed, ErrorCode, MatchHeader, RoomId, RoomStatus, RoomSummary, ServerMsg};
+use parlor_protocol::{ErrorCode, MatchHeader, RoomId, RoomStatus, RoomSummary, ServerMsg};
 use tokio::sync::mpsc;
 use tokio::time::{sleep_until, Instant};
 use uuid::Uuid;
 
 use super::clock::Clocks;
+use super::expiry::Lifetime;
+use super::fencing::Fencing;
+use super::rating::RoomRatings;
+use super::rematch::Offers;
 use super::slot::Slot;
 use super::{Member, RoomCmd, RoomEvent, RoomHost, RoomRequest};
 use crate::outbox::Outbox;
@@ -31,33 +42,17 @@ pub(super) struct Room {
     pub clocks: Option<Clocks>,
     pub bot_rng: GameRng,
     pub host: Arc<dyn RoomHost>,
-    /// Set once finished: when the room closes.
-    pub linger_until: Option<Instant>,
-    /// The last store write failed: clocks and bots wait for a success.
-    pub store_failed: bool,
-    /// When the room closes if it has not started by then.
-    pub start_by: Instant,
-    /// Since when every seated player has been away (`None`: someone is here).
-    pub gone_since: Option<Instant>,
-    /// Set once the room closed without an outcome.
-    pub closed: Option<Closed>,
-    /// Set once another node took the room over: the actor stops.
-    pub moved: bool,
-    /// Cluster mode: the node's lease generation when the room was set up
-    /// here (see `ClusterStore::generation`).
-    pub generation: Option<u64>,
-    /// A step's commit was not confirmed and the log could not be read
-    /// since: the room reads it before its next step (see `moved`).
-    pub unsettled: bool,
     /// Per seat: whether it has made a move of its own (a rated match
     /// whose seat runs out of time before its first is aborted).
     pub has_moved: Vec<bool>,
+    /// When the room closes, and how it did.
+    pub lifetime: Lifetime,
+    /// Its hold on its own state (taken over, unsure, failing writes).
+    pub fencing: Fencing,
     /// Rematch offers, once the match is over.
-    pub rematch: super::rematch::Offers,
-    /// Per seat, in a rated room: the rating shown beside it.
-    pub ratings: Vec<Option<parlor_protocol::SeatRating>>,
-    /// Once a rated match's ratings are applied: each player's change.
-    pub rating_changes: Option<Vec<parlor_protocol::RatingChange>>,
+    pub rematch: Offers,
+    /// Ratings beside the seats and, at the end, their changes.
+    pub ratings: RoomRatings,
 }
 
 impl Room {
@@ -77,15 +72,15 @@ impl Room {
         loop {
             // Closed between the bots' moves (see `close_if_expired`); an
             // aborted match lingers as a finished one does.
-            if self.closed.is_some() && self.linger_until.is_none() {
+            if self.lifetime.over() {
                 break;
             }
-            let deadline = if self.status() == RoomStatus::Playing && !self.store_failed {
+            let deadline = if self.status() == RoomStatus::Playing && !self.fencing.store_failed() {
                 self.clocks.as_ref().and_then(Clocks::deadline)
             } else {
                 None
             };
-            let linger = self.linger_until;
+            let linger = self.lifetime.linger_until();
             let expiry = self.expiry();
             // In a fixed order (no random draw per command): timers come
             // before the inbox, so a stream of commands cannot hold off a
@@ -109,11 +104,11 @@ impl Room {
                     None => break,
                 },
             }
-            if self.moved {
+            if self.fencing.moved() {
                 break;
             }
             self.run_bots(&mut inbox).await;
-            if self.moved {
+            if self.fencing.moved() {
                 break;
             }
         }
@@ -179,7 +174,8 @@ impl Room {
     /// Cluster mode: whether this node has lost its lease since the room
     /// was set up here (the room is surely not this node's any more).
     fn hold_lost(&self) -> bool {
-        self.generation != self.store().cluster().map(|c| c.generation())
+        let current = self.store().cluster().map(|c| c.generation());
+        self.fencing.hold_lost(current)
     }
 
     /// Cluster mode: whether this node's lease has run out unconfirmed
@@ -189,7 +185,7 @@ impl Room {
     }
 
     pub(super) fn status(&self) -> RoomStatus {
-        if self.game.outcome().is_some() || self.closed.is_some() {
+        if self.game.outcome().is_some() || self.lifetime.closed().is_some() {
             RoomStatus::Finished
         } else if self.seats.iter().any(|s| matches!(s, Slot::Empty)) {
             RoomStatus::Waiting
@@ -210,7 +206,7 @@ impl Room {
                 .map(|(i, slot)| parlor_protocol::SeatInfo {
                     seat: Seat(i as u8),
                     occupant: slot.occupant(),
-                    rating: self.ratings.get(i).copied().flatten(),
+                    rating: self.ratings.of(i),
                 })
                 .collect(),
             spectators: u32::try_from(self.spectators.len()).unwrap_or(u32::MAX),

@@ -64,15 +64,15 @@ impl Room {
             game: self.header.game,
             seq: self.seq,
             status,
-            seats: SeatList(&self.seats, &self.ratings),
+            seats: SeatList(&self.seats, self.ratings.shown()),
             you,
             to_act,
             view: &view,
             legal,
             clocks: self.clocks.as_ref().map(|c| c.snapshot(Instant::now())),
             outcome: self.game.outcome(),
-            closed: self.closed,
-            rating_changes: self.rating_changes.as_deref(),
+            closed: self.lifetime.closed(),
+            rating_changes: self.ratings.changes(),
         };
         Utf8Bytes::from(encode(&frame))
     }

@@ -13,7 +13,7 @@ mod broadcast;
 mod clock;
 mod event_seats;
 mod expiry;
-mod moved;
+mod fencing;
 mod moves;
 mod rating;
 mod rematch;

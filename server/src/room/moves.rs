@@ -9,7 +9,6 @@ use tokio::sync::mpsc;
 
 use super::actor::Room;
 use super::{Member, RoomCmd};
-use crate::limits::FINISHED_ROOM_LINGER;
 use crate::store::{Step as StoreStep, StoreError};
 
 /// One step a seat takes.
@@ -161,7 +160,7 @@ impl Room {
             Ok(false) => {}
             Ok(true) => return Err(Refusal::Stale),
             Err(e) => {
-                self.store_failed = true;
+                self.fencing.store_wrote(false);
                 return Err(Refusal::Storage(e));
             }
         }
@@ -233,9 +232,9 @@ impl Room {
                 return self.not_stored(e, ours, clocks).await;
             }
         };
-        self.store_failed = false;
+        self.fencing.store_wrote(true);
         if let Some(line) = &line {
-            self.rating_changes = Some(super::rating::changes(line));
+            self.ratings.record(Some(line));
         }
         crate::metrics::move_accepted(self.header.game);
         self.game = game;
@@ -248,7 +247,7 @@ impl Room {
             }
         }
         if outcome.is_some() {
-            self.linger_until = Some(now + FINISHED_ROOM_LINGER);
+            self.lifetime.linger_from(now);
             self.publish();
         }
         self.broadcast();
@@ -282,13 +281,11 @@ impl Room {
                         // Charged as it was meant to be.
                         self.clocks = clocks;
                     }
-                    self.store_failed = false;
+                    self.fencing.store_wrote(true);
                     if self.game.outcome().is_some() && self.rates() {
                         // A rated end's ratings went in with it.
                         match self.store().ledger_line_of(self.id.as_str()).await {
-                            Ok(line) => {
-                                self.rating_changes = line.as_ref().map(super::rating::changes)
-                            }
+                            Ok(line) => self.ratings.record(line.as_ref()),
                             Err(e) => {
                                 tracing::debug!(room = %self.id, error = %e, "cannot read the ledger line")
                             }
@@ -304,12 +301,12 @@ impl Room {
                 Ok(None) => {}
                 Err(read) => {
                     tracing::warn!(room = %self.id, error = %read, "cannot read the log after an unconfirmed commit");
-                    self.unsettled = true;
+                    self.fencing.mark_unsettled();
                 }
             }
         }
         tracing::error!(room = %self.id, error = %e, "cannot store a move");
-        self.store_failed = true;
+        self.fencing.store_wrote(false);
         Err(Refusal::Storage(e))
     }
 
@@ -317,7 +314,7 @@ impl Room {
     /// moves the commands that came in are handled, so that people who
     /// watch or join a bots' match hear of every move as it is played.
     pub(super) async fn run_bots(&mut self, inbox: &mut mpsc::Receiver<RoomCmd>) {
-        while self.status() == RoomStatus::Playing && !self.store_failed && !self.moved {
+        while self.status() == RoomStatus::Playing && self.fencing.steps_go_on() {
             let to_act = self.game.to_act();
             let Some(seat) = to_act
                 .iter()
@@ -395,11 +392,11 @@ impl Room {
             {
                 tracing::info!(room = %self.id, %seat, "time ran out before the seat's first move: aborted");
                 if self.close(Closed::Aborted).await {
-                    self.linger_until = Some(now + FINISHED_ROOM_LINGER);
+                    self.lifetime.linger_from(now);
                 } else {
                     // The clock stays past due: wait for a write to succeed
                     // rather than try again at once.
-                    self.store_failed = true;
+                    self.fencing.store_wrote(false);
                 }
                 return;
             }

@@ -1,6 +1,8 @@
 //! A rated room's ratings: each account's rating beside its seat, what
 //! the match's final step carries to the store (each seat's place and
-//! partnership), and the change each player sees at the end.
+//! partnership), and the change each player sees at the end. The room's
+//! ratings state is [`RoomRatings`]; what needs the seats or the store
+//! stays on the room.
 
 use parlor_competition::ledger::DAY_MS;
 use parlor_competition::{Glicko2, LedgerLine};
@@ -40,6 +42,46 @@ pub fn changes(line: &LedgerLine) -> Vec<RatingChange> {
         .collect()
 }
 
+/// What a room shows of ratings: the rating beside each seat (rated
+/// rooms only; empty elsewhere) and, once a rated match's ratings are
+/// applied, each player's change.
+#[derive(Debug, Default)]
+pub(super) struct RoomRatings {
+    /// Per seat: the rating shown beside it.
+    shown: Vec<Option<SeatRating>>,
+    /// Each player's change, once the match's ledger line is written.
+    changes: Option<Vec<RatingChange>>,
+}
+
+impl RoomRatings {
+    /// The ratings shown, by seat index (shorter than the seats, or
+    /// empty, where none are shown).
+    pub(super) fn shown(&self) -> &[Option<SeatRating>] {
+        &self.shown
+    }
+
+    /// The rating shown beside seat `index`, if any.
+    pub(super) fn of(&self, index: usize) -> Option<SeatRating> {
+        self.shown.get(index).copied().flatten()
+    }
+
+    /// Shows `shown` beside the seats from now on.
+    pub(super) fn show(&mut self, shown: Vec<Option<SeatRating>>) {
+        self.shown = shown;
+    }
+
+    /// Each player's change, once known.
+    pub(super) fn changes(&self) -> Option<&[RatingChange]> {
+        self.changes.as_deref()
+    }
+
+    /// Takes each player's change from the match's ledger `line` (`None`:
+    /// the match has none, or it could not be read).
+    pub(super) fn record(&mut self, line: Option<&LedgerLine>) {
+        self.changes = line.map(changes);
+    }
+}
+
 impl Room {
     /// Whether the match is rated and every seat an account's: only then
     /// does its end change ratings.
@@ -66,7 +108,7 @@ impl Room {
                 Err(e) => tracing::debug!(room = %self.id, error = %e, "cannot read a rating"),
             }
         }
-        self.ratings = shown;
+        self.ratings.show(shown);
     }
 
     /// What the final step of this rated match carries to the store, from
@@ -105,6 +147,62 @@ impl Room {
 mod tests {
     use super::*;
     use parlor_competition::Rating;
+
+    fn rating(rating: i32, provisional: bool) -> SeatRating {
+        SeatRating {
+            rating,
+            provisional,
+        }
+    }
+
+    #[test]
+    fn ratings_shown_are_by_seat_and_absent_beyond_them() {
+        let mut r = RoomRatings::default();
+        assert_eq!(r.of(0), None);
+        r.show(vec![Some(rating(1500, true)), None]);
+        assert_eq!(r.of(0), Some(rating(1500, true)));
+        assert_eq!(r.of(1), None);
+        assert_eq!(r.of(2), None);
+        assert_eq!(r.shown().len(), 2);
+    }
+
+    #[test]
+    fn changes_come_from_the_ledger_line_once_recorded() {
+        let mut r = RoomRatings::default();
+        assert!(r.changes().is_none());
+        r.record(None);
+        assert!(r.changes().is_none());
+        let at = |rating: f64, rd: f64| Rating {
+            rating,
+            rd,
+            vol: 0.06,
+        };
+        let line = LedgerLine {
+            n: 1,
+            at_ms: 0,
+            pool: "nimrod".into(),
+            room: "r1".into(),
+            commitment: String::new(),
+            players: vec![parlor_competition::ledger::LedgerPlayer {
+                name: "alice".into(),
+                seat: 1,
+                team: None,
+                place: 1,
+                before: at(1500.0, 350.0),
+                after: at(1662.3, 290.3),
+            }],
+            prev: String::new(),
+            hash: String::new(),
+        };
+        r.record(Some(&line));
+        let changes = r.changes().unwrap();
+        assert_eq!(changes.len(), 1);
+        assert_eq!(
+            (changes[0].seat, changes[0].name.as_str()),
+            (Seat(1), "alice")
+        );
+        assert_eq!((changes[0].before, changes[0].after), (1500.0, 1662.3));
+    }
 
     #[test]
     fn a_new_player_shows_the_initial_rating_as_provisional() {

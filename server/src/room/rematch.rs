@@ -44,10 +44,53 @@ pub struct Offers {
     started: bool,
 }
 
+/// Where an offer leaves the rematch.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Offered {
+    /// Every player has offered: the rematch is to be made (once).
+    Everyone,
+    /// Still waiting for others: these seats have offered.
+    Waiting(Vec<Seat>),
+}
+
+impl Offers {
+    /// Whether the rematch was asked for already.
+    pub(super) fn started(&self) -> bool {
+        self.started
+    }
+
+    /// `who`, holding `seat`, offers. An offer lasts as long as the
+    /// connection that made it: offers whose connection `open` no longer
+    /// finds lapse. Once every seat of `players` (the seats players hold:
+    /// bots always agree) has offered, the rematch starts.
+    pub(super) fn offer(
+        &mut self,
+        seat: Seat,
+        who: Member,
+        open: impl Fn(&Member) -> bool,
+        players: &[Seat],
+    ) -> Offered {
+        self.by_seat.insert(seat, who);
+        self.by_seat.retain(|_, m| open(m));
+        if players.iter().all(|s| self.by_seat.contains_key(s)) {
+            self.started = true;
+            Offered::Everyone
+        } else {
+            Offered::Waiting(self.by_seat.keys().copied().collect())
+        }
+    }
+
+    /// The member whose offer holds `seat`, if it has offered.
+    pub(super) fn by(&self, seat: Seat) -> Option<&Member> {
+        self.by_seat.get(&seat)
+    }
+}
+
 impl Room {
     /// `who` offers (or agrees to) a rematch.
     pub(super) fn offer_rematch(&mut self, who: Member) {
-        let ended = self.game.outcome().is_some() || self.closed == Some(Closed::Aborted);
+        let ended =
+            self.game.outcome().is_some() || self.lifetime.closed() == Some(Closed::Aborted);
         if !ended {
             return self.error(
                 &who,
@@ -65,7 +108,7 @@ impl Room {
                 "tournament and ladder games are paired by their event; find a new game in the lobby",
             );
         }
-        if self.rematch.started {
+        if self.rematch.started() {
             return self.error(
                 &who,
                 ErrorCode::RematchUnavailable,
@@ -85,12 +128,6 @@ impl Room {
                 "only a player of this match may offer a rematch",
             );
         };
-        self.rematch.by_seat.insert(seat, who);
-        // An offer lasts as long as the connection that made it.
-        let host = &self.host;
-        self.rematch
-            .by_seat
-            .retain(|_, m| host.outbox(m.conn).is_some());
         let players: Vec<Seat> = self
             .seats
             .iter()
@@ -98,15 +135,17 @@ impl Room {
             .filter(|(_, s)| matches!(s, Slot::Player { .. }))
             .filter_map(|(i, _)| u8::try_from(i).ok().map(Seat))
             .collect();
-        if players.iter().all(|s| self.rematch.by_seat.contains_key(s)) {
-            self.rematch.started = true;
-            self.host.report(RoomEvent::Rematch(self.rematch_plan()));
-        } else {
-            let msg = ServerMsg::RematchOffered {
-                room: self.id.clone(),
-                seats: self.rematch.by_seat.keys().copied().collect(),
-            };
-            self.others(Seat(u8::MAX), &msg);
+        let host = &self.host;
+        let open = |m: &Member| host.outbox(m.conn).is_some();
+        match self.rematch.offer(seat, who, open, &players) {
+            Offered::Everyone => self.host.report(RoomEvent::Rematch(self.rematch_plan())),
+            Offered::Waiting(seats) => {
+                let msg = ServerMsg::RematchOffered {
+                    room: self.id.clone(),
+                    seats,
+                };
+                self.others(Seat(u8::MAX), &msg);
+            }
         }
     }
 
@@ -120,9 +159,7 @@ impl Room {
         for (i, slot) in self.seats.iter().enumerate() {
             match slot {
                 Slot::Player { .. } => {
-                    let offered = u8::try_from(i)
-                        .ok()
-                        .and_then(|s| self.rematch.by_seat.get(&Seat(s)));
+                    let offered = u8::try_from(i).ok().and_then(|s| self.rematch.by(Seat(s)));
                     if let Some(m) = offered {
                         players.push((next(i), m.clone()));
                     }
@@ -142,5 +179,66 @@ impl Room {
             players,
             bots,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use uuid::Uuid;
+
+    use super::*;
+    use crate::outbox::ConnId;
+
+    fn member(conn: u64) -> Member {
+        Member {
+            token: Uuid::new_v4(),
+            name: Arc::from("p"),
+            conn: ConnId(conn),
+            account: false,
+        }
+    }
+
+    const PLAYERS: [Seat; 2] = [Seat(0), Seat(1)];
+
+    #[test]
+    fn the_rematch_starts_once_every_player_has_offered() {
+        let mut offers = Offers::default();
+        let all_open = |_: &Member| true;
+        assert_eq!(
+            offers.offer(Seat(1), member(2), all_open, &PLAYERS),
+            Offered::Waiting(vec![Seat(1)])
+        );
+        assert!(!offers.started());
+        assert_eq!(
+            offers.offer(Seat(0), member(1), all_open, &PLAYERS),
+            Offered::Everyone
+        );
+        assert!(offers.started());
+        assert_eq!(offers.by(Seat(0)).map(|m| m.conn), Some(ConnId(1)));
+    }
+
+    #[test]
+    fn an_offer_lapses_with_its_connection() {
+        let mut offers = Offers::default();
+        offers.offer(Seat(0), member(1), |_| true, &PLAYERS);
+        // Connection 1 has closed since.
+        let open = |m: &Member| m.conn != ConnId(1);
+        assert_eq!(
+            offers.offer(Seat(1), member(2), open, &PLAYERS),
+            Offered::Waiting(vec![Seat(1)])
+        );
+        assert!(offers.by(Seat(0)).is_none());
+        assert!(!offers.started());
+    }
+
+    #[test]
+    fn seats_bots_hold_need_no_offer() {
+        let mut offers = Offers::default();
+        assert_eq!(
+            offers.offer(Seat(1), member(2), |_| true, &[Seat(1)]),
+            Offered::Everyone
+        );
     }
 }

@@ -12,6 +12,10 @@ use uuid::Uuid;
 
 use super::actor::Room;
 use super::clock::Clocks;
+use super::expiry::Lifetime;
+use super::fencing::Fencing;
+use super::rating::RoomRatings;
+use super::rematch::Offers;
 use super::slot::Slot;
 use super::{RoomCmd, RoomHost};
 use crate::limits::ROOM_INBOX_CAPACITY;
@@ -105,18 +109,11 @@ pub fn spawn_room(
         bots: (0..n).map(|_| None).collect(),
         spectators: Vec::new(),
         host: Arc::clone(host),
-        linger_until: None,
-        store_failed: false,
-        start_by: Instant::now() + host.lifetimes().unstarted,
-        gone_since: None,
-        closed: None,
-        moved: false,
-        generation: host.store().cluster().map(|c| c.generation()),
-        unsettled: false,
         has_moved: vec![false; n],
-        rematch: Default::default(),
-        ratings: Vec::new(),
-        rating_changes: None,
+        lifetime: Lifetime::new(Instant::now() + host.lifetimes().unstarted, None),
+        fencing: Fencing::new(host.store().cluster().map(|c| c.generation())),
+        rematch: Offers::default(),
+        ratings: RoomRatings::default(),
     };
     Prepared::new(room)
 }
@@ -193,20 +190,16 @@ pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<P
         bots,
         spectators: Vec::new(),
         host: Arc::clone(host),
-        linger_until: None,
-        store_failed: false,
+        has_moved,
         // The time to start counts from the room's making, restarts
         // included; restored players are all away until they resume.
-        start_by: now + unstarted_left(host, record.origin.created_ms),
-        gone_since: Some(now),
-        closed: None,
-        moved: false,
-        generation: host.store().cluster().map(|c| c.generation()),
-        unsettled: false,
-        has_moved,
-        rematch: Default::default(),
-        ratings: Vec::new(),
-        rating_changes: None,
+        lifetime: Lifetime::new(
+            now + unstarted_left(host, record.origin.created_ms),
+            Some(now),
+        ),
+        fencing: Fencing::new(host.store().cluster().map(|c| c.generation())),
+        rematch: Offers::default(),
+        ratings: RoomRatings::default(),
     };
     Ok(Prepared::new(room))
 }

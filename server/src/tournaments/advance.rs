@@ -277,7 +277,7 @@ impl Tournaments {
             .await;
         match made {
             Ok(_) => self.tell_players(doc, number, room, &game.seats),
-            Err((code, message)) => {
+            Err(crate::directory::Refused { code, message }) => {
                 tracing::warn!(event = %doc.id, %room, %code, %message, "an event's room could not be made; trying again");
             }
         }
