@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use super::query::QueryError;
 use crate::accounts::{AccountError, NameError};
 use crate::http::BodyError;
-use crate::schedule::EventError;
+use crate::schedule::{EventError, EventRefusal};
 use crate::store::StoreError;
 
 /// What the store failed to read for an endpoint.
@@ -120,9 +120,20 @@ impl ApiError {
                 AccountError::Busy => (503, C::ServerBusy),
                 AccountError::Store(_) => (503, C::ServerUnavailable),
             },
-            // Events still carry their status; mapped here once they
-            // become an enum like the others.
-            ApiError::Event(e) => (e.status, e.code),
+            ApiError::Event(e) => {
+                let status = match e.why {
+                    EventRefusal::BadRequest | EventRefusal::BadOptions => 400,
+                    EventRefusal::BotsOnly | EventRefusal::WrongKind => 403,
+                    EventRefusal::NotFound | EventRefusal::UnknownGame => 404,
+                    EventRefusal::Started
+                    | EventRefusal::AlreadyEntered
+                    | EventRefusal::Full
+                    | EventRefusal::NotEntered
+                    | EventRefusal::Over => 409,
+                    EventRefusal::Busy | EventRefusal::LadderOff | EventRefusal::Store => 503,
+                };
+                (status, e.code())
+            }
             ApiError::Query(e) => match e {
                 QueryError::UnknownPool => (404, C::RatingsUnknownPool),
                 QueryError::After | QueryError::Kind | QueryError::Limit | QueryError::NoPool => {
@@ -242,6 +253,30 @@ mod tests {
                 404,
                 "ratings/unknown_pool",
                 "no game has this name",
+            ),
+            (
+                EventError::new(EventRefusal::Full, "every place is taken").into(),
+                409,
+                "tournament/full",
+                "every place is taken",
+            ),
+            (
+                EventError::not_found("abc").into(),
+                404,
+                "tournament/not_found",
+                "no tournament abc",
+            ),
+            (
+                EventError::new(EventRefusal::BotsOnly, "bots only").into(),
+                403,
+                "ladder/bots_only",
+                "bots only",
+            ),
+            (
+                EventError::new(EventRefusal::LadderOff, "off").into(),
+                503,
+                "ladder/off",
+                "off",
             ),
         ];
         for (e, status, code, message) in cases {

@@ -33,7 +33,7 @@ impl Session {
         };
         let answer = match self.answer_entry(entry, &account).await {
             Ok(msg) => msg,
-            Err(e) => ServerMsg::error(e.code, e.message),
+            Err(e) => ServerMsg::error(e.code(), e.message),
         };
         self.out.send(&answer);
     }

@@ -95,7 +95,7 @@ impl Session {
         };
         let answer = match self.shared.tournaments.create(req, &account.name).await {
             Ok(tournament) => ServerMsg::TournamentCreated { tournament },
-            Err(e) => ServerMsg::error(e.code, e.message),
+            Err(e) => ServerMsg::error(e.code(), e.message),
         };
         self.out.send(&answer);
     }

@@ -22,7 +22,7 @@ mod tick;
 use std::sync::Arc;
 
 use parlor_games::GameKind;
-use parlor_protocol::{Clock, ErrorCode};
+use parlor_protocol::Clock;
 
 pub use store::LadderStore;
 pub use tick::{LADDER_LEASE_MS, LADDER_MAKE_GRACE_MS, PRESENCE_TICKS};
@@ -32,7 +32,7 @@ use crate::accounts::{name_key, AccountKind};
 use crate::clock::now_ms;
 use crate::directory::Directory;
 use crate::limits::LadderSettings;
-use crate::schedule::EventError;
+use crate::schedule::{EventError, EventRefusal};
 use crate::store::Store;
 
 /// Finished games a ladder's page lists: enough to see a bot's latest
@@ -60,8 +60,7 @@ pub struct Ladder {
 pub fn game_named(name: &str) -> Result<GameKind, EventError> {
     name.parse::<GameKind>().map_err(|_| {
         EventError::new(
-            404,
-            ErrorCode::LadderUnknownGame,
+            EventRefusal::UnknownGame,
             format!("no game {name:?} has a ladder here"),
         )
     })
@@ -86,15 +85,13 @@ impl Ladder {
     pub async fn join(&self, game: GameKind, account: &Account) -> Result<(), EventError> {
         if !self.settings.enabled {
             return Err(EventError::new(
-                503,
-                ErrorCode::LadderOff,
+                EventRefusal::LadderOff,
                 "this server runs no ladder",
             ));
         }
         if account.kind != AccountKind::Bot || account.builtin {
             return Err(EventError::new(
-                403,
-                ErrorCode::LadderBotsOnly,
+                EventRefusal::BotsOnly,
                 "only bot accounts may enter a ladder; register one with \"kind\": \"bot\"",
             ));
         }

@@ -13,6 +13,6 @@ pub mod error;
 pub mod lease;
 pub mod ticker;
 
-pub use error::EventError;
+pub use error::{EventError, EventRefusal};
 pub use lease::LeasedTable;
 pub use ticker::{LeasedTicker, Leases, Tick, LOCAL_NODE};

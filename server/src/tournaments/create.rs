@@ -2,13 +2,13 @@
 //! limits, its seed drawn and committed to.
 
 use parlor_competition::tournament::{EventSeed, Format};
-use parlor_protocol::ErrorCode;
 use parlor_protocol::{NewTournament, TournamentStatus};
 
 use super::doc::EventDoc;
 use super::EventError;
 use crate::directory::check_clock;
 use crate::matchmaking::rated_clock::rated_default;
+use crate::schedule::EventRefusal;
 
 /// The most players a Swiss or arena event takes: a Swiss round's pairing
 /// search and an arena's waves stay within milliseconds, and a round's
@@ -38,7 +38,7 @@ pub fn new_event(
     id: String,
     seed: &EventSeed,
 ) -> Result<EventDoc, EventError> {
-    let bad = |m: String| EventError::bad(ErrorCode::TournamentBadRequest, m);
+    let bad = |m: String| EventError::new(EventRefusal::BadRequest, m);
     if req.seats.is_some_and(|s| s != 2) {
         return Err(bad(
             "events pair players head to head: seats must be 2".into()
@@ -47,7 +47,7 @@ pub fn new_event(
     let options = req
         .game
         .parse_config(&req.options)
-        .map_err(|e| EventError::bad(ErrorCode::TournamentBadOptions, e.to_string()))?;
+        .map_err(|e| EventError::new(EventRefusal::BadOptions, e.to_string()))?;
     let clock = req.clock.unwrap_or_else(|| rated_default(req.game));
     check_clock(clock).map_err(bad)?;
     if clock.is_correspondence() {

@@ -1,13 +1,12 @@
 //! Entering and leaving an event.
 
 use parlor_competition::tournament::Format;
-use parlor_protocol::ErrorCode;
 use parlor_protocol::{EntrantKind, TournamentPlayer, TournamentStatus};
 
 use super::doc::UNRATED_SEEDING;
 use super::Tournaments;
 use crate::accounts::{name_key, AccountKind};
-use crate::schedule::EventError;
+use crate::schedule::{EventError, EventRefusal};
 
 impl Tournaments {
     /// Enters account `name` (of `kind`) in event `id`: before the start,
@@ -26,8 +25,7 @@ impl Tournaments {
             let late = doc.format == Format::Arena && doc.status == TournamentStatus::Running;
             if doc.status != TournamentStatus::Upcoming && !late {
                 return Err(EventError::new(
-                    409,
-                    ErrorCode::TournamentStarted,
+                    EventRefusal::Started,
                     "the tournament has started: it takes no more players",
                 ));
             }
@@ -38,8 +36,7 @@ impl Tournaments {
             };
             if !fits {
                 return Err(EventError::new(
-                    403,
-                    ErrorCode::TournamentWrongKind,
+                    EventRefusal::WrongKind,
                     format!("this tournament is for {} accounts", kind_name(doc.kind)),
                 ));
             }
@@ -50,15 +47,13 @@ impl Tournaments {
                     return Ok(());
                 }
                 return Err(EventError::new(
-                    409,
-                    ErrorCode::TournamentAlreadyEntered,
+                    EventRefusal::AlreadyEntered,
                     "you are entered already",
                 ));
             }
             if doc.players.len() >= usize::try_from(doc.max_players).unwrap_or(usize::MAX) {
                 return Err(EventError::new(
-                    409,
-                    ErrorCode::TournamentFull,
+                    EventRefusal::Full,
                     format!("the tournament is full ({} players)", doc.max_players),
                 ));
             }
@@ -80,8 +75,7 @@ impl Tournaments {
         self.change(id, |doc| {
             if !doc.has(&key) {
                 return Err(EventError::new(
-                    409,
-                    ErrorCode::TournamentNotEntered,
+                    EventRefusal::NotEntered,
                     "you are not entered in this tournament",
                 ));
             }
@@ -99,8 +93,7 @@ impl Tournaments {
                     Ok(())
                 }
                 TournamentStatus::Finished | TournamentStatus::Cancelled => Err(EventError::new(
-                    409,
-                    ErrorCode::TournamentOver,
+                    EventRefusal::Over,
                     "the tournament is over",
                 )),
             }

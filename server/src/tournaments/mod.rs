@@ -30,7 +30,7 @@ use std::sync::Arc;
 use parlor_competition::tournament::EventSeed;
 use parlor_games::Seat;
 use parlor_protocol::{
-    ErrorCode, NewTournament, RoomId, ServerMsg, TournamentInfo, TournamentSeat, TournamentStatus,
+    NewTournament, RoomId, ServerMsg, TournamentInfo, TournamentSeat, TournamentStatus,
     TournamentSummary,
 };
 
@@ -46,7 +46,7 @@ pub use tick::{EVENT_LEASE_MS, EVENT_TICK};
 use crate::accounts::name_key;
 use crate::clock::now_ms;
 use crate::directory::Directory;
-use crate::schedule::EventError;
+use crate::schedule::{EventError, EventRefusal};
 use crate::store::Store;
 
 /// Events listed at most per status.
@@ -149,8 +149,7 @@ impl Tournaments {
             }
         }
         Err(EventError::new(
-            503,
-            ErrorCode::TournamentBusy,
+            EventRefusal::Busy,
             "the tournament is changing too fast to update; try again",
         ))
     }
