@@ -21,7 +21,7 @@ use crate::rng::GameRng;
 /// [`GameKind`]: crate::GameKind
 /// [`GameKind::analyze`]: crate::GameKind::analyze
 pub trait Analysis: Game {
-    /// The tools, by name, the first being the one usage shows first.
+    /// The tools, by name, in the order help lists them.
     const TOOLS: &'static [&'static str];
 
     /// The analysis tool (one of [`Analysis::TOOLS`]) that reviews a
