@@ -11,7 +11,7 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 use parlor_cli::verify::ratings::{verify_server, Failure, LEDGER_PAGE};
-use parlor_competition::ledger::{next_line, Entrant, DAY_MS, GENESIS};
+use parlor_competition::ledger::{next_line, MatchEntrant, DAY_MS, GENESIS};
 use parlor_competition::{Glicko2, LedgerLine, Rating};
 use parlor_games::{DealSecret, GameKind, Seat};
 use parlor_protocol::{replay, Deal, LogEntry, LoggedAction, MatchHeader, MatchLog, RoomId};
@@ -129,10 +129,10 @@ fn ledger(matches: &[Rated]) -> Vec<LedgerLine> {
     let mut table: HashMap<(String, String), (Rating, u64)> = HashMap::new();
     let mut lines: Vec<LedgerLine> = Vec::new();
     for m in matches {
-        let entrants: Vec<Entrant> = m
+        let entrants: Vec<MatchEntrant> = m
             .players
             .iter()
-            .map(|(name, seat, team, place)| Entrant {
+            .map(|(name, seat, team, place)| MatchEntrant {
                 name: name.clone(),
                 seat: *seat,
                 team: *team,

@@ -33,9 +33,10 @@ pub struct Rating {
     pub vol: f64,
 }
 
-/// One game of a rating period, seen from the player being rated.
+/// One game of a rating period, seen from the player being rated: whom
+/// it was against and how it ended.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Result {
+pub struct GameResult {
     /// The opponent's rating before the period.
     pub opponent: Rating,
     /// 1 for a win, 0.5 for a draw, 0 for a loss.
@@ -76,7 +77,7 @@ impl Glicko2 {
     /// against the opponents' ratings before the period). With no results
     /// only the deviation grows, as step 6 does for a player who did not
     /// compete.
-    pub fn rate(&self, player: Rating, results: &[Result]) -> Rating {
+    pub fn rate(&self, player: Rating, results: &[GameResult]) -> Rating {
         let mu = (player.rating - CENTRE) / SCALE;
         let phi = player.rd / SCALE;
         let sigma = player.vol;

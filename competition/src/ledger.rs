@@ -25,7 +25,7 @@ use std::collections::HashMap;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::glicko2::{Glicko2, Rating, Result as GameResult};
+use crate::glicko2::{GameResult, Glicko2, Rating};
 
 /// A day, in the ledger's milliseconds: idle time counts in whole days.
 pub const DAY_MS: u64 = 86_400_000;
@@ -144,17 +144,37 @@ pub enum LedgerError {
     After(u64, String, Rating, Rating),
 }
 
-/// A player's result in a rated match: (name, team, place).
-pub type Placed<'a> = (&'a str, Option<u8>, u8);
+/// Where one player finished a rated match: all the fold needs of them
+/// to rate it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Placing<'a> {
+    /// The account's name.
+    pub name: &'a str,
+    /// The partnership, for games played in teams; partners are not each
+    /// other's opponents.
+    pub team: Option<u8>,
+    /// 1 for the winners; higher is worse; equal places drew.
+    pub place: u8,
+}
+
+impl<'a> From<&'a LedgerPlayer> for Placing<'a> {
+    fn from(p: &'a LedgerPlayer) -> Self {
+        Placing {
+            name: &p.name,
+            team: p.team,
+            place: p.place,
+        }
+    }
+}
 
 /// The ratings a fold arrives at: per pool and player, the rating and when
 /// it was last applied.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Standing {
+pub struct RatingTable {
     ratings: HashMap<(String, String), (Rating, u64)>,
 }
 
-impl Standing {
+impl RatingTable {
     /// A player's current rating in a pool and when it last changed.
     pub fn get(&self, pool: &str, name: &str) -> Option<(Rating, u64)> {
         self.ratings
@@ -164,10 +184,7 @@ impl Standing {
 
     /// The rating `name` enters a match in `pool` at `at_ms` with.
     pub fn entering(&self, system: &Glicko2, pool: &str, name: &str, at_ms: u64) -> Rating {
-        match self.get(pool, name) {
-            Some((r, last)) => system.idle(r, at_ms.saturating_sub(last) / DAY_MS),
-            None => system.initial,
-        }
+        entering(system, self.get(pool, name), at_ms)
     }
 
     /// Applies one rated match: returns each player's (before, after) in
@@ -177,23 +194,33 @@ impl Standing {
         system: &Glicko2,
         pool: &str,
         at_ms: u64,
-        players: &[Placed<'_>],
+        players: &[Placing<'_>],
     ) -> Vec<(Rating, Rating)> {
         let before: Vec<Rating> = players
             .iter()
-            .map(|(name, _, _)| self.entering(system, pool, name, at_ms))
+            .map(|p| self.entering(system, pool, p.name, at_ms))
             .collect();
-        let teams: Vec<(Option<u8>, u8)> = players.iter().map(|(_, t, p)| (*t, *p)).collect();
+        let teams: Vec<(Option<u8>, u8)> = players.iter().map(|p| (p.team, p.place)).collect();
         let out: Vec<(Rating, Rating)> = before
             .iter()
             .copied()
             .zip(rate_match(system, &before, &teams))
             .collect();
-        for ((name, _, _), (_, after)) in players.iter().zip(&out) {
+        for (p, (_, after)) in players.iter().zip(&out) {
             self.ratings
-                .insert((pool.to_owned(), (*name).to_owned()), (*after, at_ms));
+                .insert((pool.to_owned(), p.name.to_owned()), (*after, at_ms));
         }
         out
+    }
+}
+
+/// The rating a player enters a match at `at_ms` with, from their current
+/// rating and when it last changed (`None`: never rated in the pool):
+/// widened for each whole day idle, or the initial rating.
+fn entering(system: &Glicko2, current: Option<(Rating, u64)>, at_ms: u64) -> Rating {
+    match current {
+        Some((r, last)) => system.idle(r, at_ms.saturating_sub(last) / DAY_MS),
+        None => system.initial,
     }
 }
 
@@ -228,9 +255,10 @@ pub fn rate_match(
         .collect()
 }
 
-/// A rated player entering a match, as the server's ratings table has them.
+/// A rated player of a match that just ended, as the server's ratings
+/// table has them: where they finished and the rating they bring to it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Entrant {
+pub struct MatchEntrant {
     /// The account's name.
     pub name: String,
     /// The seat played.
@@ -256,14 +284,11 @@ pub fn next_line(
     pool: &str,
     room: &str,
     commitment: &str,
-    entrants: &[Entrant],
+    entrants: &[MatchEntrant],
 ) -> LedgerLine {
     let before: Vec<Rating> = entrants
         .iter()
-        .map(|e| match e.current {
-            Some((r, last)) => system.idle(r, at_ms.saturating_sub(last) / DAY_MS),
-            None => system.initial,
-        })
+        .map(|e| entering(system, e.current, at_ms))
         .collect();
     let teams: Vec<(Option<u8>, u8)> = entrants.iter().map(|e| (e.team, e.place)).collect();
     let after = rate_match(system, &before, &teams);
@@ -300,8 +325,8 @@ pub fn verify(
     system: &Glicko2,
     lines: &[LedgerLine],
     tolerance: f64,
-) -> Result<Standing, LedgerError> {
-    let mut standing = Standing::default();
+) -> Result<RatingTable, LedgerError> {
+    let mut table = RatingTable::default();
     let mut prev = GENESIS.to_owned();
     let mut last_at = 0;
     for (i, line) in lines.iter().enumerate() {
@@ -323,12 +348,8 @@ pub fn verify(
                 return Err(LedgerError::Duplicate(at, p.name.clone()));
             }
         }
-        let players: Vec<_> = line
-            .players
-            .iter()
-            .map(|p| (p.name.as_str(), p.team, p.place))
-            .collect();
-        let folded = standing.apply(system, &line.pool, line.at_ms, &players);
+        let players: Vec<Placing<'_>> = line.players.iter().map(Placing::from).collect();
+        let folded = table.apply(system, &line.pool, line.at_ms, &players);
         for (p, (before, after)) in line.players.iter().zip(folded) {
             if !close(&p.before, &before, tolerance) {
                 return Err(LedgerError::Before(at, p.name.clone(), p.before, before));
@@ -340,7 +361,7 @@ pub fn verify(
         prev.clone_from(&line.hash);
         last_at = line.at_ms;
     }
-    Ok(standing)
+    Ok(table)
 }
 
 fn close(a: &Rating, b: &Rating, tolerance: f64) -> bool {
@@ -359,14 +380,14 @@ mod tests {
     #[test]
     fn lines_survive_their_text_bit_for_bit() {
         let system = Glicko2::PARLOR;
-        let mut standing = Standing::default();
+        let mut table = RatingTable::default();
         let names = ["a", "b", "c"];
         let mut head: Option<(u64, String)> = None;
         for i in 0..400u64 {
             let (x, y) = (names[(i % 3) as usize], names[((i + 1) % 3) as usize]);
-            let entrants: Vec<Entrant> = [(x, 0u8), (y, 1u8)]
+            let entrants: Vec<MatchEntrant> = [(x, 0u8), (y, 1u8)]
                 .iter()
-                .map(|&(name, seat)| Entrant {
+                .map(|&(name, seat)| MatchEntrant {
                     name: name.to_owned(),
                     seat,
                     team: None,
@@ -375,7 +396,7 @@ mod tests {
                     } else {
                         2
                     },
-                    current: standing.get("nimrod", name),
+                    current: table.get("nimrod", name),
                 })
                 .collect();
             let at = i * 3_600_000;
@@ -388,12 +409,8 @@ mod tests {
                 "c",
                 &entrants,
             );
-            let players: Vec<Placed<'_>> = line
-                .players
-                .iter()
-                .map(|p| (p.name.as_str(), p.team, p.place))
-                .collect();
-            standing.apply(&system, "nimrod", at, &players);
+            let players: Vec<Placing<'_>> = line.players.iter().map(Placing::from).collect();
+            table.apply(&system, "nimrod", at, &players);
             let text = serde_json::to_string(&line).unwrap_or_default();
             let back: LedgerLine = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
             for (p, q) in line.players.iter().zip(&back.players) {

@@ -9,12 +9,20 @@
 //!   and hash chain, and the fold that re-derives every rating from them.
 //! - [`ladder`]: the continuous bot ladder's choice of who plays whom now.
 //! - [`tournament`]: round-robin, Swiss and arena pairings, duplicate
-//!   deals and standings, all derived from an event's committed seed.
+//!   deals, tie-breaks and standings, all derived from an event's entrants,
+//!   its results and its committed seed.
+//!
+//! Three kinds of player appear, each named for where it stands: a
+//! [`MatchEntrant`] (a rated match's player, whom the ledger rates), a
+//! [`tournament::Entrant`] (an event's player) and a
+//! [`ladder::LadderEntrant`] (a ladder's bot). Likewise the ledger's fold
+//! arrives at a [`RatingTable`], while [`tournament::Standing`] is one line
+//! of an event's standings.
 
 pub mod glicko2;
 pub mod ladder;
 pub mod ledger;
 pub mod tournament;
 
-pub use glicko2::{Glicko2, Rating, Result as GameResult};
-pub use ledger::{LedgerError, LedgerLine, LedgerPlayer, Standing};
+pub use glicko2::{GameResult, Glicko2, Rating};
+pub use ledger::{LedgerError, LedgerLine, LedgerPlayer, MatchEntrant, Placing, RatingTable};

@@ -1,19 +1,28 @@
 //! The ratings ledger: a chain that folds back to its own ratings, and
 //! fails at the first line that was changed.
 
-use parlor_competition::ledger::{self, Placed, DAY_MS, GENESIS};
-use parlor_competition::{GameResult, Glicko2, LedgerError, LedgerLine, LedgerPlayer, Standing};
+use parlor_competition::ledger::{self, DAY_MS, GENESIS};
+use parlor_competition::{
+    GameResult, Glicko2, LedgerError, LedgerLine, LedgerPlayer, MatchEntrant, Placing, RatingTable,
+};
 
 const SYSTEM: Glicko2 = Glicko2::PARLOR;
 
+/// A match's player as the tests write it: (name, team, place).
+type Row<'a> = (&'a str, Option<u8>, u8);
+
 /// Builds a ledger the way a server would: each match's players as (name,
 /// team, place), folded and sealed in order.
-fn build(matches: &[(&str, u64, Vec<Placed<'_>>)]) -> Vec<LedgerLine> {
-    let mut standing = Standing::default();
+fn build(matches: &[(&str, u64, Vec<Row<'_>>)]) -> Vec<LedgerLine> {
+    let mut table = RatingTable::default();
     let mut prev = GENESIS.to_owned();
     let mut lines = Vec::new();
     for (i, (pool, at_ms, players)) in matches.iter().enumerate() {
-        let rated = standing.apply(&SYSTEM, pool, *at_ms, players);
+        let placings: Vec<Placing<'_>> = players
+            .iter()
+            .map(|&(name, team, place)| Placing { name, team, place })
+            .collect();
+        let rated = table.apply(&SYSTEM, pool, *at_ms, &placings);
         let line = LedgerLine {
             n: i as u64 + 1,
             at_ms: *at_ms,
@@ -70,14 +79,14 @@ fn sample() -> Vec<LedgerLine> {
 #[test]
 fn a_ledger_folds_back_to_its_own_ratings_bit_for_bit() {
     let lines = sample();
-    let standing = ledger::verify(&SYSTEM, &lines, 0.0).expect("the ledger checks out");
-    let (alice, at) = standing.get("nimrod", "alice").expect("alice is rated");
+    let ratings = ledger::verify(&SYSTEM, &lines, 0.0).expect("the ledger checks out");
+    let (alice, at) = ratings.get("nimrod", "alice").expect("alice is rated");
     assert_eq!(at, lines[3].at_ms);
     assert_eq!(alice, lines[3].players[0].after);
     // Pools are separate: bob's cribbage rating started afresh.
     assert_eq!(lines[2].players[1].before, SYSTEM.initial);
     // The same ledger folds to the same ratings again.
-    assert_eq!(ledger::verify(&SYSTEM, &lines, 0.0).ok(), Some(standing));
+    assert_eq!(ledger::verify(&SYSTEM, &lines, 0.0).ok(), Some(ratings));
 }
 
 /// Partners are not each other's opponents: in the 4-player match each
@@ -172,7 +181,7 @@ fn lines_made_from_current_ratings_fold_back_exactly() {
     use std::collections::HashMap;
     let mut table: HashMap<(String, String), (parlor_competition::Rating, u64)> = HashMap::new();
     let mut lines: Vec<LedgerLine> = Vec::new();
-    let matches: Vec<(&str, u64, Vec<Placed<'_>>)> = vec![
+    let matches: Vec<(&str, u64, Vec<Row<'_>>)> = vec![
         ("nimrod", 1_000, vec![("ann", None, 1), ("bob", None, 2)]),
         ("nimrod", 2_000, vec![("bob", None, 1), ("cy", None, 2)]),
         (
@@ -197,10 +206,10 @@ fn lines_made_from_current_ratings_fold_back_exactly() {
         ),
     ];
     for (i, (pool, at_ms, players)) in matches.iter().enumerate() {
-        let entrants: Vec<ledger::Entrant> = players
+        let entrants: Vec<MatchEntrant> = players
             .iter()
             .enumerate()
-            .map(|(seat, (name, team, place))| ledger::Entrant {
+            .map(|(seat, (name, team, place))| MatchEntrant {
                 name: (*name).to_owned(),
                 seat: seat as u8,
                 team: *team,
@@ -225,10 +234,10 @@ fn lines_made_from_current_ratings_fold_back_exactly() {
         }
         lines.push(line);
     }
-    let standing = ledger::verify(&SYSTEM, &lines, 0.0).unwrap_or_else(|e| panic!("{e}"));
+    let ratings = ledger::verify(&SYSTEM, &lines, 0.0).unwrap_or_else(|e| panic!("{e}"));
     for ((pool, name), (rating, at)) in &table {
         assert_eq!(
-            standing.get(pool, name),
+            ratings.get(pool, name),
             Some((*rating, *at)),
             "{pool} {name}"
         );
@@ -240,10 +249,10 @@ fn lines_made_from_current_ratings_fold_back_exactly() {
 #[test]
 fn a_partnership_match_rates_each_player_against_the_two_opponents_only() {
     let fresh = SYSTEM.initial;
-    let entrants: Vec<ledger::Entrant> = ["ann", "bob", "cy", "dee"]
+    let entrants: Vec<MatchEntrant> = ["ann", "bob", "cy", "dee"]
         .iter()
         .enumerate()
-        .map(|(seat, name)| ledger::Entrant {
+        .map(|(seat, name)| MatchEntrant {
             name: (*name).to_owned(),
             seat: seat as u8,
             team: Some(seat as u8 % 2),
@@ -289,10 +298,10 @@ fn a_partnership_match_rates_each_player_against_the_two_opponents_only() {
 #[test]
 fn a_three_player_match_scores_each_pair_by_place() {
     let fresh = SYSTEM.initial;
-    let entrants: Vec<ledger::Entrant> = [("ann", 2u8), ("bob", 1), ("cy", 3)]
+    let entrants: Vec<MatchEntrant> = [("ann", 2u8), ("bob", 1), ("cy", 3)]
         .iter()
         .enumerate()
-        .map(|(seat, (name, place))| ledger::Entrant {
+        .map(|(seat, (name, place))| MatchEntrant {
             name: (*name).to_owned(),
             seat: seat as u8,
             team: None,

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use parlor_competition::ledger::{self, next_line, Entrant, DAY_MS};
+use parlor_competition::ledger::{self, next_line, MatchEntrant, DAY_MS};
 use parlor_competition::{Glicko2, LedgerLine, Rating};
 use proptest::prelude::*;
 
@@ -57,13 +57,13 @@ fn ledger_of(matches: &[Played]) -> Vec<LedgerLine> {
     let mut at = 1_764_000_000_000u64;
     for (i, m) in matches.iter().enumerate() {
         at += m.gap_ms;
-        let entrants: Vec<Entrant> = m
+        let entrants: Vec<MatchEntrant> = m
             .players
             .iter()
             .enumerate()
             .map(|(seat, &p)| {
                 let team = m.teams.then_some(seat as u8 % 2);
-                Entrant {
+                MatchEntrant {
                     name: NAMES[p].to_owned(),
                     seat: seat as u8,
                     team,

@@ -10,7 +10,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
-use parlor_competition::ledger::{next_line, Entrant, DAY_MS};
+use parlor_competition::ledger::{next_line, MatchEntrant, DAY_MS};
 use parlor_competition::{Glicko2, LedgerLine, Rating};
 use serde_json::Value;
 
@@ -86,7 +86,7 @@ fn random_ledger(seed: u64) -> Vec<LedgerLine> {
         let teams = pool == "cribbage" && seats == 4;
         let draw = s.next(8) == 0;
         let winning_team = s.next(2) as u8;
-        let entrants: Vec<Entrant> = chosen
+        let entrants: Vec<MatchEntrant> = chosen
             .iter()
             .enumerate()
             .map(|(seat, name)| {
@@ -97,7 +97,7 @@ fn random_ledger(seed: u64) -> Vec<LedgerLine> {
                     (false, Some(t)) => 1 + u8::from(t != winning_team),
                     (false, None) => 1 + s.next(u64::from(seats)) as u8,
                 };
-                Entrant {
+                MatchEntrant {
                     name: (*name).clone(),
                     seat,
                     team,

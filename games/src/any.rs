@@ -2,7 +2,10 @@
 //!
 //! The server and the clients handle every game through [`GameKind`],
 //! [`AnyGame`], [`AnyMove`], [`AnyView`] and [`AnyBot`]; adding a game is
-//! one line in the `hosted_games!` invocation below.
+//! one line in the `hosted_games!` invocation below, and one in the
+//! analysis registry (`analysis_registry`), whose exhaustive match on
+//! [`GameKind`] refuses to compile until the new game's tools are there.
+//! Nothing here names an analysis tool.
 
 use std::fmt;
 use std::str::FromStr;
@@ -10,12 +13,10 @@ use std::str::FromStr;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 
-use crate::analysis::{AnalysisError, Budget, Emit};
 use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 use crate::rng::GameRng;
 use crate::secrets::Secrets;
 use crate::strategy::{Bots, Strategy};
-use crate::tool_args::ArgsInput;
 
 /// Why a JSON value could not be read as a game's move, view or options.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -48,7 +49,7 @@ impl IllegalMove {
     }
 }
 
-fn decode<T: serde::de::DeserializeOwned>(
+pub(crate) fn decode<T: serde::de::DeserializeOwned>(
     game: &'static str,
     what: &'static str,
     v: &Value,
@@ -60,36 +61,9 @@ fn decode<T: serde::de::DeserializeOwned>(
     })
 }
 
-/// [`GameKind::log_analysis`] for game `G`: reads the options and picks
-/// `G`'s moves out of `steps` with `own`, refusing another game's.
-fn log_analysis<G: Game>(
-    kind: GameKind,
-    config: &Value,
-    seats: u8,
-    rng: GameRng,
-    steps: &[(Seat, Option<AnyMove>)],
-    own: impl Fn(&AnyMove) -> Option<&G::Move>,
-) -> Result<Value, String> {
-    let cfg: G::Config = if config.is_null() {
-        Default::default()
-    } else {
-        decode(G::NAME, "options", config).map_err(|e| e.to_string())?
-    };
-    let mut moves = Vec::with_capacity(steps.len());
-    for (i, (seat, mv)) in steps.iter().enumerate() {
-        let mv = match mv {
-            None => None,
-            Some(m) => Some(own(m).cloned().ok_or_else(|| {
-                format!("step {i} is a {} move, but the match is {kind}", m.kind())
-            })?),
-        };
-        moves.push((*seat, mv));
-    }
-    G::log_analysis_input(&cfg, seats, rng, &moves)
-}
-
 macro_rules! hosted_games {
-    ($($variant:ident => $ty:ty, $analysis:path),+ $(,)?) => {
+    ($($variant:ident => $ty:ty),+ $(,)?) => {
+
         /// Which game a room plays.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum GameKind {
@@ -172,59 +146,6 @@ macro_rules! hosted_games {
             /// Reads a view of this game.
             pub fn parse_view(self, v: &Value) -> Result<AnyView, DecodeError> {
                 match self { $(GameKind::$variant => decode(self.name(), "view", v).map(AnyView::$variant)),+ }
-            }
-
-            /// The analysis tools this game offers.
-            pub fn tools(self) -> &'static [&'static str] {
-                match self { $(GameKind::$variant => { use $analysis as a; a::TOOLS }),+ }
-            }
-
-            /// Runs analysis tool `tool` on `input` within `budget`,
-            /// emitting each result.
-            pub fn analyze(self, tool: &str, input: &Value, budget: Budget, emit: &mut Emit<'_>) -> Result<(), AnalysisError> {
-                match self { $(GameKind::$variant => { use $analysis as a; a::analyze(tool, input, budget, emit) }),+ }
-            }
-
-            /// The input of analysis tool `tool` from its command-line
-            /// words (`parlor cribbage score 5H 5S 5C JD --start 5D`): the
-            /// game reads its own words and flags, so a front end passes
-            /// them through untouched. `Err` says, for people, what is
-            /// wrong, an unknown tool included.
-            pub fn tool_args(self, tool: &str, words: &[String]) -> Result<ArgsInput, String> {
-                if !self.tools().contains(&tool) {
-                    return Err(AnalysisError::UnknownTool {
-                        game: self.name(),
-                        tool: tool.to_owned(),
-                        known: self.tools().join(", "),
-                    }
-                    .to_string());
-                }
-                match self { $(GameKind::$variant => { use $analysis as a; a::args_input(tool, words) }),+ }
-            }
-
-            /// The analysis of a finished match (for `get_log` with
-            /// `predict`): the tool to run and its input, built from the
-            /// match's options (`null` for defaults), seats, generator as
-            /// it was before the deal, and steps in order (`None` for a
-            /// forfeit). `None`: this game offers no such analysis;
-            /// `Some(Err)`: not for this match, with the reason for people.
-            pub fn log_analysis(
-                self,
-                config: &Value,
-                seats: u8,
-                rng: GameRng,
-                steps: &[(Seat, Option<AnyMove>)],
-            ) -> Option<Result<(&'static str, Value), String>> {
-                match self {
-                    $(GameKind::$variant => {
-                        let tool = <$ty as Game>::LOG_ANALYSIS_TOOL?;
-                        Some(log_analysis::<$ty>(self, config, seats, rng, steps, |m| match m {
-                            AnyMove::$variant(m) => Some(m),
-                            #[allow(unreachable_patterns)]
-                            _ => None,
-                        }).map(|input| (tool, input)))
-                    }),+
-                }
             }
 
             /// The built-in strategy called `name`.
@@ -423,10 +344,10 @@ macro_rules! hosted_games {
 }
 
 hosted_games! {
-    Nimrod => crate::nimrod::Nimrod, crate::nimrod::ai::analysis,
-    Rummikub => crate::rummikub::Rummikub, crate::rummikub::ai::analysis,
-    Cribbage => crate::cribbage::Cribbage, crate::cribbage::ai::analysis,
-    Mitsudomoe => crate::mitsudomoe::Mitsudomoe, crate::mitsudomoe::ai::analysis,
+    Nimrod => crate::nimrod::Nimrod,
+    Rummikub => crate::rummikub::Rummikub,
+    Cribbage => crate::cribbage::Cribbage,
+    Mitsudomoe => crate::mitsudomoe::Mitsudomoe,
 }
 
 impl fmt::Display for GameKind {
@@ -485,30 +406,6 @@ mod tests {
         assert!(mv.is_ok_and(|m| serde_json::to_value(&m).ok() == Some(json!({"take": [1, 1]}))));
         let bad = GameKind::Nimrod.parse_move(&json!({"take": "lots"}));
         assert!(bad.is_err_and(|e| e.what == "move" && e.game == "nimrod"));
-    }
-
-    #[test]
-    fn every_tool_reads_its_words_and_unknown_tools_are_named() {
-        for &g in GameKind::ALL {
-            for tool in g.tools() {
-                // No words: the input is JSON on standard input.
-                assert_eq!(
-                    g.tool_args(tool, &[]),
-                    Ok(ArgsInput::Stdin(Default::default())),
-                    "{g} {tool}"
-                );
-            }
-            let err = g.tool_args("no-such-tool", &[]).err().unwrap_or_default();
-            assert!(
-                err.contains("no-such-tool") && err.contains(g.tools()[0]),
-                "{err}"
-            );
-        }
-        let words = ["5".to_owned(), "9".to_owned()];
-        assert_eq!(
-            GameKind::Nimrod.tool_args("best-move", &words),
-            Ok(ArgsInput::Complete(json!({"piles": [5, 9]})))
-        );
     }
 
     #[test]

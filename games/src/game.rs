@@ -3,25 +3,12 @@
 use std::fmt::Debug;
 
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::Serialize;
 
+pub use crate::outcome::Outcome;
 use crate::rng::GameRng;
 pub use crate::seat::{Seat, SeatSet, Viewer, MAX_SEATS};
 use crate::secrets::Secrets;
-
-/// How a finished game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "result", rename_all = "snake_case")]
-pub enum Outcome {
-    /// These seats won (several for a partnership); every other seat lost.
-    Win {
-        /// The winning seats.
-        winners: SeatSet,
-    },
-    /// Nobody won.
-    Draw,
-}
 
 /// Why a game could not be set up with the options given.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -62,10 +49,6 @@ pub trait Game: Sized + Clone + Send + Sync + Debug + 'static {
     const NAME: &'static str;
     /// Fewest and most seats.
     const SEATS: (u8, u8);
-    /// The analysis tool (one of the game's own) that reviews a finished
-    /// match, if the game offers one: e.g. predictions before and after
-    /// every move. Its input comes from [`Game::log_analysis_input`].
-    const LOG_ANALYSIS_TOOL: Option<&'static str> = None;
 
     /// The most steps (log entries: moves, timeout moves and a
     /// forfeit) a match set up with `cfg` and `seats` can take, whatever
@@ -159,20 +142,4 @@ pub trait Game: Sized + Clone + Send + Sync + Debug + 'static {
     /// `seat` loses at once (its time ran out with no default move, or it
     /// resigned): every other seat, or the other partnership, wins.
     fn forfeit(&mut self, seat: Seat);
-
-    /// The input of [`Game::LOG_ANALYSIS_TOOL`] for a finished match, from
-    /// its options, seats, generator as it was before the deal, and steps
-    /// in order (`None` for a forfeit). `Err` says, for people, why this
-    /// match cannot be reviewed. Called only when the tool is `Some`.
-    fn log_analysis_input(
-        _cfg: &Self::Config,
-        _seats: u8,
-        _rng: GameRng,
-        _steps: &[(Seat, Option<Self::Move>)],
-    ) -> Result<Value, String> {
-        Err(format!(
-            "{} offers no review of a finished match",
-            Self::NAME
-        ))
-    }
 }

@@ -7,28 +7,30 @@
 //! describes, so that anyone can audit a deal); matches stored before that
 //! replay from their legacy `u64` seed ([`GameRng::from_seed`]).
 //!
-//! Each game implements [`Game`]; [`AnyGame`] is the closed set the server hosts.
+//! Each game implements [`Game`] (its rules) and, apart from them,
+//! [`Analysis`] (its tools, see [`analysis`]); [`AnyGame`] is the closed
+//! set the server hosts.
 
 pub mod analysis;
+mod analysis_registry;
 pub mod any;
 pub mod cribbage;
 pub mod deal;
 pub mod game;
 pub mod mitsudomoe;
 pub mod nimrod;
+pub mod outcome;
 pub mod places;
 pub mod rng;
 pub mod rummikub;
 pub mod seat;
 pub mod secrets;
 pub mod strategy;
-pub mod tool_args;
 
-pub use analysis::{AnalysisError, Budget};
+pub use analysis::{Analysis, AnalysisError, ArgsInput, Budget};
 pub use any::{AnyBot, AnyGame, AnyMove, AnyView, DecodeError, GameKind, IllegalMove, LegalMoves};
 pub use deal::{check_client_seed, deal_key, DealSecret};
 pub use game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
 pub use rng::GameRng;
 pub use secrets::Secrets;
 pub use strategy::{Bots, Strategy};
-pub use tool_args::ArgsInput;

@@ -4,7 +4,8 @@
 //! total), equal measures sharing a place, or all share second place
 //! where the game defines none.
 
-use crate::game::{Outcome, Seat};
+use crate::outcome::Outcome;
+use crate::seat::Seat;
 
 /// Each seat's place (1 is best) given the outcome and, for the seats
 /// that did not win, `rank`: smaller is better, equal shares a place.

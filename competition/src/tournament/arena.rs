@@ -10,12 +10,12 @@
 
 use std::collections::HashMap;
 
+use super::event_seed::EventSeed;
 use super::format::Format;
+use super::rating_order::by_rating;
 use super::record::{Entrant, RoundRecord};
 use super::round::Round;
 use super::seats::SeatHistory;
-use super::seed::EventSeed;
-use super::seeding::by_rating;
 use super::standings::points;
 
 /// The pairs of wave `wave` (from 1) among the free players `free`

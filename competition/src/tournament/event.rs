@@ -3,11 +3,11 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::event_seed::EventSeed;
 use super::format::Format;
 use super::record::{Entrant, RoundRecord};
 use super::round::{Play, Round};
 use super::round_robin::{round_robin, rounds_per_cycle};
-use super::seed::EventSeed;
 use super::swiss::swiss;
 
 /// The rules an event was created with that its pairings depend on.

@@ -12,10 +12,10 @@
 //! games of a cycle, give or take one. Boards are listed by their
 //! better-seeded player.
 
+use super::event_seed::EventSeed;
+use super::rating_order::seeding;
 use super::record::Entrant;
 use super::round::Round;
-use super::seed::EventSeed;
-use super::seeding::seeding;
 
 /// Rounds in one cycle for `players` players.
 pub fn rounds_per_cycle(players: usize) -> u32 {

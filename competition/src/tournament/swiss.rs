@@ -22,12 +22,12 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::event_seed::EventSeed;
 use super::format::Format;
+use super::rating_order::by_rating;
 use super::record::{Entrant, RoundRecord};
 use super::round::Round;
 use super::seats::SeatHistory;
-use super::seed::EventSeed;
-use super::seeding::by_rating;
 use super::standings::points;
 
 /// Steps one search for a rematch-free pairing may take: far more than a

@@ -5,7 +5,6 @@ use serde::{Deserialize, Serialize};
 use super::action::Move;
 use super::block::{Block, HOSTED_SET_SIZE};
 use super::empty_bag::EmptyBag;
-use super::review::{replay_input, REVIEW_TOOL};
 use super::row::Row;
 use super::rules::{check, hosted_moves, plays, Change, Illegal};
 use crate::game::{Game, Outcome, Seat, SeatSet, SetupError, Viewer};
@@ -497,17 +496,6 @@ impl Game for Rummikub {
             winners.remove(seat);
             self.outcome = Some(Outcome::Win { winners });
         }
-    }
-
-    const LOG_ANALYSIS_TOOL: Option<&'static str> = Some(REVIEW_TOOL);
-
-    fn log_analysis_input(
-        cfg: &Config,
-        seats: u8,
-        rng: GameRng,
-        steps: &[(Seat, Option<Move>)],
-    ) -> Result<serde_json::Value, String> {
-        replay_input(cfg, seats, rng, steps)
     }
 }
 

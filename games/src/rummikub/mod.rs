@@ -22,7 +22,7 @@
 //!   [`predict`] (the seed's `count_wins`, exact counts without listing the
 //!   games, by memoising on a canonical bitset form of each position);
 //! - [`Rummikub`]: the hosted game; the bots [`Greedy`], [`RandomMove`],
-//!   [`Predictor`], [`Sampler`]; the [`analysis`](ai::analysis) tools; and [`review`], the `replay`
+//!   [`Predictor`], [`Sampler`]; the [`analysis`](ai::analysis) tools; and [`review`](ai::review), the `replay`
 //!   tool's input from a finished match.
 //!
 //! # Hosting
@@ -55,7 +55,6 @@ mod empty_bag;
 mod engine;
 mod game;
 mod position;
-pub mod review;
 mod row;
 mod rules;
 mod table;

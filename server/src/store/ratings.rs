@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 
-use parlor_competition::ledger::{next_line, Entrant};
+use parlor_competition::ledger::{next_line, MatchEntrant};
 use parlor_competition::{Glicko2, LedgerLine, Rating};
 use parlor_games::Seat;
 
@@ -94,10 +94,10 @@ pub fn line_for(
     current: &HashMap<String, StoredRating>,
 ) -> LedgerLine {
     let at_ms = head.map_or(end.ended_ms, |h| end.ended_ms.max(h.at_ms));
-    let entrants: Vec<Entrant> = end
+    let entrants: Vec<MatchEntrant> = end
         .seats
         .iter()
-        .map(|s| Entrant {
+        .map(|s| MatchEntrant {
             name: s.name.clone(),
             seat: s.seat.0,
             team: s.team,

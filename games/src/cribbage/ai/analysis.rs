@@ -22,11 +22,12 @@
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
-use crate::analysis::{emit_json, input, AnalysisError, Budget, Emit};
+use crate::analysis::tool_args::{split, stdin_only, ArgsInput, Flag};
+use crate::analysis::{emit_json, input, Analysis, AnalysisError, Budget, Emit};
 use crate::cribbage::advice::{advise, select_hand, Role};
 use crate::cribbage::card::{first_duplicate, Card};
 use crate::cribbage::score::{breakdown, HandKind};
-use crate::tool_args::{split, stdin_only, ArgsInput, Flag};
+use crate::cribbage::Cribbage;
 
 /// The tools, by name.
 pub const TOOLS: &[&str] = &["score", "discard"];
@@ -180,6 +181,23 @@ pub fn analyze(
             tool: tool.to_owned(),
             known: TOOLS.join(", "),
         }),
+    }
+}
+
+impl Analysis for Cribbage {
+    const TOOLS: &'static [&'static str] = TOOLS;
+
+    fn analyze(
+        tool: &str,
+        input: &serde_json::Value,
+        budget: Budget,
+        emit: &mut Emit<'_>,
+    ) -> Result<(), AnalysisError> {
+        analyze(tool, input, budget, emit)
+    }
+
+    fn args_input(tool: &str, words: &[String]) -> Result<ArgsInput, String> {
+        args_input(tool, words)
     }
 }
 

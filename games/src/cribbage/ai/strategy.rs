@@ -13,8 +13,8 @@ use rand::seq::SliceRandom;
 
 use crate::cribbage::advice::{advise, select_hand, Role};
 use crate::cribbage::card::{Card, CardSet};
-use crate::cribbage::game::{Cribbage, Move, Phase, View};
 use crate::cribbage::pegging::{lay_points, Pegging, MAX_COUNT};
+use crate::cribbage::{Cribbage, Move, Phase, View};
 use crate::game::Seat;
 use crate::rng::GameRng;
 use crate::strategy::{Bots, Strategy};

@@ -17,15 +17,18 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 
-use crate::tool_args::{split, ArgsInput, Flag};
+use crate::analysis::tool_args::{split, ArgsInput, Flag};
 use serde_json::json;
 
 use super::perft::{self, perft_within};
 use super::search::{search, Limits, MAX_DEPTH};
 use super::strategy::MAX_SEARCH_MS;
-use crate::analysis::{emit_json, input, table_entries_within, AnalysisError, Budget, Emit};
+use crate::analysis::{
+    emit_json, input, table_entries_within, Analysis, AnalysisError, Budget, Emit,
+};
 use crate::mitsudomoe::movegen::count_turns;
 use crate::mitsudomoe::position::Position;
+use crate::mitsudomoe::Mitsudomoe;
 
 /// The tools, by name.
 pub const TOOLS: &[&str] = &["perft", "best-move"];
@@ -105,7 +108,7 @@ pub fn args_input(tool: &str, words: &[String]) -> Result<ArgsInput, String> {
             }
             v
         }
-        _ => return crate::tool_args::stdin_only("mitsudomoe", tool, words),
+        _ => return crate::analysis::tool_args::stdin_only("mitsudomoe", tool, words),
     };
     Ok(ArgsInput::Complete(v))
 }
@@ -241,6 +244,23 @@ pub fn analyze(
             tool: tool.to_owned(),
             known: TOOLS.join(", "),
         }),
+    }
+}
+
+impl Analysis for Mitsudomoe {
+    const TOOLS: &'static [&'static str] = TOOLS;
+
+    fn analyze(
+        tool: &str,
+        input: &serde_json::Value,
+        budget: Budget,
+        emit: &mut Emit<'_>,
+    ) -> Result<(), AnalysisError> {
+        analyze(tool, input, budget, emit)
+    }
+
+    fn args_input(tool: &str, words: &[String]) -> Result<ArgsInput, String> {
+        args_input(tool, words)
     }
 }
 

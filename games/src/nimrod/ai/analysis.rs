@@ -12,9 +12,10 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::lose::{best_move, is_lose, lose_position, winning_moves};
-use crate::analysis::{emit_json, input, AnalysisError, Budget, Emit};
+use crate::analysis::tool_args::{split, ArgsInput};
+use crate::analysis::{emit_json, input, Analysis, AnalysisError, Budget, Emit};
 use crate::nimrod::piles::Piles;
-use crate::tool_args::{split, ArgsInput};
+use crate::nimrod::Nimrod;
 
 /// The tools, by name.
 pub const TOOLS: &[&str] = &["lose-positions", "best-move"];
@@ -62,7 +63,7 @@ pub fn args_input(tool: &str, words: &[String]) -> Result<ArgsInput, String> {
         ("lose-positions", _) => return Err("usage: parlor nimrod lose-positions N".into()),
         ("best-move", [x, y]) => json!({ "piles": [number(x)?, number(y)?] }),
         ("best-move", _) => return Err("usage: parlor nimrod best-move A B".into()),
-        _ => return crate::tool_args::stdin_only("nimrod", tool, words),
+        _ => return crate::analysis::tool_args::stdin_only("nimrod", tool, words),
     };
     Ok(ArgsInput::Complete(v))
 }
@@ -117,6 +118,23 @@ pub fn analyze(
             tool: tool.to_owned(),
             known: TOOLS.join(", "),
         }),
+    }
+}
+
+impl Analysis for Nimrod {
+    const TOOLS: &'static [&'static str] = TOOLS;
+
+    fn analyze(
+        tool: &str,
+        input: &serde_json::Value,
+        budget: Budget,
+        emit: &mut Emit<'_>,
+    ) -> Result<(), AnalysisError> {
+        analyze(tool, input, budget, emit)
+    }
+
+    fn args_input(tool: &str, words: &[String]) -> Result<ArgsInput, String> {
+        args_input(tool, words)
     }
 }
 

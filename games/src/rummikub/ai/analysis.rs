@@ -23,14 +23,18 @@ use serde::Deserialize;
 use super::bound::positions_at_least;
 use super::outcomes::outcomes;
 use super::predict::{predict, predict_within_memory, Prediction, Solver, Tally};
-use crate::analysis::{emit_json, input, AnalysisError, Budget, Emit};
+use super::review::{replay_input, REVIEW_TOOL};
+use crate::analysis::tool_args::{stdin_only, ArgsInput};
+use crate::analysis::{emit_json, input, Analysis, AnalysisError, Budget, Emit};
+use crate::game::Seat;
+use crate::rng::GameRng;
 use crate::rummikub::action::Action;
 use crate::rummikub::block::Block;
 use crate::rummikub::engine::{Engine, Step};
 use crate::rummikub::position::{Player, Position};
 use crate::rummikub::row::Row;
 use crate::rummikub::table::valid_table;
-use crate::tool_args::{stdin_only, ArgsInput};
+use crate::rummikub::{Config, Move, Rummikub};
 
 /// The tools, by name.
 pub const TOOLS: &[&str] = &["check-table", "outcomes", "predict", "replay"];
@@ -262,6 +266,34 @@ fn replay(tool: &str, r: Replay, budget: Budget, emit: &mut Emit<'_>) -> Result<
         send(emit, ply as u64, doc(ply, Some(action), &tally, mover))?;
     }
     Ok(())
+}
+
+impl Analysis for Rummikub {
+    const TOOLS: &'static [&'static str] = TOOLS;
+
+    const LOG_ANALYSIS_TOOL: Option<&'static str> = Some(REVIEW_TOOL);
+
+    fn analyze(
+        tool: &str,
+        input: &serde_json::Value,
+        budget: Budget,
+        emit: &mut Emit<'_>,
+    ) -> Result<(), AnalysisError> {
+        analyze(tool, input, budget, emit)
+    }
+
+    fn args_input(tool: &str, words: &[String]) -> Result<ArgsInput, String> {
+        args_input(tool, words)
+    }
+
+    fn log_analysis_input(
+        cfg: &Config,
+        seats: u8,
+        rng: GameRng,
+        steps: &[(Seat, Option<Move>)],
+    ) -> Result<serde_json::Value, String> {
+        replay_input(cfg, seats, rng, steps)
+    }
 }
 
 #[cfg(test)]

@@ -8,5 +8,6 @@ pub(super) mod hidden;
 pub(super) mod outcomes;
 pub mod playout;
 pub mod predict;
+pub mod review;
 pub mod sampler;
 pub(super) mod strategy;

@@ -1,9 +1,11 @@
-//! The order players are ranked in when nothing else separates them.
+//! Rating order, the event's seeding: players ranked by the rating they
+//! brought to the event, equals by the seed's lot. Pairings fall back on
+//! it when nothing else (points) separates players.
 
 use std::cmp::Ordering;
 
+use super::event_seed::EventSeed;
 use super::record::Entrant;
-use super::seed::EventSeed;
 
 /// Compares two entrants for round `round`: the higher rating first,
 /// then the lower lot ([`EventSeed::lot`]).

@@ -1,13 +1,14 @@
 //! The analysis of a finished hosted match: the input of the `replay`
 //! tool (P1's predicted win fraction before and after every move), built
-//! from the match's options, seats, RNG and steps.
+//! from the match's options, seats, RNG and steps. The rules never read
+//! it: the game's [`Analysis`](crate::analysis::Analysis) offers it.
 
 use serde_json::{json, Value};
 
-use super::action::{Action, Move};
-use super::game::{Config, Rummikub};
 use crate::game::{Game, Seat};
 use crate::rng::GameRng;
+use crate::rummikub::action::{Action, Move};
+use crate::rummikub::game::{Config, Rummikub};
 
 /// The tool a finished match is analysed with.
 pub const REVIEW_TOOL: &str = "replay";
@@ -63,8 +64,8 @@ pub fn replay_input(
 
 #[cfg(test)]
 mod tests {
-    use super::super::empty_bag::EmptyBag;
     use super::*;
+    use crate::rummikub::empty_bag::EmptyBag;
 
     #[test]
     fn a_match_that_passes_is_not_predicted_by_the_specifications_ending() {
