@@ -1,14 +1,13 @@
 //! The analysis registry: each hosted game's [`Analysis`], reached by
 //! [`GameKind`].
 //!
-//! The list at the bottom names each hosted game's type once; from it
+//! From the crate's one list of hosted games (`with_hosted_games!`),
 //! `analysis_registry!` writes [`GameKind`]'s analysis methods:
 //! [`GameKind::tools`], [`GameKind::analyze`], [`GameKind::tool_args`] and
 //! [`GameKind::log_analysis`]. The server's `analyze` request, the
 //! `parlor <game> <tool>` command and a replay's review all go through
 //! them, so none of them names a game, and the rules' dispatch
-//! ([`crate::any`]) names no tool. The list's match is exhaustive: a game
-//! added to [`GameKind`] but not here does not compile.
+//! ([`crate::any`]) names no tool.
 //!
 //! It is a module of its own, beside [`crate::analysis`] rather than in
 //! it, so that the arrows between modules go one way: the games' `ai`
@@ -145,12 +144,7 @@ macro_rules! analysis_registry {
     };
 }
 
-analysis_registry! {
-    Nimrod => crate::nimrod::Nimrod,
-    Rummikub => crate::rummikub::Rummikub,
-    Cribbage => crate::cribbage::Cribbage,
-    Mitsudomoe => crate::mitsudomoe::Mitsudomoe,
-}
+with_hosted_games!(analysis_registry);
 
 #[cfg(test)]
 mod tests {

@@ -343,12 +343,7 @@ macro_rules! hosted_games {
     };
 }
 
-hosted_games! {
-    Nimrod => crate::nimrod::Nimrod,
-    Rummikub => crate::rummikub::Rummikub,
-    Cribbage => crate::cribbage::Cribbage,
-    Mitsudomoe => crate::mitsudomoe::Mitsudomoe,
-}
+with_hosted_games!(hosted_games);
 
 impl fmt::Display for GameKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -11,6 +11,21 @@
 //! [`Analysis`] (its tools, see [`analysis`]); [`AnyGame`] is the closed
 //! set the server hosts.
 
+/// The hosted games, listed once: `GameKind`'s variant and the game's
+/// type. Adding a game is one line here; `any`'s dispatch and the
+/// analysis registry are both written from this list (each by its own
+/// macro, handed to this one), so neither can miss a game.
+macro_rules! with_hosted_games {
+    ($then:ident) => {
+        $then! {
+            Nimrod => crate::nimrod::Nimrod,
+            Rummikub => crate::rummikub::Rummikub,
+            Cribbage => crate::cribbage::Cribbage,
+            Mitsudomoe => crate::mitsudomoe::Mitsudomoe,
+        }
+    };
+}
+
 pub mod analysis;
 mod analysis_registry;
 pub mod any;
