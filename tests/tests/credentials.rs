@@ -38,7 +38,10 @@ async fn expect_revoked(c: &mut Raw) {
         .await;
     loop {
         match c.next().await {
-            Received::Msg(ServerMsg::Error { code, .. }) if code == ErrorCode::AuthRevoked => break,
+            Received::Msg(ServerMsg::Error {
+                code: ErrorCode::AuthRevoked,
+                ..
+            }) => break,
             Received::Msg(ServerMsg::Seeking { .. }) => {}
             other => panic!("expected auth/revoked, got {other:?}"),
         }
