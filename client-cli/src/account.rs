@@ -1,7 +1,8 @@
 //! The account API from the terminal: a small HTTP/1.1 client for the
 //! server's `/api/` endpoints, and the API token kept in the user's
 //! config directory (`$XDG_CONFIG_HOME/parlor/token`, else
-//! `~/.config/parlor/token`, readable by the user only).
+//! `~/.config/parlor/token`, readable by the user only), with the device
+//! cookies logins were given beside it (`parlor/device`, as private).
 
 use std::path::PathBuf;
 
@@ -58,6 +59,31 @@ pub async fn call(
     auth: &Auth,
     body: Option<&Value>,
 ) -> Result<(u16, Value), String> {
+    let answer = call_with_device(server, method, path, auth, body, None).await?;
+    Ok((answer.status, answer.json))
+}
+
+/// An API answer with the device cookie it set, if it set one.
+#[derive(Debug)]
+pub struct Answer {
+    /// The HTTP status.
+    pub status: u16,
+    /// The JSON body (`null` if none).
+    pub json: Value,
+    /// The value of the `parlor_device` cookie the answer set.
+    pub device: Option<String>,
+}
+
+/// [`call`], presenting the device cookie `device` (see [`load_device`])
+/// and reading back the one a login sets.
+pub async fn call_with_device(
+    server: &str,
+    method: &str,
+    path: &str,
+    auth: &Auth,
+    body: Option<&Value>,
+    device: Option<&str>,
+) -> Result<Answer, String> {
     let host = authority(server)?;
     let body = body.map(Value::to_string).unwrap_or_default();
     let auth = match auth {
@@ -67,6 +93,10 @@ pub async fn call(
             base64::engine::general_purpose::STANDARD.encode(format!("{name}:{password}"))
         ),
         Auth::Bearer(token) => format!("Authorization: Bearer {token}\r\n"),
+    };
+    let auth = match device {
+        Some(d) => format!("{auth}Cookie: {DEVICE_COOKIE}={d}\r\n"),
+        None => auth,
     };
     let request = format!(
         "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\
@@ -97,7 +127,77 @@ pub async fn call(
         .and_then(|s| s.parse().ok())
         .ok_or_else(|| format!("{server}: not an HTTP answer"))?;
     let json = serde_json::from_slice(&all[end + 4..]).unwrap_or(Value::Null);
-    Ok((status, json))
+    let device = head.split("\r\n").find_map(|line| {
+        let (name, value) = line.split_once(':')?;
+        if !name.trim().eq_ignore_ascii_case("set-cookie") {
+            return None;
+        }
+        let pair = value.trim().split(';').next()?;
+        let value = pair.strip_prefix(DEVICE_COOKIE)?.strip_prefix('=')?;
+        Some(value.to_owned())
+    });
+    Ok(Answer {
+        status,
+        json,
+        device,
+    })
+}
+
+/// The name of the cookie a server gives a device that logged in: later
+/// logins presenting it for the same account are not kept out by
+/// strangers' failed logins.
+pub const DEVICE_COOKIE: &str = "parlor_device";
+
+/// The most device cookies kept (one per server and account): a handful
+/// is all anyone uses; the oldest goes first.
+const MAX_KEPT_DEVICES: usize = 32;
+
+/// Where device cookies are kept: beside the token, readable by the user
+/// only (`parlor/device`, a JSON list of `{server, name, device}`).
+pub fn device_path() -> Result<PathBuf, String> {
+    Ok(token_path()?.with_file_name("device"))
+}
+
+/// The kept entries.
+fn devices() -> Vec<Value> {
+    device_path()
+        .ok()
+        .and_then(|p| std::fs::read_to_string(p).ok())
+        .and_then(|t| serde_json::from_str::<Vec<Value>>(&t).ok())
+        .unwrap_or_default()
+}
+
+/// Whether a kept entry is for `server` and the account `name` (any case).
+fn is_for(entry: &Value, server: &str, name: &str) -> bool {
+    entry["server"].as_str() == Some(server)
+        && entry["name"]
+            .as_str()
+            .is_some_and(|n| n.eq_ignore_ascii_case(name))
+}
+
+/// The device cookie kept for the account `name` on `server`, if any.
+pub fn load_device(server: &str, name: &str) -> Option<String> {
+    devices()
+        .into_iter()
+        .find(|e| is_for(e, server, name))
+        .and_then(|e| e["device"].as_str().map(str::to_owned))
+}
+
+/// Keeps `device`, the cookie `server` gave the account `name`,
+/// readable by the user only.
+pub fn save_device(server: &str, name: &str, device: &str) -> Result<PathBuf, String> {
+    let path = device_path()?;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    let mut kept = devices();
+    kept.retain(|e| !is_for(e, server, name));
+    kept.push(serde_json::json!({"server": server, "name": name, "device": device}));
+    let excess = kept.len().saturating_sub(MAX_KEPT_DEVICES);
+    kept.drain(..excess);
+    let text = Value::Array(kept).to_string();
+    write_private(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
 }
 
 /// The server's refusal as a message: `code: message`.

@@ -127,6 +127,7 @@ error_codes! {
     HttpMethodNotAllowed = "http/method_not_allowed": "The path does not take this method; the `Allow` header lists those it takes.",
     ConnectionIdle = "connection/idle": "Nothing was received for too long; the connection is closed.",
     ConnectionSlow = "connection/slow": "The client does not read fast enough; the connection is closed.",
+    AuthRevoked = "auth/revoked": "The token or session this connection signed in with has ended (the token was revoked, the session logged out, the password changed or the account closed); the connection is closed (code 4002).",
 }
 
 impl fmt::Display for ErrorCode {

@@ -274,6 +274,14 @@ pub const LOGIN_FAILURES_PER_ADDRESS: u32 = 20;
 /// while the owner is kept out for one window at most.
 pub const LOGIN_FAILURES_PER_NAME: u32 = 10;
 
+/// Failed logins one device (a login's `parlor_device` cookie, for the
+/// account it was issued to) may make in [`LOGIN_FAILURE_WINDOW`]. A
+/// login presenting a valid device cookie is counted here alone, not
+/// against its name or address, so that strangers' failures never keep
+/// the owner out; a stolen cookie guesses no faster than a name is
+/// guessed ([`LOGIN_FAILURES_PER_NAME`]).
+pub const LOGIN_FAILURES_PER_DEVICE: u32 = 10;
+
 /// Argon2id hashes computed at once. Each takes 19 MiB and tens of
 /// milliseconds of a core; two keep a 2-core host's shards playing while
 /// logins are hashed.

@@ -87,6 +87,7 @@ pub async fn accept_loop(
         crate::accounts::store::AccountStore::new(directory.store().beside()),
         config.accounts.clone(),
         &limits,
+        Arc::clone(&directory) as Arc<dyn crate::accounts::EndConnections>,
     ));
     let matchmaker =
         crate::matchmaking::Matchmaker::start(Arc::clone(&directory), &tracker, shutdown.clone());

@@ -67,6 +67,11 @@ pub const CLOSE_SLOW: u16 = 1008;
 /// session was resumed elsewhere.
 pub const CLOSE_TAKEN_OVER: u16 = 4001;
 
+/// WebSocket close code (application range) for a connection whose
+/// credential (API token or browser session) ended: revoked, logged out,
+/// the password changed, the account closed.
+pub const CLOSE_REVOKED: u16 = 4002;
+
 /// The queue itself, behind a lock taken for a push or a batch (never
 /// across an await). A lock rather than a channel: the one task that
 /// drains it takes a whole batch at once, and an empty queue allocates

@@ -58,9 +58,19 @@ async fn the_cases(accounts: &AccountStore) -> (Token, Token) {
     let bob = ok(accounts
         .create(&name("bob"), AccountKind::Bot, &hash, 1_000)
         .await);
-    assert!(!ok(accounts.revoke_token(bob, rid).await), "not bob's");
-    assert!(ok(accounts.revoke_token(id, rid).await));
-    assert!(!ok(accounts.revoke_token(id, rid).await), "already gone");
+    assert!(
+        ok(accounts.revoke_token(bob, rid).await).is_none(),
+        "not bob's"
+    );
+    let ended = ok(accounts.revoke_token(id, rid).await);
+    assert!(
+        ended.is_some_and(|h| h.matches(&revoked.hash())),
+        "the revoked token's hash, to end its connections by"
+    );
+    assert!(
+        ok(accounts.revoke_token(id, rid).await).is_none(),
+        "already gone"
+    );
     assert!(ok(accounts.by_token(revoked.hash(), 5_000).await).is_none());
 
     let session = Token::generate();

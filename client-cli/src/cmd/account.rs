@@ -1,6 +1,9 @@
 //! `parlor register`, `login`, `logout` and `token`: accounts and API
 //! tokens on a server. `login` keeps an API token in the user's config
 //! directory (see `parlor_cli::account`); `token` and `logout` use it.
+//! It also keeps the device cookie the server gives a login and presents
+//! it on later logins, so that strangers' failed logins for the name do
+//! not keep this machine out.
 
 use std::io::BufRead;
 
@@ -108,16 +111,25 @@ pub async fn register(a: RegisterArgs) -> Result<(), String> {
 pub async fn login(a: LoginArgs) -> Result<(), String> {
     let password = read_password(&a.password)?;
     let server = &a.password.server;
-    let (status, v) = account::call(
+    let device = account::load_device(server, &a.name);
+    let answer = account::call_with_device(
         server,
         "POST",
         "/api/tokens",
         &Auth::Basic(a.name.clone(), password),
         Some(&json!({"label": "parlor login"})),
+        device.as_deref(),
     )
     .await?;
+    let (status, v) = (answer.status, answer.json);
     if status != 201 {
         return Err(account::refusal(status, &v));
+    }
+    if let Some(device) = answer.device {
+        // Without it the login still worked: only say why.
+        if let Err(e) = account::save_device(server, &a.name, &device) {
+            eprintln!("parlor: cannot keep the device cookie: {e}");
+        }
     }
     let (Some(token), Some(id)) = (v["token"].as_str(), v["id"].as_i64()) else {
         return Err("the server's answer has no token".into());

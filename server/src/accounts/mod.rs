@@ -12,12 +12,20 @@
 //!   rules (rate limits, passwords only over TLS or loopback, Argon2 off
 //!   the shards).
 //! - [`attempts`]: counting attempts per key in fixed windows.
+//! - [`login`]: name and password checked under the failure limits.
+//! - [`device`]: device cookies, which keep strangers' failed logins
+//!   from locking an owner out.
+//! - [`ending`]: credentials that end (revoked, logged out, password
+//!   changed, account closed) and the connections they take along.
 //! - [`error`]: why the service refused, one variant per reason (the
 //!   API maps each to an HTTP status and an error code).
 
 pub mod attempts;
+pub mod device;
+pub mod ending;
 pub mod error;
 pub mod kind;
+pub mod login;
 pub mod name;
 pub mod password;
 pub mod record;
@@ -25,8 +33,10 @@ pub mod service;
 pub mod store;
 pub mod token;
 
+pub use ending::{EndConnections, NoConnections};
 pub use error::{AccountError, Throttled};
 pub use kind::AccountKind;
+pub use login::SignedIn;
 pub use name::{name_key, AccountName, NameError};
 pub use password::{Password, PasswordError, PasswordHash};
 pub use service::{AccountSettings, Accounts, Credential};

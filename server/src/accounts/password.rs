@@ -140,6 +140,18 @@ mod tests {
     }
 
     #[test]
+    fn the_minimum_counts_characters_not_bytes() {
+        // Seven characters in fourteen bytes are too few...
+        assert_eq!(
+            Password::new("é".repeat(7)).check_strength(),
+            Err(PasswordError::TooShort)
+        );
+        // ...and eight in eight bytes, or in sixteen, are enough.
+        assert_eq!(Password::new("a".repeat(8)).check_strength(), Ok(()));
+        assert_eq!(Password::new("é".repeat(8)).check_strength(), Ok(()));
+    }
+
+    #[test]
     fn weak_or_huge_passwords_are_refused_and_debug_shows_nothing() {
         assert_eq!(
             Password::new("seven77".into()).hash().err(),

@@ -13,12 +13,13 @@ use tokio::sync::Semaphore;
 use tokio::time::Instant;
 
 use super::attempts::Attempts;
+use super::ending::EndConnections;
 use super::error::{AccountError, Throttled};
 use super::store::{Account, AccountStore, CreateError, TokenInfo, MAX_TOKEN_LABEL_CHARS};
-use super::{AccountKind, AccountName, Password, PasswordHash, Token};
+use super::{AccountKind, AccountName, Password, Token, TokenHash};
 use crate::limits::{
-    Limits, LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_NAME, LOGIN_FAILURE_WINDOW,
-    MAX_CONCURRENT_HASHES, MAX_QUEUED_HASHES,
+    Limits, LOGIN_FAILURES_PER_ADDRESS, LOGIN_FAILURES_PER_DEVICE, LOGIN_FAILURES_PER_NAME,
+    LOGIN_FAILURE_WINDOW, MAX_CONCURRENT_HASHES, MAX_QUEUED_HASHES,
 };
 
 /// How long a browser session lasts after its login: a month, as common
@@ -62,6 +63,16 @@ pub enum Credential {
     Session(String),
 }
 
+impl Credential {
+    /// The hash the store keeps of the token or session presented, if it
+    /// has a token's form: what the connection is ended by when it ends.
+    pub fn hash(&self) -> Option<TokenHash> {
+        match self {
+            Credential::Bearer(s) | Credential::Session(s) => Token::parse(s).map(|t| t.hash()),
+        }
+    }
+}
+
 impl std::fmt::Debug for Credential {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -74,18 +85,28 @@ impl std::fmt::Debug for Credential {
 /// The account service; one per server, shared by its connections.
 #[derive(Debug)]
 pub struct Accounts {
-    store: AccountStore,
+    pub(super) store: AccountStore,
     settings: AccountSettings,
     hashing: Arc<Semaphore>,
     queued: AtomicUsize,
-    failed_by_address: Attempts<IpAddr>,
-    failed_by_name: Attempts<String>,
+    pub(super) failed_by_address: Attempts<IpAddr>,
+    pub(super) failed_by_name: Attempts<String>,
+    /// Failed logins per known device (its cookie's hash in hex).
+    pub(super) failed_by_device: Attempts<String>,
     created_by_address: Attempts<IpAddr>,
+    /// Who ends the connections of credentials that end.
+    pub(super) connections: Arc<dyn EndConnections>,
 }
 
 impl Accounts {
-    /// The service over `store`.
-    pub fn new(store: AccountStore, settings: AccountSettings, limits: &Limits) -> Self {
+    /// The service over `store`; `connections` ends the connections made
+    /// with credentials that end.
+    pub fn new(
+        store: AccountStore,
+        settings: AccountSettings,
+        limits: &Limits,
+        connections: Arc<dyn EndConnections>,
+    ) -> Self {
         Accounts {
             store,
             settings,
@@ -93,6 +114,8 @@ impl Accounts {
             queued: AtomicUsize::new(0),
             failed_by_address: Attempts::new(LOGIN_FAILURE_WINDOW, LOGIN_FAILURES_PER_ADDRESS),
             failed_by_name: Attempts::new(LOGIN_FAILURE_WINDOW, LOGIN_FAILURES_PER_NAME),
+            failed_by_device: Attempts::new(LOGIN_FAILURE_WINDOW, LOGIN_FAILURES_PER_DEVICE),
+            connections,
             created_by_address: Attempts::new(
                 CREATION_WINDOW,
                 u32::try_from(limits.accounts_per_address_hour).unwrap_or(u32::MAX),
@@ -112,7 +135,7 @@ impl Accounts {
 
     /// Runs `work` (an Argon2 hash or check) on a blocking thread once a
     /// hashing slot is free; `server/busy` if too many wait already.
-    async fn hash<T: Send + 'static>(
+    pub(super) async fn hash<T: Send + 'static>(
         &self,
         work: impl FnOnce() -> T + Send + 'static,
     ) -> Result<T, AccountError> {
@@ -134,7 +157,11 @@ impl Accounts {
         Ok(out)
     }
 
-    fn check_password_channel(&self, secure: bool, peer: IpAddr) -> Result<(), AccountError> {
+    pub(super) fn check_password_channel(
+        &self,
+        secure: bool,
+        peer: IpAddr,
+    ) -> Result<(), AccountError> {
         if password_allowed(secure, peer, self.settings.insecure_passwords) {
             Ok(())
         } else {
@@ -182,49 +209,6 @@ impl Accounts {
             created_ms,
             builtin: false,
         })
-    }
-
-    /// The account whose `name` and `password` these are. Failures count
-    /// against the address and the name.
-    pub async fn login(
-        &self,
-        name: &str,
-        password: Password,
-        peer: IpAddr,
-        secure: bool,
-    ) -> Result<Account, AccountError> {
-        self.check_password_channel(secure, peer)?;
-        let key = name.to_ascii_lowercase();
-        let now = Instant::now();
-        self.failed_by_address
-            .check(&peer, now)
-            .and_then(|()| self.failed_by_name.check(&key, now))
-            .map_err(|wait| AccountError::RateLimited {
-                what: Throttled::FailedLogins,
-                wait,
-            })?;
-        let found = self
-            .store
-            .by_name(name)
-            .await
-            .map_err(AccountError::store)?;
-        // An unknown name costs a hash too, so that timing does not tell
-        // which names exist.
-        let hash = found
-            .as_ref()
-            .map(|a| a.password.clone())
-            .unwrap_or_else(|| PasswordHash::from_stored(DECOY_HASH.to_owned()));
-        let ok = self.hash(move || password.verify(&hash)).await?;
-        match found {
-            Some(account) if ok => Ok(account),
-            _ => {
-                let now = Instant::now();
-                self.failed_by_address.record(peer, now);
-                self.failed_by_name.record(key, now);
-                tracing::debug!(%peer, "failed login");
-                Err(AccountError::BadCredentials)
-            }
-        }
     }
 
     /// The account `credential` names.
@@ -281,17 +265,6 @@ impl Accounts {
         Ok(session)
     }
 
-    /// Ends the browser session `session`, if it is one.
-    pub async fn end_session(&self, session: &str) -> Result<(), AccountError> {
-        let Some(session) = Token::parse(session) else {
-            return Ok(());
-        };
-        self.store
-            .end_session(session.hash(), crate::clock::now_ms_signed())
-            .await
-            .map_err(AccountError::store)
-    }
-
     /// A new API token for `account` labelled `label`: the token (shown
     /// once) and its id.
     pub async fn create_token(
@@ -325,15 +298,6 @@ impl Accounts {
             .map_err(AccountError::store)
     }
 
-    /// Revokes the account's token `id`.
-    pub async fn revoke_token(&self, account: &Account, id: i64) -> Result<(), AccountError> {
-        match self.store.revoke_token(account.id, id).await {
-            Ok(true) => Ok(()),
-            Ok(false) => Err(AccountError::NoSuchToken),
-            Err(e) => Err(AccountError::store(e)),
-        }
-    }
-
     /// The account named `name`, for its public page.
     pub async fn player(&self, name: &str) -> Result<Account, AccountError> {
         self.store
@@ -347,12 +311,13 @@ impl Accounts {
 /// A hash of a random password nobody knows, with the current
 /// parameters: checked against when a login names no account, so that
 /// such a login takes as long as one with a wrong password.
-const DECOY_HASH: &str =
+pub(super) const DECOY_HASH: &str =
     "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$q0Yt1bSHw9sVv6qYBq3b3iN4Jx1p0cQm7m3pN8m1a0Q";
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::accounts::PasswordHash;
 
     #[test]
     fn passwords_travel_only_over_tls_or_loopback_unless_allowed() {

@@ -113,6 +113,11 @@ impl AccountStore {
         AccountStore(backend)
     }
 
+    /// The database beside the log (for the device cookies' statements).
+    pub(super) fn beside(&self) -> &Beside {
+        &self.0
+    }
+
     /// Creates an account; [`CreateError::Taken`] if its name (in any
     /// case) is someone's.
     pub async fn create(
@@ -230,16 +235,80 @@ impl AccountStore {
             .collect()
     }
 
-    /// Revokes the account's token `token`; false if it holds no such token.
-    pub async fn revoke_token(&self, account: AccountId, token: i64) -> Result<bool, StoreError> {
-        let n = self
+    /// Revokes the account's token `token`: its hash (to end the
+    /// connections made with it), `None` if the account holds no such
+    /// token.
+    pub async fn revoke_token(
+        &self,
+        account: AccountId,
+        token: i64,
+    ) -> Result<Option<TokenHash>, StoreError> {
+        let row = self
             .0
-            .exec(
-                "DELETE FROM tokens WHERE id = $1 AND account = $2",
+            .fetch_opt(
+                "DELETE FROM tokens WHERE id = $1 AND account = $2 RETURNING hash",
                 vec![token.into(), account.0.into()],
             )
             .await?;
-        Ok(n > 0)
+        row.map(|r| stored_hash(&r)).transpose()
+    }
+
+    /// Sets the account's password hash, and ends its browser sessions
+    /// but `keep` (the one that asked, if it was a session) and, if
+    /// `revoke_tokens`, all its API tokens: the hashes of what ended.
+    pub async fn change_password(
+        &self,
+        account: AccountId,
+        password: &PasswordHash,
+        keep: Option<TokenHash>,
+        revoke_tokens: bool,
+    ) -> Result<Vec<TokenHash>, StoreError> {
+        self.0
+            .exec(
+                "UPDATE accounts SET password = $1 WHERE id = $2",
+                vec![password.as_str().into(), account.0.into()],
+            )
+            .await?;
+        // No hash is empty: `keep` absent ends every session.
+        let keep = keep.map(|k| k.to_hex()).unwrap_or_default();
+        let mut ended = self
+            .0
+            .fetch(
+                "DELETE FROM sessions WHERE account = $1 AND hash <> $2 RETURNING hash",
+                vec![account.0.into(), keep.into()],
+            )
+            .await?;
+        if revoke_tokens {
+            ended.extend(
+                self.0
+                    .fetch(
+                        "DELETE FROM tokens WHERE account = $1 RETURNING hash",
+                        vec![account.0.into()],
+                    )
+                    .await?,
+            );
+        }
+        ended.iter().map(stored_hash).collect()
+    }
+
+    /// Ends every credential of the account: its API tokens, browser
+    /// sessions and device cookies (for closing it). The hashes of the
+    /// tokens and sessions that ended.
+    pub async fn end_credentials(&self, account: AccountId) -> Result<Vec<TokenHash>, StoreError> {
+        let mut ended = Vec::new();
+        for table in [
+            "DELETE FROM tokens WHERE account = $1 RETURNING hash",
+            "DELETE FROM sessions WHERE account = $1 RETURNING hash",
+        ] {
+            ended.extend(self.0.fetch(table, vec![account.0.into()]).await?);
+        }
+        self.0
+            .exec(
+                "DELETE FROM devices WHERE account = $1",
+                vec![account.0.into()],
+            )
+            .await?;
+        ended.iter().map(stored_hash).collect()
     }
 
     /// The account an API token with this hash belongs to, noting its use.
@@ -324,6 +393,13 @@ impl AccountStore {
             .await?;
         Ok(())
     }
+}
+
+/// A token's, session's or device's hash as stored, in a row's first
+/// column.
+fn stored_hash(r: &Row) -> Result<TokenHash, StoreError> {
+    let hex = r.text(0)?;
+    TokenHash::from_hex(&hex).ok_or_else(|| StoreError::Corrupt("a stored hash".into()))
 }
 
 /// An account from its columns, as [`select_account!`] lists them.

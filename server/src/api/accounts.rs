@@ -7,11 +7,11 @@
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::auth::{cookie, session_cookie, who};
+use super::auth::{cookie, device_cookie, device_set_cookie, session_cookie, signed_in, who};
 use super::error::ApiError;
 use super::serve::{Answer, ApiRequest};
 use crate::accounts::service::SESSION_LIFETIME;
-use crate::accounts::{AccountKind, Password};
+use crate::accounts::{AccountKind, Password, SignedIn};
 use crate::http::Head;
 
 #[derive(Deserialize)]
@@ -28,7 +28,7 @@ struct Label {
     label: String,
 }
 
-fn parse<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, ApiError> {
+pub(super) fn parse<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Result<T, ApiError> {
     serde_json::from_slice(body).map_err(|_| ApiError::BadJson)
 }
 
@@ -55,21 +55,35 @@ pub(super) async fn register(body: &[u8], req: ApiRequest<'_>) -> Result<Answer,
     ))
 }
 
-/// `POST /api/login`: `200 {"name", "kind"}` and the session cookie.
-pub(super) async fn login(body: &[u8], req: ApiRequest<'_>) -> Result<Answer, ApiError> {
+/// `POST /api/login`: `200 {"name", "kind"}`, the session cookie and,
+/// unless the request presented a valid one, a new device cookie.
+pub(super) async fn login(
+    head: &Head,
+    body: &[u8],
+    req: ApiRequest<'_>,
+) -> Result<Answer, ApiError> {
     let c: Credentials = parse(body)?;
     let accounts = req.accounts;
-    let account = accounts
-        .login(&c.name, Password::new(c.password), req.peer, req.secure)
+    let SignedIn { account, device } = accounts
+        .login(
+            &c.name,
+            Password::new(c.password),
+            req.peer,
+            req.secure,
+            device_cookie(head),
+        )
         .await?;
     let session = accounts.start_session(&account).await?;
+    let mut headers = cookie(req.secure, session.reveal(), SESSION_LIFETIME.as_secs());
+    headers.push_str(&device_set_cookie(req.secure, device.as_ref()));
     Ok(Answer {
-        headers: cookie(req.secure, session.reveal(), SESSION_LIFETIME.as_secs()),
+        headers,
         ..Answer::json(200, json!({"name": account.name, "kind": account.kind}))
     })
 }
 
-/// `POST /api/logout`: `204`, the session ended and the cookie cleared.
+/// `POST /api/logout`: `204`, the session ended (its connections told
+/// `auth/revoked` and closed) and the cookie cleared.
 pub(super) async fn logout(head: &Head, req: ApiRequest<'_>) -> Result<Answer, ApiError> {
     if let Some(session) = session_cookie(head) {
         req.accounts.end_session(session).await?;
@@ -80,13 +94,15 @@ pub(super) async fn logout(head: &Head, req: ApiRequest<'_>) -> Result<Answer, A
     })
 }
 
-/// `POST /api/tokens`: `201 {"token", "id"}`, the token shown this once.
+/// `POST /api/tokens`: `201 {"token", "id"}`, the token shown this once
+/// (and, for an HTTP Basic login without a valid device cookie, a new
+/// one).
 pub(super) async fn create_token(
     head: &Head,
     body: &[u8],
     req: ApiRequest<'_>,
 ) -> Result<Answer, ApiError> {
-    let account = who(head, req, true).await?;
+    let SignedIn { account, device } = signed_in(head, req, true).await?;
     let label: Label = if body.is_empty() {
         Label::default()
     } else {
@@ -94,10 +110,10 @@ pub(super) async fn create_token(
     };
     let (token, id) = req.accounts.create_token(&account, &label.label).await?;
     tracing::info!(account = %account.name, id, "API token created");
-    Ok(Answer::json(
-        201,
-        json!({"token": token.reveal(), "id": id}),
-    ))
+    Ok(Answer {
+        headers: device_set_cookie(req.secure, device.as_ref()),
+        ..Answer::json(201, json!({"token": token.reveal(), "id": id}))
+    })
 }
 
 /// `GET /api/tokens`: `200 {"tokens"}`.
@@ -107,7 +123,8 @@ pub(super) async fn list_tokens(head: &Head, req: ApiRequest<'_>) -> Result<Answ
     Ok(Answer::json(200, json!({"tokens": tokens})))
 }
 
-/// `DELETE /api/tokens/ID`: `204`.
+/// `DELETE /api/tokens/ID`: `204`; the connections made with the token
+/// are told `auth/revoked` and closed.
 pub(super) async fn revoke_token(
     head: &Head,
     id: i64,

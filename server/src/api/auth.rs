@@ -1,6 +1,7 @@
 //! Who a request is: the credentials it presents (`Authorization:
 //! Bearer TOKEN`, the `parlor_session` cookie, or for `POST /api/tokens`
-//! HTTP Basic with the account's name and password), and whether a
+//! and `POST /api/password` HTTP Basic with the account's name and
+//! password, beside which a `parlor_device` cookie counts), and whether a
 //! request presenting the cookie comes from a page allowed to use it.
 //! The WebSocket upgrade reads its credentials here too.
 
@@ -8,8 +9,9 @@ use base64::Engine;
 
 use super::error::{ApiError, SignIn};
 use super::serve::ApiRequest;
+use crate::accounts::device::{DEVICE_COOKIE, DEVICE_LIFETIME};
 use crate::accounts::store::Account;
-use crate::accounts::Password;
+use crate::accounts::{Password, SignedIn, Token};
 use crate::http::Head;
 
 /// The browser session cookie's name.
@@ -35,12 +37,22 @@ pub fn origin_allowed(
 
 /// The session cookie's value in `head`, if it carries one.
 pub fn session_cookie(head: &Head) -> Option<&str> {
+    cookie_value(head, SESSION_COOKIE)
+}
+
+/// The device cookie's value in `head`, if it carries one.
+pub fn device_cookie(head: &Head) -> Option<&str> {
+    cookie_value(head, DEVICE_COOKIE)
+}
+
+/// The value of the cookie `name` in `head`, if it carries one.
+fn cookie_value<'h>(head: &'h Head, name: &str) -> Option<&'h str> {
     head.headers
         .iter()
         .filter(|(n, _)| n.eq_ignore_ascii_case("cookie"))
         .flat_map(|(_, v)| v.split(';'))
         .filter_map(|pair| pair.trim().split_once('='))
-        .find(|(name, _)| *name == SESSION_COOKIE)
+        .find(|(n, _)| *n == name)
         .map(|(_, value)| value.trim())
 }
 
@@ -52,7 +64,7 @@ pub fn bearer(head: &Head) -> Option<&str> {
 }
 
 /// Name and password from `head`'s `Authorization: Basic`, if any.
-fn basic(head: &Head) -> Option<(String, Password)> {
+pub(super) fn basic(head: &Head) -> Option<(String, Password)> {
     let value = head.header("authorization")?;
     let (scheme, rest) = value.trim().split_once(' ')?;
     if !scheme.eq_ignore_ascii_case("basic") {
@@ -69,28 +81,57 @@ fn basic(head: &Head) -> Option<(String, Password)> {
 /// The `Set-Cookie` header line setting the session cookie to `value`
 /// for `max_age` seconds (0 clears it); `Secure` under TLS.
 pub fn cookie(secure: bool, value: &str, max_age: u64) -> String {
+    set_cookie(SESSION_COOKIE, secure, value, max_age)
+}
+
+/// The `Set-Cookie` header line giving a login's new device cookie
+/// `device`, for [`DEVICE_LIFETIME`]; `None`: no line.
+pub fn device_set_cookie(secure: bool, device: Option<&Token>) -> String {
+    device.map_or_else(String::new, |d| {
+        set_cookie(DEVICE_COOKIE, secure, d.reveal(), DEVICE_LIFETIME.as_secs())
+    })
+}
+
+/// The `Set-Cookie` header line setting cookie `name` to `value` for
+/// `max_age` seconds: never readable by scripts, never sent by another
+/// site's requests, and over TLS only when the server is on TLS.
+fn set_cookie(name: &str, secure: bool, value: &str, max_age: u64) -> String {
     let secure = if secure { "; Secure" } else { "" };
     format!(
-        "Set-Cookie: {SESSION_COOKIE}={value}; HttpOnly; SameSite=Strict; Path=/; Max-Age={max_age}{secure}\r\n"
+        "Set-Cookie: {name}={value}; HttpOnly; SameSite=Strict; Path=/; Max-Age={max_age}{secure}\r\n"
     )
 }
 
 /// The account the request authenticates as, by bearer token, session
 /// cookie or (when `basic_ok`) HTTP Basic.
 pub async fn who(head: &Head, req: ApiRequest<'_>, basic_ok: bool) -> Result<Account, ApiError> {
+    Ok(signed_in(head, req, basic_ok).await?.account)
+}
+
+/// [`who`], with the new device cookie an HTTP Basic login without a
+/// valid one is given.
+pub async fn signed_in(
+    head: &Head,
+    req: ApiRequest<'_>,
+    basic_ok: bool,
+) -> Result<SignedIn, ApiError> {
+    let account = |account| SignedIn {
+        account,
+        device: None,
+    };
     if let Some(token) = bearer(head) {
-        return Ok(req.accounts.by_token(token).await?);
+        return Ok(account(req.accounts.by_token(token).await?));
     }
     if basic_ok {
         if let Some((name, password)) = basic(head) {
             return Ok(req
                 .accounts
-                .login(&name, password, req.peer, req.secure)
+                .login(&name, password, req.peer, req.secure, device_cookie(head))
                 .await?);
         }
     }
     if let Some(session) = session_cookie(head) {
-        return Ok(req.accounts.by_session(session).await?);
+        return Ok(account(req.accounts.by_session(session).await?));
     }
     Err(ApiError::SignIn(SignIn::Credentials))
 }

@@ -16,7 +16,7 @@
 //! - [`auth`]: the credentials a request presents (bearer token, session
 //!   cookie, HTTP Basic for a new token) and the cookie's origin check.
 //! - The endpoints: [`accounts`] (accounts, login, logout, tokens),
-//!   [`players`], [`ratings`], [`tournaments`], [`ladder`]; and in plain
+//!   [`password`] (changing it, ending other credentials), [`players`], [`ratings`], [`tournaments`], [`ladder`]; and in plain
 //!   form [`replay`] and [`ops`] (health, metrics, and the operations
 //!   listener).
 
@@ -25,6 +25,7 @@ pub mod auth;
 pub mod error;
 pub mod ladder;
 pub mod ops;
+pub mod password;
 pub mod players;
 pub mod query;
 pub mod ratings;

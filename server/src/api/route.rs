@@ -23,6 +23,8 @@ pub const ACCOUNTS_PATH: &str = "/api/accounts";
 pub const LOGIN_PATH: &str = "/api/login";
 /// Where a browser logs out.
 pub const LOGOUT_PATH: &str = "/api/logout";
+/// Where a player changes their password.
+pub const PASSWORD_PATH: &str = "/api/password";
 /// Where API tokens are made and listed.
 pub const TOKENS_PATH: &str = "/api/tokens";
 /// Where one API token is revoked: `/api/tokens/ID`.
@@ -54,6 +56,8 @@ pub enum Endpoint {
     Login,
     /// `POST /api/logout`.
     Logout,
+    /// `POST /api/password`.
+    ChangePassword,
     /// `POST /api/tokens`.
     CreateToken,
     /// `GET /api/tokens`.
@@ -186,6 +190,7 @@ fn endpoint(method: &str, target: &str) -> Option<Endpoint> {
         ACCOUNTS_PATH => only("POST", Endpoint::Register),
         LOGIN_PATH => only("POST", Endpoint::Login),
         LOGOUT_PATH => only("POST", Endpoint::Logout),
+        PASSWORD_PATH => only("POST", Endpoint::ChangePassword),
         TOKENS_PATH => Some(match method {
             "POST" => Endpoint::CreateToken,
             "GET" => Endpoint::ListTokens,

@@ -147,8 +147,9 @@ async fn dispatch(
     let now_ms = crate::clock::now_ms();
     match endpoint {
         Endpoint::Register => super::accounts::register(body, req).await,
-        Endpoint::Login => super::accounts::login(body, req).await,
+        Endpoint::Login => super::accounts::login(head, body, req).await,
         Endpoint::Logout => super::accounts::logout(head, req).await,
+        Endpoint::ChangePassword => super::password::change(head, body, req).await,
         Endpoint::CreateToken => super::accounts::create_token(head, body, req).await,
         Endpoint::ListTokens => super::accounts::list_tokens(head, req).await,
         Endpoint::RevokeToken(id) => super::accounts::revoke_token(head, id, req).await,

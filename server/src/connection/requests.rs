@@ -166,6 +166,11 @@ impl Session {
             .map(crate::accounts::Credential::Bearer)
             .or_else(|| self.credential.take());
         if let Some(credential) = credential {
+            // Bound before the check: a credential that ends during it
+            // still finds this connection.
+            if let Some(hash) = credential.hash() {
+                self.shared.directory.bind_credential(self.conn, hash);
+            }
             match self.shared.accounts.by_credential(&credential).await {
                 Ok(account) => {
                     self.shared

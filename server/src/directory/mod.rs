@@ -20,6 +20,7 @@
 mod census;
 mod cluster;
 mod create;
+mod credentials;
 mod hosting;
 mod listing;
 mod mode;
@@ -79,6 +80,8 @@ pub struct Directory {
     sessions: Sessions,
     /// Which connections act as which account.
     players: Players,
+    /// Which connections signed in with which credential.
+    credentials: credentials::Bound,
     /// Sessions that may be seated from outside.
     summoning: Summoning,
     /// Woken when another node placed seekers (cluster mode).
@@ -139,6 +142,7 @@ impl Directory {
             rooms: Mutex::new(Registry::default()),
             sessions: Sessions::default(),
             players: Players::default(),
+            credentials: credentials::Bound::default(),
             summoning: Summoning::default(),
             placed: tokio::sync::Notify::new(),
             store,

@@ -155,6 +155,7 @@ impl Directory {
         self.sessions.remove(conn);
         self.sessions.release(token, conn);
         self.sign_out(conn);
+        self.credentials.unbind(conn);
         self.stop_listening(conn);
     }
 

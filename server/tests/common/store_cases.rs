@@ -409,14 +409,16 @@ pub async fn an_accounts_games_are_listed_with_whose_turn_it_is(backend: &Backen
 pub fn downgrade_sql(backend: &Backend) -> &'static str {
     match backend {
         Backend::Sqlite(_) => {
-            "DROP TABLE ladders;
+            "DROP TABLE devices;
+             DROP TABLE ladders;
              DROP TABLE ladder_games;
              DROP TABLE ladder_entries;
              ALTER TABLE accounts DROP COLUMN builtin;
              PRAGMA user_version = 7;"
         }
         Backend::Postgres(_) => {
-            "DROP TABLE ladders;
+            "DROP TABLE devices;
+             DROP TABLE ladders;
              DROP TABLE ladder_games;
              DROP TABLE ladder_entries;
              ALTER TABLE accounts DROP COLUMN builtin;
@@ -498,6 +500,9 @@ pub async fn the_previous_layout_is_migrated_and_keeps_its_rows(backend: &Backen
         ok(accounts.ensure_builtin(&anchor, 3).await);
         let made = ok(accounts.by_name("nimrod-optimal").await).unwrap_or_else(|| panic!("none"));
         assert!(made.builtin && made.created_ms == 2, "made once, kept");
+        // The device cookies' table is there, empty.
+        let device = parlor_server::accounts::Token::generate().hash();
+        assert_eq!(ok(accounts.device_account(device, 4).await), None);
         assert!(ok(s.ratings_of("eve").await).is_empty());
         assert!(ok(s.ledger(0, None, 10).await).is_empty());
         (unfinished, closed, ok(s.games_of("eve", 10).await))

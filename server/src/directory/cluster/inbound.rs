@@ -57,6 +57,11 @@ pub(super) async fn listen(dir: Weak<Directory>, cluster: Arc<Cluster>) {
                 }
             }
             Envelope::Placed => d.placed.notify_one(),
+            Envelope::CredentialsEnded { gw, hashes } => {
+                if *gw != **cluster.bus.me() {
+                    d.end_credentials_here(&hashes);
+                }
+            }
             Envelope::Tell { gw, conn, msg } => {
                 if *gw == **cluster.bus.me() {
                     if let Some(out) = d.sessions().outbox(ConnId(conn)) {

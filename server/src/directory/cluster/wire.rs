@@ -82,6 +82,16 @@ pub enum Envelope {
     },
     /// Seekers were placed: every node hands its own their seats now.
     Placed,
+    /// Credentials ended (revoked tokens, logged-out sessions): every
+    /// node closes its connections made with one; gateway `gw` has
+    /// already closed its own.
+    CredentialsEnded {
+        /// The sender.
+        gw: String,
+        /// The credentials' hashes (SHA-256 hex, as the store keeps
+        /// them: never the tokens).
+        hashes: Vec<String>,
+    },
     /// A message for gateway `gw`'s connection `conn`.
     Tell {
         /// The gateway.

@@ -16,7 +16,7 @@ use tokio_postgres::Client;
 use super::super::StoreError;
 
 /// The layout this server writes, kept in `layout.version`.
-pub const LAYOUT: i32 = 8;
+pub const LAYOUT: i32 = 9;
 
 /// Layout 1.
 ///
@@ -275,11 +275,22 @@ CREATE UNLOGGED TABLE IF NOT EXISTS mm_challenges (
 );
 ";
 
+/// Layout 9, as SQLite's: device cookies (`devices`), kept as their
+/// SHA-256 hex and bound to an account.
+const LAYOUT_9: &str = "
+CREATE TABLE devices (
+    hash text PRIMARY KEY,
+    account bigint NOT NULL REFERENCES accounts (id),
+    created_ms bigint NOT NULL
+);
+CREATE INDEX devices_account ON devices (account, created_ms);
+";
+
 /// Each layout's step from the one before, in order: `STEPS[n]` brings
 /// layout `n` to `n + 1` (layout 0: an empty schema). A new table or
 /// column is a new step at the end (and [`LAYOUT`] one more).
 const STEPS: &[&str] = &[
-    LAYOUT_1, LAYOUT_2, LAYOUT_3, LAYOUT_4, LAYOUT_5, LAYOUT_6, LAYOUT_7, LAYOUT_8,
+    LAYOUT_1, LAYOUT_2, LAYOUT_3, LAYOUT_4, LAYOUT_5, LAYOUT_6, LAYOUT_7, LAYOUT_8, LAYOUT_9,
 ];
 
 // Every layout has its step.

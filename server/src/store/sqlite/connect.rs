@@ -81,6 +81,7 @@ impl Drop for Throwaway {
 /// the current layout. `sync: None`: a throwaway database, never synced
 /// (nothing in it outlives the store).
 pub(super) fn writer(path: &Path, sync: Option<Sync>) -> Result<Connection, StoreError> {
+    create_private(path)?;
     let mut conn = Connection::open(path)?;
     // Set before anything is written (a database keeps the page size
     // it was created with): a commit writes whole pages to the log, and
@@ -95,6 +96,43 @@ pub(super) fn writer(path: &Path, sync: Option<Sync>) -> Result<Connection, Stor
     conn.pragma_update(None, "journal_size_limit", WAL_SIZE_LIMIT_BYTES)?;
     schema::prepare(&mut conn)?;
     Ok(conn)
+}
+
+/// The permissions of a database file this server creates: its owner's
+/// alone. The file holds every password hash, token hash and resume
+/// token; SQLite makes the `-wal` and `-shm` files with the main file's
+/// permissions, so they are private too.
+#[cfg(unix)]
+pub const DB_FILE_MODE: u32 = 0o600;
+
+/// Creates the database file at `path`, empty and readable by its owner
+/// alone, unless it exists (SQLite would otherwise create it with the
+/// process's default permissions, usually readable by every local user).
+/// An existing file keeps its permissions, with a warning if others may
+/// read it: the operator chose them.
+fn create_private(path: &Path) -> Result<(), StoreError> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, DB_FILE_MODE);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                let mode = std::fs::metadata(path).map(|m| m.permissions().mode());
+                if mode.is_ok_and(|m| m & 0o077 != 0) {
+                    tracing::warn!(file = ?path, "the database file may be read by other users; it holds password and token hashes (chmod 600 it)");
+                }
+            }
+            Ok(())
+        }
+        Err(e) => Err(StoreError::Unavailable(format!(
+            "cannot create the database file {}: {e}",
+            path.display()
+        ))),
+    }
 }
 
 /// A reader's connection: read-only, so no read job can write, and in WAL
@@ -174,5 +212,23 @@ mod tests {
         drop((w, r, c));
         drop(t);
         assert_eq!(ok(std::fs::read_dir(dir.path())).count(), 0);
+    }
+
+    /// The database, its log and its shared memory are their owner's
+    /// alone, whatever the process's umask lets files be by default.
+    #[cfg(unix)]
+    #[test]
+    fn a_new_database_and_its_log_are_readable_by_their_owner_alone() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = ok(tempfile::tempdir());
+        let path = dir.path().join("parlor.db");
+        let w = ok(writer(&path, Some(Sync::Normal)));
+        ok(w.execute_batch("INSERT INTO accounts (name, name_key, kind, password, created_ms) VALUES ('a', 'a', 'human', 'x', 0)"));
+        for suffix in ["", "-wal", "-shm"] {
+            let mut name = path.clone().into_os_string();
+            name.push(suffix);
+            let mode = ok(std::fs::metadata(&name)).permissions().mode() & 0o777;
+            assert_eq!(mode, DB_FILE_MODE, "{suffix}: {mode:o}");
+        }
     }
 }

@@ -1,5 +1,10 @@
 //! The database layout, and the migration from earlier layouts.
 //!
+//! Layout 9 adds device cookies (`devices`): a login's long-lived
+//! cookie, kept as its SHA-256 hex and bound to its account, so that
+//! failed logins from that browser or CLI are counted apart from
+//! strangers' (see `accounts::device`).
+//!
 //! Layout 8 adds the bot ladder: accounts marked `builtin` (the server's
 //! own bots, which nobody signs in as), each game's entrants
 //! (`ladder_entries`, with their ladder record and when a node last saw
@@ -45,7 +50,7 @@ use rusqlite::{Connection, OptionalExtension};
 use super::StoreError;
 
 /// The layout this server writes, kept in `PRAGMA user_version`.
-pub const LAYOUT: i64 = 8;
+pub const LAYOUT: i64 = 9;
 
 /// Layout 2, with layout 3's columns (a new file starts at layout 3).
 /// `seats` and `moves` are `WITHOUT ROWID`: keyed by their
@@ -250,11 +255,22 @@ CREATE TABLE ladders (
 );
 ";
 
+/// Layout 8 to 9: device cookies, by hash, and by account (to bound how
+/// many one account keeps and to end them with it).
+const DEVICES: &str = "
+CREATE TABLE devices (
+    hash TEXT PRIMARY KEY,
+    account INTEGER NOT NULL REFERENCES accounts (id),
+    created_ms INTEGER NOT NULL
+);
+CREATE INDEX devices_account ON devices (account, created_ms);
+";
+
 /// The steps from layout 3 on, in order: `STEPS[i]` brings layout
 /// `FIRST_STEPPED + i` to the next. A new table or column is a new step
 /// at the end (and [`LAYOUT`] one more). Layouts before 3 are first
 /// brought to 3 by [`to_layout_3`]: a new file starts there.
-const STEPS: &[&str] = &[ACCOUNTS, FROM_LAYOUT_4, RATINGS, EVENTS, LADDER];
+const STEPS: &[&str] = &[ACCOUNTS, FROM_LAYOUT_4, RATINGS, EVENTS, LADDER, DEVICES];
 
 /// The layout [`STEPS`] starts from.
 const FIRST_STEPPED: i64 = 3;
