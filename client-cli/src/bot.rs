@@ -102,6 +102,14 @@ impl SeatBot {
         self.seat
     }
 
+    /// Forgets the position it answered last: after a reconnection the
+    /// move may never have reached the server, so the same position is
+    /// answered again (a move that did arrive makes the repeat stale,
+    /// which is ridden over).
+    pub fn forget_answered(&mut self) {
+        self.answered = None;
+    }
+
     /// What to do after update `u` of this bot's room.
     pub fn on_update(&mut self, u: &Update, rng: &mut GameRng) -> Result<Step, ClientError> {
         if let Some(outcome) = u.outcome {

@@ -16,6 +16,7 @@ pub mod localtime;
 pub mod play;
 pub mod progress;
 pub mod ratings;
+pub mod reconnect;
 pub mod rematch;
 pub mod render;
 pub mod replay;

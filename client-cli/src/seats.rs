@@ -6,11 +6,21 @@
 use std::collections::{HashMap, HashSet};
 
 use parlor_games::{GameRng, Seat};
-use parlor_protocol::{ClientMsg, RoomId, ServerMsg};
+use parlor_protocol::{ClientMsg, RoomId, SeatRef, ServerMsg};
 
 use crate::bot::{passing, SeatBot, Step};
 use crate::series::Summary;
-use crate::Client;
+use crate::{Client, ClientError};
+
+/// A failed send as the caller sees it: a dropped connection is left for
+/// the next read to find (the caller reconnects and resumes, and what
+/// was lost is sent again then); anything else is an error.
+fn sent(result: Result<(), ClientError>) -> Result<(), String> {
+    match result {
+        Err(e) if !e.is_dropped() => Err(e.to_string()),
+        _ => Ok(()),
+    }
+}
 
 /// A bot's seats.
 #[derive(Debug, Default)]
@@ -57,9 +67,34 @@ impl Seats {
             seat: Some(seat),
             client_seed,
         };
-        client.send(&join).await.map_err(|e| e.to_string())?;
+        if let Err(e) = client.send(&join).await {
+            // Not joined: the announcement is read again from the page.
+            return sent(Err(e));
+        }
         self.playing
             .insert(room.clone(), SeatBot::new(room.clone(), seat, strategy));
+        Ok(())
+    }
+
+    /// After a reconnection that resumed `resumed`: every game held
+    /// answers its next update afresh, and a game not resumed (its seat
+    /// was not held under the token) is joined again.
+    pub async fn resumed(
+        &mut self,
+        client: &mut Client,
+        resumed: &[SeatRef],
+    ) -> Result<(), String> {
+        for (room, bot) in &mut self.playing {
+            bot.forget_answered();
+            if !resumed.iter().any(|s| &s.room == room) {
+                let join = ClientMsg::Join {
+                    room: room.clone(),
+                    seat: Some(bot.seat()),
+                    client_seed: None,
+                };
+                sent(client.send(&join).await)?;
+            }
+        }
         Ok(())
     }
 
@@ -80,7 +115,7 @@ impl Seats {
                 };
                 match bot.on_update(&u, rng).map_err(|e| e.to_string())? {
                     Step::Wait => {}
-                    Step::Play(m) => client.send(&m).await.map_err(|e| e.to_string())?,
+                    Step::Play(m) => sent(client.send(&m).await)?,
                     Step::Over(outcome) => {
                         let seat = bot.seat();
                         self.playing.remove(&u.room);

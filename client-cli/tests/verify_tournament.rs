@@ -190,6 +190,7 @@ fn event(rules: EventRules, names: &[&str], seed: &EventSeed) -> Event {
         rounds,
         standings: standings(rules.format, &entrants, &records),
         tiebreak: rules.format.tiebreak_name().into(),
+        arena_pairing: None,
     };
     Event { page, logs }
 }
@@ -199,6 +200,7 @@ fn round_robin() -> Event {
         format: Format::RoundRobin,
         rounds: 1,
         play: Play::Single,
+        arena_pairing: Default::default(),
     };
     event(
         rules,
@@ -212,6 +214,7 @@ fn swiss_duplicate() -> Event {
         format: Format::Swiss,
         rounds: 3,
         play: Play::Duplicate { deals: 1 },
+        arena_pairing: Default::default(),
     };
     event(
         rules,

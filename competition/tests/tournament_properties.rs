@@ -3,8 +3,8 @@
 use std::collections::{HashMap, HashSet};
 
 use parlor_competition::tournament::{
-    arena, round_robin, rounds_per_cycle, standings, swiss, Entrant, EventSeed, Format, GameRecord,
-    Round, RoundRecord,
+    arena, round_robin, rounds_per_cycle, standings, swiss, ArenaPairing, Entrant, EventSeed,
+    Format, GameRecord, Round, RoundRecord,
 };
 use proptest::prelude::*;
 
@@ -128,6 +128,7 @@ proptest! {
         frees in prop::collection::vec(prop::collection::vec(any::<bool>(), 16), 1..12),
         results in prop::collection::vec(0u8..3, 200),
         seed in any::<[u8; 32]>(),
+        rule in prop::sample::select(vec![ArenaPairing::TopDown, ArenaPairing::WaitsFirst]),
     ) {
         let entrants = field(&ratings);
         let seed = EventSeed::new(seed);
@@ -141,7 +142,7 @@ proptest! {
                 .filter(|(_, f)| **f)
                 .map(|(e, _)| e.name.clone())
                 .collect();
-            let (round, waiting) = arena(&seed, &entrants, &free, &rounds, w as u32 + 1);
+            let (round, waiting) = arena(rule, &seed, &entrants, &free, &rounds, w as u32 + 1);
             let mut seen = HashSet::new();
             for [a, b] in &round.boards {
                 prop_assert!(free.contains(a) && free.contains(b));

@@ -30,7 +30,11 @@ fn malformed(message: impl Into<String>) -> DecodeFailure {
 pub fn decode_client(text: &str) -> Result<ClientMsg, DecodeFailure> {
     // Every well-formed message is parsed once; only a failure pays for a
     // second look to say precisely what is wrong.
-    serde_json::from_str(text).map_err(|_| classify(text))
+    serde_json::from_str(text).or_else(|_| {
+        // A hello's version may be an integer of any length, which the
+        // parser refuses past a float's range; read it as the protocol says.
+        crate::version::hello_with_a_long_version(text).ok_or_else(|| classify(text))
+    })
 }
 
 /// Why `text` is not a client message: not JSON, no type, an unknown type,

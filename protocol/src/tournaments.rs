@@ -3,7 +3,7 @@
 //! once it is over, the seed), and the game a round seats a player in.
 //! Pairings and standings are `parlor_competition::tournament`'s.
 
-use parlor_competition::tournament::{Format, Standing};
+use parlor_competition::tournament::{ArenaPairing, Format, Standing};
 use parlor_games::{GameKind, Seat};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -103,8 +103,9 @@ pub struct TournamentPlayer {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating: Option<f64>,
     /// Whether the player left the running event (their later games are
-    /// forfeited, and a Swiss event pairs them no more).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    /// forfeited, a Swiss event pairs them no more, an arena pauses them).
+    /// Always present, as the page's documentation lists it.
+    #[serde(default)]
     pub withdrawn: bool,
 }
 
@@ -185,6 +186,12 @@ pub struct TournamentInfo {
     pub standings: Vec<Standing>,
     /// The tie-break's name.
     pub tiebreak: String,
+    /// An arena's pairing rule, the one it was made under: `waits-first`,
+    /// or `top-down` for an arena made before that rule (a page without
+    /// the field, from an older server, follows `top-down`); absent for
+    /// round robin and Swiss.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arena_pairing: Option<ArenaPairing>,
 }
 
 /// An event in `GET /api/tournaments`.

@@ -7,7 +7,17 @@ use std::fmt;
 
 use serde::de::{self, Deserializer, Visitor};
 
-use crate::MIN_PROTOCOL_VERSION;
+use crate::{ClientMsg, MIN_PROTOCOL_VERSION};
+
+/// Digits of the longest integer a JSON parser is sure to read: `u64`'s
+/// range has 20. A longer run of digits may be beyond what a 64-bit float
+/// holds (past 309 digits), which serde_json refuses as out of range.
+const PLAIN_INTEGER_DIGITS: usize = 20;
+
+/// What a longer integer is read as: a float of the same sign that the
+/// version reader saturates the same way (to 0 or to `u32::MAX`).
+const LONG_POSITIVE: &str = "1e300";
+const LONG_NEGATIVE: &str = "-1e300";
 
 // A negative version is read as 0, which must then be below the oldest.
 const _: () = assert!(MIN_PROTOCOL_VERSION >= 1);
@@ -20,6 +30,69 @@ const _: () = assert!(MIN_PROTOCOL_VERSION >= 1);
 /// integers; a fraction names no version and is malformed.
 pub(crate) fn saturating<'de, D: Deserializer<'de>>(d: D) -> Result<u32, D::Error> {
     d.deserialize_any(Saturating)
+}
+
+/// `text` read as a `hello` whose version is an integer too long for
+/// the JSON parser (say 401 digits): the protocol welcomes any integer,
+/// so such a run of digits is read as a float of its sign, which
+/// negotiates the same way. `None` when `text` holds no such integer or
+/// is not then a `hello` (other messages keep their own limits).
+pub(crate) fn hello_with_a_long_version(text: &str) -> Option<ClientMsg> {
+    let shortened = shorten_long_integers(text)?;
+    match serde_json::from_str(&shortened) {
+        Ok(hello @ ClientMsg::Hello { .. }) => Some(hello),
+        _ => None,
+    }
+}
+
+/// `text` with each integer (outside strings) of more than
+/// [`PLAIN_INTEGER_DIGITS`] digits replaced by [`LONG_POSITIVE`] or
+/// [`LONG_NEGATIVE`]; `None` when there is none.
+fn shorten_long_integers(text: &str) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    let mut changed = false;
+    let mut in_string = false;
+    let mut escaped = false;
+    let mut number = String::new();
+    let flush = |number: &mut String, out: &mut String, changed: &mut bool| {
+        let digits = number.strip_prefix('-').unwrap_or(number);
+        if digits.len() > PLAIN_INTEGER_DIGITS && digits.bytes().all(|b| b.is_ascii_digit()) {
+            let long = if number.starts_with('-') {
+                LONG_NEGATIVE
+            } else {
+                LONG_POSITIVE
+            };
+            out.push_str(long);
+            *changed = true;
+        } else {
+            out.push_str(number);
+        }
+        number.clear();
+    };
+    for c in text.chars() {
+        if in_string {
+            out.push(c);
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        let continues = !number.is_empty() && matches!(c, '+' | '.' | 'e' | 'E');
+        if c.is_ascii_digit() || c == '-' || continues {
+            number.push(c);
+            continue;
+        }
+        flush(&mut number, &mut out, &mut changed);
+        if c == '"' {
+            in_string = true;
+        }
+        out.push(c);
+    }
+    flush(&mut number, &mut out, &mut changed);
+    changed.then_some(out)
 }
 
 struct Saturating;

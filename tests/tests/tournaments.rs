@@ -161,6 +161,7 @@ async fn run_event(names: &[&str], body: Value) -> TournamentInfo {
         format: page.format,
         rounds: page.rounds_asked.unwrap(),
         play,
+        arena_pairing: page.arena_pairing.unwrap_or_default(),
     };
     assert_eq!(check_rounds(&rules, &seed, &entrants, &rounds), Ok(()));
     assert_eq!(Some(rounds.len() as u32), page.rounds_total);
@@ -284,6 +285,7 @@ async fn a_one_minute_arena_pairs_the_free_again_and_pauses_the_absent() {
         format: Format::Arena,
         rounds: 0,
         play: Play::Single,
+        arena_pairing: page.arena_pairing.unwrap_or_default(),
     };
     assert_eq!(check_rounds(&rules, &seed, &entrants, &rounds), Ok(()));
     // Never the same opponent twice in a row; the free are paired again.

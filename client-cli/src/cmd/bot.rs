@@ -199,6 +199,9 @@ async fn tournament(
 }
 
 /// Plays `--games` matches found by seeking or by accepting challenges.
+/// A dropped connection is made again and resumed: a match being played
+/// goes on, a seek is sent again (the server forgets it with its
+/// connection).
 async fn series(client: &mut Client, a: &Args, rng: &mut GameRng) -> Result<Summary, String> {
     let err = |e: ClientError| e.to_string();
     if a.accept_challenges && client.account().is_none() {
@@ -217,24 +220,53 @@ async fn series(client: &mut Client, a: &Args, rng: &mut GameRng) -> Result<Summ
                     bots: false,
                     bots_after_ms: None,
                 };
-                let seek = lobby::start_seek(client, &msg).await.map_err(err)?;
-                match lobby::wait_matched(client, seek).await.map_err(err)? {
-                    Some(seated) => seated,
+                let found = match lobby::start_seek(client, &msg).await {
+                    Ok(seek) => lobby::wait_matched(client, seek).await,
+                    Err(e) => Err(e),
+                };
+                match found {
+                    Ok(Some(seated)) => seated,
                     // Lost by the server: seek again.
-                    None => continue,
+                    Ok(None) => continue,
+                    Err(e) if e.is_dropped() => {
+                        reconnect(client, a, e).await?;
+                        continue;
+                    }
+                    Err(e) => return Err(err(e)),
                 }
             }
-            None => next_accepted(client, a.strategy.as_deref())
-                .await
-                .map_err(err)?,
+            None => match next_accepted(client, a.strategy.as_deref()).await {
+                Ok(seated) => seated,
+                Err(e) if e.is_dropped() => {
+                    reconnect(client, a, e).await?;
+                    continue;
+                }
+                Err(e) => return Err(err(e)),
+            },
         };
         let Seated { room, seat } = seated;
-        let outcome = bot::play_to_end(client, &room, seat, a.strategy.as_deref(), rng)
-            .await
-            .map_err(err)?;
+        let outcome = loop {
+            match bot::play_to_end(client, &room, seat, a.strategy.as_deref(), rng).await {
+                Ok(outcome) => break outcome,
+                // The seat comes back with the resume token; play on.
+                Err(e) if e.is_dropped() => reconnect(client, a, e).await?,
+                Err(e) => return Err(err(e)),
+            }
+        };
         summary.record(room, seat, outcome);
     }
     Ok(summary)
+}
+
+/// Connects `client` again after `dropped` and resumes its seats (see
+/// [`parlor_cli::reconnect`]).
+async fn reconnect(client: &mut Client, a: &Args, dropped: ClientError) -> Result<(), String> {
+    eprintln!("parlor bot: {dropped}; reconnecting");
+    client
+        .reconnect(&a.server, &a.name)
+        .await
+        .map(drop)
+        .map_err(|e| format!("{}: {e}", a.server))
 }
 
 /// Waits for a challenge to the bot's account that `strategy` can play,

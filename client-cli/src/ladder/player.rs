@@ -4,7 +4,9 @@
 //! game announced while it was away), plays each with a [`SeatBot`](crate::bot::SeatBot)
 //! (several at once), and once it has taken as many games as it was asked
 //! for, or is interrupted, leaves the ladder (`ladder_leave`); it plays
-//! out the games it holds unless interrupted.
+//! out the games it holds unless interrupted. A dropped connection is
+//! made again and resumed ([`crate::reconnect`]): the ladder entry is
+//! the server's, the seats come back with the resume token.
 
 use std::time::Duration;
 
@@ -14,6 +16,7 @@ use tokio::time::Instant;
 
 use super::api;
 use crate::bot::make_bot;
+use crate::reconnect::GIVE_UP_AFTER;
 use crate::seats::Seats;
 use crate::series::Summary;
 use crate::{Client, ClientError};
@@ -68,6 +71,7 @@ pub async fn play_ladder(
     // At once: games of an earlier run, or announced before `ladder_joined`.
     let mut next_poll = Instant::now();
     let mut stop = std::pin::pin!(stop);
+    let mut page_read = Instant::now();
     loop {
         if entered && want.is_some_and(|n| seats.taken() >= n) {
             // Enough games taken: paired no more, the ones held play on.
@@ -78,7 +82,18 @@ pub async fn play_ladder(
             return Ok(seats.into_summary());
         }
         if entered && Instant::now() >= next_poll {
-            let page = api::page(url, game).await?;
+            let page = match api::page(url, game).await {
+                Ok(page) => page,
+                // The server may be restarting: read it again later, up to
+                // as long as a reconnection would try.
+                Err(e) if page_read.elapsed() < GIVE_UP_AFTER => {
+                    eprintln!("parlor bot: reading the ladder: {e}");
+                    next_poll = Instant::now() + POLL;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            page_read = Instant::now();
             for g in &page.playing {
                 if let Some(i) = g.seats.iter().position(|s| s.eq_ignore_ascii_case(&me)) {
                     let seat = Seat(u8::try_from(i).unwrap_or(u8::MAX));
@@ -115,6 +130,13 @@ pub async fn play_ladder(
             }
             got = tokio::time::timeout_at(deadline, client.recv()) => match got {
                 Err(_) => continue,
+                Ok(Err(e)) if e.is_dropped() => {
+                    eprintln!("parlor bot: {e}; reconnecting");
+                    let resumed = client.reconnect(url, &me).await.map_err(err)?;
+                    seats.resumed(client, &resumed).await?;
+                    next_poll = Instant::now();
+                    continue;
+                }
                 Ok(msg) => msg.map_err(err)?,
             },
         };

@@ -37,6 +37,7 @@ pub fn rules(page: &TournamentInfo) -> EventRules {
         format: page.format,
         rounds: page.rounds_asked.unwrap_or(0),
         play: play(page),
+        arena_pairing: page.arena_pairing.unwrap_or_default(),
     }
 }
 

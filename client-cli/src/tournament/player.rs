@@ -3,7 +3,9 @@
 //! every seat a round gives it (the `tournament_game` message, and the
 //! page read now and then for a seat announced while it was away), plays
 //! each with a [`SeatBot`](crate::bot::SeatBot) (a duplicate set is two games at once), and
-//! stops when the event is over.
+//! stops when the event is over. A dropped connection is made again and
+//! resumed ([`crate::reconnect`]): the entry is the server's, the seats
+//! come back with the resume token, and the page is read again meanwhile.
 
 use std::time::Duration;
 
@@ -13,6 +15,7 @@ use tokio::time::Instant;
 
 use super::api::{self, Entry};
 use crate::bot::make_bot;
+use crate::reconnect::GIVE_UP_AFTER;
 use crate::seats::Seats;
 use crate::series::Summary;
 use crate::Client;
@@ -62,9 +65,21 @@ pub async fn play_event(
     let mut seats = Seats::default();
     let mut next_poll = Instant::now();
     let mut checked = false;
+    let mut page_read = Instant::now();
     loop {
         if Instant::now() >= next_poll {
-            let page = api::page(url, id).await?;
+            let page = match api::page(url, id).await {
+                Ok(page) => page,
+                // The server may be restarting: read it again later, up to
+                // as long as a reconnection would try.
+                Err(e) if page_read.elapsed() < GIVE_UP_AFTER => {
+                    eprintln!("parlor bot: reading event {id}: {e}");
+                    next_poll = Instant::now() + POLL;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            page_read = Instant::now();
             if !checked {
                 // Fail at once for a strategy the game does not have.
                 make_bot(page.game, strategy).map_err(|e| e.to_string())?;
@@ -91,6 +106,16 @@ pub async fn play_event(
         }
         let msg = match tokio::time::timeout_at(next_poll, client.recv()).await {
             Err(_) => continue,
+            Ok(Err(e)) if e.is_dropped() => {
+                eprintln!("parlor bot: {e}; reconnecting");
+                let resumed = client
+                    .reconnect(url, &me)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                seats.resumed(client, &resumed).await?;
+                next_poll = Instant::now();
+                continue;
+            }
             Ok(msg) => msg.map_err(|e| e.to_string())?,
         };
         match msg {

@@ -285,6 +285,7 @@ mod tests {
                 standing("cy", 1.0),
             ],
             tiebreak: "buchholz".into(),
+            arena_pairing: None,
         }
     }
 

@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::arena::ArenaPairing;
 use super::event_seed::EventSeed;
 use super::format::Format;
 use super::record::{Entrant, RoundRecord};
@@ -20,6 +21,10 @@ pub struct EventRules {
     pub rounds: u32,
     /// How each board is played.
     pub play: Play,
+    /// An arena's pairing rule (the one the event was made under);
+    /// unused by the other formats.
+    #[serde(default)]
+    pub arena_pairing: ArenaPairing,
 }
 
 impl EventRules {
@@ -117,7 +122,14 @@ pub fn check_rounds(
             .collect();
         let (expected, waiting) = match rules.format {
             Format::Arena => {
-                let (round, waiting) = super::arena::arena(seed, entrants, &seated, before, number);
+                let (round, waiting) = super::arena::arena(
+                    rules.arena_pairing,
+                    seed,
+                    entrants,
+                    &seated,
+                    before,
+                    number,
+                );
                 (round, waiting)
             }
             _ => (
@@ -201,11 +213,13 @@ mod tests {
                 format: Format::RoundRobin,
                 rounds: 1,
                 play: Play::Single,
+                arena_pairing: ArenaPairing::CURRENT,
             },
             EventRules {
                 format: Format::Swiss,
                 rounds: 3,
                 play: Play::Duplicate { deals: 1 },
+                arena_pairing: ArenaPairing::CURRENT,
             },
         ] {
             let rounds = run(&rules, &seed, &field);
@@ -233,6 +247,7 @@ mod tests {
             format: Format::Swiss,
             rounds: 3,
             play: Play::Single,
+            arena_pairing: ArenaPairing::CURRENT,
         };
         let mut rounds = run(&rules, &seed, &field);
         // Flip a first-round result: round 2 as published no longer follows.

@@ -28,7 +28,7 @@ pub mod seats;
 pub mod standings;
 pub mod swiss;
 
-pub use arena::arena;
+pub use arena::{arena, ArenaPairing};
 pub use event::{check_rounds, Disagreement, EventRules};
 pub use event_seed::{EventSeed, SeedError};
 pub use format::Format;

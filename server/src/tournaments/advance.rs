@@ -180,7 +180,14 @@ impl Tournaments {
         let Ok(wave_no) = u32::try_from(number) else {
             return;
         };
-        let (round, waiting) = arena(&seed, &doc.entrants(), &free, &doc.records(), wave_no);
+        let (round, waiting) = arena(
+            doc.arena_pairing,
+            &seed,
+            &doc.entrants(),
+            &free,
+            &doc.records(),
+            wave_no,
+        );
         if round.boards.is_empty() {
             return;
         }

@@ -1,7 +1,7 @@
 //! Creating an event: the request checked against the game and the
 //! limits, its seed drawn and committed to.
 
-use parlor_competition::tournament::{EventSeed, Format};
+use parlor_competition::tournament::{ArenaPairing, EventSeed, Format};
 use parlor_protocol::{NewTournament, TournamentStatus};
 
 use super::doc::EventDoc;
@@ -138,5 +138,6 @@ pub fn new_event(
         status: TournamentStatus::Upcoming,
         players: Vec::new(),
         rounds: Vec::new(),
+        arena_pairing: ArenaPairing::CURRENT,
     })
 }

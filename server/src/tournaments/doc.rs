@@ -3,7 +3,7 @@
 //! games with their rooms and results. The public page is made from it.
 
 use parlor_competition::tournament::{
-    standings, Entrant, EventRules, Format, GameRecord, Play, RoundRecord,
+    standings, ArenaPairing, Entrant, EventRules, Format, GameRecord, Play, RoundRecord,
 };
 use parlor_games::{GameKind, Seat};
 use parlor_protocol::{
@@ -58,6 +58,11 @@ pub struct EventDoc {
     pub players: Vec<TournamentPlayer>,
     /// Rounds begun.
     pub rounds: Vec<DocRound>,
+    /// An arena's pairing rule: the one it was made under (an event
+    /// stored before the field existed was made under the first rule,
+    /// the default), so its waves re-check after the rule changed.
+    #[serde(default)]
+    pub arena_pairing: ArenaPairing,
 }
 
 /// A round as stored.
@@ -104,6 +109,7 @@ impl EventDoc {
             } else {
                 Play::Single
             },
+            arena_pairing: self.arena_pairing,
         }
     }
 
@@ -218,6 +224,7 @@ impl EventDoc {
             waiting: self.rounds.iter().map(|r| r.unpaired.clone()).collect(),
             standings: standings(self.format, &entrants, &self.records()),
             tiebreak: self.format.tiebreak_name().to_owned(),
+            arena_pairing: (self.format == Format::Arena).then_some(self.arena_pairing),
         }
     }
 
@@ -241,5 +248,31 @@ impl EventDoc {
                     .any(|p| !p.withdrawn && crate::accounts::name_key(&p.name) == key)
             }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An arena stored before events named their pairing rule keeps the
+    /// first rule, and its page says so, so its waves still re-check.
+    #[test]
+    fn an_arena_stored_without_a_rule_keeps_the_first_one() {
+        let stored = serde_json::json!({
+            "id": "4f1c2a9e8b7d", "name": "old", "created_by": "ann", "created_ms": 1,
+            "game": "nimrod", "format": "arena", "rounds_asked": null, "minutes": 5,
+            "options": {"piles": [3, 4]}, "clock": {"per_move": {"ms": 3000}},
+            "rated": false, "duplicate": false, "kind": "any", "starts_at_ms": 2,
+            "max_players": 16, "seed": "00", "commitment": "00", "status": "running",
+            "players": [{"name": "ann"}], "rounds": []
+        });
+        let doc: Result<EventDoc, _> = serde_json::from_value(stored);
+        let Ok(doc) = doc else {
+            return assert!(doc.is_ok(), "{doc:?}");
+        };
+        assert_eq!(doc.arena_pairing, ArenaPairing::TopDown);
+        assert_eq!(doc.rules().arena_pairing, ArenaPairing::TopDown);
+        assert_eq!(doc.info().arena_pairing, Some(ArenaPairing::TopDown));
     }
 }

@@ -234,6 +234,7 @@ pub async fn check_event(url: &str, http: &str, id: &str) -> usize {
         format: Format::Swiss,
         rounds: EVENT_ROUNDS,
         play: Play::Single,
+        arena_pairing: Default::default(),
     };
     assert_eq!(check_rounds(&rules, &seed, &entrants, &rounds), Ok(()));
     let table = standings(Format::Swiss, &entrants, &rounds);
