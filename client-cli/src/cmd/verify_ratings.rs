@@ -18,11 +18,15 @@ pub struct Args {
     /// cover the whole ledger).
     #[arg(long)]
     pool: Option<GameKind>,
+    /// A head kept earlier, `N:HASH` (from `GET /api/ratings/head`): line
+    /// N must still have that hash, or history was rewritten.
+    #[arg(long, value_name = "N:HASH", value_parser = ratings::parse_kept)]
+    head: Option<parlor_protocol::LedgerHead>,
 }
 
 /// Runs `parlor verify-ratings`: prints one JSON object; exit status 1
 /// when a check fails.
 pub async fn run(a: Args) -> Result<ExitCode, String> {
     let pool = a.pool.map(GameKind::name);
-    print(&ratings::verify_server(&a.server, pool).await?)
+    print(&ratings::verify_server_kept(&a.server, pool, a.head.as_ref()).await?)
 }
