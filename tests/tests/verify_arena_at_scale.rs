@@ -52,7 +52,14 @@ async fn a_thousand_game_arena_verifies_from_a_fresh_client() {
                       "max_players": PLAYERS, "options": {"piles": [1, 1]},
                       "clock": {"per_move": {"ms": 3000}},
                       "starts_at_ms": parlor_server::clock::now_ms() + 2_000});
-    let made = request(addr, "POST", "/api/tournaments", &[bearer(&tokens[0])], Some(body)).await;
+    let made = request(
+        addr,
+        "POST",
+        "/api/tournaments",
+        &[bearer(&tokens[0])],
+        Some(body),
+    )
+    .await;
     assert_eq!(made.status, 201, "{made:?}");
     let id = made.body["id"].as_str().unwrap().to_owned();
     let mut tasks = Vec::new();

@@ -26,9 +26,8 @@ use parlor_competition::ledger::{next_line, MatchEntrant};
 use parlor_competition::{Glicko2, LedgerLine, Rating};
 use parlor_games::{DealSecret, GameKind, Seat};
 use parlor_protocol::{replay, Deal, LedgerHead, LoggedAction, MatchHeader, RoomId};
-use parlor_server::store::{
-    MatchRecord, Origin, RatedEnd, RatedSeat, Step, Store, StoredSeat,
-};
+use parlor_server::store::{MatchRecord, Origin, RatedEnd, RatedSeat, Step, Store, StoredSeat};
+use parlor_tests::http::request;
 use parlor_tests::rating::ledger as read_ledger;
 use parlor_tests::{start_server, TestStore};
 use serde_json::json;
@@ -91,7 +90,10 @@ async fn rated_match(store: &Store, i: u32) {
             client_seed: None,
             account: true,
         };
-        store.set_seat(key, Seat(seat as u8), Some(who)).await.unwrap();
+        store
+            .set_seat(key, Seat(seat as u8), Some(who))
+            .await
+            .unwrap();
     }
     let (mut g, mut rng) = replay(&header, &[]).unwrap();
     let mut seq = 0;
@@ -103,7 +105,10 @@ async fn rated_match(store: &Store, i: u32) {
         let step = Step::new(seq, seat, &action).unwrap();
         seq += 1;
         let Some(outcome) = g.outcome() else {
-            store.append_step(key, step, None, None, None).await.unwrap();
+            store
+                .append_step(key, step, None, None, None)
+                .await
+                .unwrap();
             continue;
         };
         let places = g.places().unwrap();
@@ -124,7 +129,10 @@ async fn rated_match(store: &Store, i: u32) {
                 .collect(),
             ended_ms: T0 + u64::from(i) * 60_000,
         };
-        store.append_rated(key, step, None, outcome, end).await.unwrap();
+        store
+            .append_rated(key, step, None, outcome, end)
+            .await
+            .unwrap();
         return;
     }
 }
@@ -156,6 +164,7 @@ async fn history(count: u32) -> TestStore {
 }
 
 #[tokio::test]
+#[ignore = "2,000 matches: ~15 s on SQLite, ~100 s on PostgreSQL in a debug build; run on purpose (cargo test -p parlor-tests --test verify_at_scale -- --ignored)"]
 async fn two_thousand_rated_matches_verify_from_a_fresh_client() {
     let started = std::time::Instant::now();
     let store = history(SCALE_MATCHES).await;
@@ -164,7 +173,11 @@ async fn two_thousand_rated_matches_verify_from_a_fresh_client() {
     let v = verify_server(&server.url(), None).await.unwrap().unwrap();
     assert_eq!(
         (v.lines, v.matches, v.players),
-        (u64::from(SCALE_MATCHES), SCALE_MATCHES as usize, ACCOUNTS as usize)
+        (
+            u64::from(SCALE_MATCHES),
+            SCALE_MATCHES as usize,
+            ACCOUNTS as usize
+        )
     );
     // The head kept now is line 2,000 of the chain.
     let kept = v.head.clone();
@@ -315,7 +328,10 @@ async fn swapped_names_and_a_dropped_line_are_caught() {
     // the seats): refolded and rehashed, the chain holds, the log does
     // not agree.
     let mut swapped = matches_of(&genuine);
-    let (first, second) = (swapped[4].players[0].0.clone(), swapped[4].players[1].0.clone());
+    let (first, second) = (
+        swapped[4].players[0].0.clone(),
+        swapped[4].players[1].0.clone(),
+    );
     swapped[4].players[0].0 = second;
     swapped[4].players[1].0 = first;
     let url = forger(refold(&swapped), server.url()).await;
@@ -338,6 +354,24 @@ async fn swapped_names_and_a_dropped_line_are_caught() {
         .unwrap()
         .unwrap_err();
     assert_eq!((f.line, f.check.as_str()), (10, "kept_head"), "{f:?}");
+    // The bulk endpoint refuses what is not a list of rooms, and answers
+    // a room it does not have with the refusal, in order.
+    for bad in ["/api/logs", "/api/logs?rooms=a%20b", "/api/logs?rooms=x,,y"] {
+        let a = request(server.addr(), "GET", bad, &[], None).await;
+        assert_eq!((a.status, a.code()), (400, "logs/bad_query"), "{bad}");
+    }
+    let path = format!("/api/logs?rooms=0123456789ab,{}", genuine[0].room);
+    let a = request(server.addr(), "GET", &path, &[], None).await;
+    assert_eq!(a.status, 200);
+    let lines: Vec<serde_json::Value> = a
+        .text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["code"], "room/not_found");
+    assert_eq!(lines[1]["room"], genuine[0].room.as_str());
+    let (p0, p1) = (&genuine[0].players[0].name, &genuine[0].players[1].name);
+    assert_eq!(lines[1]["players"], json!([p0, p1]));
     // The genuine server keeps the head.
     assert!(verify_server_kept(&server.url(), None, Some(&kept))
         .await

@@ -112,7 +112,7 @@ impl Logs {
             None => self.ask(room).await?,
         };
         self.done += 1;
-        if self.done % PROGRESS_EVERY == 0 {
+        if self.done.is_multiple_of(PROGRESS_EVERY) {
             eprintln!(
                 "{}: {} of {} logs fetched",
                 self.name,
@@ -219,20 +219,20 @@ impl Logs {
                 .map_err(|_| format!("{url}: no log within {} s", REQUEST_TIMEOUT.as_secs()))?;
             return match log {
                 Ok(log) => Ok(Ok(log)),
-                Err(ClientError::Refused { code, .. })
-                    if code == ErrorCode::RequestRateLimited && limited < MAX_RATE_LIMITED =>
-                {
+                Err(ClientError::Refused {
+                    code: ErrorCode::RequestRateLimited,
+                    ..
+                }) if limited < MAX_RATE_LIMITED => {
                     limited += 1;
                     tokio::time::sleep(RATE_LIMIT_WAIT).await;
                     continue;
                 }
-                Err(ClientError::Refused { code, message })
-                    if code == ErrorCode::RequestRateLimited =>
-                {
-                    Err(format!(
-                        "{url}: still rate limited after {limited} waits: {message}"
-                    ))
-                }
+                Err(ClientError::Refused {
+                    code: ErrorCode::RequestRateLimited,
+                    message,
+                }) => Err(format!(
+                    "{url}: still rate limited after {limited} waits: {message}"
+                )),
                 Err(ClientError::Refused { code, message }) => Ok(Err(format!(
                     "the log of room {room} is not available: {code}: {message}"
                 ))),

@@ -509,3 +509,30 @@ fn seated_accounts(log: &MatchLog) -> &[String] {
     }
     h.ladder.as_ref().map_or(&[], |l| &l.players)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_head_is_n_colon_hash() {
+        let hash = "AB".repeat(32);
+        let kept = parse_kept(&format!("12:{hash}"));
+        assert_eq!(
+            kept,
+            Ok(LedgerHead {
+                n: 12,
+                hash: hash.to_ascii_lowercase()
+            })
+        );
+        for bad in [
+            "12",
+            "x:00",
+            "3:abc",
+            &format!("-1:{hash}"),
+            &format!("4:{}", "g".repeat(64)),
+        ] {
+            assert!(parse_kept(bad).is_err(), "{bad}");
+        }
+    }
+}
