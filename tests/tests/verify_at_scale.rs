@@ -181,7 +181,7 @@ async fn two_thousand_rated_matches_verify_from_a_fresh_client() {
     );
     // The head kept now is line 2,000 of the chain.
     let kept = v.head.clone();
-    let v = verify_server_kept(&server.url(), Some("nimrod"), Some(&kept))
+    let v = verify_server_kept(&server.url(), Some("nimrod"), Some(&kept), None)
         .await
         .unwrap()
         .unwrap();
@@ -338,6 +338,26 @@ async fn swapped_names_and_a_dropped_line_are_caught() {
     let f = verify_server(&url, None).await.unwrap().unwrap_err();
     assert_eq!((f.line, f.check.as_str()), (5, "players"), "{f:?}");
 
+    // The same from logs kept in a directory rather than fetched.
+    let dir = tempfile::tempdir().unwrap();
+    let rooms: Vec<&str> = genuine.iter().map(|l| l.room.as_str()).collect();
+    let path = format!("/api/logs?rooms={}", rooms.join(","));
+    let a = request(server.addr(), "GET", &path, &[], None).await;
+    for line in a.text.lines() {
+        let room = serde_json::from_str::<serde_json::Value>(line).unwrap()["room"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+        std::fs::write(dir.path().join(format!("{room}.json")), line).unwrap();
+    }
+    let f = verify_server_kept(&url, None, None, Some(dir.path()))
+        .await
+        .unwrap()
+        .unwrap_err();
+    assert_eq!((f.line, f.check.as_str()), (5, "players"), "{f:?}");
+    let v = verify_server_kept(&server.url(), None, None, Some(dir.path())).await;
+    assert!(v.unwrap().is_ok());
+
     // Line 7 dropped, the rest renumbered, refolded and rehashed: every
     // check of the chain holds, but not the head kept at line 10.
     let kept = LedgerHead {
@@ -349,7 +369,7 @@ async fn swapped_names_and_a_dropped_line_are_caught() {
     let url = forger(refold(&dropped), server.url()).await;
     let v = verify_server(&url, None).await.unwrap();
     assert!(v.is_ok(), "without a kept head the rewrite passes: {v:?}");
-    let f = verify_server_kept(&url, None, Some(&kept))
+    let f = verify_server_kept(&url, None, Some(&kept), None)
         .await
         .unwrap()
         .unwrap_err();
@@ -373,7 +393,7 @@ async fn swapped_names_and_a_dropped_line_are_caught() {
     let (p0, p1) = (&genuine[0].players[0].name, &genuine[0].players[1].name);
     assert_eq!(lines[1]["players"], json!([p0, p1]));
     // The genuine server keeps the head.
-    assert!(verify_server_kept(&server.url(), None, Some(&kept))
+    assert!(verify_server_kept(&server.url(), None, Some(&kept), None)
         .await
         .unwrap()
         .is_ok());

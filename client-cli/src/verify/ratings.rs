@@ -128,15 +128,17 @@ impl Verification for Verdict {
 /// cover the whole ledger). `Err` is a connection or protocol error, not
 /// a failed check.
 pub async fn verify_server(url: &str, pool: Option<&str>) -> Result<Verdict, String> {
-    verify_server_kept(url, pool, None).await
+    verify_server_kept(url, pool, None, None).await
 }
 
 /// [`verify_server`], and `kept` (a head the user kept earlier) must
-/// still be a line of the ledger.
+/// still be a line of the ledger; with `logs`, the matches' logs are read
+/// from that directory (`ROOM.json` each) rather than from the server.
 pub async fn verify_server_kept(
     url: &str,
     pool: Option<&str>,
     kept: Option<&LedgerHead>,
+    logs: Option<&std::path::Path>,
 ) -> Result<Verdict, String> {
     let head = fetch_head(url).await?;
     let lines = match fetch_ledger(url, None).await? {
@@ -152,7 +154,10 @@ pub async fn verify_server_kept(
     let limit = up_to.as_ref().map_or(u64::MAX, |f| f.line);
     let mut rooms: HashMap<&str, u64> = HashMap::new();
     let mut matches = 0;
-    let mut logs = Logs::new(url, "parlor-verify-ratings");
+    let mut logs = match logs {
+        Some(dir) => Logs::from_dir(dir, "parlor-verify-ratings"),
+        None => Logs::new(url, "parlor-verify-ratings"),
+    };
     logs.plan(
         lines
             .iter()
