@@ -91,6 +91,7 @@ fn play(game: GameKind, seats: u8, room: &str, seed: u64) -> MatchLog {
         moves,
         outcome: g.outcome(),
         closed: None,
+        players: Vec::new(),
     }
 }
 
@@ -106,7 +107,9 @@ struct Rated {
     log: MatchLog,
 }
 
-fn rated(at_ms: u64, names: &[&str], log: MatchLog) -> Rated {
+fn rated(at_ms: u64, names: &[&str], mut log: MatchLog) -> Rated {
+    // The server's log of a rated match names its accounts by seat.
+    log.players = names.iter().map(|n| (*n).to_owned()).collect();
     let (g, _) = replay(&log.header, &log.moves).unwrap();
     let places = g.places().unwrap();
     Rated {
@@ -255,17 +258,26 @@ impl Served {
                 }
                 (200, "application/x-ndjson", body)
             }
-            _ => match route
-                .strip_prefix("/api/replay/")
-                .and_then(|r| self.logs.get(r))
-            {
-                Some(log) => (200, "application/json", log.clone()),
-                None => (
-                    404,
-                    "application/json",
-                    json!({"code": "room/not_found", "message": "no such room"}).to_string(),
-                ),
-            },
+            // Each room's log, or the server's refusal, a line each.
+            "/api/logs" => {
+                let mut body = String::new();
+                for room in param("rooms").unwrap_or_default().split(',') {
+                    match self.logs.get(room) {
+                        Some(log) => body.push_str(log),
+                        None => body.push_str(
+                            &json!({"room": room, "code": "room/not_found", "message": "no such room"})
+                                .to_string(),
+                        ),
+                    }
+                    body.push('\n');
+                }
+                (200, "application/x-ndjson", body)
+            }
+            _ => (
+                404,
+                "application/json",
+                json!({"code": "http/not_found", "message": "no such path"}).to_string(),
+            ),
         }
     }
 }

@@ -47,6 +47,8 @@ impl Pick {
 #[derive(Clone)]
 struct Event {
     page: TournamentInfo,
+    /// The ratings ledger's NDJSON, as of the event's seeding.
+    ledger: String,
     logs: HashMap<String, MatchLog>,
 }
 
@@ -89,6 +91,7 @@ fn play(room: &RoomId, event: EventGame, seed: &EventSeed, rated: bool, pick: u6
         moves,
         outcome: g.outcome(),
         closed: None,
+        players: Vec::new(),
     }
 }
 
@@ -192,7 +195,8 @@ fn event(rules: EventRules, names: &[&str], seed: &EventSeed) -> Event {
         tiebreak: rules.format.tiebreak_name().into(),
         arena_pairing: None,
     };
-    Event { page, logs }
+    let ledger = seeding_ledger(&page);
+    Event { page, logs, ledger }
 }
 
 fn round_robin() -> Event {
@@ -221,6 +225,26 @@ fn swiss_duplicate() -> Event {
         &["ann", "bob", "cy", "dee", "eve"],
         &EventSeed::new([9; 32]),
     )
+}
+
+/// The ratings ledger a server with these players' seeding ratings
+/// publishes: a line per player before the start, each leaving the
+/// player at the rating they were seeded by (only what the seeding check
+/// reads is meaningful).
+fn seeding_ledger(page: &TournamentInfo) -> String {
+    let mut out = String::new();
+    for (i, p) in page.players.iter().enumerate() {
+        let r = json!({"rating": p.rating.unwrap_or(1500.0), "rd": 100.0, "vol": 0.06});
+        let line = json!({
+            "n": i + 1, "at_ms": page.starts_at_ms - 60_000, "pool": page.game.name(),
+            "room": format!("seed{i}"), "commitment": "", "players": [{
+                "name": p.name, "seat": 0, "team": null, "place": 1, "before": r, "after": r
+            }], "prev": "0".repeat(64), "hash": "0".repeat(64)
+        });
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    out
 }
 
 /// Reads a request's head without taking it from the stream, so that a
@@ -290,6 +314,8 @@ async fn double(event: Event) -> String {
                 let path = head.split(' ').nth(1).unwrap_or("/");
                 let (status, body) = if path == format!("/api/tournaments/{ID}") {
                     (200, serde_json::to_string(&event.page).unwrap())
+                } else if path.starts_with("/api/ratings/ledger") {
+                    (200, event.ledger.clone())
                 } else {
                     let e = json!({"code": "tournament/not_found", "message": "no tournament"});
                     (404, e.to_string())
@@ -515,4 +541,17 @@ async fn a_log_that_does_not_belong_fails_at_its_game() {
     let mut e = round_robin();
     e.logs.remove("r2g1");
     assert_eq!(fails(e).await, at("log", 2, Some(1)));
+}
+
+#[tokio::test]
+async fn raised_seeding_ratings_fail_even_in_the_same_order() {
+    // Every player's seeding rating raised by 100: the order, and so
+    // every pairing, is unchanged; only the ledger can tell.
+    let mut e = round_robin();
+    for p in &mut e.page.players {
+        p.rating = p.rating.map(|r| r + 100.0);
+    }
+    let f = check(e).await.expect_err("raised ratings fail");
+    assert_eq!(f.check, "seeding");
+    assert!(f.error.contains("ann"), "{}", f.error);
 }

@@ -110,6 +110,7 @@ error_codes! {
     LadderBotsOnly = "ladder/bots_only": "Only bot accounts may enter a ladder.",
     LadderUnknownGame = "ladder/unknown_game": "No game of that name has a ladder here.",
     LadderOff = "ladder/off": "This server runs no ladder (it was started with `--no-ladder`).",
+    LogsBadQuery = "logs/bad_query": "`rooms` of `GET /api/logs` is missing, names more rooms than one request takes, or holds something that is not a room id; the message says which.",
     RematchUnavailable = "rematch/unavailable": "A rematch of this room cannot be offered: it is not over, this session holds no seat in it, a rematch already started, or it is a tournament's or the ladder's game (paired by its event).",
     ServerFull = "server/full": "The server has as many connections as it allows (new connections get HTTP 503 before the handshake).",
     ServerReplyTooLarge = "server/reply_too_large": "The answer would be larger than the server sends in one frame; ask for less.",

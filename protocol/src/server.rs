@@ -150,6 +150,11 @@ pub struct MatchLog {
     /// Set when the room closed without an outcome.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub closed: Option<Closed>,
+    /// For a rated match (every seat an account's): the accounts by seat,
+    /// so that the ratings ledger's names can be checked against the
+    /// match they claim to have played. Empty (and absent) otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub players: Vec<String>,
 }
 
 /// A message from the server.

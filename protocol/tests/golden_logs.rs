@@ -274,6 +274,7 @@ fn generate(case: &Case) -> MatchLog {
         moves,
         outcome,
         closed: outcome.is_none().then_some(Closed::Abandoned),
+        players: Vec::new(),
     }
 }
 

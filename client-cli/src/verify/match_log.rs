@@ -455,6 +455,7 @@ mod tests {
                 winners: SeatSet::single(Seat(0)),
             }),
             closed: None,
+            players: Vec::new(),
         }
     }
 

@@ -10,7 +10,9 @@
 //!   whose `verified` says whether every check passed, and on stderr a line
 //!   per failed check for people; [`print()`] writes both and gives the exit
 //!   status ([`EXIT_CHECK_FAILED`] when a check failed);
-//! - match logs come through [`logs::Logs`].
+//! - match logs come through [`logs::Logs`], in batches, with progress
+//!   on stderr on long runs; being told to slow down is waited out, never
+//!   a failed check.
 //!
 //! - [`match_log`]: `parlor verify ROOM`, one match's deal and steps.
 //! - [`ratings`]: `parlor verify-ratings`, the ledger and every rated match.
@@ -19,6 +21,7 @@
 pub mod logs;
 pub mod match_log;
 pub mod ratings;
+pub mod seeding;
 pub mod tournament;
 
 use std::io::Write;

@@ -3,7 +3,9 @@
 //! arithmetic:
 //!
 //! 1. the whole ledger, page by page; its head (`/api/ratings/head`) must
-//!    be a line of it;
+//!    be a line of it, and so must a head the user kept earlier
+//!    (`--head N:HASH`): a ledger rewritten consistently (a line dropped,
+//!    the rest renumbered and rehashed) passes every other check;
 //! 2. numbering, the hash chain and every line's hash, then every rating
 //!    folded again from the initial values with parlor-competition's
 //!    Glicko-2 (each `before` and `after` computed here and compared to
@@ -11,8 +13,10 @@
 //! 3. every line's match (of one pool, if asked) from its log: `parlor
 //!    verify`'s checks (commitment, deal, every step, the outcome), then
 //!    the line against the replay: the pool is the game, one rated player
-//!    per seat in seat order, each place and partnership what the finished
-//!    match gives, the commitment the log's, and no match rated twice.
+//!    per seat in seat order, each the account the log names at that seat,
+//!    each place and partnership what the finished match gives, the
+//!    commitment the log's, and no match rated twice. The logs come in
+//!    batches (see [`super::logs`]).
 //!
 //! The first line that fails is reported, with the check and why.
 
@@ -24,7 +28,7 @@ use parlor_games::Seat;
 use parlor_protocol::{replay, LedgerHead, MatchLog, RoomId};
 use serde::Serialize;
 
-use super::logs::{Logs, Route};
+use super::logs::Logs;
 use super::{match_log, Layout, Verification};
 use crate::api;
 
@@ -70,9 +74,10 @@ pub struct Failure {
     /// parse or is numbered wrong).
     pub line: u64,
     /// The check: `format`, `numbering`, `chain`, `hash`, `time`,
-    /// `duplicate`, `before`, `after`, `head`, `room`, `log`, `rated`,
-    /// `pool`, `commitment`, `match` (the log fails `parlor verify`),
-    /// `outcome`, `seats`, `places` or `teams`.
+    /// `duplicate`, `before`, `after`, `head`, `kept_head`, `room`, `log`,
+    /// `rated`, `pool`, `commitment`, `match` (the log fails `parlor
+    /// verify`), `outcome`, `seats`, `players` (a name is not the account
+    /// the log names at that seat), `places` or `teams`.
     pub check: String,
     /// Why, for people.
     pub reason: String,
@@ -123,16 +128,43 @@ impl Verification for Verdict {
 /// cover the whole ledger). `Err` is a connection or protocol error, not
 /// a failed check.
 pub async fn verify_server(url: &str, pool: Option<&str>) -> Result<Verdict, String> {
+    verify_server_kept(url, pool, None, None).await
+}
+
+/// [`verify_server`], and `kept` (a head the user kept earlier) must
+/// still be a line of the ledger; with `logs`, the matches' logs are read
+/// from that directory (`ROOM.json` each) rather than from the server.
+pub async fn verify_server_kept(
+    url: &str,
+    pool: Option<&str>,
+    kept: Option<&LedgerHead>,
+    logs: Option<&std::path::Path>,
+) -> Result<Verdict, String> {
     let head = fetch_head(url).await?;
-    let lines = match fetch_ledger(url).await? {
+    let lines = match fetch_ledger(url, None).await? {
         Ok(lines) => lines,
         Err(f) => return Ok(Err(f)),
     };
-    let up_to = check_ledger(&lines, &head).err();
+    let mut up_to = check_ledger(&lines, &head).err();
+    if let Some(Err(k)) = kept.map(|k| check_kept(&lines, k)) {
+        if up_to.as_ref().is_none_or(|f| k.line < f.line) {
+            up_to = Some(k);
+        }
+    }
     let limit = up_to.as_ref().map_or(u64::MAX, |f| f.line);
     let mut rooms: HashMap<&str, u64> = HashMap::new();
     let mut matches = 0;
-    let mut logs = Logs::new(url, "parlor-verify-ratings", Route::HttpFirst);
+    let mut logs = match logs {
+        Some(dir) => Logs::from_dir(dir, "parlor-verify-ratings"),
+        None => Logs::new(url, "parlor-verify-ratings"),
+    };
+    logs.plan(
+        lines
+            .iter()
+            .take_while(|l| l.n < limit)
+            .filter(|l| pool.is_none_or(|p| p == l.pool))
+            .filter_map(|l| RoomId::new(&l.room)),
+    );
     for line in lines.iter().take_while(|l| l.n < limit) {
         if let Some(first) = rooms.insert(&line.room, line.n) {
             return Ok(Err(Failure::new(
@@ -188,13 +220,20 @@ async fn fetch_head(url: &str) -> Result<LedgerHead, String> {
     serde_json::from_slice(&a.body).map_err(|e| format!("the ledger's head is not readable: {e}"))
 }
 
-/// The whole ledger, paged with `after`; a line that is not a ledger
-/// line fails the `format` check at its position.
-async fn fetch_ledger(url: &str) -> Result<Result<Vec<LedgerLine>, Failure>, String> {
+/// The whole ledger (only `pool`'s lines, when given), paged with
+/// `after`; a line that is not a ledger line fails the `format` check at
+/// its position.
+pub(super) async fn fetch_ledger(
+    url: &str,
+    pool: Option<&str>,
+) -> Result<Result<Vec<LedgerLine>, Failure>, String> {
     let mut lines: Vec<LedgerLine> = Vec::new();
     let mut after = 0;
+    let pool = pool
+        .map(|p| format!("&pool={}", api::escape(p)))
+        .unwrap_or_default();
     loop {
-        let path = format!("/api/ratings/ledger?after={after}");
+        let path = format!("/api/ratings/ledger?after={after}{pool}");
         let a = api::get(url, &path, MAX_PAGE_BYTES).await?;
         if a.status != 200 {
             return Err(format!("the ledger: {}", a.refusal()));
@@ -271,6 +310,47 @@ fn check_head(lines: &[LedgerLine], head: &LedgerHead) -> Result<(), Failure> {
             format!(
                 "the published head's hash is {}, the ledger's line {} has {}",
                 head.hash, head.n, line.hash
+            ),
+        )),
+        Some(_) => Ok(()),
+    }
+}
+
+/// A head kept earlier, `N:HASH` as `--head` takes it.
+pub fn parse_kept(text: &str) -> Result<LedgerHead, String> {
+    let bad = || format!("{text:?} is not a kept head: N:HASH, as GET /api/ratings/head gave them");
+    let (n, hash) = text.split_once(':').ok_or_else(bad)?;
+    let n: u64 = n.trim().parse().map_err(|_| bad())?;
+    let hash = hash.trim().to_ascii_lowercase();
+    if hash.len() != 64 || !hash.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(bad());
+    }
+    Ok(LedgerHead { n, hash })
+}
+
+/// A head kept earlier must still be line `n` of the chain, with its
+/// hash: otherwise history was rewritten since.
+pub fn check_kept(lines: &[LedgerLine], kept: &LedgerHead) -> Result<(), Failure> {
+    if kept.n == 0 {
+        return Ok(());
+    }
+    let at = usize::try_from(kept.n - 1).unwrap_or(usize::MAX);
+    match lines.get(at) {
+        None => Err(Failure::new(
+            kept.n,
+            "kept_head",
+            format!(
+                "the head you kept is line {} but the ledger now has {} lines: history was rewritten",
+                kept.n,
+                lines.len()
+            ),
+        )),
+        Some(line) if !line.hash.eq_ignore_ascii_case(&kept.hash) => Err(Failure::new(
+            kept.n,
+            "kept_head",
+            format!(
+                "the head you kept has hash {} at line {}, the ledger's line {} now has {}: history was rewritten",
+                kept.hash, kept.n, kept.n, line.hash
             ),
         )),
         Some(_) => Ok(()),
@@ -363,6 +443,13 @@ pub fn check_line(line: &LedgerLine, log: &MatchLog) -> Result<(), Failure> {
     let Some(places) = game.places() else {
         return fail("places", "the replayed match gives no places".into());
     };
+    let named = seated_accounts(log);
+    if named.is_empty() {
+        return fail(
+            "players",
+            "the log names no accounts by seat, so the line's players cannot be checked".into(),
+        );
+    }
     for (i, p) in line.players.iter().enumerate() {
         if usize::from(p.seat) != i {
             return fail(
@@ -372,6 +459,19 @@ pub fn check_line(line: &LedgerLine, log: &MatchLog) -> Result<(), Failure> {
                     p.name,
                     i + 1,
                     p.seat
+                ),
+            );
+        }
+        if named.get(i).map(String::as_str) != Some(p.name.as_str()) {
+            return fail(
+                "players",
+                format!(
+                    "the line puts {} at seat {}, the log {}",
+                    p.name,
+                    p.seat,
+                    named
+                        .get(i)
+                        .map_or("names nobody there".into(), |n| format!("seats {n} there"))
                 ),
             );
         }
@@ -400,4 +500,44 @@ pub fn check_line(line: &LedgerLine, log: &MatchLog) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// The accounts the log seats, by seat: its `players` (every rated
+/// match's), or its event's or ladder game's.
+fn seated_accounts(log: &MatchLog) -> &[String] {
+    if !log.players.is_empty() {
+        return &log.players;
+    }
+    let h = &log.header;
+    if let Some(ev) = h.event.as_ref().filter(|e| !e.players.is_empty()) {
+        return &ev.players;
+    }
+    h.ladder.as_ref().map_or(&[], |l| &l.players)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_head_is_n_colon_hash() {
+        let hash = "AB".repeat(32);
+        let kept = parse_kept(&format!("12:{hash}"));
+        assert_eq!(
+            kept,
+            Ok(LedgerHead {
+                n: 12,
+                hash: hash.to_ascii_lowercase()
+            })
+        );
+        for bad in [
+            "12",
+            "x:00",
+            "3:abc",
+            &format!("-1:{hash}"),
+            &format!("4:{}", "g".repeat(64)),
+        ] {
+            assert!(parse_kept(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -11,7 +11,12 @@
 //!    passes `parlor verify`'s checks, and its result is the published
 //!    one (a game forfeited without a room must have a player who left);
 //! 3. the event has all its rounds, and the standings recomputed from the
-//!    results equal the published ones (points, tie-break, order).
+//!    results equal the published ones (points, tie-break, order);
+//! 4. every player's published seeding rating is one the public ratings
+//!    ledger gave them in the event's pool from the start on (see
+//!    [`super::seeding`]).
+//!
+//! The games' logs come in batches (see [`super::logs`]).
 //!
 //! The first disagreement is reported with where it is.
 
@@ -22,7 +27,7 @@ use parlor_games::Outcome;
 use parlor_protocol::{MatchLog, RoomId, TournamentGame, TournamentInfo, TournamentStatus};
 use serde::Serialize;
 
-use super::logs::{Logs, Route};
+use super::logs::Logs;
 use super::{match_log, Layout, Verification};
 use crate::tournament::{api, page};
 
@@ -50,8 +55,8 @@ pub struct Failure {
     /// Always false.
     pub verified: bool,
     /// Which check: `status`, `seed`, `commitment`, `pairings`, `game`,
-    /// `forfeit`, `log`, `event`, `deal`, `match`, `result`, `rounds` or
-    /// `standings`.
+    /// `forfeit`, `log`, `event`, `deal`, `match`, `result`, `rounds`,
+    /// `standings` or `seeding`.
     pub check: String,
     /// The round, from 1, when the disagreement is in one.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -126,8 +131,25 @@ impl Verification for Verdict {
 /// protocol error (the server could not be asked), not a failed check.
 pub async fn verify_server(url: &str, id: &str) -> Result<Verdict, String> {
     let page = api::page(url, id).await?;
-    let mut logs = Logs::new(url, "parlor-verify-tournament", Route::Protocol);
-    verify_page(&page, &mut logs).await
+    let mut logs = Logs::new(url, "parlor-verify-tournament");
+    logs.plan(page.rounds.iter().flatten().filter_map(|g| g.room.clone()));
+    let verdict = verify_page(&page, &mut logs).await?;
+    if verdict.is_err() || page.players.is_empty() {
+        return Ok(verdict);
+    }
+    let lines = match super::ratings::fetch_ledger(url, Some(page.game.name())).await? {
+        Ok(lines) => lines,
+        Err(f) => {
+            return Ok(Err(Failure::new(
+                "seeding",
+                format!("the ratings ledger is not readable: {}", f.reason),
+            )))
+        }
+    };
+    if let Err(why) = super::seeding::check(&page, &lines) {
+        return Ok(Err(Failure::new("seeding", why)));
+    }
+    Ok(verdict)
 }
 
 /// The winning seats a finished log gives, as the server reads them (a

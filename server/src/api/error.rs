@@ -139,6 +139,9 @@ impl ApiError {
                 QueryError::After | QueryError::Kind | QueryError::Limit | QueryError::NoPool => {
                     (400, C::RatingsBadQuery)
                 }
+                QueryError::NoRooms | QueryError::TooManyRooms | QueryError::BadRoom => {
+                    (400, C::LogsBadQuery)
+                }
             },
             ApiError::Body(e) => match e {
                 BodyError::Chunked => (411, C::HttpLengthRequired),

@@ -16,7 +16,9 @@
 //! - [`auth`]: the credentials a request presents (bearer token, session
 //!   cookie, HTTP Basic for a new token) and the cookie's origin check.
 //! - The endpoints: [`accounts`] (accounts, login, logout, tokens),
-//!   [`password`] (changing it, ending other credentials), [`players`], [`ratings`], [`tournaments`], [`ladder`]; and in plain
+//!   [`password`] (changing it, ending other credentials), [`players`],
+//!   [`ratings`], [`tournaments`], [`ladder`], [`logs`] (many finished
+//!   matches' logs at once, for verifiers); and in plain
 //!   form [`replay`] and [`ops`] (health, metrics, and the operations
 //!   listener).
 
@@ -24,6 +26,7 @@ pub mod accounts;
 pub mod auth;
 pub mod error;
 pub mod ladder;
+pub mod logs;
 pub mod ops;
 pub mod password;
 pub mod players;

@@ -23,6 +23,15 @@ pub enum QueryError {
     /// No game has the name asked for.
     #[error("no game has this name")]
     UnknownPool,
+    /// `rooms` is missing or empty.
+    #[error("rooms is a comma-separated list of room ids")]
+    NoRooms,
+    /// `rooms` names more rooms than one request takes.
+    #[error("rooms names at most {} rooms", super::logs::MAX_LOGS_PER_REQUEST)]
+    TooManyRooms,
+    /// Something in `rooms` is not a room id.
+    #[error("rooms holds something that is not a room id")]
+    BadRoom,
 }
 
 /// The value of `name` in a query string, if present.

@@ -11,6 +11,7 @@
 use parlor_protocol::RoomId;
 
 use super::ladder::{self, LadderRoute};
+use super::logs::{self, LogsQuery, LOGS_PATH};
 use super::players::{self, HistoryQuery};
 use super::query::QueryError;
 use super::ratings::{self, RatingsRoute};
@@ -72,6 +73,9 @@ pub enum Endpoint {
     /// The ratings: ledger, head, leaderboards (a malformed query is
     /// answered with its error).
     Ratings(Result<RatingsRoute, QueryError>),
+    /// `GET /api/logs?rooms=...` (a malformed query is answered with its
+    /// error).
+    Logs(Result<LogsQuery, QueryError>),
     /// Tournaments.
     Tournaments(TournamentRoute),
     /// The bot ladders.
@@ -91,7 +95,8 @@ impl Endpoint {
             Endpoint::ListTokens
             | Endpoint::Player(_)
             | Endpoint::PlayerHistory(_)
-            | Endpoint::Ratings(_) => false,
+            | Endpoint::Ratings(_)
+            | Endpoint::Logs(_) => false,
             Endpoint::Tournaments(t) => t.changes(),
             Endpoint::Ladder(l) => l.changes(),
             _ => true,
@@ -188,6 +193,7 @@ fn endpoint(method: &str, target: &str) -> Option<Endpoint> {
     };
     match path {
         ACCOUNTS_PATH => only("POST", Endpoint::Register),
+        LOGS_PATH => only("GET", Endpoint::Logs(logs::query(query))),
         LOGIN_PATH => only("POST", Endpoint::Login),
         LOGOUT_PATH => only("POST", Endpoint::Logout),
         PASSWORD_PATH => only("POST", Endpoint::ChangePassword),

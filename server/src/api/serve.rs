@@ -170,6 +170,10 @@ async fn dispatch(
                 }),
             }
         }
+        Endpoint::Logs(q) => Ok(Answer {
+            lines: Some(super::logs::answer(q?, req.store).await),
+            ..Answer::json(200, Value::Null)
+        }),
         Endpoint::Tournaments(t) => {
             // The list says what the caller entered, when it is signed in.
             let account = if t.changes() {

@@ -330,6 +330,7 @@ mod tests {
             moves: vec![],
             outcome,
             closed,
+            players: Vec::new(),
         }
     }
 

@@ -275,6 +275,35 @@ pub(super) fn fill_client_seeds(header: &mut MatchHeader, seats: &[(Seat, Stored
     }
 }
 
+/// The accounts of a rated match by seat, as its ledger line names them:
+/// empty unless every one of its `count` seats is an account's (only
+/// then was it rated).
+fn rated_players(seats: &[(Seat, StoredSeat)], count: u8) -> Vec<String> {
+    let mut by_seat: Vec<Option<&str>> = vec![None; usize::from(count)];
+    for (seat, who) in seats {
+        let name = match who {
+            StoredSeat::Player {
+                name,
+                account: true,
+                ..
+            } => Some(name.as_str()),
+            StoredSeat::Bot {
+                account: Some(name),
+                ..
+            } => Some(name.as_str()),
+            _ => None,
+        };
+        if let Some(slot) = by_seat.get_mut(seat.index()) {
+            *slot = name;
+        }
+    }
+    by_seat
+        .into_iter()
+        .map(|n| n.map(str::to_owned))
+        .collect::<Option<Vec<_>>>()
+        .unwrap_or_default()
+}
+
 impl Header {
     /// An unfinished match, to restore.
     pub(super) fn into_match(self, seats: Vec<(Seat, StoredSeat)>, steps: Steps) -> StoredMatch {
@@ -304,12 +333,18 @@ impl Header {
     pub(super) fn into_log(self, seats: &[(Seat, StoredSeat)], steps: Steps) -> MatchLog {
         let mut record = self.record;
         fill_client_seeds(&mut record.header, seats);
+        let players = if record.header.rated {
+            rated_players(seats, record.header.seats)
+        } else {
+            Vec::new()
+        };
         MatchLog {
             room: record.room,
             header: record.header,
             moves: steps.entries,
             outcome: self.outcome,
             closed: self.closed,
+            players,
         }
     }
 }
