@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use super::{LEASE, NODES};
 use crate::common::live::start_server;
-use crate::{LEASE, NODES};
 use parlor_server::testing::missing_service;
 
 /// Where node `i` logs: `PARLOR_CHAOS_LOGS/node{i}.log` if that is set

@@ -1,5 +1,5 @@
 //! Chaos in a cluster, run on purpose:
-//! `cargo test -p parlor-server --test chaos -- --ignored --nocapture`
+//! `cargo test -p parlor-server --test server -- --ignored --nocapture chaos::`
 //! (`PARLOR_CHAOS_CYCLES`, default [`DEFAULT_CYCLES`], sets how many
 //! faults).
 //!
@@ -30,8 +30,7 @@
 // One module a part of the run: the services and nodes, what the clients
 // share, the players, the rooms, the accounts' lanes, the epoch watch and
 // the faults. The run's knobs are here, below; the test is at the end.
-#[path = "../common/mod.rs"]
-mod common;
+use crate::common;
 
 mod accounts;
 mod epochs;

@@ -1,7 +1,7 @@
 //! A seat answers only to the connection that holds it now: after a
 //! resume elsewhere, the old connection's moves are refused.
 
-mod common;
+use crate::common;
 
 use common::{directory, nimrod_room, route, seat_all, Player};
 use parlor_games::Seat;

@@ -72,7 +72,10 @@ async fn tls_server(mut config: Config) -> TestServer {
     start_server_with(config).await
 }
 
-/// Makes the CLI's client trust the test CA (once a process).
+/// Makes the CLI's client trust the test CA (once a process). The CLI's
+/// TLS settings are the process's, fixed by the first `wss://` or
+/// `https://` connection it makes: in this test binary only this file's
+/// tests make one, each after calling this.
 fn trust_test_ca() {
     static TRUSTED: OnceLock<()> = OnceLock::new();
     TRUSTED.get_or_init(|| {

@@ -4,7 +4,7 @@
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
-mod session;
+use crate::session;
 
 use parlor_cli::Client;
 use parlor_games::Seat;

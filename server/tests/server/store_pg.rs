@@ -6,7 +6,7 @@
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic)]
 
-mod common;
+use crate::common;
 
 use common::backend::Backend;
 use common::fault_cases;

@@ -3,7 +3,7 @@
 //! after it let them pass it together.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::net::IpAddr;
 

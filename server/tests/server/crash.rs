@@ -20,7 +20,7 @@
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};

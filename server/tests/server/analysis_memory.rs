@@ -9,7 +9,7 @@
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::Child;

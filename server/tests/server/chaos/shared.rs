@@ -7,8 +7,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
+use super::services::Services;
 use crate::common::live::{hello, Ws};
-use crate::services::Services;
 use parlor_games::{GameKind, Viewer};
 use parlor_protocol::{MatchLog, RoomStatus, Update};
 use rand::seq::SliceRandom;

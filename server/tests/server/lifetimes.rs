@@ -4,7 +4,7 @@
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 

@@ -5,10 +5,10 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::rooms::finished_log;
+use super::shared::{connect, lock, Shared};
+use super::{SILENCE, THINK_MS};
 use crate::common::live::{recv_within, send, Ws};
-use crate::rooms::finished_log;
-use crate::shared::{connect, lock, Shared};
-use crate::{SILENCE, THINK_MS};
 use parlor_games::rng::GameRng;
 use parlor_games::{GameKind, Seat, Viewer};
 use parlor_protocol::{ErrorCode, RoomStatus, ServerMsg, Update};

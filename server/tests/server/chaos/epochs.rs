@@ -4,8 +4,8 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use crate::shared::{lock, Shared};
-use crate::EPOCH_EVERY;
+use super::shared::{lock, Shared};
+use super::EPOCH_EVERY;
 
 /// Reads every match's epoch now and then, until `stop`.
 pub(crate) async fn watch_epochs(sh: Arc<Shared>, url: String, stop: Arc<AtomicBool>) {

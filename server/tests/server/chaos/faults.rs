@@ -5,10 +5,10 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+use super::services::node_log;
+use super::shared::{lock, Shared};
+use super::{DOWN_FOR, LEASE, NODES, REST, SERVICE_DOWN_FOR, STOP_EVERY};
 use crate::common::live::start_server;
-use crate::services::node_log;
-use crate::shared::{lock, Shared};
-use crate::{DOWN_FOR, LEASE, NODES, REST, SERVICE_DOWN_FOR, STOP_EVERY};
 use rand::Rng;
 
 /// What the faults did, for the summary.

@@ -5,10 +5,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::players::{closed_why, on_error, player, Next};
+use super::shared::{connect, lock, Shared};
+use super::{PILES, SILENCE};
 use crate::common::live::{get_log, recv_within, send, Ws};
-use crate::players::{closed_why, on_error, player, Next};
-use crate::shared::{connect, lock, Shared};
-use crate::{PILES, SILENCE};
 use parlor_games::{GameKind, Viewer};
 use parlor_protocol::{ErrorCode, RoomStatus, ServerMsg};
 use rand::Rng;

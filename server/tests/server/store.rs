@@ -7,7 +7,7 @@
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic)]
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

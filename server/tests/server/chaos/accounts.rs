@@ -6,9 +6,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::shared::{lock, Shared};
 use crate::common::seekers;
 use crate::common::{event_lane, rated};
-use crate::shared::{lock, Shared};
 
 /// Pairs of players seek each other on random nodes, again and again
 /// until the faults are over (each pair asks for piles of its own, so
