@@ -4,7 +4,7 @@
 //! by default; run it with
 //!
 //! ```text
-//! cargo test --release -p parlor-games --test cribbage_bots -- --ignored --nocapture
+//! cargo test --release -p parlor-games --test games cribbage_bots:: -- --ignored --nocapture
 //! ```
 //!
 //! `CRIBBAGE_GAMES` sets the number of games (default 2000).

@@ -4,7 +4,7 @@
 //! with
 //!
 //! ```text
-//! cargo test --release -p parlor-games --test cribbage_distribution -- --ignored
+//! cargo test --release -p parlor-games --test games cribbage_distribution:: -- --ignored
 //! ```
 //!
 //! The criterion bench `cribbage` times the same enumeration.

@@ -4,7 +4,7 @@
 //! the series is ignored by default; run it with
 //!
 //! ```text
-//! cargo test --release -p parlor-games --test mitsudomoe_bots -- --ignored --nocapture
+//! cargo test --release -p parlor-games --test games mitsudomoe_bots:: -- --ignored --nocapture
 //! ```
 //!
 //! `MITSUDOMOE_GAMES` sets the games per pairing (default 100) and
@@ -15,7 +15,7 @@
 //! default options and counts how each ended:
 //!
 //! ```text
-//! cargo test --release -p parlor-games --test mitsudomoe_bots -- --ignored --nocapture every_search_match_ends
+//! cargo test --release -p parlor-games --test games -- --ignored --nocapture mitsudomoe_bots::every_search_match_ends
 //! ```
 
 // Tests fail by panicking, helpers included.

@@ -644,7 +644,7 @@ fn random_position(rng: &mut ChaCha8Rng, crowded: bool) -> Option<Position> {
 
 /// Writes `data/mitsudomoe_perft.json` (the counts from the fast
 /// generator; the tests above check the simple one gives the same):
-/// `cargo test --release -p parlor-games --test mitsudomoe_perft -- --ignored --nocapture print_frozen_counts`
+/// `cargo test --release -p parlor-games --test games -- --ignored --nocapture mitsudomoe_perft::print_frozen_counts`
 #[test]
 #[ignore]
 fn print_frozen_counts() {
@@ -685,7 +685,7 @@ fn print_frozen_counts() {
     let doc = serde_json::json!({
         "about": [
             "Perft counts for Mitsudomoe: `moves` = sequences of exactly `depth` legal turns, `positions` = distinct positions (board and player to move) they reach.",
-            "Obtained with `cargo test --release -p parlor-games --test mitsudomoe_perft -- --ignored --nocapture print_frozen_counts` (the rules module's perft), and checked by the same file's tests against a deliberately simple brute-force generator written from rules.md, which gives the same numbers.",
+            "Obtained with `cargo test --release -p parlor-games --test games -- --ignored --nocapture mitsudomoe_perft::print_frozen_counts` (the rules module's perft), and checked by the same file's tests against a deliberately simple brute-force generator written from rules.md, which gives the same numbers.",
             "`start` is the standard start (Black to move): its 9 turns at depth 1 are also rules.md's own count.",
             "`positions`: 36 positions from a ChaCha8 stream seeded 2024, alternately the end of a random playout from the start (2 to 39 turns) and a random crowded board (random stacks, three balls each on their own rings, random side to move), with a share where some vault relocates two or more balls; the first four also to depth 2."
         ],
@@ -698,7 +698,7 @@ fn print_frozen_counts() {
 
 /// Deeper counts from the start, by the fast generator alone (the simple
 /// one would take hours): `cargo test --release -p parlor-games --test
-/// mitsudomoe_perft -- --ignored --nocapture deeper_counts`.
+/// games -- --ignored --nocapture mitsudomoe_perft::deeper_counts`.
 #[test]
 #[ignore]
 fn deeper_counts() {

@@ -10,7 +10,7 @@
 //! with
 //!
 //! ```text
-//! cargo test --release -p parlor-games --test rummikub_ceiling -- --ignored --nocapture
+//! cargo test --release -p parlor-games --test games rummikub_ceiling:: -- --ignored --nocapture
 //! ```
 //!
 //! `CEILING_DEALS` sets the deals (default 200, each played from both

@@ -2,7 +2,7 @@
 //! runs for minutes); run in release:
 //!
 //! ```text
-//! cargo test --release -p parlor-games --test rummikub_scale -- --ignored --nocapture
+//! cargo test --release -p parlor-games --test games rummikub_scale:: -- --ignored --nocapture
 //! ```
 //!
 //! Deals are random from the 52 hosted blocks with a fixed seed, so the

@@ -574,7 +574,7 @@ fn readme_names_every_built_in_bot_in_order() {
 }
 
 /// Prints the README's error table: `cargo test -p parlor-protocol --test
-/// fixtures -- --ignored --nocapture print_error_table`.
+/// protocol -- --ignored --nocapture fixtures::print_error_table`.
 #[test]
 #[ignore]
 fn print_error_table() {

@@ -4,7 +4,7 @@
 //!
 //! The quick test runs in every `cargo test`; the measurement of every
 //! analysis kind is run on purpose, with the release server:
-//! `cargo test --release -p parlor-server --test analysis_memory -- --ignored --nocapture`.
+//! `cargo test --release -p parlor-server --test server analysis_memory:: -- --ignored --nocapture`.
 
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]

@@ -1,5 +1,5 @@
 //! Crash durability, run on purpose:
-//! `cargo test -p parlor-server --test crash -- --ignored --nocapture`
+//! `cargo test -p parlor-server --test server crash:: -- --ignored --nocapture`
 //! (with `PARLOR_TEST_STORE=postgres`, the server keeps its matches in a
 //! scratch Postgres schema as a cluster node: `--cluster` and `--bus`).
 //!

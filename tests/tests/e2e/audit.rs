@@ -34,7 +34,7 @@ use serde_json::{json, Value};
 use tokio_tungstenite::tungstenite::Message;
 
 /// Games played per game and seat count; `PARLOR_AUDIT_GAMES` raises it
-/// for a long audit (`cargo test --release -p parlor-tests --test audit`).
+/// for a long audit (`cargo test --release -p parlor-tests --test e2e audit::`).
 fn games_each() -> u64 {
     std::env::var("PARLOR_AUDIT_GAMES")
         .ok()
