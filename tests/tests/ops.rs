@@ -6,6 +6,12 @@
 //! The metrics recorder is one per process: the counters seen here add
 //! up every server of this test binary. Only one test here plays moves
 //! (of Nimrod), so its deltas are exact.
+//!
+//! So this file is a test binary of its own, not a module of `e2e` (the
+//! crate's other tests): there, other tests' servers would play moves,
+//! hold Nimrod rooms and cluster leases in the same recorder, and the
+//! exact counts asserted here (moves played, rooms playing, leases held)
+//! would be theirs too.
 
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]

@@ -56,7 +56,7 @@
 //!   relocations that works ([`relocation`]).
 //! - The rules sheet's count, 9 legal turns for the first player at the
 //!   start, is checked by the tests, with perft figures from two
-//!   independent generators (`games/tests/mitsudomoe_perft.rs`).
+//!   independent generators (`games/tests/games/mitsudomoe_perft.rs`).
 //!
 //! # Notation and wire
 //!

@@ -6,7 +6,7 @@ setup. Needs Python 3 and the `cryptography` package:
 
     python3 games/tests/data/keyed_stream.py > games/tests/data/keyed_stream.json
 
-games/tests/golden_deals.rs checks the Rust code against the output.
+games/tests/games/golden_deals.rs checks the Rust code against the output.
 """
 import hashlib
 import json

@@ -1,6 +1,6 @@
 //! Perft: how many move sequences of a given length there are from a
 //! position, and how many distinct positions they reach. The standard
-//! check of a move generator (see `games/tests/mitsudomoe_perft.rs`),
+//! check of a move generator (see `games/tests/games/mitsudomoe_perft.rs`),
 //! and a benchmark of it.
 
 use std::collections::HashMap;

@@ -1,0 +1,39 @@
+//! End-to-end tests: a real server on 127.0.0.1:0 and real WebSocket
+//! clients. `ops.rs` beside this folder is a binary of its own (its
+//! metrics are the process's).
+//!
+//! The layout (the same in every crate of the workspace): a crate's
+//! integration tests are ONE test binary, `<crate>/tests/<name>/main.rs`,
+//! `<name>` the package's name without `parlor-` (`e2e` for
+//! `parlor-tests`), each test file a module of it, beside this file.
+//! One binary links the crate's dependencies once rather than once a file,
+//! and its tests run side by side. Run one file's tests with its module
+//! as the filter: `cargo test -p parlor-tests --test e2e hardening::`.
+//! A test that must have its process to itself (process-wide state it
+//! measures or asserts on) is a file of its own in `<crate>/tests/`,
+//! saying why at its top.
+
+mod accounts;
+mod analysis;
+mod audit;
+mod bus;
+mod cluster;
+mod cribbage;
+mod fairness;
+mod hardening;
+mod hostile;
+mod http;
+mod ladder;
+mod matchmaking;
+mod matchmaking_cluster;
+mod matchmaking_hostile;
+mod mitsudomoe;
+mod nimrod;
+mod players_games;
+mod proxy;
+mod ratings;
+mod rummikub;
+mod tls;
+mod tournaments;
+mod transfer;
+mod verify_ratings;
