@@ -13,15 +13,16 @@
 //! saying why at its top.
 
 // Helpers the test modules share (not tests themselves).
-mod session;
-
 mod account;
+mod bot_reconnect;
 mod cli;
+mod device;
 mod ladder_bot;
 mod matchmaking;
 mod play;
 mod protocol;
 mod rated_bots;
+mod session;
 mod tournament_bots;
 mod verify_ratings;
 mod verify_tournament;

@@ -12,6 +12,7 @@
 //! measures or asserts on) is a file of its own in `<crate>/tests/`,
 //! saying why at its top.
 
+mod arena_fairness;
 mod glicko2;
 mod ladder_properties;
 mod ledger;

@@ -14,4 +14,5 @@
 
 mod fixtures;
 mod golden_logs;
+mod long_versions;
 mod random_bytes;
