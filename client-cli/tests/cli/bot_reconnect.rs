@@ -51,6 +51,15 @@ fn serve_when_asked() {
     }
 }
 
+/// [`serve_when_asked`]'s name in this test binary: its module path
+/// below the binary's root (`bot_reconnect::serve_when_asked`).
+fn serve_test_name() -> String {
+    match module_path!().split_once("::") {
+        Some((_, module)) => format!("{module}::serve_when_asked"),
+        None => "serve_when_asked".to_owned(),
+    }
+}
+
 /// A server process.
 struct Host(Child);
 
@@ -63,7 +72,7 @@ impl Host {
             let mut child = Command::new(std::env::current_exe().unwrap())
                 .args([
                     "--exact",
-                    "serve_when_asked",
+                    &serve_test_name(),
                     "--nocapture",
                     "--test-threads",
                     "1",
