@@ -127,6 +127,7 @@ error_codes! {
     HttpMethodNotAllowed = "http/method_not_allowed": "The path does not take this method; the `Allow` header lists those it takes.",
     ConnectionIdle = "connection/idle": "Nothing was received for too long; the connection is closed.",
     ConnectionSlow = "connection/slow": "The client does not read fast enough; the connection is closed.",
+    RoomSeedNotWanted = "room/seed_not_wanted": "Your seat waits for no seed: the deal is made, or the seat was taken with its seed or without one.",
 }
 
 impl fmt::Display for ErrorCode {

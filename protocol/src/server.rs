@@ -208,6 +208,12 @@ pub enum ServerMsg {
         /// The commitment to the server's deal seed.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         commitment: Option<String>,
+        /// The room waits for this seat's client seed (send `seed`): the
+        /// seat was taken for the player (a match found, a challenge
+        /// accepted, a rematch, a tournament's or the ladder's game) and
+        /// the deal is not made yet.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        seed_wanted: bool,
     },
     /// The session now watches the room (an update follows).
     Spectating {

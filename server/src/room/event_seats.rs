@@ -106,6 +106,9 @@ impl Room {
                 out: None,
                 client_seed: None,
                 account: true,
+                // The player's client adds its seed once it joins and
+                // sees the commitment; an absent player adds none.
+                seed_due: Self::seed_wait(),
             };
             if !self.take_seat(&host, Seat(index), slot).await {
                 tracing::error!(room = %self.id, seat = index, "a scheduled seat could not be stored");

@@ -114,6 +114,7 @@ impl Room {
             name,
             out: old_out,
             client_seed,
+            seed_due,
             ..
         } = &self.seats[seat.index()]
         else {
@@ -126,6 +127,7 @@ impl Room {
             out: self.host.outbox(who.conn),
             client_seed: client_seed.clone(),
             account: true,
+            seed_due: *seed_due,
         };
         if let Err(e) = self.store().set_seat(self.key, seat, slot.stored()).await {
             tracing::error!(room = %self.id, error = %e, "cannot store a seat taken back");
@@ -158,6 +160,7 @@ impl Room {
                 room: self.id.clone(),
                 seat,
                 commitment: self.commitment(),
+                seed_wanted: self.seats[seat.index()].seed_due().is_some(),
             },
         );
         self.reply_update(&who, seat);
@@ -178,35 +181,12 @@ impl Room {
         }
     }
 
-    /// Deals the match as it starts: from the committed server seed and
-    /// every seat's client seed, so that nobody alone chose the deal. (While
-    /// the room waited, its view showed a provisional deal from the server
-    /// seed alone.)
-    fn deal(&mut self) {
-        let Some(deal) = self.header.deal.as_mut() else {
-            return;
-        };
-        deal.client_seeds = self
-            .seats
-            .iter()
-            .map(|s| s.client_seed().map(str::to_owned))
-            .collect();
-        match parlor_protocol::replay(&self.header, &[]) {
-            Ok((game, rng)) => {
-                self.game = game;
-                self.rng = rng;
-            }
-            // The options were set up once already; this cannot fail
-            // short of a bug, and the provisional deal then stands.
-            Err(e) => tracing::error!(room = %self.id, error = %e, "cannot deal"),
-        }
-    }
-
     pub(super) async fn join(
         &mut self,
         who: Member,
         seat: Option<Seat>,
         client_seed: Option<String>,
+        await_seed: bool,
     ) {
         if let Some(own) = self.own_account_seat(&who, seat) {
             let slot = &self.seats[own.index()];
@@ -238,12 +218,18 @@ impl Room {
         let Some(seat) = self.free_seat(&who, seat) else {
             return;
         };
+        let seed_due = if await_seed && client_seed.is_none() {
+            Self::seed_wait()
+        } else {
+            None
+        };
         let slot = Slot::Player {
             token: who.token,
             name: who.name.to_string(),
             out: self.host.outbox(who.conn),
             client_seed,
             account: who.account,
+            seed_due,
         };
         if !self.take_seat(&who, seat, slot).await {
             return;
@@ -261,6 +247,7 @@ impl Room {
                 room: self.id.clone(),
                 seat,
                 commitment: self.commitment(),
+                seed_wanted: self.seats[seat.index()].seed_due().is_some(),
             },
         );
         self.broadcast();
@@ -330,6 +317,15 @@ impl Room {
             .iter()
             .position(|s| s.held_by(who.token))
             .map(|i| Seat(i as u8));
+        if let Some(seat) = held.filter(|s| {
+            let slot = &self.seats[s.index()];
+            slot.seed_due().is_some() && slot.attached_to(who.conn)
+        }) {
+            // Leaving ends the wait for the seat's seed: a seat taken for
+            // its player is theirs as if they had sat, so leaving a match
+            // that this starts resigns it.
+            self.settle_seat(&who, seat.index(), None).await;
+        }
         match (held, self.status()) {
             (Some(seat), _) if !self.seats[seat.index()].attached_to(who.conn) => {
                 return self.error(
@@ -420,6 +416,7 @@ impl Room {
                 room: self.id.clone(),
                 seat,
                 commitment: self.commitment(),
+                seed_wanted: self.seats[seat.index()].seed_due().is_some(),
             });
             new.send_text(self.update_for(Some(seat)));
         }

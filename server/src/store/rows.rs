@@ -270,7 +270,9 @@ pub(super) fn fill_client_seeds(header: &mut MatchHeader, seats: &[(Seat, Stored
         if let (StoredSeat::Player { client_seed, .. }, Some(slot)) =
             (who, deal.client_seeds.get_mut(seat.index()))
         {
-            slot.clone_from(client_seed);
+            // An empty seed is a seat still waiting for its seed (the
+            // room's mark, no checked seed is empty): it has given none.
+            *slot = client_seed.clone().filter(|s| !s.is_empty());
         }
     }
 }
