@@ -216,6 +216,7 @@ async fn series(client: &mut Client, a: &Args, rng: &mut GameRng) -> Result<Summ
                     rated: a.rated,
                     bots: false,
                     bots_after_ms: None,
+                    client_seed: Some(parlor_cli::client::client_seed()),
                 };
                 let seek = lobby::start_seek(client, &msg).await.map_err(err)?;
                 match lobby::wait_matched(client, seek).await.map_err(err)? {
