@@ -19,6 +19,7 @@
 pub mod logs;
 pub mod match_log;
 pub mod ratings;
+pub mod seeds;
 pub mod tournament;
 
 use std::io::Write;

@@ -131,6 +131,11 @@ impl Room {
             .iter()
             .map(|s| s.client_seed().map(str::to_owned))
             .collect();
+        deal.bot_seats = (0u8..)
+            .zip(&self.seats)
+            .filter(|(_, s)| matches!(s, Slot::Bot { .. }))
+            .map(|(i, _)| Seat(i))
+            .collect();
         match parlor_protocol::replay(&self.header, &[]) {
             Ok((game, rng)) => {
                 self.game = game;
