@@ -107,8 +107,11 @@ impl Room {
     /// An account takes back its seat `seat` on a new connection (and a
     /// new token): the seat is stored under the new token, the connection
     /// that held it hears `left` and gets no more updates, and the new one
-    /// gets `joined` and its update, as after a `resume`.
-    async fn take_back(&mut self, who: Member, seat: Seat) {
+    /// gets `joined` and its update, as after a `resume`. A seat still
+    /// waiting for its seed (a scheduled game's) waits on for it if the
+    /// join came with a seed (`promised`: the client sends one once it
+    /// has seen the commitment); a join without one settles it without.
+    async fn take_back(&mut self, who: Member, seat: Seat, promised: bool) {
         let Slot::Player {
             token: old_token,
             name,
@@ -127,17 +130,13 @@ impl Room {
             out: self.host.outbox(who.conn),
             client_seed: client_seed.clone(),
             account: true,
-            seed_due: *seed_due,
+            seed_due: seed_due.filter(|_| promised),
         };
-        if let Err(e) = self.store().set_seat(self.key, seat, slot.stored()).await {
-            tracing::error!(room = %self.id, error = %e, "cannot store a seat taken back");
-            return self.error(
-                &who,
-                ErrorCode::ServerStorage,
-                format!("the seat could not be stored: {e}"),
-            );
+        let waiting = self.status() == RoomStatus::Waiting;
+        if !self.take_seat(&who, seat, slot).await {
+            return;
         }
-        self.seats[seat.index()] = slot;
+        let started = waiting && self.status() == RoomStatus::Playing;
         self.load_ratings().await;
         self.host.report(RoomEvent::Unseated {
             room: self.id.clone(),
@@ -163,7 +162,11 @@ impl Room {
                 seed_wanted: self.seats[seat.index()].seed_due().is_some(),
             },
         );
-        self.reply_update(&who, seat);
+        if started {
+            self.broadcast();
+        } else {
+            self.reply_update(&who, seat);
+        }
         self.others(
             seat,
             &ServerMsg::Presence {
@@ -195,7 +198,8 @@ impl Room {
                 return self.resume(who);
             }
             if !slot.held_by(who.token) {
-                return self.take_back(who, own).await;
+                let promised = client_seed.is_some();
+                return self.take_back(who, own, promised).await;
             }
         }
         if self.seats.iter().any(|s| s.held_by(who.token)) {
