@@ -410,13 +410,20 @@ async fn a_ladder_game_deals_from_the_bots_seed_and_shows_the_anchor() {
     server.stop().await.unwrap();
 }
 
-#[tokio::test]
-async fn a_tournament_game_takes_the_present_players_seed_and_shows_the_absent_one() {
-    let store = TestStore::new().await;
-    let server = start_server(Some(&store)).await;
+/// A two-player event of `here` and `away` starting in two seconds, with
+/// only `here` connected: the server, `here`'s connection and its game.
+async fn lone_tournament_game(
+    store: &TestStore,
+    names: [&str; 2],
+) -> (
+    parlor_tests::TestServer,
+    Raw,
+    parlor_protocol::TournamentSeat,
+) {
+    let server = start_server(Some(store)).await;
     let (addr, url) = (server.addr(), server.url());
-    let (here, _) = account_with_token(addr, "here").await;
-    let (away, _) = account_with_token(addr, "away").await;
+    let (here, _) = account_with_token(addr, names[0]).await;
+    let (away, _) = account_with_token(addr, names[1]).await;
     let body: Value = json!({"game": "nimrod", "format": "round-robin", "rounds": 1,
         "options": {"random": {"min": 3, "max": 9}}, "rated": false, "kind": "bot",
         "starts_at_ms": parlor_server::clock::now_ms() + 2_000});
@@ -443,6 +450,22 @@ async fn a_tournament_game_takes_the_present_players_seed_and_shows_the_absent_o
             _ => None,
         })
         .await;
+    (server, c, game)
+}
+
+/// Reads `room` on `c` to its end.
+async fn finished(c: &mut Raw, room: &RoomId) {
+    loop {
+        if c.update(room).await.status == RoomStatus::Finished {
+            return;
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_tournament_game_takes_the_present_players_seed_and_shows_the_absent_one() {
+    let store = TestStore::new().await;
+    let (server, mut c, game) = lone_tournament_game(&store, ["here", "away"]).await;
     c.send_json(json!({"type": "join", "room": game.room, "seat": game.seat,
                        "client_seed": "promise"}))
         .await;
@@ -451,11 +474,7 @@ async fn a_tournament_game_takes_the_present_players_seed_and_shows_the_absent_o
     dealt(&mut c, &game.room).await;
     c.send_json(json!({"type": "leave", "room": game.room}))
         .await;
-    loop {
-        if c.update(&game.room).await.status == RoomStatus::Finished {
-            break;
-        }
-    }
+    finished(&mut c, &game.room).await;
     let log = match_log(&mut c, &game.room).await;
     let mine = usize::from(game.seat.0);
     assert_eq!(
@@ -465,5 +484,37 @@ async fn a_tournament_game_takes_the_present_players_seed_and_shows_the_absent_o
     let mut want = vec![Contribution::NoSeed, Contribution::NoSeed];
     want[mine] = Contribution::Seed;
     verified(&log, &want);
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn leaving_a_tournament_game_before_its_deal_resigns_it_at_once() {
+    let store = TestStore::new().await;
+    let (server, mut c, game) = lone_tournament_game(&store, ["quitter", "absent"]).await;
+    // Joined without a seed: settled at once; the absent seat still waits.
+    c.send_json(json!({"type": "join", "room": game.room, "seat": game.seat}))
+        .await;
+    let wanted = c
+        .expect(|m| match m {
+            ServerMsg::Joined { seed_wanted, .. } => Some(*seed_wanted),
+            _ => None,
+        })
+        .await;
+    assert!(!wanted);
+    let started = std::time::Instant::now();
+    c.send_json(json!({"type": "leave", "room": game.room}))
+        .await;
+    finished(&mut c, &game.room).await;
+    assert!(
+        started.elapsed() < parlor_server::room::SEED_WAIT,
+        "the leave did not wait for the absent seat's seed"
+    );
+    let log = match_log(&mut c, &game.room).await;
+    assert_eq!(
+        log.header.deal.as_ref().unwrap().client_seeds,
+        vec![None, None]
+    );
+    let report = verified(&log, &[Contribution::NoSeed, Contribution::NoSeed]);
+    assert!(report.server_alone);
     server.stop().await.unwrap();
 }

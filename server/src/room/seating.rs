@@ -321,10 +321,12 @@ impl Room {
             .iter()
             .position(|s| s.held_by(who.token))
             .map(|i| Seat(i as u8));
-        if let Some(seat) = held.filter(|s| {
-            let slot = &self.seats[s.index()];
-            slot.seed_due().is_some() && slot.attached_to(who.conn)
-        }) {
+        let attached = held.filter(|s| self.seats[s.index()].attached_to(who.conn));
+        if attached.is_some() && self.scheduled() && self.status() == RoomStatus::Waiting {
+            // A scheduled game's seats are never freed: its deal is made
+            // now, and the leave resigns it.
+            self.end_every_seed_wait().await;
+        } else if let Some(seat) = attached.filter(|s| self.seats[s.index()].seed_due().is_some()) {
             // Leaving ends the wait for the seat's seed: a seat taken for
             // its player is theirs as if they had sat, so leaving a match
             // that this starts resigns it.

@@ -57,9 +57,24 @@ impl Room {
 
     /// Settles every seat whose wait for a seed ran out, without one.
     pub(super) async fn end_seed_wait(&mut self) {
-        let now = Instant::now();
+        self.settle_waiting_until(Instant::now()).await;
+    }
+
+    /// Ends every seat's wait for its seed at once (a scheduled game's
+    /// player leaves before its deal: its seats are never freed, so the
+    /// match is dealt and the leave resigns it).
+    pub(super) async fn end_every_seed_wait(&mut self) {
+        let Some(last) = self.seats.iter().filter_map(Slot::seed_due).max() else {
+            return;
+        };
+        self.settle_waiting_until(last).await;
+    }
+
+    /// Settles without a seed every seat waiting for one until `at` or
+    /// earlier.
+    async fn settle_waiting_until(&mut self, at: Instant) {
         let due: Vec<usize> = (0..self.seats.len())
-            .filter(|&i| self.seats[i].seed_due().is_some_and(|at| at <= now))
+            .filter(|&i| self.seats[i].seed_due().is_some_and(|due| due <= at))
             .collect();
         // Nobody asked: refusals (a failed write) have no one to go to
         // and are logged by `take_seat`.
