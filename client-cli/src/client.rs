@@ -128,7 +128,10 @@ impl Client {
                 None => return Err(ClientError::Closed(None)),
                 Some(Err(e)) => return Err(e.into()),
                 Some(Ok(Message::Text(t))) => match decode_server(t.as_str()) {
-                    Ok(msg) => return Ok(msg),
+                    Ok(msg) => {
+                        self.answer_seed_wanted(&msg).await?;
+                        return Ok(msg);
+                    }
                     // A newer server's message (a type, or a value, this
                     // client does not know) is skipped: the protocol lets
                     // clients ignore what they do not understand.
@@ -145,6 +148,28 @@ impl Client {
                 Some(Ok(_)) => {}
             }
         }
+    }
+
+    /// Sends a fresh seed for a seat taken for this client that waits
+    /// for one (`joined` with `seed_wanted`): it comes after `joined`
+    /// showed the room's commitment, so neither the server nor the other
+    /// players can have chosen the deal around it. Every flow that is
+    /// seated (play, bot, seek, challenge, rematch, ladder, tournament)
+    /// reads its messages here, so every one contributes.
+    async fn answer_seed_wanted(&mut self, msg: &ServerMsg) -> Result<(), ClientError> {
+        if let ServerMsg::Joined {
+            room,
+            seed_wanted: true,
+            ..
+        } = msg
+        {
+            self.send(&ClientMsg::Seed {
+                room: room.clone(),
+                client_seed: client_seed(),
+            })
+            .await?;
+        }
+        Ok(())
     }
 
     /// Sends `msg` and waits for the first reply that `want` accepts; a
@@ -191,7 +216,9 @@ fn has_type(text: &str) -> bool {
     serde_json::from_str::<serde_json::Value>(text).is_ok_and(|v| v["type"].is_string())
 }
 
-/// A fresh client seed for `join`: 16 random bytes in hex, so that the
+/// A fresh client seed for `join` and `seed` (and the promise of one
+/// that `seek`, `challenge`, `accept` and `rematch` carry): 16 random
+/// bytes in hex, so that the
 /// deal depends on something neither the server nor the other players
 /// could know in advance.
 pub fn client_seed() -> String {

@@ -179,7 +179,12 @@ pub async fn seat_in(client: &mut Client, room: RoomId) -> Result<Seated, Client
 /// Accepts challenge `challenge` and waits until the player is seated.
 /// `Ok(None)` when it ended otherwise first (withdrawn, expired).
 pub async fn accept(client: &mut Client, challenge: u64) -> Result<Option<Seated>, ClientError> {
-    client.send(&ClientMsg::Accept { challenge }).await?;
+    client
+        .send(&ClientMsg::Accept {
+            challenge,
+            client_seed: Some(crate::client::client_seed()),
+        })
+        .await?;
     loop {
         let msg = client.recv().await?;
         match challenge_news(&msg, challenge) {

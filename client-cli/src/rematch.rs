@@ -89,7 +89,10 @@ async fn send_offer(
     out: &mut impl Write,
 ) -> Result<(), PlayError> {
     client
-        .send(&ClientMsg::Rematch { room: room.clone() })
+        .send(&ClientMsg::Rematch {
+            room: room.clone(),
+            client_seed: Some(crate::client::client_seed()),
+        })
         .await?;
     writeln!(
         out,

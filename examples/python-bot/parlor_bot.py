@@ -271,7 +271,14 @@ class Conn:
         await self.ws.send(json.dumps(msg))
 
     async def recv(self):
-        return json.loads(await self.ws.recv())
+        msg = json.loads(await self.ws.recv())
+        # A seat taken for us (a seek matched, a tournament's or the
+        # ladder's game) waits for our seed, now that `joined` has shown
+        # the room's commitment: send a fresh one ("Fair dealing").
+        if msg["type"] == "joined" and msg.get("seed_wanted"):
+            await self.send({"type": "seed", "room": msg["room"],
+                             "client_seed": secrets.token_hex(8)})
+        return msg
 
     async def reply(self, want):
         """The next message of type `want`; an error instead fails.
@@ -382,7 +389,9 @@ async def seek_games(url, game, seats, options, rated, games, verbose, ca_cert=N
         conn = Conn(ws)
         await conn.hello(token)
         for _ in range(games):
-            seek = {"type": "seek", "game": game, "seats": seats, "rated": rated}
+            # The seed says we answer `seed_wanted`; it is not the deal's.
+            seek = {"type": "seek", "game": game, "seats": seats, "rated": rated,
+                    "client_seed": secrets.token_hex(8)}
             if options is not None:
                 seek["options"] = options
             await conn.send(seek)
@@ -499,7 +508,8 @@ async def ladder(url, game, games, verbose, ca_cert=None, token=None):
             for room, seat in seats:
                 if room not in taken:
                     taken.add(room)
-                    await conn.send({"type": "join", "room": room, "seat": seat})
+                    await conn.send({"type": "join", "room": room, "seat": seat,
+                                     "client_seed": secrets.token_hex(8)})
             if kind == "error":
                 if msg["code"] in ("ladder/bots_only", "ladder/off", "auth/required"):
                     raise RuntimeError(f'{msg["code"]}: {msg["message"]}')
@@ -545,11 +555,13 @@ async def tournament(url, event, verbose, ca_cert=None, token=None):
                 continue
             kind = msg["type"]
             if kind == "tournament_game":
-                await conn.send({"type": "join", "room": msg["room"], "seat": msg["seat"]})
+                await conn.send({"type": "join", "room": msg["room"], "seat": msg["seat"],
+                                 "client_seed": secrets.token_hex(8)})
                 games[msg["room"]] = msg["players"]
             elif kind == "games":
                 for g in msg["games"]:
-                    await conn.send({"type": "join", "room": g["room"], "seat": g["seat"]})
+                    await conn.send({"type": "join", "room": g["room"], "seat": g["seat"],
+                                     "client_seed": secrets.token_hex(8)})
             elif kind == "error":
                 if msg["code"] in IGNORED:
                     continue

@@ -40,6 +40,7 @@ pub const CLIENT_TYPES: &[&str] = &[
     "leave_tournament",
     "ladder_join",
     "ladder_leave",
+    "seed",
 ];
 
 /// A message from a client.
@@ -191,6 +192,12 @@ pub enum ClientMsg {
         /// How long to wait before bots fill in (default 30,000 ms).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         bots_after_ms: Option<u64>,
+        /// A fresh client seed (as in `join`): says this client answers
+        /// `joined`'s `seed_wanted` with `seed`, so the new room waits for
+        /// its seat's seed. It is checked, but not mixed into the deal:
+        /// the server sees it before it commits (see "Fair dealing").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client_seed: Option<String>,
     },
     /// Withdraw a seek (absent: every seek of this connection); answered
     /// by `seek_ended`.
@@ -220,6 +227,12 @@ pub enum ClientMsg {
         /// The challenger's seat (default: drawn at random).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         seat: Option<Seat>,
+        /// A fresh client seed (as in `join`): says this client answers
+        /// `joined`'s `seed_wanted` with `seed`, so the new room waits for
+        /// its seat's seed. It is checked, but not mixed into the deal:
+        /// the server sees it before it commits (see "Fair dealing").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client_seed: Option<String>,
     },
     /// Withdraw a challenge one made.
     CancelChallenge {
@@ -230,6 +243,12 @@ pub enum ClientMsg {
     Accept {
         /// The challenge's id.
         challenge: u64,
+        /// A fresh client seed (as in `join`): says this client answers
+        /// `joined`'s `seed_wanted` with `seed`, so the new room waits for
+        /// its seat's seed. It is checked, but not mixed into the deal:
+        /// the server sees it before it commits (see "Fair dealing").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client_seed: Option<String>,
     },
     /// Decline a challenge.
     Decline {
@@ -245,6 +264,12 @@ pub enum ClientMsg {
     Rematch {
         /// The finished room.
         room: RoomId,
+        /// A fresh client seed (as in `join`): says this client answers
+        /// `joined`'s `seed_wanted` with `seed`, so the new room waits for
+        /// its seat's seed. It is checked, but not mixed into the deal:
+        /// the server sees it before it commits (see "Fair dealing").
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        client_seed: Option<String>,
     },
     /// The unfinished games of the connection's account; answered by
     /// `games`.
@@ -274,6 +299,16 @@ pub enum ClientMsg {
     LadderLeave {
         /// The game.
         game: GameKind,
+    },
+    /// Add this seat's seed to a room's deal, after `joined` said
+    /// `seed_wanted` (the commitment is known by then): once every seat
+    /// that waits for one has its seed, or the wait ends, the room deals.
+    /// No answer of its own: the update of the dealt match follows.
+    Seed {
+        /// The room.
+        room: RoomId,
+        /// 1 to 64 letters, digits, `-` or `_`, fresh for this room.
+        client_seed: String,
     },
     /// Measure the round trip; answered by `pong` with the same id.
     Ping {

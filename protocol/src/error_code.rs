@@ -129,6 +129,7 @@ error_codes! {
     ConnectionIdle = "connection/idle": "Nothing was received for too long; the connection is closed.",
     ConnectionSlow = "connection/slow": "The client does not read fast enough; the connection is closed.",
     AuthRevoked = "auth/revoked": "The token or session this connection signed in with has ended (the token was revoked, the session logged out, the password changed or the account closed); the connection is closed (code 4002).",
+    RoomSeedNotWanted = "room/seed_not_wanted": "Your seat waits for no seed: the deal is made, or the seat was taken with its seed or without one.",
 }
 
 impl fmt::Display for ErrorCode {

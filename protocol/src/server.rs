@@ -98,8 +98,9 @@ pub struct MatchHeader {
     /// as rated: through a rated seek, challenge or rematch).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub rated: bool,
-    /// The event the match is a game of, if any (its deal then comes from
-    /// the event's seed, and no seat adds a client seed).
+    /// The event the match is a game of, if any (its server seed and salt
+    /// then come from the event's seed; in a duplicate set, whose games
+    /// share one deal, no seat adds a client seed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub event: Option<Box<crate::EventGame>>,
     /// The ladder game the match is, if any: its players by seat, seated
@@ -120,6 +121,10 @@ pub struct Deal {
     pub salt: String,
     /// Each seat's client seed, in seat order (`null`: none given).
     pub client_seeds: Vec<Option<String>>,
+    /// The seats a built-in bot played, which the server seats and which
+    /// add no seed (absent: none, or a log written before it was kept).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bot_seats: Vec<Seat>,
 }
 
 /// How a match that did not finish ended.
@@ -213,6 +218,12 @@ pub enum ServerMsg {
         /// The commitment to the server's deal seed.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         commitment: Option<String>,
+        /// The room waits for this seat's client seed (send `seed`): the
+        /// seat was taken for the player (a match found, a challenge
+        /// accepted, a rematch, a tournament's or the ladder's game) and
+        /// the deal is not made yet.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        seed_wanted: bool,
     },
     /// The session now watches the room (an update follows).
     Spectating {

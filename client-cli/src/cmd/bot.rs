@@ -219,6 +219,7 @@ async fn series(client: &mut Client, a: &Args, rng: &mut GameRng) -> Result<Summ
                     rated: a.rated,
                     bots: false,
                     bots_after_ms: None,
+                    client_seed: Some(parlor_cli::client::client_seed()),
                 };
                 let found = match lobby::start_seek(client, &msg).await {
                     Ok(seek) => lobby::wait_matched(client, seek).await,

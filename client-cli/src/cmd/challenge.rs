@@ -95,6 +95,7 @@ pub async fn run(a: Args) -> Result<(), String> {
         clock: a.clock.clock(),
         rated: a.rated,
         seat: a.seat.map(Seat),
+        client_seed: Some(parlor_cli::client::client_seed()),
     };
     let info = lobby::start_challenge(&mut client, &msg)
         .await

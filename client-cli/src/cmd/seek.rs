@@ -71,6 +71,7 @@ pub async fn run(a: Args) -> Result<(), String> {
         rated: a.rated,
         bots: a.bots_after.is_some(),
         bots_after_ms: a.bots_after.map(|s| s.saturating_mul(1000)),
+        client_seed: Some(parlor_cli::client::client_seed()),
     };
     let seek = lobby::start_seek(&mut client, &msg)
         .await

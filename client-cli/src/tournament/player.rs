@@ -98,8 +98,11 @@ pub async fn play_event(
                 };
                 if let Some(seat) = g.seats.iter().position(|s| same_name(s, &me)) {
                     let seat = Seat(u8::try_from(seat).unwrap_or(u8::MAX));
-                    // An event's deal comes from its seed alone: no client seed.
-                    seats.take(client, room, seat, strategy, None).await?;
+                    // A seed in the join: the room asks for a fresh one once
+                    // `joined` shows the commitment (a lone game's deal takes
+                    // it; a duplicate set's shared deal asks for none).
+                    let promise = Some(crate::client::client_seed());
+                    seats.take(client, room, seat, strategy, promise).await?;
                 }
             }
             next_poll = Instant::now() + POLL;
@@ -120,7 +123,10 @@ pub async fn play_event(
         };
         match msg {
             ServerMsg::TournamentGame(t) if t.tournament == id => {
-                seats.take(client, &t.room, t.seat, strategy, None).await?;
+                let promise = Some(crate::client::client_seed());
+                seats
+                    .take(client, &t.room, t.seat, strategy, promise)
+                    .await?;
             }
             other => seats.on_msg(client, other, rng).await?,
         }

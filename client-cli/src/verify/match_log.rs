@@ -18,6 +18,7 @@ use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 
+use super::seeds::{seat_seeds, server_alone, SeatSeed};
 use super::{Layout, Verification};
 
 /// Which check a failure belongs to.
@@ -221,6 +222,10 @@ pub struct Report {
     /// What the deal's chance stream is keyed by; `None` when the header
     /// has neither a deal nor a seed.
     pub deal_key: Option<KeyInputs>,
+    /// What each seat added to the deal (empty without a fair deal).
+    pub seat_seeds: Vec<SeatSeed>,
+    /// The deal rests on the server's seed alone: no seat added a seed.
+    pub server_alone: bool,
     /// The deal; `None` when the header sets no match up.
     pub deal: Option<Dealt>,
     /// The replay of the steps.
@@ -250,11 +255,24 @@ impl Verification for Report {
              there is no commitment to check, only the replay"
                 .to_owned()
         });
+        let alone = self.server_alone.then(|| {
+            "note: no seat added a seed: this deal rests on the server's seed alone \
+             (the commitment shows it was fixed before the match, not that it was not chosen)"
+                .to_owned()
+        });
+        let seats = self
+            .seat_seeds
+            .iter()
+            .map(|s| format!("{}: {}", s.seat, s.protects));
         let failed = self
             .failures
             .iter()
             .map(|f| format!("the {} check failed: {f}", f.check().name()));
-        note.into_iter().chain(failed).collect()
+        note.into_iter()
+            .chain(alone)
+            .chain(seats)
+            .chain(failed)
+            .collect()
     }
 }
 
@@ -271,7 +289,10 @@ pub fn verify(log: &MatchLog) -> Report {
         (None, None) => (None, None),
     };
     let (deal, replay) = replay_steps(log, &mut failures);
+    let seat_seeds = seat_seeds(h);
     Report {
+        server_alone: server_alone(&seat_seeds),
+        seat_seeds,
         room: log.room.clone(),
         game: h.game,
         seats: h.seats,
@@ -467,6 +488,7 @@ mod tests {
                 server_seed: s.seed_hex(),
                 salt: s.salt_hex(),
                 client_seeds: vec![Some("alice".into()), None],
+                bot_seats: Vec::new(),
             }),
             None,
         ))

@@ -22,6 +22,7 @@ pub mod logs;
 pub mod match_log;
 pub mod ratings;
 pub mod seeding;
+pub mod seeds;
 pub mod tournament;
 
 use std::io::Write;

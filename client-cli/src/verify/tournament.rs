@@ -363,10 +363,13 @@ async fn check_game(
             ),
         );
     }
-    if deal.client_seeds.iter().any(Option::is_some) {
+    // A duplicate set's games share one deal: no seat may add to it. A
+    // lone game's players add their seeds after its commitment, as in
+    // any room (the fair-dealing check below recomputes the deal).
+    if !ev.siblings.is_empty() && deal.client_seeds.iter().any(Option::is_some) {
         return fail(
             "deal",
-            "a seat added a client seed to an event's deal".into(),
+            "a seat added a client seed to a duplicate set's shared deal".into(),
         );
     }
     let report = match_log::verify(&log);

@@ -25,5 +25,6 @@ mod rated_bots;
 mod session;
 mod tournament_bots;
 mod verify_ratings;
+mod verify_seat_seeds;
 mod verify_tournament;
 mod watch;

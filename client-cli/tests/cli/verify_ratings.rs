@@ -54,6 +54,7 @@ fn play(game: GameKind, seats: u8, room: &str, seed: u64) -> MatchLog {
             server_seed: secret.seed_hex(),
             salt: secret.salt_hex(),
             client_seeds: vec![None; usize::from(seats)],
+            bot_seats: Vec::new(),
         }),
         clock: None,
         rated: true,

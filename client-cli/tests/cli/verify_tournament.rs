@@ -65,6 +65,7 @@ fn play(room: &RoomId, event: EventGame, seed: &EventSeed, rated: bool, pick: u6
             server_seed: secret.seed_hex(),
             salt: secret.salt_hex(),
             client_seeds: vec![None, None],
+            bot_seats: Vec::new(),
         }),
         clock: Some(Clock::PerMove { ms: 10_000 }),
         rated,

@@ -82,6 +82,7 @@ fn client_type(m: &ClientMsg) -> &'static str {
         ClientMsg::LeaveTournament { .. } => "leave_tournament",
         ClientMsg::LadderJoin { .. } => "ladder_join",
         ClientMsg::LadderLeave { .. } => "ladder_leave",
+        ClientMsg::Seed { .. } => "seed",
     }
 }
 

@@ -199,6 +199,7 @@ fn deal(pattern: u8, client_seeds: &[Option<&str>]) -> Deal {
         server_seed: secret.seed_hex(),
         salt: secret.salt_hex(),
         client_seeds: client_seeds.iter().map(|s| s.map(str::to_owned)).collect(),
+        bot_seats: Vec::new(),
     }
 }
 

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+use parlor_games::deal::check_client_seed;
 use parlor_games::{GameKind, Seat};
 use parlor_protocol::{ChallengeInfo, Clock, DeclineReason, ErrorCode, RoomId, ServerMsg};
 use serde_json::Value;
@@ -30,6 +31,11 @@ use crate::room::RoomRequest;
 #[derive(Debug, Default)]
 pub(super) struct Matchmaking {
     summons: Option<mpsc::Receiver<Summons>>,
+    /// The client sent a seed with a seek, challenge, acceptance or
+    /// rematch: it answers `joined`'s `seed_wanted`, so the seats it is
+    /// summoned to wait for its seed (a client that never said so is
+    /// seated without one at once, as older clients expect).
+    seeds: bool,
 }
 
 impl Matchmaking {
@@ -78,6 +84,21 @@ pub(super) struct ChallengeAsk {
 }
 
 impl Session {
+    /// Notes a seed given with a request that may seat this session: the
+    /// session's summonses wait for its seed after the commitment from
+    /// now on. False (refused) if the seed is not a valid one.
+    pub(super) fn promise_seed(&mut self, client_seed: Option<&str>) -> bool {
+        let Some(seed) = client_seed else {
+            return true;
+        };
+        if let Err(e) = check_client_seed(seed) {
+            self.refuse(Refused::new(ErrorCode::RequestMalformed, e.to_string()));
+            return false;
+        }
+        self.matchmaking.seeds = true;
+        true
+    }
+
     /// This session as the matchmaker keeps it.
     /// The rating a seek of `game` pairs by: for a rated seek, the
     /// account's rating in the game's pool (the starting rating if it has
@@ -341,6 +362,7 @@ impl Session {
             RoomRequest::Join {
                 seat: Some(summons.seat),
                 client_seed: None,
+                await_seed: self.matchmaking.seeds,
             },
             true,
         );

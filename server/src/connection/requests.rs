@@ -63,7 +63,15 @@ impl Session {
                 room,
                 seat,
                 client_seed,
-            } => self.forward(room, RoomRequest::Join { seat, client_seed }, true),
+            } => self.forward(
+                room,
+                RoomRequest::Join {
+                    seat,
+                    client_seed,
+                    await_seed: false,
+                },
+                true,
+            ),
             ClientMsg::Spectate { room } => self.forward(room, RoomRequest::Spectate, true),
             ClientMsg::AddBot {
                 room,
@@ -87,7 +95,11 @@ impl Session {
                 rated,
                 bots,
                 bots_after_ms,
+                client_seed,
             } => {
+                if !self.promise_seed(client_seed.as_deref()) {
+                    return;
+                }
                 self.seek(super::matchmaking::SeekAsk {
                     game,
                     seats,
@@ -107,7 +119,11 @@ impl Session {
                 clock,
                 rated,
                 seat,
+                client_seed,
             } => {
+                if !self.promise_seed(client_seed.as_deref()) {
+                    return;
+                }
                 self.challenge(super::matchmaking::ChallengeAsk {
                     to,
                     game,
@@ -119,9 +135,23 @@ impl Session {
                 .await
             }
             ClientMsg::CancelChallenge { challenge } => self.cancel_challenge(challenge).await,
-            ClientMsg::Accept { challenge } => self.accept(challenge).await,
+            ClientMsg::Accept {
+                challenge,
+                client_seed,
+            } => {
+                if self.promise_seed(client_seed.as_deref()) {
+                    self.accept(challenge).await;
+                }
+            }
             ClientMsg::Decline { challenge, reason } => self.decline(challenge, reason).await,
-            ClientMsg::Rematch { room } => self.rematch(room),
+            ClientMsg::Rematch { room, client_seed } => {
+                if self.promise_seed(client_seed.as_deref()) {
+                    self.rematch(room);
+                }
+            }
+            ClientMsg::Seed { room, client_seed } => {
+                self.forward(room, RoomRequest::Seed { client_seed }, false)
+            }
             ClientMsg::MyGames => self.my_games().await,
             ClientMsg::CreateTournament(req) => self.create_tournament(*req).await,
             ClientMsg::JoinTournament { id } => self.entry(Entry::TournamentJoin(id)).await,

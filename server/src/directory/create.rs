@@ -179,6 +179,7 @@ impl Directory {
                 server_seed: secret.seed_hex(),
                 salt: secret.salt_hex(),
                 client_seeds: vec![None; usize::from(seats)],
+                bot_seats: Vec::new(),
             }),
             rated: req.rated,
             event: event_game,

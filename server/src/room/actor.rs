@@ -80,6 +80,7 @@ impl Room {
             } else {
                 None
             };
+            let seed_due = self.seed_due();
             let linger = self.lifetime.linger_until();
             let expiry = self.expiry();
             // In a fixed order (no random draw per command): timers come
@@ -90,6 +91,9 @@ impl Room {
                 _ = &mut shutting_down => break,
                 _ = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {
                     self.on_clock().await;
+                }
+                _ = sleep_until(seed_due.unwrap_or_else(Instant::now)), if seed_due.is_some() => {
+                    self.end_seed_wait().await;
                 }
                 _ = sleep_until(linger.unwrap_or_else(Instant::now)), if linger.is_some() => break,
                 _ = sleep_until(expiry.map_or_else(Instant::now, |(at, _)| at)), if expiry.is_some() => {
@@ -153,7 +157,12 @@ impl Room {
                 );
             }
             RoomCmd::Request { who, req } => match req {
-                RoomRequest::Join { seat, client_seed } => self.join(who, seat, client_seed).await,
+                RoomRequest::Join {
+                    seat,
+                    client_seed,
+                    await_seed,
+                } => self.join(who, seat, client_seed, await_seed).await,
+                RoomRequest::Seed { client_seed } => self.seed(who, client_seed).await,
                 RoomRequest::Spectate => self.spectate(who),
                 RoomRequest::AddBot { seat, strategy } => self.add_bot(who, seat, strategy).await,
                 RoomRequest::Play { seat, seq, mv } => self.play(who, seat, seq, mv).await,
@@ -187,7 +196,7 @@ impl Room {
     pub(super) fn status(&self) -> RoomStatus {
         if self.game.outcome().is_some() || self.lifetime.closed().is_some() {
             RoomStatus::Finished
-        } else if self.seats.iter().any(|s| matches!(s, Slot::Empty)) {
+        } else if !self.seats.iter().all(Slot::settled) {
             RoomStatus::Waiting
         } else {
             RoomStatus::Playing

@@ -35,6 +35,15 @@ impl Room {
         self.header.event.is_some() || self.header.ladder.is_some()
     }
 
+    /// Whether the match's deal is shared with other rooms (a duplicate
+    /// event's set): it then comes from the event's seed alone.
+    pub(super) fn shares_deal(&self) -> bool {
+        self.header
+            .event
+            .as_ref()
+            .is_some_and(|e| !e.siblings.is_empty())
+    }
+
     /// The seats of a scheduled game, while one is still empty.
     pub(super) fn named_seats(&self) -> Option<Vec<NamedSeat>> {
         let named: Vec<NamedSeat> = match (&self.header.event, &self.header.ladder) {
@@ -106,6 +115,14 @@ impl Room {
                 out: None,
                 client_seed: None,
                 account: true,
+                // The player's client adds its seed once it joins and
+                // sees the commitment; an absent player adds none. A
+                // duplicate set's games share one deal: nobody adds to it.
+                seed_due: if self.shares_deal() {
+                    None
+                } else {
+                    Self::seed_wait()
+                },
             };
             if !self.take_seat(&host, Seat(index), slot).await {
                 tracing::error!(room = %self.id, seat = index, "a scheduled seat could not be stored");

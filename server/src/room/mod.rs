@@ -18,6 +18,7 @@ mod moves;
 mod rating;
 mod rematch;
 mod seating;
+mod seeds;
 mod setup;
 mod slot;
 mod turn;
@@ -38,7 +39,9 @@ use crate::store::Store;
 
 pub use clock::{Clocks, DAY_MS};
 pub use rematch::RematchPlan;
+pub use seeds::SEED_WAIT;
 pub use setup::{spawn_restored, spawn_room, RoomInit};
+pub use slot::AWAITED_SEED;
 
 /// A session acting in a room: who it is and which connection to answer.
 /// It travels between a cluster's nodes as is, its connection then being
@@ -69,6 +72,17 @@ pub enum RoomRequest {
         seat: Option<Seat>,
         /// The player's contribution to the deal.
         client_seed: Option<String>,
+        /// Without a seed: hold the seat until the player's `seed` (or
+        /// the seed wait's end) before dealing, the player's client
+        /// having said it sends one once it knows the commitment.
+        #[serde(default)]
+        await_seed: bool,
+    },
+    /// Add the seat's client seed to the deal, for a seat that waits
+    /// for one.
+    Seed {
+        /// The seed.
+        client_seed: String,
     },
     /// Watch.
     Spectate,

@@ -107,13 +107,17 @@ impl Room {
     /// An account takes back its seat `seat` on a new connection (and a
     /// new token): the seat is stored under the new token, the connection
     /// that held it hears `left` and gets no more updates, and the new one
-    /// gets `joined` and its update, as after a `resume`.
-    async fn take_back(&mut self, who: Member, seat: Seat) {
+    /// gets `joined` and its update, as after a `resume`. A seat still
+    /// waiting for its seed (a scheduled game's) waits on for it if the
+    /// join came with a seed (`promised`: the client sends one once it
+    /// has seen the commitment); a join without one settles it without.
+    async fn take_back(&mut self, who: Member, seat: Seat, promised: bool) {
         let Slot::Player {
             token: old_token,
             name,
             out: old_out,
             client_seed,
+            seed_due,
             ..
         } = &self.seats[seat.index()]
         else {
@@ -126,16 +130,13 @@ impl Room {
             out: self.host.outbox(who.conn),
             client_seed: client_seed.clone(),
             account: true,
+            seed_due: seed_due.filter(|_| promised),
         };
-        if let Err(e) = self.store().set_seat(self.key, seat, slot.stored()).await {
-            tracing::error!(room = %self.id, error = %e, "cannot store a seat taken back");
-            return self.error(
-                &who,
-                ErrorCode::ServerStorage,
-                format!("the seat could not be stored: {e}"),
-            );
+        let waiting = self.status() == RoomStatus::Waiting;
+        if !self.take_seat(&who, seat, slot).await {
+            return;
         }
-        self.seats[seat.index()] = slot;
+        let started = waiting && self.status() == RoomStatus::Playing;
         self.load_ratings().await;
         self.host.report(RoomEvent::Unseated {
             room: self.id.clone(),
@@ -158,9 +159,14 @@ impl Room {
                 room: self.id.clone(),
                 seat,
                 commitment: self.commitment(),
+                seed_wanted: self.seats[seat.index()].seed_due().is_some(),
             },
         );
-        self.reply_update(&who, seat);
+        if started {
+            self.broadcast();
+        } else {
+            self.reply_update(&who, seat);
+        }
         self.others(
             seat,
             &ServerMsg::Presence {
@@ -178,35 +184,12 @@ impl Room {
         }
     }
 
-    /// Deals the match as it starts: from the committed server seed and
-    /// every seat's client seed, so that nobody alone chose the deal. (While
-    /// the room waited, its view showed a provisional deal from the server
-    /// seed alone.)
-    fn deal(&mut self) {
-        let Some(deal) = self.header.deal.as_mut() else {
-            return;
-        };
-        deal.client_seeds = self
-            .seats
-            .iter()
-            .map(|s| s.client_seed().map(str::to_owned))
-            .collect();
-        match parlor_protocol::replay(&self.header, &[]) {
-            Ok((game, rng)) => {
-                self.game = game;
-                self.rng = rng;
-            }
-            // The options were set up once already; this cannot fail
-            // short of a bug, and the provisional deal then stands.
-            Err(e) => tracing::error!(room = %self.id, error = %e, "cannot deal"),
-        }
-    }
-
     pub(super) async fn join(
         &mut self,
         who: Member,
         seat: Option<Seat>,
         client_seed: Option<String>,
+        await_seed: bool,
     ) {
         if let Some(own) = self.own_account_seat(&who, seat) {
             let slot = &self.seats[own.index()];
@@ -215,7 +198,8 @@ impl Room {
                 return self.resume(who);
             }
             if !slot.held_by(who.token) {
-                return self.take_back(who, own).await;
+                let promised = client_seed.is_some();
+                return self.take_back(who, own, promised).await;
             }
         }
         if self.seats.iter().any(|s| s.held_by(who.token)) {
@@ -238,12 +222,18 @@ impl Room {
         let Some(seat) = self.free_seat(&who, seat) else {
             return;
         };
+        let seed_due = if await_seed && client_seed.is_none() {
+            Self::seed_wait()
+        } else {
+            None
+        };
         let slot = Slot::Player {
             token: who.token,
             name: who.name.to_string(),
             out: self.host.outbox(who.conn),
             client_seed,
             account: who.account,
+            seed_due,
         };
         if !self.take_seat(&who, seat, slot).await {
             return;
@@ -261,6 +251,7 @@ impl Room {
                 room: self.id.clone(),
                 seat,
                 commitment: self.commitment(),
+                seed_wanted: self.seats[seat.index()].seed_due().is_some(),
             },
         );
         self.broadcast();
@@ -330,6 +321,17 @@ impl Room {
             .iter()
             .position(|s| s.held_by(who.token))
             .map(|i| Seat(i as u8));
+        let attached = held.filter(|s| self.seats[s.index()].attached_to(who.conn));
+        if attached.is_some() && self.scheduled() && self.status() == RoomStatus::Waiting {
+            // A scheduled game's seats are never freed: its deal is made
+            // now, and the leave resigns it.
+            self.end_every_seed_wait().await;
+        } else if let Some(seat) = attached.filter(|s| self.seats[s.index()].seed_due().is_some()) {
+            // Leaving ends the wait for the seat's seed: a seat taken for
+            // its player is theirs as if they had sat, so leaving a match
+            // that this starts resigns it.
+            self.settle_seat(&who, seat.index(), None).await;
+        }
         match (held, self.status()) {
             (Some(seat), _) if !self.seats[seat.index()].attached_to(who.conn) => {
                 return self.error(
@@ -420,6 +422,7 @@ impl Room {
                 room: self.id.clone(),
                 seat,
                 commitment: self.commitment(),
+                seed_wanted: self.seats[seat.index()].seed_due().is_some(),
             });
             new.send_text(self.update_for(Some(seat)));
         }

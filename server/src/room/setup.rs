@@ -144,13 +144,19 @@ pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<P
                 name,
                 client_seed,
                 account,
-            } => Slot::Player {
-                token,
-                name,
-                out: None,
-                client_seed,
-                account,
-            },
+            } => {
+                // Stored before its deal, waiting for its seed: it waits
+                // again, the whole wait (its player resumes first).
+                let awaited = client_seed.as_deref() == Some(super::slot::AWAITED_SEED);
+                Slot::Player {
+                    token,
+                    name,
+                    out: None,
+                    client_seed: client_seed.filter(|_| !awaited),
+                    account,
+                    seed_due: if awaited { Room::seed_wait() } else { None },
+                }
+            }
             StoredSeat::Bot { strategy, account } => {
                 bots[i] = record.header.game.bot(&strategy);
                 Slot::Bot { strategy, account }

@@ -3,10 +3,17 @@
 use parlor_games::Seat;
 use parlor_protocol::{Occupant, SeatInfo, SeatRating};
 use serde::{Serialize, Serializer};
+use tokio::time::Instant;
 use uuid::Uuid;
 
 use crate::outbox::{ConnId, Outbox};
 use crate::store::StoredSeat;
+
+/// The seed a seat waiting for its seed is stored with: empty, which no
+/// checked seed is (so it cannot be a player's), and which adds to the
+/// deal's key exactly what no seed does (a zero length byte), so that
+/// even a reader unaware of it computes the same deal.
+pub const AWAITED_SEED: &str = "";
 
 /// A seat's occupant, with what the room needs to reach them.
 #[derive(Debug)]
@@ -26,6 +33,10 @@ pub enum Slot {
         account: bool,
         /// What they added to the deal.
         client_seed: Option<String>,
+        /// Until when the room waits for their seed before dealing (a
+        /// seat taken for the player, whose seed comes after it saw the
+        /// commitment); `None` once the seat is settled, seed or not.
+        seed_due: Option<Instant>,
     },
     /// A built-in bot (the strategy itself lives beside the seats, so that
     /// it can be lent to a blocking thread while it thinks).
@@ -63,7 +74,9 @@ impl Slot {
         self.occupant_ref().to_owned()
     }
 
-    /// As the store keeps it.
+    /// As the store keeps it: a seat waiting for its seed is stored with
+    /// [`AWAITED_SEED`] as its seed, so that a room restored before its
+    /// deal waits for it again.
     pub fn stored(&self) -> Option<StoredSeat> {
         match self {
             Slot::Empty => None,
@@ -72,11 +85,15 @@ impl Slot {
                 name,
                 client_seed,
                 account,
+                seed_due,
                 ..
             } => Some(StoredSeat::Player {
                 token: *token,
                 name: name.clone(),
-                client_seed: client_seed.clone(),
+                client_seed: match seed_due {
+                    Some(_) => Some(AWAITED_SEED.to_owned()),
+                    None => client_seed.clone(),
+                },
                 account: *account,
             }),
             Slot::Bot { strategy, account } => Some(StoredSeat::Bot {
@@ -105,6 +122,20 @@ impl Slot {
             Slot::Player { client_seed, .. } => client_seed.as_deref(),
             _ => None,
         }
+    }
+
+    /// Until when the room waits for this seat's seed, if it does.
+    pub fn seed_due(&self) -> Option<Instant> {
+        match self {
+            Slot::Player { seed_due, .. } => *seed_due,
+            _ => None,
+        }
+    }
+
+    /// Whether the seat is taken for good: a seat still waiting for its
+    /// seed holds the deal back as a free one does.
+    pub fn settled(&self) -> bool {
+        !matches!(self, Slot::Empty) && self.seed_due().is_none()
     }
 
     /// Whether a player sits here on connection `conn`.
@@ -189,6 +220,7 @@ mod tests {
                 out: Some(open),
                 client_seed: None,
                 account: true,
+                seed_due: None,
             },
             Slot::Empty,
             Slot::Bot {
@@ -205,6 +237,7 @@ mod tests {
                 out: None,
                 client_seed: None,
                 account: false,
+                seed_due: None,
             },
             Slot::Player {
                 token: Uuid::nil(),
@@ -212,6 +245,7 @@ mod tests {
                 out: Some(gone),
                 client_seed: Some("xyz".into()),
                 account: false,
+                seed_due: None,
             },
         ];
         let infos: Vec<SeatInfo> = slots

@@ -159,6 +159,7 @@ impl HeaderRow {
             salt: d.salt,
             // Filled in from the seats.
             client_seeds: vec![None; usize::from(row.seats)],
+            bot_seats: Vec::new(),
         });
         let header = MatchHeader {
             game,
@@ -266,11 +267,18 @@ pub(super) fn fill_client_seeds(header: &mut MatchHeader, seats: &[(Seat, Stored
     let Some(deal) = header.deal.as_mut() else {
         return;
     };
+    deal.bot_seats = seats
+        .iter()
+        .filter(|(_, who)| matches!(who, StoredSeat::Bot { .. }))
+        .map(|(seat, _)| *seat)
+        .collect();
     for (seat, who) in seats {
         if let (StoredSeat::Player { client_seed, .. }, Some(slot)) =
             (who, deal.client_seeds.get_mut(seat.index()))
         {
-            slot.clone_from(client_seed);
+            // An empty seed is a seat still waiting for its seed (the
+            // room's mark, no checked seed is empty): it has given none.
+            *slot = client_seed.clone().filter(|s| !s.is_empty());
         }
     }
 }

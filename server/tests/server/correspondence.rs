@@ -270,6 +270,7 @@ async fn your_turn_reaches_the_accounts_other_connections_once_per_turn() {
             RoomRequest::Join {
                 seat: Some(Seat(0)),
                 client_seed: None,
+                await_seed: false,
             },
         ),
     );

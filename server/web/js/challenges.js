@@ -3,6 +3,7 @@
 // `challenge_ended`; an accepted one opens its room.
 
 import { h, put } from './dom.js';
+import { clientSeed } from './net.js';
 import { gameInfo } from './games.js';
 import { clockText } from './clocks.js';
 
@@ -90,7 +91,7 @@ export function setupChallenges(app) {
         h('p', {}, h('a', { href: `#/player/${encodeURIComponent(m.from)}` }, m.from),
           m.from_kind === 'bot' ? ' (bot)' : '', ` challenges you: ${terms(m)}. `, expires(m)),
         h('div', { class: 'row' },
-          h('button', { class: 'primary accept', onclick: () => act({ type: 'accept', challenge: m.challenge }) }, 'Accept'),
+          h('button', { class: 'primary accept', onclick: () => act({ type: 'accept', challenge: m.challenge, client_seed: clientSeed() }) }, 'Accept'),
           h('label', { for: `reason-${m.challenge}`, class: 'sr-only' }, 'Reason'), reason,
           h('button', {
             class: 'decline',
@@ -142,7 +143,7 @@ export function setupChallenges(app) {
 
   /** Sends a challenge; rejects with the server's error. */
   return function challenge(msg) {
-    return conn.ask({ type: 'challenge', ...msg }, m => m.type === 'challenge_made' && m.to.toLowerCase() === msg.to.toLowerCase(),
+    return conn.ask({ type: 'challenge', ...msg, client_seed: clientSeed() }, m => m.type === 'challenge_made' && m.to.toLowerCase() === msg.to.toLowerCase(),
       CHALLENGE_AREAS);
   };
 }

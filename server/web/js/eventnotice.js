@@ -5,6 +5,7 @@
 // it, and it goes once the game is over.
 
 import { h, put } from './dom.js';
+import { clientSeed } from './net.js';
 import { api } from './api.js';
 import { beep } from './sound.js';
 import { eventHref, roundName } from './eventwords.js';
@@ -42,7 +43,7 @@ export function showEventGame(app, m) {
     onclick: async () => {
       say.textContent = '';
       try {
-        await conn.ask({ type: 'join', room: m.room, seat: m.seat }, x => x.type === 'joined' && x.room === m.room);
+        await conn.ask({ type: 'join', room: m.room, seat: m.seat, client_seed: clientSeed() }, x => x.type === 'joined' && x.room === m.room);
       } catch (err) {
         if (err.code !== 'room/already_seated') { say.textContent = err.message; return; }
       }

@@ -7,7 +7,7 @@
 // in the background once the first screen is drawn. Fetching every module
 // before the first paint made it wait on a busy machine (issue 28).
 
-import { Conn } from './net.js';
+import { Conn, clientSeed } from './net.js';
 import { h, put } from './dom.js';
 import { showLobby } from './lobby.js';
 import { showLogin, showRegister } from './account.js';
@@ -32,7 +32,14 @@ const app = {
   leaveScreen: null,
 };
 
-app.conn.on('joined', m => app.seats.set(m.room, m.seat));
+app.conn.on('joined', m => {
+  app.seats.set(m.room, m.seat);
+  // A seat taken for us (a seek matched, a challenge accepted, a rematch,
+  // a tournament's or the ladder's game) waits for our seed, sent now that
+  // `joined` has shown the room's commitment: the deal then depends on us
+  // too, and the server could not have chosen its seed around ours.
+  if (m.seed_wanted) app.conn.send({ type: 'seed', room: m.room, client_seed: clientSeed() });
+});
 app.conn.on('left', m => { app.seats.delete(m.room); app.watching.delete(m.room); });
 app.conn.on('spectating', m => app.watching.add(m.room));
 app.conn.on('status', m => { if (!m.up) app.watching.clear(); });

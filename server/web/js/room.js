@@ -148,7 +148,7 @@ export function showRoom(app, room, watchOnly) {
     put(tools,
       rematchable ? h('button', {
         class: 'primary', id: 'rematch', disabled: offered,
-        onclick: () => conn.ask({ type: 'rematch', room }, m => m.type === 'rematch_offered' && m.room === room)
+        onclick: () => conn.ask({ type: 'rematch', room, client_seed: clientSeed() }, m => m.type === 'rematch_offered' && m.room === room)
           .catch(err => { refusal.textContent = err.message; refusal.dataset.code = err.code; }),
       }, offered ? 'Rematch offered' : others.length ? 'Accept the rematch' : 'Rematch') : null,
       u.status === 'finished' && !u.closed ? h('a', { class: 'button', href: `#/replay/${room}`, id: 'open-replay' }, 'Replay') : null,

@@ -3,6 +3,7 @@
 // room opened on `matched`. A seek ends with its connection.
 
 import { h } from './dom.js';
+import { clientSeed } from './net.js';
 import { gameInfo } from './games.js';
 import { CLOCKS, clockOf, clockText } from './clocks.js';
 
@@ -83,7 +84,7 @@ export function setupSeeks(app) {
   /** Sends a seek; resolves on `seeking`, rejects with the server's error. */
   return async function seek(msg) {
     lost.remove();
-    const m = await conn.ask({ type: 'seek', ...msg }, x => x.type === 'seeking' && x.game === msg.game,
+    const m = await conn.ask({ type: 'seek', ...msg, client_seed: clientSeed() }, x => x.type === 'seeking' && x.game === msg.game,
       ['seek/', 'room/', 'auth/', 'request/', 'server/busy', 'server/storage', 'server/unreachable']);
     add(m, msg);
     return m;

@@ -6,6 +6,7 @@
 // once when a round seats this account), but not while the tab is hidden.
 
 import { h, put } from './dom.js';
+import { clientSeed } from './net.js';
 import { api, explain } from './api.js';
 import { gameInfo } from './games.js';
 import { clockText } from './clocks.js';
@@ -85,7 +86,7 @@ export function showTournament(app, id) {
   const play = async (room, seat) => {
     say.textContent = '';
     try {
-      await conn.ask({ type: 'join', room, seat }, m => m.type === 'joined' && m.room === room);
+      await conn.ask({ type: 'join', room, seat, client_seed: clientSeed() }, m => m.type === 'joined' && m.room === room);
     } catch (err) {
       if (err.code !== 'room/already_seated') { say.textContent = err.message; return; }
     }

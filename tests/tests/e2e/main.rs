@@ -21,6 +21,7 @@ mod cluster;
 mod credentials;
 mod cribbage;
 mod event_page;
+mod fair_deals;
 mod fairness;
 mod hardening;
 mod hello_long_version;

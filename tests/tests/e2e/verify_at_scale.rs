@@ -69,6 +69,7 @@ async fn rated_match(store: &Store, i: u32) {
             server_seed: secret.seed_hex(),
             salt: secret.salt_hex(),
             client_seeds: vec![None, None],
+            bot_seats: Vec::new(),
         }),
         clock: None,
         rated: true,

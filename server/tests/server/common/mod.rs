@@ -98,6 +98,7 @@ impl Player {
             RoomRequest::Join {
                 seat: Some(Seat(seat)),
                 client_seed: None,
+                await_seed: false,
             },
         )
     }

@@ -70,6 +70,7 @@ fn full_record() -> MatchRecord {
                 server_seed: "5eed".into(),
                 salt: "5a17".into(),
                 client_seeds: vec![Some("mine".into()), None],
+                bot_seats: Vec::new(),
             }),
             clock: Some(Clock::Increment {
                 main_ms: 300_000,
@@ -554,6 +555,7 @@ pub async fn a_duplicate_sets_log_is_embargoed_until_the_set_is_over(backend: &B
                             server_seed: "5e".into(),
                             salt: "5a".into(),
                             client_seeds: vec![None, None],
+                            bot_seats: Vec::new(),
                         }),
                         ..header(1)
                     },
