@@ -190,6 +190,7 @@ fn event(rules: EventRules, names: &[&str], seed: &EventSeed) -> Event {
         rounds,
         standings: standings(rules.format, &entrants, &records),
         tiebreak: rules.format.tiebreak_name().into(),
+        cancelled: None,
     };
     Event { page, logs }
 }

@@ -127,6 +127,10 @@ error_codes! {
     HttpMethodNotAllowed = "http/method_not_allowed": "The path does not take this method; the `Allow` header lists those it takes.",
     ConnectionIdle = "connection/idle": "Nothing was received for too long; the connection is closed.",
     ConnectionSlow = "connection/slow": "The client does not read fast enough; the connection is closed.",
+    TournamentBadStart = "tournament/bad_start": "The tournament's start is in the past; give a start from now on.",
+    TournamentTooMany = "tournament/too_many": "This account has as many upcoming tournaments as allowed, or its address has created as many today; wait for one to start.",
+    ChallengeRatedLimit = "challenge/rated_limit": "These two accounts have played as many rated games together in the last 24 hours as count; play casual, or later.",
+    RatedCooldown = "rated/cooldown": "This account let too many rated matches be aborted by not moving; it may not seek, challenge or accept rated games until `retry_after_ms`.",
 }
 
 impl fmt::Display for ErrorCode {

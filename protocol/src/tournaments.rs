@@ -185,6 +185,9 @@ pub struct TournamentInfo {
     pub standings: Vec<Standing>,
     /// The tie-break's name.
     pub tiebreak: String,
+    /// Why it was cancelled (with `status` `cancelled`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancelled: Option<String>,
 }
 
 /// An event in `GET /api/tournaments`.

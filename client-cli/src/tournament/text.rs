@@ -99,6 +99,9 @@ pub fn page(p: &TournamentInfo, zone: &Zone) -> String {
         }
         _ => text.push_str(&format!("Started {}.\n", when(p.starts_at_ms, zone))),
     }
+    if let Some(why) = &p.cancelled {
+        text.push_str(&format!("Cancelled: {why}\n"));
+    }
     text.push_str(&format!("Commitment: {}\n", p.commitment));
     if let Some(seed) = &p.seed {
         text.push_str(&format!("Seed: {seed}\n"));
@@ -285,6 +288,7 @@ mod tests {
                 standing("cy", 1.0),
             ],
             tiebreak: "buchholz".into(),
+            cancelled: None,
         }
     }
 

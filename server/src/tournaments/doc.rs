@@ -58,6 +58,9 @@ pub struct EventDoc {
     pub players: Vec<TournamentPlayer>,
     /// Rounds begun.
     pub rounds: Vec<DocRound>,
+    /// Why it was cancelled, once it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancelled: Option<String>,
 }
 
 /// A round as stored.
@@ -190,6 +193,7 @@ impl EventDoc {
             max_players: self.max_players,
             commitment: self.commitment.clone(),
             seed: (self.status == TournamentStatus::Finished).then(|| self.seed.clone()),
+            cancelled: self.cancelled.clone(),
             players: self
                 .players
                 .iter()
