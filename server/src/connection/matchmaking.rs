@@ -15,6 +15,7 @@ use crate::accounts::name_key;
 use crate::admission::address_key;
 use crate::clock::now_ms;
 use crate::directory::{Refused, RoomSpec, Summons};
+use crate::fair_play::{capped_opponents, pair_capped, RATED_PAIR_CAP};
 use crate::matchmaking::challenges::{Open, CHALLENGE_LIFETIME};
 use crate::matchmaking::rated_clock::rated_default;
 use crate::matchmaking::seeks::{
@@ -188,11 +189,32 @@ impl Session {
             return;
         };
         let rating = self.seek_rating(ask.game, ask.rated).await;
+        let apart = match (&self.account, ask.rated) {
+            (Some(account), true) => {
+                let store = self.shared.directory.store();
+                match capped_opponents(store, &name_key(&account.name)).await {
+                    Ok(apart) => apart,
+                    Err(e) => {
+                        return self.refuse(Refused::new(
+                            ErrorCode::ServerStorage,
+                            format!("your rated games could not be counted: {e}"),
+                        ))
+                    }
+                }
+            }
+            _ => Vec::new(),
+        };
         self.listen();
         let seats = spec.seats;
         let matchmaker = Arc::clone(&self.shared.matchmaker);
         match matchmaker
-            .seek(self.asker(), spec, ask.rated, rating, bots_after_ms)
+            .seek(
+                self.asker(),
+                spec,
+                (ask.rated, rating),
+                bots_after_ms,
+                apart,
+            )
             .await
         {
             Ok(seek) => {
@@ -266,6 +288,12 @@ impl Session {
         else {
             return;
         };
+        if ask.rated {
+            let store = self.shared.directory.store();
+            if let Err(refused) = rated_pair_allowed(store, &me.key, &name_key(&them.name)).await {
+                return self.refuse(refused);
+            }
+        }
         self.listen();
         let lifetime = u64::try_from(CHALLENGE_LIFETIME.as_millis()).unwrap_or(u64::MAX);
         let open = Open {
@@ -354,6 +382,29 @@ impl Session {
                 false,
             );
         }
+    }
+}
+
+/// Refuses a rated game between the accounts `a` and `b` (name keys)
+/// once they have had [`RATED_PAIR_CAP`] rated results together in the
+/// last [`crate::fair_play::RATED_PAIR_WINDOW_MS`].
+pub async fn rated_pair_allowed(
+    store: &crate::store::Store,
+    a: &str,
+    b: &str,
+) -> Result<(), Refused> {
+    match pair_capped(store, a, b).await {
+        Ok(false) => Ok(()),
+        Ok(true) => Err(Refused::new(
+            ErrorCode::ChallengeRatedLimit,
+            format!(
+                "you have played {RATED_PAIR_CAP} rated games together in the last 24 hours, as many as count; play casual, or later"
+            ),
+        )),
+        Err(e) => Err(Refused::new(
+            ErrorCode::ServerStorage,
+            format!("your rated games could not be counted: {e}"),
+        )),
     }
 }
 
