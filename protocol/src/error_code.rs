@@ -130,6 +130,7 @@ error_codes! {
     TournamentBadStart = "tournament/bad_start": "The tournament's start is in the past; give a start from now on.",
     TournamentTooMany = "tournament/too_many": "This account has as many upcoming tournaments as allowed, or its address has created as many today; wait for one to start.",
     ChallengeRatedLimit = "challenge/rated_limit": "These two accounts have played as many rated games together in the last 24 hours as count; play casual, or later.",
+    RoomBadName = "room/bad_name": "The guest name holds a character other than a letter, a digit, `_` or `-`, or is an account's name (whatever its case); choose another, or log in.",
     RatedCooldown = "rated/cooldown": "This account let too many rated matches be aborted by not moving; it may not seek, challenge or accept rated games until `retry_after_ms`.",
 }
 

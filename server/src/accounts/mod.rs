@@ -27,7 +27,7 @@ pub mod token;
 
 pub use error::{AccountError, Throttled};
 pub use kind::AccountKind;
-pub use name::{name_key, AccountName, NameError};
+pub use name::{check_guest_name, name_key, AccountName, NameError};
 pub use password::{Password, PasswordError, PasswordHash};
 pub use service::{AccountSettings, Accounts, Credential};
 pub use token::{Token, TokenHash};
