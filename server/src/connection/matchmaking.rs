@@ -15,7 +15,7 @@ use crate::accounts::name_key;
 use crate::admission::address_key;
 use crate::clock::now_ms;
 use crate::directory::{Refused, RoomSpec, Summons};
-use crate::fair_play::{capped_opponents, pair_capped, RATED_PAIR_CAP};
+use crate::fair_play::{capped_opponents, cooling_down, pair_capped, RATED_PAIR_CAP};
 use crate::matchmaking::challenges::{Open, CHALLENGE_LIFETIME};
 use crate::matchmaking::rated_clock::rated_default;
 use crate::matchmaking::seeks::{
@@ -188,6 +188,9 @@ impl Session {
         else {
             return;
         };
+        if ask.rated && !self.rated_allowed().await {
+            return;
+        }
         let rating = self.seek_rating(ask.game, ask.rated).await;
         let apart = match (&self.account, ask.rated) {
             (Some(account), true) => {
@@ -289,6 +292,9 @@ impl Session {
             return;
         };
         if ask.rated {
+            if !self.rated_allowed().await {
+                return;
+            }
             let store = self.shared.directory.store();
             if let Err(refused) = rated_pair_allowed(store, &me.key, &name_key(&them.name)).await {
                 return self.refuse(refused);
@@ -331,7 +337,39 @@ impl Session {
         let me = self.asker();
         let matchmaker = Arc::clone(&self.shared.matchmaker);
         if let Err(refused) = matchmaker.accept(&me, challenge).await {
-            self.refuse(refused);
+            // A cooldown's refusal is sent with its retry time.
+            if refused.code != ErrorCode::RatedCooldown || self.rated_allowed().await {
+                self.refuse(refused);
+            }
+        }
+    }
+
+    /// Whether this session may play rated now: not if its account is
+    /// cooling down after aborting rated matches by its silence (then it
+    /// is told so, with `retry_after_ms`).
+    async fn rated_allowed(&self) -> bool {
+        let Some(account) = &self.account else {
+            return true;
+        };
+        let store = self.shared.directory.store();
+        match cooling_down(store, &name_key(&account.name)).await {
+            Ok(None) => true,
+            Ok(Some(wait)) => {
+                self.out.send(&ServerMsg::Error {
+                    code: ErrorCode::RatedCooldown,
+                    message: format!("your silence aborted too many rated matches lately: no rated play for {} more minutes", wait.div_ceil(60_000)),
+                    room: None,
+                    detail: Some(serde_json::json!({ "retry_after_ms": wait })),
+                });
+                false
+            }
+            Err(e) => {
+                self.refuse(Refused::new(
+                    ErrorCode::ServerStorage,
+                    format!("your aborted games could not be counted: {e}"),
+                ));
+                false
+            }
         }
     }
 

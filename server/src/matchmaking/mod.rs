@@ -328,6 +328,17 @@ impl Matchmaker {
         let key = by.account.as_ref().map_or("", |a| a.key.as_str());
         let open = self.take(id, TakeBy::Addressee, key).await?;
         if open.info.rated {
+            let cooling = crate::fair_play::cooling_down(self.dir.store(), key).await;
+            if !matches!(cooling, Ok(None)) {
+                self.ended(&open, ChallengeEnd::Cancelled, None, None);
+                return Err(match cooling {
+                    Err(e) => storage(e),
+                    _ => Refused::new(
+                        ErrorCode::RatedCooldown,
+                        "your silence aborted too many rated matches lately; no rated play for now",
+                    ),
+                });
+            }
             // The cap may have been reached while the challenge waited.
             let capped =
                 crate::fair_play::pair_capped(self.dir.store(), open.from_key(), key).await;
