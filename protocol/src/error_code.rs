@@ -130,6 +130,11 @@ error_codes! {
     ConnectionSlow = "connection/slow": "The client does not read fast enough; the connection is closed.",
     AuthRevoked = "auth/revoked": "The token or session this connection signed in with has ended (the token was revoked, the session logged out, the password changed or the account closed); the connection is closed (code 4002).",
     RoomSeedNotWanted = "room/seed_not_wanted": "Your seat waits for no seed: the deal is made, or the seat was taken with its seed or without one.",
+    TournamentBadStart = "tournament/bad_start": "The tournament's start is in the past; give a start from now on.",
+    TournamentTooMany = "tournament/too_many": "This account has as many upcoming tournaments as allowed, or its address has created as many today; wait for one to start.",
+    ChallengeRatedLimit = "challenge/rated_limit": "These two accounts have played as many rated games together in the last 24 hours as count; play casual, or later.",
+    RoomBadName = "room/bad_name": "The guest name holds a character other than a letter, a digit, `_` or `-`, or is an account's name (whatever its case); choose another, or log in.",
+    RatedCooldown = "rated/cooldown": "This account let too many rated matches be aborted by not moving; it may not seek, challenge or accept rated games until `retry_after_ms`.",
 }
 
 impl fmt::Display for ErrorCode {

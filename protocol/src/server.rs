@@ -320,6 +320,15 @@ pub enum ServerMsg {
         /// The event's id.
         tournament: String,
     },
+    /// A tournament the account entered was cancelled (fewer than two
+    /// players when it was due, or a round's game could not be made):
+    /// sent to every connection of each entrant. Its page says why too.
+    TournamentCancelled {
+        /// The event's id.
+        tournament: String,
+        /// Why, for people.
+        reason: String,
+    },
     /// The ladder seated the bot: sent to every connection of its account.
     /// The seat is held for it; `join` it (room and seat) to play. Its
     /// clock runs all the same.

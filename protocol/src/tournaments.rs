@@ -192,6 +192,9 @@ pub struct TournamentInfo {
     /// round robin and Swiss.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arena_pairing: Option<ArenaPairing>,
+    /// Why it was cancelled (with `status` `cancelled`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancelled: Option<String>,
 }
 
 /// An event in `GET /api/tournaments`.

@@ -71,6 +71,7 @@ pub mod clock;
 pub mod config;
 pub mod connection;
 pub mod directory;
+pub mod fair_play;
 pub mod http;
 pub mod ladder;
 pub mod limits;

@@ -345,6 +345,15 @@ impl Default for LadderSettings {
     }
 }
 
+/// Upcoming tournaments one account may have made at once: enough for a
+/// club's week of events, too few to fill the lobby's list with spam.
+pub const MAX_UPCOMING_EVENTS_PER_ACCOUNT: usize = 3;
+
+/// Tournaments one client address may create in 24 hours: a handful of
+/// organisers behind one address, not a script making accounts to make
+/// events.
+pub const MAX_EVENTS_PER_ADDRESS_PER_DAY: usize = 10;
+
 /// The limits one server instance runs with: the constants above by
 /// default; tests and benchmarks set smaller ones through
 /// [`crate::Config::limits`] (for example a short idle timeout) so that
@@ -387,6 +396,12 @@ pub struct Limits {
     pub accounts_per_address_hour: usize,
     /// The bot ladder's bounds and tick.
     pub ladder: LadderSettings,
+    /// Upcoming tournaments per account
+    /// ([`MAX_UPCOMING_EVENTS_PER_ACCOUNT`]; 0: no cap).
+    pub upcoming_events_per_account: usize,
+    /// Tournaments created per address in 24 hours
+    /// ([`MAX_EVENTS_PER_ADDRESS_PER_DAY`]; 0: no cap).
+    pub events_per_address_day: usize,
 }
 
 impl Default for Limits {
@@ -411,6 +426,8 @@ impl Default for Limits {
             }),
             accounts_per_address_hour: ACCOUNTS_PER_ADDRESS_HOUR,
             ladder: LadderSettings::default(),
+            upcoming_events_per_account: MAX_UPCOMING_EVENTS_PER_ACCOUNT,
+            events_per_address_day: MAX_EVENTS_PER_ADDRESS_PER_DAY,
         }
     }
 }

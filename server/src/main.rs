@@ -122,6 +122,15 @@ struct Args {
     /// behind a reverse proxy.
     #[arg(long, default_value_t = parlor_server::limits::ACCOUNTS_PER_ADDRESS_HOUR)]
     accounts_per_address_hour: usize,
+    /// Upcoming tournaments one account may have made at once; more are
+    /// refused with `tournament/too_many`. 0 turns this off.
+    #[arg(long, default_value_t = parlor_server::limits::MAX_UPCOMING_EVENTS_PER_ACCOUNT)]
+    max_upcoming_events_per_account: usize,
+    /// Tournaments one client address may create in 24 hours (an IPv6
+    /// address counts by its /64); more are refused with
+    /// `tournament/too_many`. 0 turns this off.
+    #[arg(long, default_value_t = parlor_server::limits::MAX_EVENTS_PER_ADDRESS_PER_DAY)]
+    max_events_per_address_per_day: usize,
     /// Accept passwords (registration, login) over plain HTTP from other
     /// machines. Without it and without TLS, passwords are accepted only
     /// from this machine: over a network they would travel in clear.
@@ -215,6 +224,8 @@ async fn main() -> ExitCode {
             rooms_per_address: args.rooms_per_address,
             analysis_positions: args.analysis_positions,
             accounts_per_address_hour: args.accounts_per_address_hour,
+            upcoming_events_per_account: args.max_upcoming_events_per_account,
+            events_per_address_day: args.max_events_per_address_per_day,
             ladder: parlor_server::limits::LadderSettings {
                 enabled: !args.no_ladder,
                 ..defaults.ladder

@@ -65,6 +65,12 @@ pub async fn run(a: Args) -> Result<(), String> {
             .iter()
             .map(|s| match &s.occupant {
                 Occupant::Empty => "(free)".to_owned(),
+                // A guest is always marked: its name may look like an account's.
+                Occupant::Player {
+                    name,
+                    account: false,
+                    ..
+                } => format!("{name} (guest)"),
                 Occupant::Player { name, .. } => name.clone(),
                 Occupant::Bot { strategy, account } => {
                     parlor_cli::render::bot_label(strategy, account.as_deref())

@@ -127,7 +127,8 @@ pub fn who_cap(u: &Update, seat: Seat) -> String {
 }
 
 /// A seat for the header and the result: "you", or "seat 1 (alice)",
-/// "seat 1 (optimal bot)".
+/// "seat 1 (bob, guest)" (a guest is always marked: a guest's name may
+/// look like an account's), "seat 1 (optimal bot)".
 fn seat_name(u: &Update, seat: Seat) -> String {
     if u.you == Some(seat) {
         return "you".into();
@@ -138,10 +139,17 @@ fn seat_name(u: &Update, seat: Seat) -> String {
     let held_by = match &info.occupant {
         Occupant::Empty => "empty".to_owned(),
         Occupant::Player {
-            name, connected, ..
+            name,
+            connected,
+            account,
         } => {
-            if *connected {
+            let name = if *account {
                 name.clone()
+            } else {
+                format!("{name}, guest")
+            };
+            if *connected {
+                name
             } else {
                 format!("{name}, disconnected")
             }
@@ -236,9 +244,9 @@ mod tests {
             "room": "000000000001", "game": "nimrod", "seq": 3, "status": "playing",
             "seats": [
                 {"seat": 0, "kind": "player", "name": "alice", "connected": true,
-                 "rating": {"rating": 1500, "provisional": true}},
+                 "account": true, "rating": {"rating": 1500, "provisional": true}},
                 {"seat": 1, "kind": "player", "name": "bob", "connected": true,
-                 "rating": {"rating": 1612}},
+                 "account": true, "rating": {"rating": 1612}},
             ],
             "you": 0, "to_act": [1], "view": {"piles": [3, 5]},
         }))

@@ -88,7 +88,11 @@ pub async fn play_event(
             match page.status {
                 TournamentStatus::Finished => return Ok((page, seats.into_summary())),
                 TournamentStatus::Cancelled => {
-                    return Err(format!("event {id} was cancelled: it had too few players"))
+                    let why = page
+                        .cancelled
+                        .as_deref()
+                        .unwrap_or("it had too few players");
+                    return Err(format!("event {id} was cancelled: {why}"));
                 }
                 _ => {}
             }

@@ -99,6 +99,9 @@ pub fn page(p: &TournamentInfo, zone: &Zone) -> String {
         }
         _ => text.push_str(&format!("Started {}.\n", when(p.starts_at_ms, zone))),
     }
+    if let Some(why) = &p.cancelled {
+        text.push_str(&format!("Cancelled: {why}\n"));
+    }
     text.push_str(&format!("Commitment: {}\n", p.commitment));
     if let Some(seed) = &p.seed {
         text.push_str(&format!("Seed: {seed}\n"));
@@ -286,6 +289,7 @@ mod tests {
             ],
             tiebreak: "buchholz".into(),
             arena_pairing: None,
+            cancelled: None,
         }
     }
 

@@ -431,7 +431,7 @@ fn a_waiting_room_shows_no_deal_and_the_seat_shows_the_players_name() {
     // Every seat taken: the deal is made, and now the piles show.
     let header = p.expect("== nimrod");
     assert!(header.contains("you (alice)"), "{header}");
-    assert!(header.contains("seat 1 (bob)"), "{header}");
+    assert!(header.contains("seat 1 (bob, guest)"), "{header}");
     p.expect("Pile A");
     p.expect("Your move");
     rt.block_on(other.send(&ClientMsg::Leave { room: room_id }))

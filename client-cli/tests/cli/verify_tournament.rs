@@ -195,6 +195,7 @@ fn event(rules: EventRules, names: &[&str], seed: &EventSeed) -> Event {
         standings: standings(rules.format, &entrants, &records),
         tiebreak: rules.format.tiebreak_name().into(),
         arena_pairing: None,
+        cancelled: None,
     };
     let ledger = seeding_ledger(&page);
     Event { page, logs, ledger }

@@ -37,7 +37,7 @@ pub use ending::{EndConnections, NoConnections};
 pub use error::{AccountError, Throttled};
 pub use kind::AccountKind;
 pub use login::SignedIn;
-pub use name::{name_key, AccountName, NameError};
+pub use name::{check_guest_name, name_key, AccountName, NameError};
 pub use password::{Password, PasswordError, PasswordHash};
 pub use service::{AccountSettings, Accounts, Credential};
 pub use token::{Token, TokenHash};

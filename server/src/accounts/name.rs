@@ -102,6 +102,20 @@ impl fmt::Display for AccountName {
     }
 }
 
+/// Checks a guest's name against the characters account names may hold:
+/// ASCII letters, digits, `_` and `-`, so that no guest passes for
+/// someone else with look-alike letters (Cyrillic, fullwidth), invisible
+/// ones (zero-width, bidirectional overrides) or combining marks.
+pub fn check_guest_name(name: &str) -> Result<(), NameError> {
+    match name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || *c == '_' || *c == '-'))
+    {
+        Some(c) => Err(NameError::Character(c)),
+        None => Ok(()),
+    }
+}
+
 /// Whether the lower-cased `key` is reserved for the server.
 fn is_reserved(key: &str) -> bool {
     if RESERVED.contains(&key) {
@@ -129,6 +143,21 @@ mod tests {
         let b = AccountName::new("alice_99").ok();
         assert_eq!(a.as_ref().map(AccountName::as_str), Some("Alice_99"));
         assert_eq!(a.map(|a| a.key()), b.map(|b| b.key()));
+    }
+
+    #[test]
+    fn guest_names_hold_only_what_account_names_may() {
+        assert_eq!(check_guest_name("al-9_x"), Ok(()));
+        for bad in [
+            "al\u{200b}ice",
+            "\u{202e}ecila",
+            "\u{0430}lice",
+            "\u{ff41}lice",
+            "alice\u{0301}",
+            "al ice",
+        ] {
+            assert!(check_guest_name(bad).is_err(), "{bad:?}");
+        }
     }
 
     #[test]

@@ -122,7 +122,10 @@ impl ApiError {
             },
             ApiError::Event(e) => {
                 let status = match e.why {
-                    EventRefusal::BadRequest | EventRefusal::BadOptions => 400,
+                    EventRefusal::BadRequest
+                    | EventRefusal::BadOptions
+                    | EventRefusal::BadStart => 400,
+                    EventRefusal::TooMany => 429,
                     EventRefusal::BotsOnly | EventRefusal::WrongKind => 403,
                     EventRefusal::NotFound | EventRefusal::UnknownGame => 404,
                     EventRefusal::Started

@@ -184,7 +184,7 @@ async fn dispatch(
                 None
             };
             let (status, body) =
-                super::tournaments::answer(t, account, body, req.tournaments).await?;
+                super::tournaments::answer(t, account, body, req.tournaments, req.peer).await?;
             Ok(Answer::json(status, body))
         }
         Endpoint::Ladder(l) => {

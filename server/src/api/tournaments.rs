@@ -80,12 +80,14 @@ pub fn route(method: &str, path: &str) -> Option<Result<Option<TournamentRoute>,
 }
 
 /// Answers `route` for `account` (present when the route changes
-/// something) with the request's `body`: status and JSON.
+/// something) with the request's `body`, from the client address `peer`:
+/// status and JSON.
 pub async fn answer(
     route: TournamentRoute,
     account: Option<Account>,
     body: &[u8],
     events: &Tournaments,
+    peer: std::net::IpAddr,
 ) -> Result<(u16, Value), ApiError> {
     let viewer = account.as_ref().map(|a| a.name.clone());
     let account = || account.clone().ok_or(ApiError::SignIn(SignIn::Tournaments));
@@ -102,7 +104,7 @@ pub async fn answer(
             let by = account()?;
             let req: NewTournament =
                 serde_json::from_slice(body).map_err(|e| ApiError::BadTournament(e.to_string()))?;
-            let id = events.create(req, &by.name).await?;
+            let id = events.create(req, &by.name, Some(peer)).await?;
             Ok((201, json!({"id": id})))
         }
         TournamentRoute::Show(id) => Ok((200, page(events.info(&id).await?))),

@@ -93,7 +93,12 @@ impl Session {
             ));
             return;
         };
-        let answer = match self.shared.tournaments.create(req, &account.name).await {
+        let answer = match self
+            .shared
+            .tournaments
+            .create(req, &account.name, Some(self.peer.addr))
+            .await
+        {
             Ok(tournament) => ServerMsg::TournamentCreated { tournament },
             Err(e) => ServerMsg::error(e.code(), e.message),
         };

@@ -16,6 +16,7 @@ use crate::accounts::name_key;
 use crate::admission::address_key;
 use crate::clock::now_ms;
 use crate::directory::{Refused, RoomSpec, Summons};
+use crate::fair_play::{capped_opponents, cooling_down, pair_capped, RATED_PAIR_CAP};
 use crate::matchmaking::challenges::{Open, CHALLENGE_LIFETIME};
 use crate::matchmaking::rated_clock::rated_default;
 use crate::matchmaking::seeks::{
@@ -208,12 +209,36 @@ impl Session {
         else {
             return;
         };
+        if ask.rated && !self.rated_allowed().await {
+            return;
+        }
         let rating = self.seek_rating(ask.game, ask.rated).await;
+        let apart = match (&self.account, ask.rated) {
+            (Some(account), true) => {
+                let store = self.shared.directory.store();
+                match capped_opponents(store, &name_key(&account.name)).await {
+                    Ok(apart) => apart,
+                    Err(e) => {
+                        return self.refuse(Refused::new(
+                            ErrorCode::ServerStorage,
+                            format!("your rated games could not be counted: {e}"),
+                        ))
+                    }
+                }
+            }
+            _ => Vec::new(),
+        };
         self.listen();
         let seats = spec.seats;
         let matchmaker = Arc::clone(&self.shared.matchmaker);
         match matchmaker
-            .seek(self.asker(), spec, ask.rated, rating, bots_after_ms)
+            .seek(
+                self.asker(),
+                spec,
+                (ask.rated, rating),
+                bots_after_ms,
+                apart,
+            )
             .await
         {
             Ok(seek) => {
@@ -287,6 +312,15 @@ impl Session {
         else {
             return;
         };
+        if ask.rated {
+            if !self.rated_allowed().await {
+                return;
+            }
+            let store = self.shared.directory.store();
+            if let Err(refused) = rated_pair_allowed(store, &me.key, &name_key(&them.name)).await {
+                return self.refuse(refused);
+            }
+        }
         self.listen();
         let lifetime = u64::try_from(CHALLENGE_LIFETIME.as_millis()).unwrap_or(u64::MAX);
         let open = Open {
@@ -324,7 +358,39 @@ impl Session {
         let me = self.asker();
         let matchmaker = Arc::clone(&self.shared.matchmaker);
         if let Err(refused) = matchmaker.accept(&me, challenge).await {
-            self.refuse(refused);
+            // A cooldown's refusal is sent with its retry time.
+            if refused.code != ErrorCode::RatedCooldown || self.rated_allowed().await {
+                self.refuse(refused);
+            }
+        }
+    }
+
+    /// Whether this session may play rated now: not if its account is
+    /// cooling down after aborting rated matches by its silence (then it
+    /// is told so, with `retry_after_ms`).
+    async fn rated_allowed(&self) -> bool {
+        let Some(account) = &self.account else {
+            return true;
+        };
+        let store = self.shared.directory.store();
+        match cooling_down(store, &name_key(&account.name)).await {
+            Ok(None) => true,
+            Ok(Some(wait)) => {
+                self.out.send(&ServerMsg::Error {
+                    code: ErrorCode::RatedCooldown,
+                    message: format!("your silence aborted too many rated matches lately: no rated play for {} more minutes", wait.div_ceil(60_000)),
+                    room: None,
+                    detail: Some(serde_json::json!({ "retry_after_ms": wait })),
+                });
+                false
+            }
+            Err(e) => {
+                self.refuse(Refused::new(
+                    ErrorCode::ServerStorage,
+                    format!("your aborted games could not be counted: {e}"),
+                ));
+                false
+            }
         }
     }
 
@@ -376,6 +442,29 @@ impl Session {
                 false,
             );
         }
+    }
+}
+
+/// Refuses a rated game between the accounts `a` and `b` (name keys)
+/// once they have had [`RATED_PAIR_CAP`] rated results together in the
+/// last [`crate::fair_play::RATED_PAIR_WINDOW_MS`].
+pub async fn rated_pair_allowed(
+    store: &crate::store::Store,
+    a: &str,
+    b: &str,
+) -> Result<(), Refused> {
+    match pair_capped(store, a, b).await {
+        Ok(false) => Ok(()),
+        Ok(true) => Err(Refused::new(
+            ErrorCode::ChallengeRatedLimit,
+            format!(
+                "you have played {RATED_PAIR_CAP} rated games together in the last 24 hours, as many as count; play casual, or later"
+            ),
+        )),
+        Err(e) => Err(Refused::new(
+            ErrorCode::ServerStorage,
+            format!("your rated games could not be counted: {e}"),
+        )),
     }
 }
 

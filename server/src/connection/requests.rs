@@ -169,8 +169,9 @@ impl Session {
     /// the account's name; a token that is not valid is refused with
     /// `auth/invalid_token` and the connection closed (rather than going
     /// on as a guest: a bot whose token was revoked must notice, not play
-    /// unnamed). A guest asking for a name an account has is shown as
-    /// `NAME (guest)`, which no account can be called.
+    /// unnamed). A guest's name must hold only what an account name may
+    /// and must not be an account's: else `room/bad_name`, and the
+    /// connection may say `hello` again with another name.
     pub(super) async fn hello(
         &mut self,
         version: u32,
@@ -219,22 +220,34 @@ impl Session {
                 }
             }
         }
-        self.greeted = true;
         let name: String = name
             .unwrap_or_default()
             .chars()
-            .filter(|c| !c.is_control())
             .take(MAX_NAME_CHARS)
             .collect();
         let name = name.trim();
         let name = if name.is_empty() { "anonymous" } else { name };
         self.name = match &self.account {
             Some(account) => Arc::from(account.name.as_str()),
-            None if self.shared.accounts.is_taken(name).await => {
-                Arc::from(format!("{name} (guest)").as_str())
+            None => {
+                if let Err(e) = crate::accounts::check_guest_name(name) {
+                    self.out.send(&ServerMsg::error(
+                        ErrorCode::RoomBadName,
+                        format!("{e}: a guest's name follows an account name's rules; say hello again with another name"),
+                    ));
+                    return None;
+                }
+                if self.shared.accounts.is_taken(name).await {
+                    self.out.send(&ServerMsg::error(
+                        ErrorCode::RoomBadName,
+                        format!("{name:?} is an account's name: log in as it, or say hello again with another name"),
+                    ));
+                    return None;
+                }
+                Arc::from(name)
             }
-            None => Arc::from(name),
         };
+        self.greeted = true;
         self.out.send(&ServerMsg::Welcome {
             version,
             session: Uuid::new_v4(),

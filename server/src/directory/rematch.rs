@@ -1,9 +1,11 @@
 //! Making the rematch a finished room asked for, and summoning its
 //! players to their new seats.
 
-use parlor_protocol::ServerMsg;
+use parlor_protocol::{ErrorCode, ServerMsg};
 
 use super::{Directory, NewRoom, Refused, Summons};
+use crate::accounts::name_key;
+use crate::fair_play::pair_capped;
 use crate::room::RematchPlan;
 
 impl Directory {
@@ -13,6 +15,11 @@ impl Directory {
             return;
         };
         self.spawn(async move {
+            if plan.rated {
+                if let Err(refused) = dir.rated_pairs_allowed(&plan).await {
+                    return dir.refuse_rematch(&plan, refused);
+                }
+            }
             let creator = plan.players.first().map(|(_, m)| m.token);
             let made = dir
                 .create(NewRoom {
@@ -31,14 +38,7 @@ impl Directory {
                 .await;
             let next = match made {
                 Ok(c) => c.room,
-                Err(Refused { code, message }) => {
-                    for (_, m) in &plan.players {
-                        if let Some(out) = dir.outbox_of(m.conn) {
-                            out.send(&ServerMsg::room_error(&plan.from, code, message.clone()));
-                        }
-                    }
-                    return;
-                }
+                Err(refused) => return dir.refuse_rematch(&plan, refused),
             };
             for (i, (seat, m)) in plan.players.iter().enumerate() {
                 dir.summon_member(
@@ -61,5 +61,46 @@ impl Directory {
                 );
             }
         });
+    }
+
+    /// Tells every player of `plan` why its rematch was not made.
+    fn refuse_rematch(&self, plan: &RematchPlan, Refused { code, message }: Refused) {
+        for (_, m) in &plan.players {
+            if let Some(out) = self.outbox_of(m.conn) {
+                out.send(&ServerMsg::room_error(&plan.from, code, message.clone()));
+            }
+        }
+    }
+
+    /// Refuses a rated rematch between two accounts that have had as many
+    /// rated results together in the window as count
+    /// ([`crate::fair_play::RATED_PAIR_CAP`]).
+    async fn rated_pairs_allowed(&self, plan: &RematchPlan) -> Result<(), Refused> {
+        let keys: Vec<String> = plan
+            .players
+            .iter()
+            .filter(|(_, m)| m.account)
+            .map(|(_, m)| name_key(&m.name))
+            .collect();
+        for (i, a) in keys.iter().enumerate() {
+            for b in &keys[i + 1..] {
+                match pair_capped(self.store(), a, b).await {
+                    Ok(false) => {}
+                    Ok(true) => {
+                        return Err(Refused::new(
+                            ErrorCode::ChallengeRatedLimit,
+                            "you have played as many rated games together in the last 24 hours as count; play casual, or later",
+                        ))
+                    }
+                    Err(e) => {
+                        return Err(Refused::new(
+                            ErrorCode::ServerStorage,
+                            format!("your rated games could not be counted: {e}"),
+                        ))
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 }

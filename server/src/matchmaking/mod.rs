@@ -239,19 +239,23 @@ impl Matchmaker {
         }
     }
 
-    /// Adds a seek (already checked); its id. The caller answers `seeking`.
+    /// Adds a seek (already checked), not to be paired rated with the
+    /// accounts `apart`; its id. The caller answers `seeking`.
     pub async fn seek(
         &self,
         asker: Asker,
         spec: RoomSpec,
-        rated: bool,
-        rating: f64,
+        (rated, rating): (bool, f64),
         bots_after_ms: Option<u64>,
+        apart: Vec<String>,
     ) -> Result<u64, Refused> {
         let now = now_ms();
         let id = match &self.books {
             Books::Local { seeks, .. } => {
-                lock(seeks).add(asker, spec, rated, rating, now, bots_after_ms)?
+                let mut book = lock(seeks);
+                let id = book.add(asker, spec, rated, rating, now, bots_after_ms)?;
+                book.keep_apart(id, apart);
+                id
             }
             Books::Shared(books) => {
                 let w = Waiting {
@@ -262,6 +266,7 @@ impl Matchmaker {
                     rating,
                     since_ms: now,
                     bots_at_ms: bots_after_ms.map(|after| now.saturating_add(after)),
+                    apart,
                 };
                 books.add_seek(&w).await.map_err(storage)??
             }
@@ -322,6 +327,32 @@ impl Matchmaker {
     pub async fn accept(&self, by: &Asker, id: u64) -> Result<(), Refused> {
         let key = by.account.as_ref().map_or("", |a| a.key.as_str());
         let open = self.take(id, TakeBy::Addressee, key).await?;
+        if open.info.rated {
+            let cooling = crate::fair_play::cooling_down(self.dir.store(), key).await;
+            if !matches!(cooling, Ok(None)) {
+                self.ended(&open, ChallengeEnd::Cancelled, None, None);
+                return Err(match cooling {
+                    Err(e) => storage(e),
+                    _ => Refused::new(
+                        ErrorCode::RatedCooldown,
+                        "your silence aborted too many rated matches lately; no rated play for now",
+                    ),
+                });
+            }
+            // The cap may have been reached while the challenge waited.
+            let capped =
+                crate::fair_play::pair_capped(self.dir.store(), open.from_key(), key).await;
+            if !matches!(capped, Ok(false)) {
+                self.ended(&open, ChallengeEnd::Cancelled, None, None);
+                return Err(match capped {
+                    Err(e) => storage(e),
+                    _ => Refused::new(
+                        ErrorCode::ChallengeRatedLimit,
+                        "you have played as many rated games together in the last 24 hours as count; play casual, or later",
+                    ),
+                });
+            }
+        }
         match start::start_challenge(&self.dir, &open, by).await {
             Ok(room) => {
                 // Both seated connections were told by their summons; the

@@ -3,7 +3,9 @@
 //!
 //! Seeks pair only with seeks of the same key (game, seat count, options,
 //! clock and whether rated), never with another seek of the same player,
-//! and the longest-waiting seek is served first. Casual seeks take the
+//! rated seeks never with a player either keeps apart (two accounts past
+//! the rated pair cap, `fair_play`), and the longest-waiting seek is
+//! served first. Casual seeks take the
 //! longest-waiting partners. Rated seeks take the partners nearest in
 //! rating among those inside every member's window: each seek accepts
 //! ratings within [`rating_window`] of its own, a window that starts at
@@ -53,6 +55,9 @@ pub struct Seek<K> {
     pub rating: f64,
     /// When the seek started, in milliseconds.
     pub since_ms: u64,
+    /// Players a rated seek of this one is not paired with (the accounts
+    /// it has had as many rated results with lately as count).
+    pub apart: Vec<Seeker>,
 }
 
 /// The rating window of a seek that has waited `waited_ms`.
@@ -121,7 +126,11 @@ fn group_for<K>(
         let s = pool[c];
         let fits = group.iter().all(|&g| {
             let m = pool[g];
-            m.seeker != s.seeker && (!a.rated || within_windows(m, s, now_ms))
+            m.seeker != s.seeker
+                && (!a.rated
+                    || (within_windows(m, s, now_ms)
+                        && !m.apart.contains(&s.seeker)
+                        && !s.apart.contains(&m.seeker)))
         });
         if fits {
             group.push(c);
@@ -151,7 +160,30 @@ mod tests {
             seeker: Seeker::Guest(who),
             rating,
             since_ms,
+            apart: Vec::new(),
         }
+    }
+
+    #[test]
+    fn rated_seeks_kept_apart_do_not_pair_but_pair_with_others() {
+        let apart = |s: Seek<u8>, other: u64| Seek {
+            apart: vec![Seeker::Guest(other)],
+            ..s
+        };
+        let seeks = vec![
+            apart(seek(1, 0, true, 10, 1500.0, 0), 11),
+            seek(2, 0, true, 11, 1500.0, 1),
+        ];
+        assert!(pair(&seeks, 10).is_empty());
+        let mut more = seeks.clone();
+        more.push(seek(3, 0, true, 12, 1500.0, 2));
+        assert_eq!(pair(&more, 10), vec![vec![1, 3]]);
+        // Casual seeks are not kept apart.
+        let casual = vec![
+            apart(seek(1, 0, false, 10, 1500.0, 0), 11),
+            seek(2, 0, false, 11, 1500.0, 1),
+        ];
+        assert_eq!(pair(&casual, 10), vec![vec![1, 2]]);
     }
 
     #[test]
@@ -211,7 +243,7 @@ mod tests {
             now in 60_000u64..200_000,
         ) {
             let seeks: Vec<_> = raw.iter().enumerate().map(|(i, &(key, rated, who, rating, since, seats))| Seek {
-                id: i as u64, key: (key, rated, seats), rated, seats, seeker: Seeker::Guest(who), rating, since_ms: since,
+                id: i as u64, key: (key, rated, seats), rated, seats, seeker: Seeker::Guest(who), rating, since_ms: since, apart: Vec::new(),
             }).collect();
             let groups = pair(&seeks, now);
             let mut seen = std::collections::HashSet::new();

@@ -84,6 +84,10 @@ pub struct Waiting {
     pub since_ms: u64,
     /// When bots fill in, for a seek that asked for them.
     pub bots_at_ms: Option<u64>,
+    /// For a rated seek: the accounts (name keys) it is not paired with,
+    /// having had as many rated results with them lately as count.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub apart: Vec<String>,
 }
 
 /// Seeks that make a match.
@@ -156,9 +160,17 @@ impl SeekBook {
                 rating,
                 since_ms: now_ms,
                 bots_at_ms: bots_after_ms.map(|after| now_ms.saturating_add(after)),
+                apart: Vec::new(),
             },
         );
         Ok(id)
+    }
+
+    /// Keeps seek `id` from being paired rated with the accounts `apart`.
+    pub fn keep_apart(&mut self, id: u64, apart: Vec<String>) {
+        if let Some(w) = self.waiting.get_mut(&id) {
+            w.apart = apart;
+        }
     }
 
     fn count(&self, f: impl Fn(&Waiting) -> bool) -> usize {
@@ -194,6 +206,12 @@ impl SeekBook {
                 seeker: w.asker.seeker(),
                 rating: w.rating,
                 since_ms: w.since_ms,
+                apart: w
+                    .apart
+                    .iter()
+                    .cloned()
+                    .map(super::Seeker::Account)
+                    .collect(),
             })
             .collect();
         let mut groups: Vec<Group> = pair(&seeks, now_ms)

@@ -8,7 +8,11 @@ use tokio::time::Instant;
 use tokio::sync::mpsc;
 
 use super::actor::Room;
+use super::slot::Slot;
 use super::{Member, RoomCmd};
+use crate::accounts::name_key;
+use crate::clock::now_ms;
+use crate::fair_play::record_abort;
 use crate::store::{Step as StoreStep, StoreError};
 
 /// One step a seat takes.
@@ -372,6 +376,25 @@ impl Room {
         }
     }
 
+    /// Remembers that `seat`'s silence aborted this rated match, against
+    /// its account (the rated cooldown counts such aborts).
+    fn record_abort(&self, seat: Seat) {
+        let Some(Slot::Player {
+            name,
+            account: true,
+            ..
+        }) = self.seats.get(seat.index())
+        else {
+            return;
+        };
+        let (store, key, room) = (self.store().clone(), name_key(name), self.id.to_string());
+        tokio::spawn(async move {
+            if let Err(e) = record_abort(&store, &key, &room, now_ms()).await {
+                tracing::warn!(%room, error = %e, "an abort was not recorded against its account");
+            }
+        });
+    }
+
     pub(super) async fn on_clock(&mut self) {
         let now = Instant::now();
         let expired = self
@@ -393,6 +416,7 @@ impl Room {
                 tracing::info!(room = %self.id, %seat, "time ran out before the seat's first move: aborted");
                 if self.close(Closed::Aborted).await {
                     self.lifetime.linger_from(now);
+                    self.record_abort(seat);
                 } else {
                     // The clock stays past due: wait for a write to succeed
                     // rather than try again at once.

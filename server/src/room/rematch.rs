@@ -51,6 +51,10 @@ pub(super) enum Offered {
     Everyone,
     /// Still waiting for others: these seats have offered.
     Waiting(Vec<Seat>),
+    /// The seat had offered already, through the same session and
+    /// connection, and that offer still holds: nothing new to tell anyone
+    /// (relaying it again would let one player flood the others).
+    Repeated,
 }
 
 impl Offers {
@@ -70,8 +74,12 @@ impl Offers {
         open: impl Fn(&Member) -> bool,
         players: &[Seat],
     ) -> Offered {
-        self.by_seat.insert(seat, who);
         self.by_seat.retain(|_, m| open(m));
+        let same = |m: &Member| m.token == who.token && m.conn == who.conn;
+        if self.by_seat.get(&seat).is_some_and(same) {
+            return Offered::Repeated;
+        }
+        self.by_seat.insert(seat, who);
         if players.iter().all(|s| self.by_seat.contains_key(s)) {
             self.started = true;
             Offered::Everyone
@@ -146,6 +154,8 @@ impl Room {
                 };
                 self.others(Seat(u8::MAX), &msg);
             }
+            // Already told: the offer stands as it was.
+            Offered::Repeated => {}
         }
     }
 
@@ -231,6 +241,30 @@ mod tests {
         );
         assert!(offers.by(Seat(0)).is_none());
         assert!(!offers.started());
+    }
+
+    #[test]
+    fn a_repeated_offer_is_told_once_until_it_lapses() {
+        let mut offers = Offers::default();
+        let al = member(1);
+        assert_eq!(
+            offers.offer(Seat(0), al.clone(), |_| true, &PLAYERS),
+            Offered::Waiting(vec![Seat(0)])
+        );
+        assert_eq!(
+            offers.offer(Seat(0), al.clone(), |_| true, &PLAYERS),
+            Offered::Repeated
+        );
+        // Its connection closed: the offer lapsed, so a new one is news.
+        let again = Member {
+            conn: ConnId(3),
+            ..al
+        };
+        let open = |m: &Member| m.conn != ConnId(1);
+        assert_eq!(
+            offers.offer(Seat(0), again, open, &PLAYERS),
+            Offered::Waiting(vec![Seat(0)])
+        );
     }
 
     #[test]

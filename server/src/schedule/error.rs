@@ -14,6 +14,11 @@ pub enum EventRefusal {
     BadRequest,
     /// The event's game options are not the game's.
     BadOptions,
+    /// The event's start is in the past.
+    BadStart,
+    /// The account has as many upcoming events as allowed, or its address
+    /// has made as many today.
+    TooMany,
     /// No such tournament.
     NotFound,
     /// The event has started: no entering or leaving now.
@@ -46,6 +51,8 @@ impl EventRefusal {
         match self {
             EventRefusal::BadRequest => ErrorCode::TournamentBadRequest,
             EventRefusal::BadOptions => ErrorCode::TournamentBadOptions,
+            EventRefusal::BadStart => ErrorCode::TournamentBadStart,
+            EventRefusal::TooMany => ErrorCode::TournamentTooMany,
             EventRefusal::NotFound => ErrorCode::TournamentNotFound,
             EventRefusal::Started => ErrorCode::TournamentStarted,
             EventRefusal::WrongKind => ErrorCode::TournamentWrongKind,

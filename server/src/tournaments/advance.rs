@@ -9,14 +9,17 @@ use std::collections::HashSet;
 
 use parlor_competition::tournament::{arena, EventSeed, Format, Round};
 use parlor_games::Outcome;
-use parlor_protocol::{Closed, EventGame, LoggedAction, RoomId, TournamentStatus};
+use parlor_protocol::{
+    Closed, ErrorCode, EventGame, LoggedAction, RoomId, ServerMsg, TournamentStatus,
+};
 use sha2::{Digest, Sha256};
 
 use super::doc::{DocGame, DocRound, EventDoc};
 use super::store::Stored;
 use super::Tournaments;
 use crate::accounts::name_key;
-use crate::directory::{NewRoom, Schedule, ScheduledRoom};
+use crate::directory::{NewRoom, Refused, Schedule, ScheduledRoom};
+use crate::schedule::{EventError, EventRefusal};
 use crate::store::StoreError;
 
 /// The room id of `event`'s game `index` (in the round's order) of round
@@ -51,6 +54,8 @@ impl Tournaments {
             TournamentStatus::Upcoming if now_ms >= doc.starts_at_ms => {
                 if doc.players.len() < 2 {
                     doc.status = TournamentStatus::Cancelled;
+                    doc.cancelled =
+                        Some("fewer than two players had entered when it was due".into());
                 } else {
                     self.begin(doc).await?;
                     self.progress(doc, now_ms);
@@ -66,8 +71,48 @@ impl Tournaments {
             // Someone else changed it meanwhile: the next step reads again.
             return Ok(());
         }
-        self.make_rooms(&stored.doc, &made).await;
+        if stored.doc.status == TournamentStatus::Cancelled {
+            self.tell_cancelled(&stored.doc);
+        }
+        if let Err(reason) = self.make_rooms(&stored.doc, &made).await {
+            self.cancel(&stored.doc.id, reason).await;
+        }
         Ok(())
+    }
+
+    /// Cancels the running event `id` for `reason` (a round's room could
+    /// not be made: the event would otherwise wait for it for ever) and
+    /// tells its entrants.
+    async fn cancel(&self, id: &str, reason: String) {
+        tracing::warn!(event = %id, %reason, "an event is cancelled");
+        let cancelled = self
+            .change(id, |doc| {
+                if doc.status != TournamentStatus::Running {
+                    return Err(EventError::new(EventRefusal::Over, "no longer running"));
+                }
+                doc.status = TournamentStatus::Cancelled;
+                doc.cancelled = Some(reason.clone());
+                Ok(())
+            })
+            .await;
+        match cancelled {
+            Ok(doc) => self.tell_cancelled(&doc),
+            // Finished or cancelled meanwhile, or the store failed: the
+            // next step tries its rooms again.
+            Err(e) => tracing::warn!(event = %id, error = %e, "the event could not be cancelled"),
+        }
+    }
+
+    /// Tells every entrant of the cancelled `doc` why.
+    fn tell_cancelled(&self, doc: &EventDoc) {
+        let msg = ServerMsg::TournamentCancelled {
+            tournament: doc.id.clone(),
+            reason: doc.cancelled.clone().unwrap_or_default(),
+        };
+        for p in &doc.players {
+            self.directory
+                .notify_account(&name_key(&p.name), &msg, None);
+        }
     }
 
     /// Seeds the players by their ratings.
@@ -219,27 +264,35 @@ impl Tournaments {
     /// Makes the room of every game being played that is not in `made`
     /// (rooms this step found): the new round's, and any a crash left
     /// unmade. A room made meanwhile by another node is refused as a
-    /// duplicate, and nothing changes.
-    async fn make_rooms(&self, doc: &EventDoc, made: &HashSet<RoomId>) {
+    /// duplicate, and nothing changes. A room refused for good (anything
+    /// but the store or the server stopping, which the next step tries
+    /// again) is the reason the event cannot go on.
+    async fn make_rooms(&self, doc: &EventDoc, made: &HashSet<RoomId>) -> Result<(), String> {
         if doc.status != TournamentStatus::Running {
-            return;
+            return Ok(());
         }
         let Ok(seed) = EventSeed::from_hex(&doc.seed) else {
-            return;
+            return Ok(());
         };
         for (r, round) in doc.rounds.iter().enumerate() {
             let number = u32::try_from(r + 1).unwrap_or(u32::MAX);
             for game in &round.games {
                 if let (Some(room), None) = (&game.room, &game.winners) {
                     if !made.contains(room) {
-                        self.make_room(doc, &seed, number, round, game, room).await;
+                        self.make_room(doc, &seed, number, round, game, room)
+                            .await
+                            .map_err(|why| {
+                                format!("round {number}'s game could not be made: {why}")
+                            })?;
                     }
                 }
             }
         }
+        Ok(())
     }
 
-    /// Makes the room of `game` (of round `round`, numbered `number`).
+    /// Makes the room of `game` (of round `round`, numbered `number`);
+    /// why not, if it cannot be made for good.
     async fn make_room(
         &self,
         doc: &EventDoc,
@@ -248,7 +301,7 @@ impl Tournaments {
         round: &DocRound,
         game: &DocGame,
         room: &RoomId,
-    ) {
+    ) -> Result<(), String> {
         let siblings: Vec<RoomId> = round
             .games
             .iter()
@@ -284,10 +337,25 @@ impl Tournaments {
             .await;
         match made {
             Ok(_) => self.tell_players(doc, number, room, &game.seats),
-            Err(crate::directory::Refused { code, message }) => {
+            Err(Refused { code, message })
+                if matches!(
+                    code,
+                    ErrorCode::ServerStorage | ErrorCode::ServerShuttingDown
+                ) =>
+            {
                 tracing::warn!(event = %doc.id, %room, %code, %message, "an event's room could not be made; trying again");
             }
+            Err(Refused { code, message }) => {
+                // Made meanwhile (by another node, or a step before):
+                // its log is there.
+                if matches!(self.log.log(room.clone()).await, Ok(Some(_))) {
+                    return Ok(());
+                }
+                tracing::warn!(event = %doc.id, %room, %code, %message, "an event's room cannot be made");
+                return Err(message);
+            }
         }
+        Ok(())
     }
 }
 

@@ -2,6 +2,7 @@
 //! limits, its seed drawn and committed to.
 
 use parlor_competition::tournament::{ArenaPairing, EventSeed, Format};
+use parlor_games::GameRng;
 use parlor_protocol::{NewTournament, TournamentStatus};
 
 use super::doc::EventDoc;
@@ -28,6 +29,10 @@ pub const MAX_ARENA_MINUTES: u32 = 720;
 pub const MAX_START_AHEAD_MS: u64 = 30 * 86_400_000;
 /// The longest name, in characters.
 pub const MAX_EVENT_NAME_CHARS: usize = 80;
+/// How far in the past a start may be and still pass (as "now"): the
+/// client's clock and the server's differ by a few seconds, and a form
+/// takes a moment to send. Earlier starts are refused.
+pub const START_GRACE_MS: u64 = 60_000;
 
 /// Checks `req` from account `by` at `now_ms` and makes the new event's
 /// document, with its id `id` and seed `seed`.
@@ -44,10 +49,18 @@ pub fn new_event(
             "events pair players head to head: seats must be 2".into()
         ));
     }
+    let bad_options = |m: String| EventError::new(EventRefusal::BadOptions, m);
     let options = req
         .game
         .parse_config(&req.options)
-        .map_err(|e| EventError::new(EventRefusal::BadOptions, e.to_string()))?;
+        .map_err(|e| bad_options(e.to_string()))?;
+    // The same check a room makes when it is created: options the game
+    // cannot set up for two seats (a rack larger than the pool, empty
+    // piles, a target it cannot reach) would leave every round's room
+    // unmade. The deal's stream does not matter to the check.
+    req.game
+        .setup(&options, 2, &mut GameRng::from_key([0; 32]))
+        .map_err(|e| bad_options(format!("the game cannot be set up so: {e}")))?;
     let clock = req.clock.unwrap_or_else(|| rated_default(req.game));
     check_clock(clock).map_err(bad)?;
     if clock.is_correspondence() {
@@ -101,6 +114,12 @@ pub fn new_event(
             req.format.name()
         )));
     }
+    if req.starts_at_ms.saturating_add(START_GRACE_MS) < now_ms {
+        return Err(EventError::new(
+            EventRefusal::BadStart,
+            "the start is in the past; give a start from now on",
+        ));
+    }
     if req.starts_at_ms > now_ms.saturating_add(MAX_START_AHEAD_MS) {
         return Err(bad("an event starts within 30 days".into()));
     }
@@ -139,5 +158,6 @@ pub fn new_event(
         players: Vec::new(),
         rounds: Vec::new(),
         arena_pairing: ArenaPairing::CURRENT,
+        cancelled: None,
     })
 }

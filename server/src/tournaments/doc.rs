@@ -63,6 +63,9 @@ pub struct EventDoc {
     /// the default), so its waves re-check after the rule changed.
     #[serde(default)]
     pub arena_pairing: ArenaPairing,
+    /// Why it was cancelled, once it is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancelled: Option<String>,
 }
 
 /// A round as stored.
@@ -196,6 +199,7 @@ impl EventDoc {
             max_players: self.max_players,
             commitment: self.commitment.clone(),
             seed: (self.status == TournamentStatus::Finished).then(|| self.seed.clone()),
+            cancelled: self.cancelled.clone(),
             players: self
                 .players
                 .iter()

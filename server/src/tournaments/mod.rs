@@ -25,6 +25,7 @@ mod entry;
 mod store;
 mod tick;
 
+use std::net::IpAddr;
 use std::sync::Arc;
 
 use parlor_competition::tournament::EventSeed;
@@ -44,10 +45,14 @@ pub use store::{Stored, TournamentStore};
 pub use tick::{EVENT_LEASE_MS, EVENT_TICK};
 
 use crate::accounts::name_key;
+use crate::admission::address_key;
 use crate::clock::now_ms;
 use crate::directory::Directory;
 use crate::schedule::{EventError, EventRefusal};
 use crate::store::Store;
+
+/// The window of the per-address cap on new events: a day.
+const DAY_MS: u64 = 86_400_000;
 
 /// Events listed at most per status.
 pub const MAX_LISTED_EVENTS: usize = 50;
@@ -76,17 +81,62 @@ impl Tournaments {
         }
     }
 
-    /// Creates an event for account `by`; its id.
-    pub async fn create(&self, req: NewTournament, by: &str) -> Result<String, EventError> {
+    /// Creates an event for account `by`, asked from the address `from`;
+    /// its id.
+    pub async fn create(
+        &self,
+        req: NewTournament,
+        by: &str,
+        from: Option<IpAddr>,
+    ) -> Result<String, EventError> {
         let id = uuid::Uuid::new_v4().simple().to_string()[..12].to_owned();
         let seed = EventSeed::new(rand::random());
-        let doc = create::new_event(req, by, now_ms(), id.clone(), &seed)?;
+        let now = now_ms();
+        let doc = create::new_event(req, by, now, id.clone(), &seed)?;
+        let key = name_key(by);
+        let addr = from.map(|a| address_key(a).to_string());
+        self.check_caps(&key, addr.as_deref(), now).await?;
         self.store
-            .create(&doc)
+            .create(&doc, &key, addr)
             .await
             .map_err(|e| EventError::store(&e))?;
         tracing::info!(event = %id, by, "tournament created");
         Ok(id)
+    }
+
+    /// Refuses a new event over the caps: the account's upcoming events
+    /// and the address's events of the last 24 hours. (Two requests at
+    /// the same moment may both pass: the caps bound spam, not exactly.)
+    async fn check_caps(&self, key: &str, addr: Option<&str>, now: u64) -> Result<(), EventError> {
+        let limits = self.directory.limits();
+        let too_many = |m: String| Err(EventError::new(EventRefusal::TooMany, m));
+        let per_account = limits.upcoming_events_per_account;
+        if per_account > 0 {
+            let upcoming = self
+                .store
+                .upcoming_by(key)
+                .await
+                .map_err(|e| EventError::store(&e))?;
+            if upcoming >= u64::try_from(per_account).unwrap_or(u64::MAX) {
+                return too_many(format!(
+                    "you have {upcoming} upcoming tournaments, the most one account may; wait for one to start"
+                ));
+            }
+        }
+        let per_address = limits.events_per_address_day;
+        if let (Some(addr), true) = (addr, per_address > 0) {
+            let made = self
+                .store
+                .made_from(addr, now.saturating_sub(DAY_MS))
+                .await
+                .map_err(|e| EventError::store(&e))?;
+            if made >= u64::try_from(per_address).unwrap_or(u64::MAX) {
+                return too_many(format!(
+                    "{made} tournaments were created from your address in the last 24 hours, the most one address may"
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// The event `id`'s public page.

@@ -63,22 +63,55 @@ impl TournamentStore {
         TournamentStore(backend)
     }
 
-    /// Stores a new event (version 1).
-    pub async fn create(&self, doc: &EventDoc) -> Result<(), StoreError> {
+    /// Stores a new event (version 1), made by the account whose name's
+    /// key is `creator_key` from the address `creator_addr` (its key).
+    pub async fn create(
+        &self,
+        doc: &EventDoc,
+        creator_key: &str,
+        creator_addr: Option<String>,
+    ) -> Result<(), StoreError> {
         self.0
             .exec(
-                "INSERT INTO events (id, status, starts_at_ms, created_ms, version, doc) \
-                 VALUES ($1, $2, $3, $4, 1, $5)",
+                "INSERT INTO events (id, status, starts_at_ms, created_ms, version, doc, \
+                 creator_key, creator_addr) VALUES ($1, $2, $3, $4, 1, $5, $6, $7)",
                 vec![
                     Arg::Text(doc.id.clone()),
                     Arg::Text(doc.status.as_str().to_owned()),
                     ms(doc.starts_at_ms),
                     ms(doc.created_ms),
                     Arg::Text(encode(doc)?),
+                    Arg::Text(creator_key.to_owned()),
+                    Arg::OptText(creator_addr),
                 ],
             )
             .await
             .map(|_| ())
+    }
+
+    /// How many upcoming events the account `creator_key` made.
+    pub async fn upcoming_by(&self, creator_key: &str) -> Result<u64, StoreError> {
+        self.count(
+            "SELECT COUNT(*) FROM events WHERE creator_key = $1 AND status = 'upcoming'",
+            vec![Arg::Text(creator_key.to_owned())],
+        )
+        .await
+    }
+
+    /// How many events were made from the address `addr` (its key) since
+    /// `since_ms`.
+    pub async fn made_from(&self, addr: &str, since_ms: u64) -> Result<u64, StoreError> {
+        self.count(
+            "SELECT COUNT(*) FROM events WHERE creator_addr = $1 AND created_ms >= $2",
+            vec![Arg::Text(addr.to_owned()), ms(since_ms)],
+        )
+        .await
+    }
+
+    async fn count(&self, sql: &'static str, args: Vec<Arg>) -> Result<u64, StoreError> {
+        let rows = self.0.query(sql, args, &[Kind::Int]).await?;
+        let n = rows.first().and_then(|r| r.first()).map_or(0, Col::int);
+        Ok(u64::try_from(n).unwrap_or(0))
     }
 
     /// The event `id`.

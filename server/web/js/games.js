@@ -35,7 +35,8 @@ export function gameInfo(name) {
 /** The name to show for a seat entry. */
 export function seatName(entry) {
   if (!entry) return '?';
-  if (entry.kind === 'player') return entry.name;
+  // A guest is always marked: its name may look like an account's.
+  if (entry.kind === 'player') return entry.account ? entry.name : `${entry.name} (guest)`;
   // A ladder's anchor plays as its own account: shown by that name.
   if (entry.kind === 'bot' && entry.account) return `${entry.account} (bot)`;
   if (entry.kind === 'bot') return `bot (${entry.strategy})`;

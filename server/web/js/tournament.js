@@ -23,11 +23,12 @@ const STATUS = {
   upcoming: 'Upcoming: taking entries',
   running: 'Running',
   finished: 'Finished',
-  cancelled: 'Cancelled: fewer than two players when it was due',
+  cancelled: 'Cancelled',
 };
 
 /** The running event's line: which round, of how many. */
 function statusText(e) {
+  if (e.status === 'cancelled' && e.cancelled) return `Cancelled: ${e.cancelled}`;
   if (e.status !== 'running') return STATUS[e.status] || e.status;
   const n = e.rounds.length;
   if (e.format === 'arena') return `Running: ${n} wave${n === 1 ? '' : 's'} paired`;

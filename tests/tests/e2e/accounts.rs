@@ -315,9 +315,21 @@ async fn a_token_in_hello_names_the_player_on_the_seat_for_everyone() {
             kind: "bot".into()
         })
     );
-    // A guest asking for the account's name (in any case) is shown as a guest.
+    // A guest asking for the account's name (in any case) is refused, and
+    // may say hello again with another.
     let mut guest = Raw::connect(&server.url()).await;
-    let welcome = hello_with(&mut guest, "nimbot", None).await;
+    let refused = hello_with(&mut guest, "nimbot", None).await;
+    assert!(
+        matches!(
+            refused,
+            ServerMsg::Error {
+                code: ErrorCode::RoomBadName,
+                ..
+            }
+        ),
+        "{refused:?}"
+    );
+    let welcome = hello_with(&mut guest, "nimfan", None).await;
     assert_eq!(welcome_account(&welcome), None);
     let room = guest.create("nimrod", json!({"piles": [2, 3]}), None).await;
     bot.join(&room, 0).await;
@@ -325,7 +337,7 @@ async fn a_token_in_hello_names_the_player_on_the_seat_for_everyone() {
     let seats = serde_json::to_value(&u.seats).unwrap();
     assert_eq!(seats[0]["name"], "Nimbot");
     assert_eq!(seats[0]["account"], true);
-    assert_eq!(seats[1]["name"], "nimbot (guest)");
+    assert_eq!(seats[1]["name"], "nimfan");
     assert!(seats[1].get("account").is_none(), "{seats}");
     let mut watcher = Raw::greeted(&server.url(), "watcher").await;
     watcher

@@ -144,7 +144,7 @@ async fn a_player_resumes_on_either_node_and_the_old_connection_is_taken_over() 
     }
     // Alice, seated on A where the room is, resumes on B: her connection
     // on A is told and closed, and she plays on from B.
-    let mut again = Raw::greeted(&b.url(), "alice again").await;
+    let mut again = Raw::greeted(&b.url(), "alice-again").await;
     again.send(&ClientMsg::Resume { token: alice.token }).await;
     let seats = again
         .expect(|m| match m {

@@ -217,7 +217,7 @@ async fn a_client_that_asks_for_big_replies_and_never_reads_is_closed_as_slow() 
     let url = server.url();
     // 150 rooms: each page is some 40 KiB.
     for _ in 0..10 {
-        let mut c = Raw::greeted(&url, "a host with a rather long name").await;
+        let mut c = Raw::greeted(&url, "a-host-with-a-rather-long-name").await;
         for _ in 0..15 {
             c.create("cribbage", json!({"target": 61}), None).await;
         }
@@ -259,7 +259,7 @@ async fn a_resumed_session_closes_the_old_connection_which_can_no_longer_move() 
     let url = server.url();
     let (mut a, b, room, u) = nimrod_pair(&url, [5, 8]).await;
     assert!(u.to_act.contains(parlor_games::Seat(0)));
-    let mut a2 = Raw::greeted(&url, "a, again").await;
+    let mut a2 = Raw::greeted(&url, "a-again").await;
     a2.send_json(json!({"type": "resume", "token": a.token}))
         .await;
     a2.expect(|m| matches!(m, ServerMsg::Resumed { .. }).then_some(()))

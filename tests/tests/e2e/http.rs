@@ -196,7 +196,7 @@ async fn page_loads_do_not_use_up_an_address_connection_budget() {
         assert_eq!(got.status, 200, "fetch {i} of {}", asset.path);
     }
     // ... and the same address still gets its WebSocket.
-    let mut c = Raw::greeted(&server.url(), "after the page").await;
+    let mut c = Raw::greeted(&server.url(), "after-the-page").await;
     c.send(&parlor_protocol::ClientMsg::Ping { id: Some(1) })
         .await;
     c.expect(|m| matches!(m, parlor_protocol::ServerMsg::Pong { .. }).then_some(()))
@@ -486,7 +486,7 @@ async fn bad_websocket_upgrades_are_answered_400_or_426() {
         assert!(got.header("sec-websocket-accept").is_none(), "{what}");
     }
     // A sound upgrade still goes through.
-    let mut c = Raw::greeted(&server.url(), "after them").await;
+    let mut c = Raw::greeted(&server.url(), "after-them").await;
     c.send(&parlor_protocol::ClientMsg::Ping { id: Some(1) })
         .await;
     c.expect(|m| matches!(m, parlor_protocol::ServerMsg::Pong { .. }).then_some(()))

@@ -13,6 +13,7 @@
 //! measures or asserts on) is a file of its own in `<crate>/tests/`,
 //! saying why at its top.
 
+mod abort_cooldown;
 mod accounts;
 mod analysis;
 mod audit;
@@ -20,9 +21,12 @@ mod bus;
 mod cluster;
 mod credentials;
 mod cribbage;
+mod event_limits;
 mod event_page;
 mod fair_deals;
 mod fairness;
+mod farming;
+mod guest_names;
 mod hardening;
 mod hello_long_version;
 mod hostile;
@@ -37,6 +41,7 @@ mod nimrod;
 mod players_games;
 mod proxy;
 mod ratings;
+mod rematch_spam;
 mod rummikub;
 mod tls;
 mod tournaments;

@@ -75,8 +75,14 @@ async fn an_account_takes_its_seat_back_from_another_connection() {
     let mut b = signed_in(&url, &bob).await;
     let started = b.join(&room, 1).await;
     assert_eq!(started.status, RoomStatus::Playing);
-    // A guest under the same name is no one's account: the seat is taken.
-    let mut guest = Raw::greeted(&url, "ann").await;
+    // A guest may not take the account's name (in any case); a guest is
+    // no one's account: the seat is taken.
+    let mut impostor = Raw::connect(&url).await;
+    impostor
+        .send_json(json!({"type": "hello", "version": 1, "name": "ann"}))
+        .await;
+    impostor.expect_error(ErrorCode::RoomBadName).await;
+    let mut guest = Raw::greeted(&url, "ann-guest").await;
     let refused = join_answer(&mut guest, &room, 0).await;
     assert_eq!(error_code(&refused), Some(ErrorCode::RoomSeatTaken));
     // Ann's phone joins her seat: it moves there.

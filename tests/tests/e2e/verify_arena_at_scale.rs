@@ -26,7 +26,7 @@ const PLAYERS: usize = 48;
 const GAMES: usize = 1_000;
 
 #[tokio::test]
-#[ignore = "an arena lasts its minute: run on purpose (cargo test -p parlor-tests --test verify_arena_at_scale -- --ignored)"]
+#[ignore = "an arena lasts its minute: run on purpose (cargo test -p parlor-tests --test e2e -- --ignored verify_arena_at_scale::)"]
 async fn a_thousand_game_arena_verifies_from_a_fresh_client() {
     let store = TestStore::new().await;
     // Every player's account, token and connection comes from this one

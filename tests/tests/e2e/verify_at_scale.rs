@@ -165,7 +165,7 @@ async fn history(count: u32) -> TestStore {
 }
 
 #[tokio::test]
-#[ignore = "2,000 matches: ~15 s on SQLite, ~100 s on PostgreSQL in a debug build; run on purpose (cargo test -p parlor-tests --test verify_at_scale -- --ignored)"]
+#[ignore = "2,000 matches: ~15 s on SQLite, ~100 s on PostgreSQL in a debug build; run on purpose (cargo test -p parlor-tests --test e2e -- --ignored verify_at_scale::)"]
 async fn two_thousand_rated_matches_verify_from_a_fresh_client() {
     let started = std::time::Instant::now();
     let store = history(SCALE_MATCHES).await;

@@ -16,7 +16,7 @@ use tokio_postgres::Client;
 use super::super::StoreError;
 
 /// The layout this server writes, kept in `layout.version`.
-pub const LAYOUT: i32 = 9;
+pub const LAYOUT: i32 = 10;
 
 /// Layout 1.
 ///
@@ -286,11 +286,28 @@ CREATE TABLE devices (
 CREATE INDEX devices_account ON devices (account, created_ms);
 ";
 
+/// Layout 10, as SQLite's layout 10: who made each event and from where
+/// (the event caps count them), and the rated matches each account let
+/// be aborted by never moving (the rated cooldown counts them).
+const LAYOUT_10: &str = "
+ALTER TABLE events ADD COLUMN creator_key text;
+ALTER TABLE events ADD COLUMN creator_addr text;
+CREATE INDEX events_creator ON events (creator_key, status);
+CREATE INDEX events_creator_addr ON events (creator_addr, created_ms);
+CREATE TABLE rated_aborts (
+    account_key text NOT NULL,
+    at_ms bigint NOT NULL,
+    room text NOT NULL,
+    PRIMARY KEY (account_key, at_ms, room)
+);
+";
+
 /// Each layout's step from the one before, in order: `STEPS[n]` brings
 /// layout `n` to `n + 1` (layout 0: an empty schema). A new table or
 /// column is a new step at the end (and [`LAYOUT`] one more).
 const STEPS: &[&str] = &[
     LAYOUT_1, LAYOUT_2, LAYOUT_3, LAYOUT_4, LAYOUT_5, LAYOUT_6, LAYOUT_7, LAYOUT_8, LAYOUT_9,
+    LAYOUT_10,
 ];
 
 // Every layout has its step.

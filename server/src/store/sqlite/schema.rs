@@ -5,6 +5,10 @@
 //! failed logins from that browser or CLI are counted apart from
 //! strangers' (see `accounts::device`).
 //!
+//! Layout 10 bounds abuse: who made each event and from where (its
+//! caps), and the rated matches each account let be aborted
+//! (`rated_aborts`, for the rated cooldown).
+//!
 //! Layout 8 adds the bot ladder: accounts marked `builtin` (the server's
 //! own bots, which nobody signs in as), each game's entrants
 //! (`ladder_entries`, with their ladder record and when a node last saw
@@ -50,7 +54,7 @@ use rusqlite::{Connection, OptionalExtension};
 use super::StoreError;
 
 /// The layout this server writes, kept in `PRAGMA user_version`.
-pub const LAYOUT: i64 = 9;
+pub const LAYOUT: i64 = 10;
 
 /// Layout 2, with layout 3's columns (a new file starts at layout 3).
 /// `seats` and `moves` are `WITHOUT ROWID`: keyed by their
@@ -266,11 +270,29 @@ CREATE TABLE devices (
 CREATE INDEX devices_account ON devices (account, created_ms);
 ";
 
+/// Layout 9 to layout 10: what bounds abuse. Who made each event and
+/// from which address (`creator_key`, `creator_addr`: the caps on
+/// upcoming events per account and events per address a day count
+/// them), and each rated match an account let be aborted by never moving
+/// (`rated_aborts`, counted per account over a window for the cooldown).
+const ABUSE: &str = "
+ALTER TABLE events ADD COLUMN creator_key TEXT;
+ALTER TABLE events ADD COLUMN creator_addr TEXT;
+CREATE INDEX events_creator ON events (creator_key, status);
+CREATE INDEX events_creator_addr ON events (creator_addr, created_ms);
+CREATE TABLE rated_aborts (
+    account_key TEXT NOT NULL,
+    at_ms INTEGER NOT NULL,
+    room TEXT NOT NULL,
+    PRIMARY KEY (account_key, at_ms, room)
+) WITHOUT ROWID;
+";
+
 /// The steps from layout 3 on, in order: `STEPS[i]` brings layout
 /// `FIRST_STEPPED + i` to the next. A new table or column is a new step
 /// at the end (and [`LAYOUT`] one more). Layouts before 3 are first
 /// brought to 3 by [`to_layout_3`]: a new file starts there.
-const STEPS: &[&str] = &[ACCOUNTS, FROM_LAYOUT_4, RATINGS, EVENTS, LADDER, DEVICES];
+const STEPS: &[&str] = &[ACCOUNTS, FROM_LAYOUT_4, RATINGS, EVENTS, LADDER, DEVICES, ABUSE];
 
 /// The layout [`STEPS`] starts from.
 const FIRST_STEPPED: i64 = 3;

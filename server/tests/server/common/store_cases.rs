@@ -405,12 +405,18 @@ pub async fn an_accounts_games_are_listed_with_whose_turn_it_is(backend: &Backen
     assert_eq!(aborted.closed, Some(Closed::Aborted));
 }
 
-/// What the previous layout lacked (SQLite's 7, PostgreSQL's 6), and the
-/// SQL that takes a database back to it.
+/// What the layout before the ladder lacked (SQLite's 7, PostgreSQL's
+/// 6), and the SQL that takes a database back to it (undoing the later
+/// steps too: the abuse bounds' columns and table).
 pub fn downgrade_sql(backend: &Backend) -> &'static str {
     match backend {
         Backend::Sqlite(_) => {
             "DROP TABLE devices;
+             DROP TABLE rated_aborts;
+             DROP INDEX events_creator;
+             DROP INDEX events_creator_addr;
+             ALTER TABLE events DROP COLUMN creator_key;
+             ALTER TABLE events DROP COLUMN creator_addr;
              DROP TABLE ladders;
              DROP TABLE ladder_games;
              DROP TABLE ladder_entries;
@@ -419,6 +425,11 @@ pub fn downgrade_sql(backend: &Backend) -> &'static str {
         }
         Backend::Postgres(_) => {
             "DROP TABLE devices;
+             DROP TABLE rated_aborts;
+             DROP INDEX events_creator;
+             DROP INDEX events_creator_addr;
+             ALTER TABLE events DROP COLUMN creator_key;
+             ALTER TABLE events DROP COLUMN creator_addr;
              DROP TABLE ladders;
              DROP TABLE ladder_games;
              DROP TABLE ladder_entries;
