@@ -510,18 +510,20 @@ async fn a_log_that_does_not_belong_fails_at_its_game() {
     let other = e.logs["r1g1"].header.deal.clone();
     e.logs.get_mut("r1g0").unwrap().header.deal = other;
     assert_eq!(fails(e).await, at("deal", 1, Some(0)));
-    // A client seed added to an event's deal.
-    let mut e = round_robin();
+    // A client seed added to a duplicate set's shared deal (a lone
+    // game's players add theirs after its commitment, as in any room;
+    // the two games of a set must be dealt alike, so no seat adds one).
+    let mut e = swiss_duplicate();
     let deal = e
         .logs
-        .get_mut("r2g1")
+        .get_mut("r2g3")
         .unwrap()
         .header
         .deal
         .as_mut()
         .unwrap();
     deal.client_seeds[0] = Some("mallory".into());
-    assert_eq!(fails(e).await, at("deal", 2, Some(1)));
+    assert_eq!(fails(e).await, at("deal", 2, Some(3)));
     // A duplicate set's game that does not name its twin.
     let mut e = swiss_duplicate();
     let ev = e

@@ -292,7 +292,15 @@ CREATE TABLE rated_aborts (
 /// `FIRST_STEPPED + i` to the next. A new table or column is a new step
 /// at the end (and [`LAYOUT`] one more). Layouts before 3 are first
 /// brought to 3 by [`to_layout_3`]: a new file starts there.
-const STEPS: &[&str] = &[ACCOUNTS, FROM_LAYOUT_4, RATINGS, EVENTS, LADDER, DEVICES, ABUSE];
+const STEPS: &[&str] = &[
+    ACCOUNTS,
+    FROM_LAYOUT_4,
+    RATINGS,
+    EVENTS,
+    LADDER,
+    DEVICES,
+    ABUSE,
+];
 
 /// The layout [`STEPS`] starts from.
 const FIRST_STEPPED: i64 = 3;

@@ -70,7 +70,8 @@ fn full_record() -> MatchRecord {
                 server_seed: "5eed".into(),
                 salt: "5a17".into(),
                 client_seeds: vec![Some("mine".into()), None],
-                bot_seats: Vec::new(),
+                // The ladder's anchor plays seat 1 (its seat is a bot's).
+                bot_seats: vec![Seat(1)],
             }),
             clock: Some(Clock::Increment {
                 main_ms: 300_000,
