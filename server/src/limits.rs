@@ -345,6 +345,12 @@ impl Default for LadderSettings {
     }
 }
 
+/// Rated results between the same two accounts that count in any 24
+/// hours (`fair_play::RATED_PAIR_WINDOW_MS`): enough for a real rivalry's
+/// evening, too few for two puppets to lift a third's rating far (12
+/// resigned games took one from 1500 to 1918).
+pub const RATED_PAIR_CAP: u64 = 5;
+
 /// Upcoming tournaments one account may have made at once: enough for a
 /// club's week of events, too few to fill the lobby's list with spam.
 pub const MAX_UPCOMING_EVENTS_PER_ACCOUNT: usize = 3;
@@ -396,6 +402,9 @@ pub struct Limits {
     pub accounts_per_address_hour: usize,
     /// The bot ladder's bounds and tick.
     pub ladder: LadderSettings,
+    /// Rated results two accounts may have together in 24 hours
+    /// ([`RATED_PAIR_CAP`]; 0: no cap).
+    pub rated_pair_cap: u64,
     /// Upcoming tournaments per account
     /// ([`MAX_UPCOMING_EVENTS_PER_ACCOUNT`]; 0: no cap).
     pub upcoming_events_per_account: usize,
@@ -426,6 +435,7 @@ impl Default for Limits {
             }),
             accounts_per_address_hour: ACCOUNTS_PER_ADDRESS_HOUR,
             ladder: LadderSettings::default(),
+            rated_pair_cap: RATED_PAIR_CAP,
             upcoming_events_per_account: MAX_UPCOMING_EVENTS_PER_ACCOUNT,
             events_per_address_day: MAX_EVENTS_PER_ADDRESS_PER_DAY,
         }

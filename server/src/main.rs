@@ -122,6 +122,12 @@ struct Args {
     /// behind a reverse proxy.
     #[arg(long, default_value_t = parlor_server::limits::ACCOUNTS_PER_ADDRESS_HOUR)]
     accounts_per_address_hour: usize,
+    /// Rated results two accounts may have together in any 24 hours,
+    /// whatever the route; past it their rated challenges and rematches are
+    /// refused with `challenge/rated_limit` and seeks do not pair them
+    /// rated. 0 turns this off.
+    #[arg(long, default_value_t = parlor_server::limits::RATED_PAIR_CAP)]
+    rated_pair_cap: u64,
     /// Upcoming tournaments one account may have made at once; more are
     /// refused with `tournament/too_many`. 0 turns this off.
     #[arg(long, default_value_t = parlor_server::limits::MAX_UPCOMING_EVENTS_PER_ACCOUNT)]
@@ -224,6 +230,7 @@ async fn main() -> ExitCode {
             rooms_per_address: args.rooms_per_address,
             analysis_positions: args.analysis_positions,
             accounts_per_address_hour: args.accounts_per_address_hour,
+            rated_pair_cap: args.rated_pair_cap,
             upcoming_events_per_account: args.max_upcoming_events_per_account,
             events_per_address_day: args.max_events_per_address_per_day,
             ladder: parlor_server::limits::LadderSettings {

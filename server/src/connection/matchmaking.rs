@@ -216,7 +216,13 @@ impl Session {
         let apart = match (&self.account, ask.rated) {
             (Some(account), true) => {
                 let store = self.shared.directory.store();
-                match capped_opponents(store, &name_key(&account.name)).await {
+                match capped_opponents(
+                    store,
+                    &name_key(&account.name),
+                    self.shared.directory.limits().rated_pair_cap,
+                )
+                .await
+                {
                     Ok(apart) => apart,
                     Err(e) => {
                         return self.refuse(Refused::new(
@@ -317,7 +323,10 @@ impl Session {
                 return;
             }
             let store = self.shared.directory.store();
-            if let Err(refused) = rated_pair_allowed(store, &me.key, &name_key(&them.name)).await {
+            let cap = self.shared.directory.limits().rated_pair_cap;
+            if let Err(refused) =
+                rated_pair_allowed(store, &me.key, &name_key(&them.name), cap).await
+            {
                 return self.refuse(refused);
             }
         }
@@ -452,8 +461,9 @@ pub async fn rated_pair_allowed(
     store: &crate::store::Store,
     a: &str,
     b: &str,
+    cap: u64,
 ) -> Result<(), Refused> {
-    match pair_capped(store, a, b).await {
+    match pair_capped(store, a, b, cap).await {
         Ok(false) => Ok(()),
         Ok(true) => Err(Refused::new(
             ErrorCode::ChallengeRatedLimit,

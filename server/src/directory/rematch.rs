@@ -84,7 +84,7 @@ impl Directory {
             .collect();
         for (i, a) in keys.iter().enumerate() {
             for b in &keys[i + 1..] {
-                match pair_capped(self.store(), a, b).await {
+                match pair_capped(self.store(), a, b, self.limits().rated_pair_cap).await {
                     Ok(false) => {}
                     Ok(true) => {
                         return Err(Refused::new(

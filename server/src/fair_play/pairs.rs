@@ -5,11 +5,7 @@
 use crate::clock::now_ms;
 use crate::store::{Arg, Col, Kind, Store, StoreError};
 
-/// Rated results between the same two accounts that count in any
-/// [`RATED_PAIR_WINDOW_MS`]: enough for a real rivalry's evening, too few
-/// for two puppets to lift a third's rating far (12 resigned games took
-/// one from 1500 to 1918).
-pub const RATED_PAIR_CAP: u64 = 5;
+pub use crate::limits::RATED_PAIR_CAP;
 
 /// The window the cap counts in: a day.
 pub const RATED_PAIR_WINDOW_MS: u64 = 86_400_000;
@@ -19,8 +15,12 @@ fn ms(n: u64) -> Arg {
 }
 
 /// Whether the accounts whose name keys are `a` and `b` have played
-/// [`RATED_PAIR_CAP`] rated matches together in the window up to now.
-pub async fn pair_capped(store: &Store, a: &str, b: &str) -> Result<bool, StoreError> {
+/// `cap` rated matches together in the window up to now (the server's
+/// cap, [`RATED_PAIR_CAP`] by default; 0: no cap).
+pub async fn pair_capped(store: &Store, a: &str, b: &str, cap: u64) -> Result<bool, StoreError> {
+    if cap == 0 {
+        return Ok(false);
+    }
     let since = now_ms().saturating_sub(RATED_PAIR_WINDOW_MS);
     let rows = store
         .beside()
@@ -34,13 +34,16 @@ pub async fn pair_capped(store: &Store, a: &str, b: &str) -> Result<bool, StoreE
         )
         .await?;
     let n = rows.first().and_then(|r| r.first()).map_or(0, Col::int);
-    Ok(u64::try_from(n).unwrap_or(0) >= RATED_PAIR_CAP)
+    Ok(u64::try_from(n).unwrap_or(0) >= cap)
 }
 
-/// The accounts (name keys) the account `a` has played
-/// [`RATED_PAIR_CAP`] rated matches with in the window up to now: a rated
-/// seek of `a` does not pair with theirs.
-pub async fn capped_opponents(store: &Store, a: &str) -> Result<Vec<String>, StoreError> {
+/// The accounts (name keys) the account `a` has played `cap` rated
+/// matches with in the window up to now: a rated seek of `a` does not
+/// pair with theirs (0: no cap, nobody).
+pub async fn capped_opponents(store: &Store, a: &str, cap: u64) -> Result<Vec<String>, StoreError> {
+    if cap == 0 {
+        return Ok(Vec::new());
+    }
     let since = now_ms().saturating_sub(RATED_PAIR_WINDOW_MS);
     let rows = store
         .beside()
@@ -53,7 +56,7 @@ pub async fn capped_opponents(store: &Store, a: &str) -> Result<Vec<String>, Sto
             vec![
                 Arg::Text(a.to_owned()),
                 ms(since),
-                Arg::Int(i64::try_from(RATED_PAIR_CAP).unwrap_or(i64::MAX)),
+                Arg::Int(i64::try_from(cap).unwrap_or(i64::MAX)),
             ],
             &[Kind::Text],
         )

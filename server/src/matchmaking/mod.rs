@@ -340,8 +340,13 @@ impl Matchmaker {
                 });
             }
             // The cap may have been reached while the challenge waited.
-            let capped =
-                crate::fair_play::pair_capped(self.dir.store(), open.from_key(), key).await;
+            let capped = crate::fair_play::pair_capped(
+                self.dir.store(),
+                open.from_key(),
+                key,
+                self.dir.limits().rated_pair_cap,
+            )
+            .await;
             if !matches!(capped, Ok(false)) {
                 self.ended(&open, ChallengeEnd::Cancelled, None, None);
                 return Err(match capped {
