@@ -44,7 +44,7 @@ export const TESTS = {
         await page.reload();
         await page.waitForSelector('#status[data-seq]');
         assert.equal(page.url(), room);
-        assert.equal(await page.textContent('.seat.me .who'), 'anonymous');
+        assert.equal(await page.textContent('.seat.me .who'), 'anonymous (guest)');
       }
     }
     assert.ok(moves >= 1);

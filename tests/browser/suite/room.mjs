@@ -52,12 +52,13 @@ export const TESTS = {
     await page.selectOption('select.opp', 'person');
     await page.click('#create-submit');
     await page.waitForSelector('#waiting');
-    assert.equal(await page.textContent('.seat.me .who'), 'anonymous', 'no name given yet');
+    // A guest's seat is always marked as a guest's (its name may look like an account's).
+    assert.equal(await page.textContent('.seat.me .who'), 'anonymous (guest)', 'no name given yet');
     // Named in the header only now, seated: the seat takes the name.
     await page.fill('#name', 'Ada');
     await page.press('#name', 'Enter');
-    await page.waitForFunction(() => document.querySelector('.seat.me .who')?.textContent === 'Ada');
-    assert.match(await page.textContent('#waiting'), /Seat 0: Ada \(you\)/);
+    await page.waitForFunction(() => document.querySelector('.seat.me .who')?.textContent === 'Ada (guest)');
+    assert.match(await page.textContent('#waiting'), /Seat 0: Ada \(guest\) \(you\)/);
     assert.equal(await page.$('.seat .who:text("anonymous")'), null);
   },
 
@@ -101,7 +102,7 @@ export const TESTS = {
     await page.waitForSelector('#conn[data-up="yes"]');
     await page.click('#quick-nimrod');
     await page.waitForSelector('#status[data-seq]');
-    assert.equal(await page.textContent('.seat.me .who'), 'Zoe');
+    assert.equal(await page.textContent('.seat.me .who'), 'Zoe (guest)');
     // Kept for the next visit.
     await page.reload();
     await page.waitForSelector('#conn[data-up="yes"]');
