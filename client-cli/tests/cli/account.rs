@@ -8,7 +8,9 @@ use std::process::{Command, Output, Stdio};
 
 use parlor_server::{Config, Server};
 
-fn parlor(config: &Path, args: &[&str], stdin: &str) -> Output {
+/// Runs `parlor` with `args`, `stdin` on its input and its config in
+/// `config`; waits for it.
+pub(crate) fn parlor<S: AsRef<std::ffi::OsStr>>(config: &Path, args: &[S], stdin: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
         .args(args)
         .env("XDG_CONFIG_HOME", config)
@@ -27,7 +29,8 @@ fn parlor(config: &Path, args: &[&str], stdin: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
-fn text(out: &Output) -> String {
+/// Its output and errors, as text.
+pub(crate) fn text(out: &Output) -> String {
     format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),

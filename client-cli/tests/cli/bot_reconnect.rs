@@ -17,6 +17,8 @@ use parlor_cli::account::{self, Auth};
 use parlor_server::{Config, Server, StoreConfig, Sync};
 use serde_json::{json, Value};
 
+use crate::tournament_bots::finish;
+
 /// Longest the event may take, the crash included, on a loaded machine.
 const WITHIN: Duration = Duration::from_secs(240);
 
@@ -141,25 +143,6 @@ fn token(rt: &tokio::runtime::Runtime, url: &str, name: &str) -> String {
     let (status, v) = rt.block_on(call).unwrap();
     assert_eq!(status, 201, "{v}");
     v["token"].as_str().unwrap().to_owned()
-}
-
-/// Waits for `child` to exit within the deadline; its output.
-fn finish(mut child: Child, deadline: Instant) -> Output {
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            return child.wait_with_output().unwrap();
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "a bot did not finish: {}{}",
-                String::from_utf8_lossy(&out.stdout),
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
 }
 
 #[test]

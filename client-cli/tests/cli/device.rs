@@ -3,38 +3,12 @@
 //! that others' failed logins for the name do not keep it out.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
+
+use crate::account::{parlor, text};
 
 use parlor_server::{Config, Server};
-
-fn parlor(config: &Path, args: &[String], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
-        .args(args)
-        .env("XDG_CONFIG_HOME", config)
-        .env_remove("PARLOR_TOKEN")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn text(out: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    )
-}
 
 /// Runs `parlor` with `args` and `stdin`, its config in `config`.
 async fn run(config: &Path, args: &[&str], stdin: &'static str) -> Output {

@@ -166,7 +166,7 @@ fn json_out(out: &Output) -> Value {
 
 /// Waits for `child` to exit within the deadline (killing it if not);
 /// its output.
-fn finish(mut child: Child, deadline: Instant) -> Output {
+pub(crate) fn finish(mut child: Child, deadline: Instant) -> Output {
     loop {
         if child.try_wait().unwrap().is_some() {
             return child.wait_with_output().unwrap();
