@@ -1,12 +1,15 @@
 //! The games a bot plays at once on one connection, in an event
 //! (`crate::tournament::player`) or on a ladder (`crate::ladder::player`):
 //! each seat joined once as it is announced, played by its own
-//! [`SeatBot`], and given up when the server refuses it.
+//! [`SeatBot`], and given up when the server refuses it. A game that
+//! ended while the bot was away (its room is gone after a restart: a
+//! finished match is not hosted again) is settled from its log, so that
+//! the summary counts every game the bot played.
 
 use std::collections::{HashMap, HashSet};
 
 use parlor_games::{GameRng, Seat};
-use parlor_protocol::{ClientMsg, RoomId, SeatRef, ServerMsg};
+use parlor_protocol::{ClientMsg, ErrorCode, RoomId, SeatRef, ServerMsg};
 
 use crate::bot::{passing, SeatBot, Step};
 use crate::series::Summary;
@@ -27,6 +30,9 @@ fn sent(result: Result<(), ClientError>) -> Result<(), String> {
 pub struct Seats {
     /// The rooms being played, by room.
     playing: HashMap<RoomId, SeatBot>,
+    /// Rooms no longer hosted whose logs were asked for: the seat held,
+    /// to count the game once its log says how it ended.
+    settling: HashMap<RoomId, Seat>,
     /// Rooms over (or given up on): not joined again.
     done: HashSet<RoomId>,
     /// Every game played to its end.
@@ -36,12 +42,12 @@ pub struct Seats {
 impl Seats {
     /// Games taken so far, over or not.
     pub fn taken(&self) -> usize {
-        self.playing.len() + self.done.len()
+        self.playing.len() + self.settling.len() + self.done.len()
     }
 
-    /// Whether no game is being played.
+    /// Whether no game is being played (nor waits for its log).
     pub fn idle(&self) -> bool {
-        self.playing.is_empty()
+        self.playing.is_empty() && self.settling.is_empty()
     }
 
     /// The games played to their end.
@@ -59,7 +65,10 @@ impl Seats {
         strategy: Option<&str>,
         client_seed: Option<String>,
     ) -> Result<(), String> {
-        if self.playing.contains_key(room) || self.done.contains(room) {
+        if self.playing.contains_key(room)
+            || self.settling.contains_key(room)
+            || self.done.contains(room)
+        {
             return Ok(());
         }
         let join = ClientMsg::Join {
@@ -77,8 +86,9 @@ impl Seats {
     }
 
     /// After a reconnection that resumed `resumed`: every game held
-    /// answers its next update afresh, and a game not resumed (its seat
-    /// was not held under the token) is joined again.
+    /// answers its next update afresh, a game not resumed (its seat
+    /// was not held under the token) is joined again, and a log asked for
+    /// is asked for again.
     pub async fn resumed(
         &mut self,
         client: &mut Client,
@@ -94,6 +104,14 @@ impl Seats {
                 };
                 sent(client.send(&join).await)?;
             }
+        }
+        // A log asked for on the dropped connection is asked for again.
+        for room in self.settling.keys() {
+            let ask = ClientMsg::GetLog {
+                room: room.clone(),
+                predict: false,
+            };
+            sent(client.send(&ask).await)?;
         }
         Ok(())
     }
@@ -124,7 +142,32 @@ impl Seats {
                     }
                 }
             }
+            ServerMsg::Log(log) => {
+                if let Some(seat) = self.settling.remove(&log.room) {
+                    self.done.insert(log.room.clone());
+                    if log.outcome.is_some() || log.closed.is_some() {
+                        self.summary.record(log.room, seat, log.outcome);
+                    }
+                }
+            }
             ServerMsg::Error { code, .. } if passing(code) => {}
+            ServerMsg::Error {
+                code: ErrorCode::RoomNotFound,
+                room: Some(r),
+                ..
+            } if self.playing.contains_key(&r) => {
+                // Held but no longer hosted: it ended while the bot was
+                // away (a finished match is not hosted again after a
+                // restart). Its log says how.
+                if let Some(bot) = self.playing.remove(&r) {
+                    self.settling.insert(r.clone(), bot.seat());
+                }
+                let ask = ClientMsg::GetLog {
+                    room: r,
+                    predict: false,
+                };
+                sent(client.send(&ask).await)?;
+            }
             ServerMsg::Error {
                 code,
                 message,
@@ -137,6 +180,7 @@ impl Seats {
                 eprintln!("parlor bot: refused{what}: {message} ({code})");
                 if let Some(r) = room {
                     self.playing.remove(&r);
+                    self.settling.remove(&r);
                     self.done.insert(r);
                 }
             }

@@ -135,6 +135,18 @@ error_codes! {
     ChallengeRatedLimit = "challenge/rated_limit": "These two accounts have played as many rated games together in the last 24 hours as count; play casual, or later.",
     RoomBadName = "room/bad_name": "The guest name holds a character other than a letter, a digit, `_` or `-`, or is an account's name (whatever its case); choose another, or log in.",
     RatedCooldown = "rated/cooldown": "This account let too many rated matches be aborted by not moving; it may not seek, challenge or accept rated games until `retry_after_ms`.",
+    ModForbidden = "mod/forbidden": "Only a moderator (or, where said, an admin) may do that.",
+    ModProtected = "mod/protected": "A moderator cannot act on an admin, nor on another moderator unless an admin.",
+    ModBadRequest = "mod/bad_request": "The moderation request is not valid (a reason outside the closed set, minutes out of range, a text too long, an unknown mark); the message says why.",
+    ModUnknownAccount = "mod/unknown_account": "No account has that name.",
+    ModReportNotFound = "mod/report_not_found": "No open report has that id.",
+    AuthClosed = "auth/closed": "The account was closed by a moderator; it cannot sign in. Its player page says why.",
+    PlayBanned = "play/banned": "This account may not start or join games until `retry_after_ms`; the message says why.",
+    ChallengeBlocked = "challenge/blocked": "The named player does not take challenges from this account.",
+    ReportTooMany = "report/too_many": "This account has made as many reports in the last hour as count; try later.",
+    ReportDuplicate = "report/duplicate": "This account has an open report about that player already.",
+    ReportBadRequest = "report/bad_request": "The report is not valid (an unknown player, oneself, a reason outside the closed set, a text too long); the message says why.",
+    BlockBadRequest = "block/bad_request": "The block is not valid (an unknown player, oneself, or more blocks than one account keeps); the message says why.",
 }
 
 impl fmt::Display for ErrorCode {

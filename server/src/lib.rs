@@ -79,6 +79,7 @@ pub mod listener;
 pub mod logs;
 pub mod matchmaking;
 pub mod metrics;
+pub mod moderation;
 pub mod net;
 pub mod outbox;
 pub mod rate;

@@ -7,6 +7,8 @@
 //! - [`token`]: API and browser-session tokens: 256 random bits shown once,
 //!   kept only as their SHA-256, compared in constant time.
 //! - [`kind`]: human or bot, fixed when the account is made.
+//! - [`standing`]: its role (player, moderator, admin) and what
+//!   moderation holds against it (closed, marked, muted, play-banned).
 //! - [`store`]: where accounts, tokens and sessions are kept.
 //! - [`service`]: registration, logins, tokens and sessions, with their
 //!   rules (rate limits, passwords only over TLS or loopback, Argon2 off
@@ -30,6 +32,7 @@ pub mod name;
 pub mod password;
 pub mod record;
 pub mod service;
+pub mod standing;
 pub mod store;
 pub mod token;
 
@@ -40,4 +43,5 @@ pub use login::SignedIn;
 pub use name::{check_guest_name, name_key, AccountName, NameError};
 pub use password::{Password, PasswordError, PasswordHash};
 pub use service::{AccountSettings, Accounts, Credential};
+pub use standing::{Mark, Role, Standing};
 pub use token::{Token, TokenHash};

@@ -208,6 +208,7 @@ impl Accounts {
             password: hash,
             created_ms,
             builtin: false,
+            standing: super::Standing::default(),
         })
     }
 

@@ -29,7 +29,7 @@
 //! either database through [`Beside`]; the tables themselves are made by
 //! the store's migrations.
 
-use super::{AccountKind, AccountName, PasswordHash, TokenHash};
+use super::{AccountKind, AccountName, Mark, PasswordHash, Role, Standing, TokenHash};
 #[cfg(doc)]
 use crate::store::BESIDE_BUSY_TIMEOUT;
 use crate::store::{Beside, Row, StoreError};
@@ -62,6 +62,8 @@ pub struct Account {
     /// One of the server's built-in bots (a ladder's anchor): it has no
     /// password and no tokens, so nobody signs in as it.
     pub builtin: bool,
+    /// Its role and what moderation holds against it.
+    pub standing: Standing,
 }
 
 /// An API token as its owner sees it listed (never the token itself).
@@ -97,7 +99,8 @@ pub struct AccountStore(Beside);
 macro_rules! select_account {
     ($tail:literal) => {
         concat!(
-            "SELECT a.id, a.name, a.kind, a.password, a.created_ms, a.builtin ",
+            "SELECT a.id, a.name, a.kind, a.password, a.created_ms, a.builtin, ",
+            "a.role, a.closed_ms, a.mark, a.muted_until_ms, a.playban_until_ms ",
             $tail
         )
     };
@@ -414,5 +417,24 @@ fn account(r: &Row) -> Result<Account, StoreError> {
         password: PasswordHash::from_stored(r.text(3)?),
         created_ms: r.int(4)?,
         builtin: r.bool(5)?,
+        standing: standing(r, 6)?,
+    })
+}
+
+/// An account's standing from the five columns from `at` on, as
+/// [`select_account!`] lists them.
+fn standing(r: &Row, at: usize) -> Result<Standing, StoreError> {
+    let role = r.text(at)?;
+    let role = Role::parse(&role).ok_or_else(|| StoreError::Corrupt(format!("role {role:?}")))?;
+    let mark = match r.opt_text(at + 2)? {
+        Some(m) => Some(Mark::parse(&m).ok_or_else(|| StoreError::Corrupt(format!("mark {m:?}")))?),
+        None => None,
+    };
+    Ok(Standing {
+        role,
+        closed_ms: r.opt_int(at + 1)?,
+        mark,
+        muted_until_ms: r.opt_int(at + 3)?,
+        playban_until_ms: r.opt_int(at + 4)?,
     })
 }

@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 use super::query::QueryError;
 use crate::accounts::{AccountError, NameError};
 use crate::http::BodyError;
+use crate::moderation::ModError;
 use crate::schedule::{EventError, EventRefusal};
 use crate::store::StoreError;
 
@@ -55,6 +56,9 @@ pub enum ApiError {
     /// Tournaments or the ladder refused.
     #[error("{}", .0.message)]
     Event(#[from] EventError),
+    /// Moderation, a report or a block was refused.
+    #[error(transparent)]
+    Mod(#[from] ModError),
     /// The query string is malformed.
     #[error(transparent)]
     Query(#[from] QueryError),
@@ -137,6 +141,18 @@ impl ApiError {
                 };
                 (status, e.code())
             }
+            ApiError::Mod(e) => match e {
+                ModError::Protected => (403, C::ModProtected),
+                ModError::Forbidden => (403, C::ModForbidden),
+                ModError::BadRequest(_) => (400, C::ModBadRequest),
+                ModError::UnknownAccount(_) => (404, C::ModUnknownAccount),
+                ModError::ReportNotFound(_) => (404, C::ModReportNotFound),
+                ModError::TooManyReports(_) => (429, C::ReportTooMany),
+                ModError::DuplicateReport(_) => (409, C::ReportDuplicate),
+                ModError::BadReport(_) => (400, C::ReportBadRequest),
+                ModError::BadBlock(_) => (400, C::BlockBadRequest),
+                ModError::Store(_) => (503, C::ServerUnavailable),
+            },
             ApiError::Query(e) => match e {
                 QueryError::UnknownPool => (404, C::RatingsUnknownPool),
                 QueryError::After | QueryError::Kind | QueryError::Limit | QueryError::NoPool => {

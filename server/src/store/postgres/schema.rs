@@ -16,7 +16,7 @@ use tokio_postgres::Client;
 use super::super::StoreError;
 
 /// The layout this server writes, kept in `layout.version`.
-pub const LAYOUT: i32 = 10;
+pub const LAYOUT: i32 = 11;
 
 /// Layout 1.
 ///
@@ -302,12 +302,71 @@ CREATE TABLE rated_aborts (
 );
 ";
 
+/// Layout 11, as SQLite's layout 11: moderation (roles and standing on
+/// the accounts, the moderation log, reports, blocks, and each rated
+/// match's fair-play counts per human account).
+const LAYOUT_11: &str = "
+ALTER TABLE accounts ADD COLUMN role text NOT NULL DEFAULT 'player';
+ALTER TABLE accounts ADD COLUMN closed_ms bigint;
+ALTER TABLE accounts ADD COLUMN mark text;
+ALTER TABLE accounts ADD COLUMN muted_until_ms bigint;
+ALTER TABLE accounts ADD COLUMN playban_until_ms bigint;
+CREATE TABLE mod_log (
+    id bigserial PRIMARY KEY,
+    at_ms bigint NOT NULL,
+    moderator text NOT NULL,
+    action text NOT NULL,
+    account_key text,
+    account text,
+    room text,
+    reason text NOT NULL,
+    text text NOT NULL,
+    detail text
+);
+CREATE INDEX mod_log_account ON mod_log (account_key, id);
+CREATE TABLE reports (
+    id bigserial PRIMARY KEY,
+    at_ms bigint NOT NULL,
+    reporter_key text NOT NULL,
+    reporter text NOT NULL,
+    player_key text NOT NULL,
+    player text NOT NULL,
+    reason text NOT NULL,
+    room text,
+    text text NOT NULL,
+    resolved_ms bigint,
+    resolved_by text,
+    resolution text
+);
+CREATE INDEX reports_open ON reports (id) WHERE resolved_ms IS NULL;
+CREATE INDEX reports_reporter ON reports (reporter_key, at_ms);
+CREATE TABLE blocks (
+    account_key text NOT NULL,
+    blocked_key text NOT NULL,
+    blocked text NOT NULL,
+    at_ms bigint NOT NULL,
+    PRIMARY KEY (account_key, blocked_key)
+);
+CREATE INDEX blocks_blocked ON blocks (blocked_key);
+CREATE TABLE fairplay_games (
+    room text NOT NULL,
+    account_key text NOT NULL,
+    name text NOT NULL,
+    pool text NOT NULL,
+    at_ms bigint NOT NULL,
+    choices bigint NOT NULL,
+    agreed bigint NOT NULL,
+    PRIMARY KEY (room, account_key)
+);
+CREATE INDEX fairplay_pool ON fairplay_games (pool, account_key);
+";
+
 /// Each layout's step from the one before, in order: `STEPS[n]` brings
 /// layout `n` to `n + 1` (layout 0: an empty schema). A new table or
 /// column is a new step at the end (and [`LAYOUT`] one more).
 const STEPS: &[&str] = &[
     LAYOUT_1, LAYOUT_2, LAYOUT_3, LAYOUT_4, LAYOUT_5, LAYOUT_6, LAYOUT_7, LAYOUT_8, LAYOUT_9,
-    LAYOUT_10,
+    LAYOUT_10, LAYOUT_11,
 ];
 
 // Every layout has its step.

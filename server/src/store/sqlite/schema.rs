@@ -54,7 +54,7 @@ use rusqlite::{Connection, OptionalExtension};
 use super::StoreError;
 
 /// The layout this server writes, kept in `PRAGMA user_version`.
-pub const LAYOUT: i64 = 10;
+pub const LAYOUT: i64 = 11;
 
 /// Layout 2, with layout 3's columns (a new file starts at layout 3).
 /// `seats` and `moves` are `WITHOUT ROWID`: keyed by their
@@ -288,6 +288,70 @@ CREATE TABLE rated_aborts (
 ) WITHOUT ROWID;
 ";
 
+/// Layout 10 to layout 11: moderation. Each account's role and standing
+/// (closed since, a fair-play mark, mute and play-ban ends); the
+/// moderation log (append-only, read newest first and per account); the
+/// players' reports (the open ones are the moderators' queue; a
+/// reporter's recent ones bound floods); blocks, both ways (whom I block,
+/// who blocks me); and each rated match's fair-play counts per human
+/// account (choices with a real alternative, and how many agreed with
+/// the engine), kept per match so that a match is counted once.
+const MODERATION: &str = "
+ALTER TABLE accounts ADD COLUMN role TEXT NOT NULL DEFAULT 'player';
+ALTER TABLE accounts ADD COLUMN closed_ms INTEGER;
+ALTER TABLE accounts ADD COLUMN mark TEXT;
+ALTER TABLE accounts ADD COLUMN muted_until_ms INTEGER;
+ALTER TABLE accounts ADD COLUMN playban_until_ms INTEGER;
+CREATE TABLE mod_log (
+    id INTEGER PRIMARY KEY,
+    at_ms INTEGER NOT NULL,
+    moderator TEXT NOT NULL,
+    action TEXT NOT NULL,
+    account_key TEXT,
+    account TEXT,
+    room TEXT,
+    reason TEXT NOT NULL,
+    text TEXT NOT NULL,
+    detail TEXT
+);
+CREATE INDEX mod_log_account ON mod_log (account_key, id);
+CREATE TABLE reports (
+    id INTEGER PRIMARY KEY,
+    at_ms INTEGER NOT NULL,
+    reporter_key TEXT NOT NULL,
+    reporter TEXT NOT NULL,
+    player_key TEXT NOT NULL,
+    player TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    room TEXT,
+    text TEXT NOT NULL,
+    resolved_ms INTEGER,
+    resolved_by TEXT,
+    resolution TEXT
+);
+CREATE INDEX reports_open ON reports (id) WHERE resolved_ms IS NULL;
+CREATE INDEX reports_reporter ON reports (reporter_key, at_ms);
+CREATE TABLE blocks (
+    account_key TEXT NOT NULL,
+    blocked_key TEXT NOT NULL,
+    blocked TEXT NOT NULL,
+    at_ms INTEGER NOT NULL,
+    PRIMARY KEY (account_key, blocked_key)
+) WITHOUT ROWID;
+CREATE INDEX blocks_blocked ON blocks (blocked_key);
+CREATE TABLE fairplay_games (
+    room TEXT NOT NULL,
+    account_key TEXT NOT NULL,
+    name TEXT NOT NULL,
+    pool TEXT NOT NULL,
+    at_ms INTEGER NOT NULL,
+    choices INTEGER NOT NULL,
+    agreed INTEGER NOT NULL,
+    PRIMARY KEY (room, account_key)
+) WITHOUT ROWID;
+CREATE INDEX fairplay_pool ON fairplay_games (pool, account_key);
+";
+
 /// The steps from layout 3 on, in order: `STEPS[i]` brings layout
 /// `FIRST_STEPPED + i` to the next. A new table or column is a new step
 /// at the end (and [`LAYOUT`] one more). Layouts before 3 are first
@@ -300,6 +364,7 @@ const STEPS: &[&str] = &[
     LADDER,
     DEVICES,
     ABUSE,
+    MODERATION,
 ];
 
 /// The layout [`STEPS`] starts from.

@@ -412,7 +412,16 @@ pub async fn an_accounts_games_are_listed_with_whose_turn_it_is(backend: &Backen
 pub fn downgrade_sql(backend: &Backend) -> &'static str {
     match backend {
         Backend::Sqlite(_) => {
-            "DROP TABLE devices;
+            "DROP TABLE fairplay_games;
+             DROP TABLE blocks;
+             DROP TABLE reports;
+             DROP TABLE mod_log;
+             ALTER TABLE accounts DROP COLUMN role;
+             ALTER TABLE accounts DROP COLUMN closed_ms;
+             ALTER TABLE accounts DROP COLUMN mark;
+             ALTER TABLE accounts DROP COLUMN muted_until_ms;
+             ALTER TABLE accounts DROP COLUMN playban_until_ms;
+             DROP TABLE devices;
              DROP TABLE rated_aborts;
              DROP INDEX events_creator;
              DROP INDEX events_creator_addr;
@@ -425,7 +434,16 @@ pub fn downgrade_sql(backend: &Backend) -> &'static str {
              PRAGMA user_version = 7;"
         }
         Backend::Postgres(_) => {
-            "DROP TABLE devices;
+            "DROP TABLE fairplay_games;
+             DROP TABLE blocks;
+             DROP TABLE reports;
+             DROP TABLE mod_log;
+             ALTER TABLE accounts DROP COLUMN role;
+             ALTER TABLE accounts DROP COLUMN closed_ms;
+             ALTER TABLE accounts DROP COLUMN mark;
+             ALTER TABLE accounts DROP COLUMN muted_until_ms;
+             ALTER TABLE accounts DROP COLUMN playban_until_ms;
+             DROP TABLE devices;
              DROP TABLE rated_aborts;
              DROP INDEX events_creator;
              DROP INDEX events_creator_addr;
