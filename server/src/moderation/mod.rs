@@ -4,15 +4,19 @@
 //! - [`error`]: why a moderation, report or block request was refused,
 //!   one variant per reason (the API maps each to a status and a code).
 //! - [`reason`]: the closed set of reasons an action or a report gives.
+//! - [`log`]: the moderation log, every action appended, its public part
+//!   shown on player pages.
 //!
 //! Who may moderate is an account's [`Role`](crate::accounts::Role): set
 //! on the server machine (`parlor-server accounts role`) or by an admin,
 //! never by a moderator for themself.
 
 pub mod error;
+pub mod log;
 pub mod reason;
 
 pub use error::ModError;
+pub use log::{ModAction, ModLog, NewEntry};
 pub use reason::{ModReason, MAX_MOD_TEXT_CHARS};
 
 use crate::accounts::store::Account;
