@@ -19,12 +19,18 @@
 //! shared with them), scored 1 / 0.5 / 0 as their `place` is better (lower)
 //! / equal / worse, against that opponent's `before`; its result is the
 //! line's `after`.
+//!
+//! **Corrections.** A line carrying `void` is a correction, not a match:
+//! it voids an earlier match line's result (see [`crate::correction`] for
+//! its rule). A match line has no `void` key at all, so lines written
+//! before corrections existed keep their hashes.
 
 use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use crate::correction::{self, Void};
 use crate::glicko2::{GameResult, Glicko2, Rating};
 
 /// A day, in the ledger's milliseconds: idle time counts in whole days.
@@ -48,6 +54,9 @@ pub struct LedgerLine {
     pub commitment: String,
     /// Every rated player of the match, by seat.
     pub players: Vec<LedgerPlayer>,
+    /// On a correction line only: the match line it voids, and why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub void: Option<Void>,
     /// The previous line's hash.
     pub prev: String,
     /// This line's hash (see the module's canonical form).
@@ -81,6 +90,8 @@ struct Unhashed<'a> {
     room: &'a str,
     commitment: &'a str,
     players: &'a [LedgerPlayer],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    void: Option<&'a Void>,
     prev: &'a str,
 }
 
@@ -94,6 +105,7 @@ impl LedgerLine {
             room: &self.room,
             commitment: &self.commitment,
             players: &self.players,
+            void: self.void.as_ref(),
             prev: &self.prev,
         };
         // Serialising plain structs of numbers and strings cannot fail; an
@@ -142,6 +154,10 @@ pub enum LedgerError {
     /// An `after` differs from the fold's result.
     #[error("line {0}: {1}'s after is {2:?}, the fold gives {3:?}")]
     After(u64, String, Rating, Rating),
+    /// A correction line does not void what it may (see
+    /// [`crate::correction`]); why.
+    #[error("line {0}: {1}")]
+    Void(u64, String),
 }
 
 /// Where one player finished a rated match: all the fold needs of them
@@ -180,6 +196,22 @@ impl RatingTable {
         self.ratings
             .get(&(pool.to_owned(), name.to_owned()))
             .copied()
+    }
+
+    /// Holds `rating`, last changed by a match at `last_ms`, as `name`'s
+    /// in `pool`: a table seeded with a server's stored ratings, to
+    /// compute corrections from.
+    pub fn set(&mut self, pool: &str, name: &str, rating: Rating, last_ms: u64) {
+        self.ratings
+            .insert((pool.to_owned(), name.to_owned()), (rating, last_ms));
+    }
+
+    /// Sets `name`'s rating in `pool` by a correction: when it last
+    /// changed by a match stays as it was (idle time counts from matches).
+    pub(crate) fn correct(&mut self, pool: &str, name: &str, rating: Rating) {
+        if let Some(held) = self.ratings.get_mut(&(pool.to_owned(), name.to_owned())) {
+            held.0 = rating;
+        }
     }
 
     /// The rating `name` enters a match in `pool` at `at_ms` with.
@@ -311,6 +343,7 @@ pub fn next_line(
                 after: a,
             })
             .collect(),
+        void: None,
         prev,
         hash: String::new(),
     }
@@ -318,7 +351,8 @@ pub fn next_line(
 }
 
 /// Checks a whole ledger from its first line: numbering, the hash chain,
-/// each line's hash, and every `before` and `after` against its own fold
+/// each line's hash, every correction against the line it voids, and
+/// every `before` and `after` against its own fold
 /// (equal to within `tolerance`; 0 asks for bit-identical values, which
 /// this crate's own fold gives). Returns the fold's ratings.
 pub fn verify(
@@ -329,6 +363,8 @@ pub fn verify(
     let mut table = RatingTable::default();
     let mut prev = GENESIS.to_owned();
     let mut last_at = 0;
+    // The match lines voided so far: each at most once.
+    let mut voided = std::collections::HashSet::new();
     for (i, line) in lines.iter().enumerate() {
         let at = i as u64 + 1;
         if line.n != at {
@@ -348,8 +384,13 @@ pub fn verify(
                 return Err(LedgerError::Duplicate(at, p.name.clone()));
             }
         }
-        let players: Vec<Placing<'_>> = line.players.iter().map(Placing::from).collect();
-        let folded = table.apply(system, &line.pool, line.at_ms, &players);
+        let folded = match &line.void {
+            Some(v) => correction::fold(&mut table, lines, at, line, v, &mut voided)?,
+            None => {
+                let players: Vec<Placing<'_>> = line.players.iter().map(Placing::from).collect();
+                table.apply(system, &line.pool, line.at_ms, &players)
+            }
+        };
         for (p, (before, after)) in line.players.iter().zip(folded) {
             if !close(&p.before, &before, tolerance) {
                 return Err(LedgerError::Before(at, p.name.clone(), p.before, before));

@@ -19,6 +19,7 @@
 //! arrives at a [`RatingTable`], while [`tournament::Standing`] is one line
 //! of an event's standings.
 
+pub mod correction;
 pub mod glicko2;
 pub mod ladder;
 pub mod ledger;

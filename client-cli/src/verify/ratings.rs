@@ -16,7 +16,8 @@
 //!    per seat in seat order, each the account the log names at that seat,
 //!    each place and partnership what the finished match gives, the
 //!    commitment the log's, and no match rated twice. The logs come in
-//!    batches (see [`super::logs`]).
+//!    batches (see [`super::logs`]). A correction line (a voided result)
+//!    has no log of its own: the fold checks it against the line it voids.
 //!
 //! The first line that fails is reported, with the check and why.
 
@@ -63,6 +64,9 @@ pub struct Verified {
     /// Matches whose logs were replayed against their lines (all, or the
     /// pool's).
     pub matches: usize,
+    /// Correction lines (voided results), each checked against the line
+    /// it voids.
+    pub corrections: usize,
 }
 
 /// The first line that fails, printed as `{"verified": false, ...}`.
@@ -74,7 +78,8 @@ pub struct Failure {
     /// parse or is numbered wrong).
     pub line: u64,
     /// The check: `format`, `numbering`, `chain`, `hash`, `time`,
-    /// `duplicate`, `before`, `after`, `head`, `kept_head`, `room`, `log`,
+    /// `duplicate`, `before`, `after`, `void` (a correction that may not
+    /// void what it names), `head`, `kept_head`, `room`, `log`,
     /// `rated`, `pool`, `commitment`, `match` (the log fails `parlor
     /// verify`), `outcome`, `seats`, `players` (a name is not the account
     /// the log names at that seat), `places` or `teams`.
@@ -162,10 +167,17 @@ pub async fn verify_server_kept(
         lines
             .iter()
             .take_while(|l| l.n < limit)
-            .filter(|l| pool.is_none_or(|p| p == l.pool))
+            .filter(|l| pool.is_none_or(|p| p == l.pool) && l.void.is_none())
             .filter_map(|l| RoomId::new(&l.room)),
     );
+    let mut corrections = 0;
     for line in lines.iter().take_while(|l| l.n < limit) {
+        if line.void.is_some() {
+            // A correction names the match line it voids, whose log is
+            // checked there; the fold checked it against that line.
+            corrections += 1;
+            continue;
+        }
         if let Some(first) = rooms.insert(&line.room, line.n) {
             return Ok(Err(Failure::new(
                 line.n,
@@ -208,6 +220,7 @@ pub async fn verify_server_kept(
         head,
         players: players.len(),
         matches,
+        corrections,
     }))
 }
 
@@ -366,6 +379,7 @@ fn ledger_failure(e: &LedgerError) -> Failure {
         LedgerError::Duplicate(at, _) => (*at, "duplicate"),
         LedgerError::Before(at, ..) => (*at, "before"),
         LedgerError::After(at, ..) => (*at, "after"),
+        LedgerError::Void(at, _) => (*at, "void"),
     };
     Failure::new(line, check, e.to_string())
 }

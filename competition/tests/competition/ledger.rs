@@ -44,6 +44,7 @@ fn build(matches: &[(&str, u64, Vec<Row<'_>>)]) -> Vec<LedgerLine> {
                     },
                 )
                 .collect(),
+            void: None,
             prev: prev.clone(),
             hash: String::new(),
         }

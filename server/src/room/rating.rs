@@ -191,6 +191,7 @@ mod tests {
                 before: at(1500.0, 350.0),
                 after: at(1662.3, 290.3),
             }],
+            void: None,
             prev: String::new(),
             hash: String::new(),
         };

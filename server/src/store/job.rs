@@ -34,6 +34,13 @@ pub(super) enum WriteJob {
         end: Box<RatedEnd>,
         reply: Reply<parlor_competition::LedgerLine>,
     },
+    /// Voids an account's rated results (up to a batch of them): the
+    /// correction lines and corrected ratings in one transaction; answered
+    /// with the lines (none: nothing was left to void).
+    Void(
+        Box<super::VoidJob>,
+        Reply<Vec<parlor_competition::LedgerLine>>,
+    ),
 }
 
 impl WriteJob {
@@ -47,6 +54,7 @@ impl WriteJob {
             WriteJob::Turn(_, _, r) => drop(r.send(Err(err))),
             WriteJob::Append { reply, .. } => drop(reply.send(Err(err))),
             WriteJob::Rated { reply, .. } => drop(reply.send(Err(err))),
+            WriteJob::Void(_, reply) => drop(reply.send(Err(err))),
         }
     }
 }

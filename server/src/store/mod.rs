@@ -24,6 +24,7 @@ use tokio::sync::oneshot;
 
 mod beside;
 mod cluster;
+mod corrections;
 mod embargo;
 mod exported;
 mod faults;
@@ -36,6 +37,7 @@ mod sqlite;
 mod task;
 mod types;
 
+pub use corrections::{VoidJob, VOID_BATCH};
 pub use faults::{Faults, ReadHold};
 pub use health::FAILURE_SHOWN_FOR;
 pub use ratings::{BoardRow, RatedEnd, RatedSeat, StoredRating, LEDGER_PAGE};

@@ -53,6 +53,11 @@ async fn the_previous_layout_is_migrated_and_keeps_its_rows() {
 }
 
 #[tokio::test]
+async fn voiding_a_marked_accounts_results_refolds_exactly() {
+    cases::voiding_a_marked_accounts_results_refolds_exactly(&Backend::sqlite()).await;
+}
+
+#[tokio::test]
 async fn a_duplicate_sets_log_is_embargoed_until_the_set_is_over() {
     cases::a_duplicate_sets_log_is_embargoed_until_the_set_is_over(&Backend::sqlite()).await;
 }

@@ -31,6 +31,7 @@ on_postgres!(store_cases::a_database_from_a_newer_server_is_refused);
 on_postgres!(store_cases::an_accounts_games_are_listed_with_whose_turn_it_is);
 on_postgres!(store_cases::the_previous_layout_is_migrated_and_keeps_its_rows);
 on_postgres!(store_cases::a_duplicate_sets_log_is_embargoed_until_the_set_is_over);
+on_postgres!(store_cases::voiding_a_marked_accounts_results_refolds_exactly);
 on_postgres!(fault_cases::a_failed_commit_refuses_the_move_and_the_same_move_is_stored_after);
 on_postgres!(fault_cases::a_failed_append_leaves_no_trace_while_its_neighbours_are_stored);
 on_postgres!(fault_cases::a_room_refuses_a_move_whose_commit_fails_and_keeps_its_state);

@@ -55,7 +55,7 @@ pub(super) fn split(job: WriteJob) -> Result<(Payload, Answer), Box<WriteJob>> {
             },
             Answer::Unit(reply),
         ),
-        rated @ WriteJob::Rated { .. } => return Err(Box::new(rated)),
+        own @ (WriteJob::Rated { .. } | WriteJob::Void(..)) => return Err(Box::new(own)),
     })
 }
 

@@ -14,9 +14,11 @@ use deadpool_postgres::Transaction;
 use parlor_competition::{LedgerLine, Rating};
 use tokio_postgres::Row;
 
+use super::super::corrections::{corrections, needed, void_key, VoidJob, VOID_BATCH};
 use super::super::job::WriteJob;
 use super::super::ratings::{line_for, line_text, BoardRow, Head, RatedEnd, StoredRating};
 use super::super::rows::to_json;
+use super::super::Reply;
 use super::super::{with_causes, Faults, StoreError};
 use super::batch::Conn;
 use super::cluster::node::Node;
@@ -145,6 +147,123 @@ pub(super) async fn run(conn: &Conn, job: WriteJob, faults: &Faults, node: &Node
         .record(unconfirmed.as_deref().map_or(Ok(()), Err));
     drop(reply.send(answer));
     usable && !conn.client.is_closed()
+}
+
+/// Runs one void (a [`WriteJob::Void`]) as a transaction of its own and
+/// answers it with the correction lines. Returns false if the connection
+/// can no longer be trusted.
+pub(super) async fn run_void(conn: &Conn, job: &VoidJob, reply: Reply<Vec<LedgerLine>>) -> bool {
+    let s = &conn.statements;
+    let writing = async {
+        conn.client.execute(&s.begin, &[]).await?;
+        let lines = void(&conn.client, job).await?;
+        conn.client.execute(&s.commit, &[]).await.map_err(|e| {
+            if e.code().is_some() {
+                Failed::Refused(e.into())
+            } else {
+                Failed::Unconfirmed(with_causes(&e))
+            }
+        })?;
+        Ok(lines)
+    };
+    let (answer, usable) = match tokio::time::timeout(super::PG_BATCH_TIMEOUT, writing).await {
+        Ok(Ok(lines)) => (Ok(lines), true),
+        Ok(Err(Failed::Refused(e))) => {
+            let rolled_back = conn.client.execute(&s.rollback, &[]).await.is_ok();
+            (Err(e), rolled_back)
+        }
+        Ok(Err(Failed::Unconfirmed(why))) => (Err(StoreError::Unconfirmed(why)), false),
+        Err(_) => (
+            Err(StoreError::Unconfirmed(format!(
+                "no answer from the database within {:?}",
+                super::PG_BATCH_TIMEOUT
+            ))),
+            false,
+        ),
+    };
+    drop(reply.send(answer));
+    usable && !conn.client.is_closed()
+}
+
+/// Voids up to [`VOID_BATCH`] of `job`'s account's rated results not
+/// voided yet, newest first, inside the open transaction, holding the
+/// ledger's head as a rated end does.
+async fn void(client: &tokio_postgres::Client, job: &VoidJob) -> Result<Vec<LedgerLine>, Failed> {
+    let head = client
+        .query_one("SELECT n, hash, at_ms FROM ledger_head FOR UPDATE", &[])
+        .await?;
+    let head = Head {
+        n: head.try_get::<_, i64>(0)?.unsigned_abs(),
+        hash: head.try_get(1)?,
+        at_ms: head.try_get::<_, i64>(2)?.unsigned_abs(),
+    };
+    let from = to_i64(job.from_ms).map_err(Failed::Refused)?;
+    let rows = client
+        .query(
+            "SELECT l.line FROM ledger_seats s JOIN ledger l ON l.n = s.n \
+             WHERE s.account_key = $1 AND l.at_ms >= $2 \
+             AND NOT EXISTS (SELECT 1 FROM ledger v WHERE v.room = 'void:' || l.room) \
+             ORDER BY l.n DESC LIMIT $3",
+            &[&job.account_key, &from, &limit_param(VOID_BATCH)],
+        )
+        .await?;
+    let mut targets = Vec::with_capacity(rows.len());
+    for r in &rows {
+        let text: String = r.try_get(0)?;
+        let line = serde_json::from_str::<LedgerLine>(&text)
+            .map_err(|e| Failed::Refused(StoreError::Corrupt(format!("a ledger line: {e}"))))?;
+        targets.push(line);
+    }
+    if targets.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut current = HashMap::new();
+    for (pool, key) in needed(&targets) {
+        let row = client
+            .query_opt(
+                "SELECT rating, rd, vol, games, last_ms FROM ratings \
+                 WHERE pool = $1 AND account_key = $2",
+                &[&pool, &key],
+            )
+            .await?;
+        if let Some(r) = row {
+            current.insert((pool, key), stored(&r)?);
+        }
+    }
+    let lines = corrections(job, (head.n > 0).then_some(&head), &targets, &current)
+        .map_err(Failed::Refused)?;
+    for line in &lines {
+        let n = to_i64(line.n).map_err(Failed::Refused)?;
+        let at_ms = to_i64(line.at_ms).map_err(Failed::Refused)?;
+        client
+            .execute(
+                "INSERT INTO ledger (n, room, pool, at_ms, hash, line) VALUES ($1, $2, $3, $4, $5, $6)",
+                &[&n, &void_key(&line.room), &line.pool, &at_ms, &line.hash, &line_text(line)],
+            )
+            .await?;
+        client
+            .execute(
+                "UPDATE ledger_head SET n = $1, hash = $2, at_ms = $3",
+                &[&n, &line.hash, &at_ms],
+            )
+            .await?;
+        for p in &line.players {
+            client
+                .execute(
+                    "UPDATE ratings SET rating = $1, rd = $2, vol = $3 \
+                     WHERE pool = $4 AND account_key = $5",
+                    &[
+                        &p.after.rating,
+                        &p.after.rd,
+                        &p.after.vol,
+                        &line.pool,
+                        &crate::accounts::name_key(&p.name),
+                    ],
+                )
+                .await?;
+        }
+    }
+    Ok(lines)
 }
 
 fn range(v: u64) -> StoreError {

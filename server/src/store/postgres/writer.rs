@@ -107,19 +107,22 @@ pub(super) async fn run(
 }
 
 /// Runs `jobs` in order: those a batch takes together, and each rated
-/// end as a transaction of its own between them. Returns false if the
+/// end or void as a transaction of its own between them. Returns false if the
 /// connection can no longer be trusted (the jobs after it are refused).
 async fn run_in_order(c: &Conn, jobs: Vec<WriteJob>, faults: &Faults, node: &Node) -> bool {
     let mut plain = Vec::with_capacity(jobs.len());
     let mut jobs = jobs.into_iter();
     while let Some(job) = jobs.next() {
-        if !matches!(job, WriteJob::Rated { .. }) {
+        if !matches!(job, WriteJob::Rated { .. } | WriteJob::Void(..)) {
             plain.push(job);
             continue;
         }
         let usable = (plain.is_empty()
             || batch::run(c, std::mem::take(&mut plain), faults, node).await)
-            && super::ratings::run(c, job, faults, node).await;
+            && match job {
+                WriteJob::Void(void, reply) => super::ratings::run_void(c, &void, reply).await,
+                rated => super::ratings::run(c, rated, faults, node).await,
+            };
         if !usable {
             for rest in plain.into_iter().chain(jobs) {
                 rest.refuse(StoreError::Unavailable(

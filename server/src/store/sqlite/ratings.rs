@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use parlor_competition::{LedgerLine, Rating};
 use rusqlite::{params, Connection, OptionalExtension};
 
+use super::super::corrections::{corrections, needed, void_key, VoidJob, VOID_BATCH};
 use super::super::ratings::{line_for, line_text, BoardRow, Head, RatedEnd, StoredRating};
 use super::StoreError;
 
@@ -63,6 +64,80 @@ pub(super) fn apply(conn: &Connection, end: &RatedEnd) -> Result<LedgerLine, Sto
             .execute(params![s.account_key, n])?;
     }
     Ok(line)
+}
+
+/// Voids up to [`VOID_BATCH`] of `job`'s account's rated results not
+/// voided yet, newest first: the correction lines and the corrected
+/// ratings (the caller's savepoint holds them). The lines written.
+pub(super) fn void(conn: &Connection, job: &VoidJob) -> Result<Vec<LedgerLine>, StoreError> {
+    let texts: Vec<String> = conn
+        .prepare_cached(
+            "SELECT l.line FROM ledger_seats s JOIN ledger l ON l.n = s.n \
+             WHERE s.account_key = ?1 AND l.at_ms >= ?2 \
+             AND NOT EXISTS (SELECT 1 FROM ledger v WHERE v.room = 'void:' || l.room) \
+             ORDER BY l.n DESC LIMIT ?3",
+        )?
+        .query_map(
+            params![
+                job.account_key,
+                to_i64(job.from_ms)?,
+                i64::try_from(VOID_BATCH).unwrap_or(i64::MAX)
+            ],
+            |r| r.get(0),
+        )?
+        .collect::<Result<_, _>>()?;
+    let targets = texts
+        .iter()
+        .map(|t| serde_json::from_str::<LedgerLine>(t))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| StoreError::Corrupt(format!("a ledger line: {e}")))?;
+    if targets.is_empty() {
+        return Ok(Vec::new());
+    }
+    let head = conn
+        .prepare_cached("SELECT n, hash, at_ms FROM ledger ORDER BY n DESC LIMIT 1")?
+        .query_row([], |r| {
+            Ok(Head {
+                n: r.get::<_, i64>(0)?.unsigned_abs(),
+                hash: r.get(1)?,
+                at_ms: r.get::<_, i64>(2)?.unsigned_abs(),
+            })
+        })
+        .optional()?;
+    let mut current = HashMap::new();
+    for (pool, key) in needed(&targets) {
+        if let Some(r) = rating(conn, &pool, &key)? {
+            current.insert((pool, key), r);
+        }
+    }
+    let lines = corrections(job, head.as_ref(), &targets, &current)?;
+    for line in &lines {
+        conn.prepare_cached(
+            "INSERT INTO ledger (n, room, pool, at_ms, hash, line) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        )?
+        .execute(params![
+            to_i64(line.n)?,
+            void_key(&line.room),
+            line.pool,
+            to_i64(line.at_ms)?,
+            line.hash,
+            line_text(line)
+        ])?;
+        for p in &line.players {
+            conn.prepare_cached(
+                "UPDATE ratings SET rating = ?1, rd = ?2, vol = ?3 \
+                 WHERE pool = ?4 AND account_key = ?5",
+            )?
+            .execute(params![
+                p.after.rating,
+                p.after.rd,
+                p.after.vol,
+                line.pool,
+                crate::accounts::name_key(&p.name)
+            ])?;
+        }
+    }
+    Ok(lines)
 }
 
 fn to_i64(v: u64) -> Result<i64, StoreError> {

@@ -79,6 +79,10 @@ enum Done {
         Result<parlor_competition::LedgerLine, StoreError>,
     ),
     Key(Reply<MatchKey>, Result<MatchKey, StoreError>),
+    Lines(
+        Reply<Vec<parlor_competition::LedgerLine>>,
+        Result<Vec<parlor_competition::LedgerLine>, StoreError>,
+    ),
 }
 
 impl Done {
@@ -98,6 +102,7 @@ impl Done {
             Done::Unit(r, res) => drop(r.send(settle(res, commit))),
             Done::Line(r, res) => drop(r.send(settle(res, commit))),
             Done::Key(r, res) => drop(r.send(settle(res, commit))),
+            Done::Lines(r, res) => drop(r.send(settle(res, commit))),
         }
     }
 }
@@ -173,6 +178,10 @@ pub(super) fn run_batch(
                     faults.check_append()?;
                     super::ratings::apply(c, &end)
                 }),
+            ),
+            WriteJob::Void(void, reply) => Done::Lines(
+                reply,
+                isolated(conn, &mut intact, |c| super::ratings::void(c, &void)),
             ),
         });
     }

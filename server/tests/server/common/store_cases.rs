@@ -6,10 +6,12 @@
 
 use std::net::IpAddr;
 
+use parlor_competition::ledger;
+use parlor_competition::{Glicko2, LedgerLine};
 use parlor_games::{GameKind, Outcome, Seat, SeatSet};
 use parlor_protocol::{Clock, Closed, Deal, LogEntry, LoggedAction, MatchHeader, RoomId};
 use parlor_server::store::{
-    MatchRecord, Origin, Step, Store, StoreError, StoredSeat, Turn, TurnSeat,
+    MatchRecord, Origin, RatedEnd, RatedSeat, Step, Store, StoreError, StoredSeat, Turn, TurnSeat,
 };
 use serde_json::json;
 use uuid::Uuid;
@@ -621,6 +623,100 @@ pub async fn a_duplicate_sets_log_is_embargoed_until_the_set_is_over(backend: &B
         ok(s.append(lone, step(0, 0, [3, 5]), None, Some(win())).await);
         let lone = ok(s.log(room("dddddddddd03")).await).unwrap_or_else(|| panic!("a log"));
         assert!(!ok(s.embargoed(&lone).await));
+    })
+    .await;
+}
+
+/// Plays `results` (winner, loser) among `names` as rated Nimrod matches
+/// a second apart from `t0`, through the store as a room's end does.
+async fn rated_matches(store: &Store, names: &[&str], results: &[(usize, usize)], t0: u64) {
+    for (i, &(w, l)) in results.iter().enumerate() {
+        let id = room(&format!("{:012x}", 0xa000 + i));
+        let mut head = header(i as u64);
+        head.rated = true;
+        let key = ok(store
+            .create_match(MatchRecord {
+                room: id.clone(),
+                header: head,
+                private: false,
+                origin: Origin::default(),
+            })
+            .await);
+        let seats = [(w, 0u8, 1u8), (l, 1, 2)]
+            .iter()
+            .map(|&(who, seat, place)| RatedSeat {
+                name: names[who].to_owned(),
+                account_key: names[who].to_ascii_lowercase(),
+                seat: Seat(seat),
+                team: None,
+                place,
+            })
+            .collect();
+        let winner = Outcome::Win {
+            winners: SeatSet::single(Seat(0)),
+        };
+        let end = RatedEnd {
+            pool: "nimrod".into(),
+            room: id.as_str().to_owned(),
+            commitment: String::new(),
+            seats,
+            ended_ms: t0 + i as u64 * 1_000,
+        };
+        let entry = step(1, 0, [0, 3]);
+        let last = ok(Step::new(entry.seq, entry.seat, &entry.action));
+        ok(store.append_rated(key, last, None, winner, end).await);
+    }
+}
+
+/// The ledger as stored, parsed.
+async fn ledger_lines(store: &Store) -> Vec<LedgerLine> {
+    ok(store.ledger(0, None, 10_000).await)
+        .iter()
+        .map(|t| ok(serde_json::from_str::<LedgerLine>(t)))
+        .collect()
+}
+
+pub async fn voiding_a_marked_accounts_results_refolds_exactly(backend: &Backend) {
+    with_store(backend, async |store: &Store| {
+        let names = ["Cheat", "ann", "bob"];
+        let t0 = 1_790_000_000_000;
+        // The cheat loses to ann, then beats ann, bob, ann; bob beats ann.
+        rated_matches(store, &names, &[(1, 0), (0, 1), (0, 2), (2, 1), (0, 1)], t0).await;
+        let before = ledger_lines(store).await;
+        let cheat_entering = before[1].players[0].before;
+        // Void from the second match on: its three wins, newest first.
+        let lines = ok(store
+            .void_rated("cheat", t0 + 1_000, t0 + 60_000, "engine")
+            .await);
+        let voided: Vec<u64> = lines
+            .iter()
+            .filter_map(|l| l.void.as_ref().map(|v| v.line))
+            .collect();
+        assert_eq!(voided, vec![5, 3, 2]);
+        let all = ledger_lines(store).await;
+        assert_eq!(all.len(), 8);
+        let table = ok(ledger::verify(&Glicko2::PARLOR, &all, 0.0));
+        for name in names {
+            let stored = ok(store.rating("nimrod", &name.to_ascii_lowercase()).await);
+            let folded = table.get("nimrod", name).map(|r| r.0);
+            assert_eq!(stored.map(|s| s.rating), folded, "{name}");
+        }
+        assert_eq!(
+            table.get("nimrod", "Cheat").map(|r| r.0),
+            Some(cheat_entering),
+            "the cheat is back to its rating before the first voided match"
+        );
+        // Nothing is voided twice.
+        let again = ok(store.void_rated("cheat", t0, t0 + 70_000, "engine").await);
+        assert_eq!(again.len(), 1, "only the first match was left: {again:?}");
+        assert_eq!(again[0].void.as_ref().map(|v| v.line), Some(1));
+        let none = ok(store.void_rated("cheat", t0, t0 + 80_000, "engine").await);
+        assert!(none.is_empty());
+        ok(ledger::verify(
+            &Glicko2::PARLOR,
+            &ledger_lines(store).await,
+            0.0,
+        ));
     })
     .await;
 }
