@@ -6,7 +6,7 @@
 (A ledger longer than 1000 lines comes in pages: fetch each with
 after=<last n> and concatenate them.) Reads the NDJSON ledger on stdin,
 checks the numbering and the hash chain, folds every rating again from
-the initial values, and prints how far the ledger's before and after
+the initial values (applying correction lines, which void results), and prints how far the ledger's before and after
 values are from this fold's. Exit status 1 when the chain is broken.
 """
 
@@ -159,9 +159,45 @@ def triple(r):
     return (r["rating"], r["rd"], r["vol"])
 
 
+def correct(line, i, lines, ratings, voided):
+    """A correction line's (before, after) per player: the voided match's
+    result undone (see "Rating corrections"). Checks what it voids."""
+    void = line["void"]
+    target_n = void["line"]
+    if not 1 <= target_n < i:
+        raise ValueError(f"line {i}: it voids line {target_n}, which is not an earlier line")
+    target = lines[target_n - 1]
+    if "void" in target:
+        raise ValueError(f"line {i}: line {target_n} is a correction, not a match")
+    if target_n in voided:
+        raise ValueError(f"line {i}: line {target_n} was voided already")
+    voided.add(target_n)
+    same = [(p["name"], p["seat"], p["team"], p["place"]) for p in target["players"]] == [
+        (p["name"], p["seat"], p["team"], p["place"]) for p in line["players"]]
+    if (target["pool"], target["room"], target["commitment"]) != (
+            line["pool"], line["room"], line["commitment"]) or not same:
+        raise ValueError(f"line {i}: it does not name line {target_n}'s match")
+    if void["account"] not in [p["name"] for p in target["players"]]:
+        raise ValueError(f"line {i}: {void['account']} did not play line {target_n}")
+    before, after = [], []
+    for p in target["players"]:
+        known = ratings.get((line["pool"], p["name"]))
+        if known is None:
+            raise ValueError(f"line {i}: {p['name']} has no rating to correct")
+        now = known[0]
+        before.append(now)
+        if p["name"] == void["account"]:
+            after.append(triple(p["before"]))
+        else:
+            change = p["after"]["rating"] - p["before"]["rating"]
+            after.append((now[0] - change, now[1], now[2]))
+    return before, after
+
+
 def fold(lines):
     """Checks the chain and re-folds; the largest differences found."""
-    ratings = {}  # (pool, name) -> ((rating, rd, vol), at_ms of the last change)
+    ratings = {}  # (pool, name) -> ((rating, rd, vol), at_ms of the last match)
+    voided = set()  # the match lines voided so far
     prev = GENESIS
     worst_before = worst_after = 0.0
     for i, line in enumerate(lines, start=1):
@@ -174,6 +210,14 @@ def fold(lines):
         prev = line["hash"]
         pool, at = line["pool"], line["at_ms"]
         players = line["players"]
+        if "void" in line:
+            before, after = correct(line, i, lines, ratings, voided)
+            for p, b, a in zip(players, before, after):
+                # A correction changes the rating, not when it last played.
+                ratings[(pool, p["name"])] = (a, ratings[(pool, p["name"])][1])
+                worst_before = max(worst_before, *(abs(x - y) for x, y in zip(b, triple(p["before"]))))
+                worst_after = max(worst_after, *(abs(x - y) for x, y in zip(a, triple(p["after"]))))
+            continue
         before = []
         for p in players:
             known = ratings.get((pool, p["name"]))
@@ -210,6 +254,7 @@ def main():
     print(json.dumps({
         "chain": True,
         "lines": len(lines),
+        "corrections": sum(1 for line in lines if "void" in line),
         "players": len(players),
         "max_before_diff": worst_before,
         "max_after_diff": worst_after,

@@ -179,6 +179,118 @@ fn the_python_fold_reproduces_a_random_ledger() {
     assert!(before <= PYTHON_TOLERANCE, "{report}");
 }
 
+/// `lines` with `name`'s results voided from line `from` on (newest
+/// first, as a server writes them), then `more` random matches after.
+fn with_corrections(mut lines: Vec<LedgerLine>, name: &str, from: u64) -> Vec<LedgerLine> {
+    use parlor_competition::correction::correction_line;
+    let mut table = parlor_competition::ledger::verify(&SYSTEM, &lines, 0.0).unwrap();
+    let targets: Vec<LedgerLine> = lines
+        .iter()
+        .filter(|l| l.n >= from && l.players.iter().any(|p| p.name == name))
+        .rev()
+        .cloned()
+        .collect();
+    let at = lines.last().unwrap().at_ms + 1_000;
+    for t in &targets {
+        let head = lines.last().map(|l| (l.n, l.hash.clone())).unwrap();
+        let line =
+            correction_line(&mut table, Some((head.0, &head.1)), at, t, name, "engine").unwrap();
+        lines.push(line);
+    }
+    // Matches after the void rate from the corrected ratings.
+    let extra = random_ledger(99)[..40].to_vec();
+    for m in extra {
+        let entrants: Vec<MatchEntrant> = m
+            .players
+            .iter()
+            .map(|p| MatchEntrant {
+                name: p.name.clone(),
+                seat: p.seat,
+                team: p.team,
+                place: p.place,
+                current: table.get(&m.pool, &p.name),
+            })
+            .collect();
+        let head = lines.last().map(|l| (l.n, l.hash.clone())).unwrap();
+        let at_ms = lines.last().unwrap().at_ms + m.at_ms % DAY_MS;
+        let line = next_line(
+            &SYSTEM,
+            Some((head.0, &head.1)),
+            at_ms,
+            &m.pool,
+            &format!("x{}", m.n),
+            "c0ffee",
+            &entrants,
+        );
+        let placings: Vec<_> = line
+            .players
+            .iter()
+            .map(parlor_competition::Placing::from)
+            .collect();
+        table.apply(&SYSTEM, &line.pool, at_ms, &placings);
+        lines.push(line);
+    }
+    lines
+}
+
+#[test]
+fn the_python_fold_applies_corrections_exactly() {
+    if !python() {
+        return;
+    }
+    let lines = with_corrections(random_ledger(0xc0de)[..200].to_vec(), "p3", 50);
+    let corrections = lines.iter().filter(|l| l.void.is_some()).count();
+    assert!(corrections > 5, "{corrections}");
+    // This crate's fold accepts it bit for bit.
+    parlor_competition::ledger::verify(&SYSTEM, &lines, 0.0).unwrap();
+    let (ok, report) = fold(&ndjson(&lines));
+    assert!(ok, "{report}");
+    assert_eq!(report["chain"], Value::Bool(true), "{report}");
+    assert_eq!(report["corrections"], corrections, "{report}");
+    assert!(
+        report["max_after_diff"].as_f64().unwrap() <= PYTHON_TOLERANCE,
+        "{report}"
+    );
+    assert!(
+        report["max_before_diff"].as_f64().unwrap() <= PYTHON_TOLERANCE,
+        "{report}"
+    );
+    // A refund made larger, resealed and rechained, shows in the fold.
+    let mut lying = lines.clone();
+    let at = lying.iter().position(|l| l.void.is_some()).unwrap();
+    let other = lying[at]
+        .players
+        .iter()
+        .position(|p| p.name != "p3")
+        .unwrap();
+    lying[at].players[other].after.rating += 5.0;
+    for i in at..lying.len() {
+        if i > at {
+            lying[i].prev = lying[i - 1].hash.clone();
+        }
+        lying[i] = lying[i].clone().seal();
+    }
+    let (ok, report) = fold(&ndjson(&lying));
+    assert!(ok, "{report}");
+    assert!(
+        report["max_after_diff"].as_f64().unwrap() >= 4.9,
+        "{report}"
+    );
+    // A line voided twice is refused with its number.
+    let mut twice = lines.clone();
+    let mut again = twice[at].clone();
+    again.n = twice.len() as u64 + 1;
+    again.prev = twice.last().unwrap().hash.clone();
+    again.at_ms = twice.last().unwrap().at_ms;
+    twice.push(again.seal());
+    let (ok, report) = fold(&ndjson(&twice));
+    assert!(!ok, "{report}");
+    assert!(
+        report["error"].as_str().unwrap().contains("voided already"),
+        "{report}"
+    );
+}
+
 #[test]
 fn the_python_fold_finds_a_changed_line() {
     if !python() {
