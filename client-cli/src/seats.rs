@@ -13,6 +13,7 @@ use parlor_protocol::{ClientMsg, ErrorCode, RoomId, SeatRef, ServerMsg};
 
 use crate::bot::{passing, SeatBot, Step};
 use crate::series::Summary;
+use crate::verify::logs::Logs;
 use crate::{Client, ClientError};
 
 /// A failed send as the caller sees it: a dropped connection is left for
@@ -53,6 +54,37 @@ impl Seats {
     /// The games played to their end.
     pub fn into_summary(self) -> Summary {
         self.summary
+    }
+
+    /// Counts every game still held (or waiting for its log) that has
+    /// ended, from the server's logs (`GET /api/logs`): for a bot that
+    /// stops when its event is over, whose last game may have ended while
+    /// it was away (its final update lost with a connection). A log that
+    /// cannot be read leaves its game uncounted.
+    pub async fn settle_ended(&mut self, url: &str) {
+        let held: Vec<(RoomId, Seat)> = self
+            .playing
+            .iter()
+            .map(|(room, bot)| (room.clone(), bot.seat()))
+            .chain(self.settling.iter().map(|(r, s)| (r.clone(), *s)))
+            .collect();
+        if held.is_empty() {
+            return;
+        }
+        let mut logs = Logs::new(url, "parlor bot");
+        logs.plan(held.iter().map(|(room, _)| room.clone()));
+        for (room, seat) in held {
+            let Ok(Ok(log)) = logs.fetch(&room).await else {
+                continue;
+            };
+            if log.outcome.is_none() && log.closed.is_none() {
+                continue;
+            }
+            self.playing.remove(&room);
+            self.settling.remove(&room);
+            self.done.insert(room.clone());
+            self.summary.record(room, seat, log.outcome);
+        }
     }
 
     /// Joins `seat` of `room` (with `client_seed`, if the deal takes one)

@@ -86,7 +86,10 @@ pub async fn play_event(
                 checked = true;
             }
             match page.status {
-                TournamentStatus::Finished => return Ok((page, seats.into_summary())),
+                TournamentStatus::Finished => {
+                    seats.settle_ended(url).await;
+                    return Ok((page, seats.into_summary()));
+                }
                 TournamentStatus::Cancelled => {
                     let why = page
                         .cancelled
