@@ -31,7 +31,9 @@ pub use ratings::{
     SeatRating, PROVISIONAL_RD,
 };
 pub use replay::{deal_rng, log_analysis, replay, step, DealCheck, ReplayError};
-pub use server::{Closed, Deal, LogEntry, LoggedAction, MatchHeader, MatchLog, ServerMsg, Update};
+pub use server::{
+    Closed, Deal, LogEntry, LoggedAction, MatchHeader, MatchLog, MatchedGame, ServerMsg, Update,
+};
 pub use tournaments::{
     EntrantKind, EventGame, NewTournament, TournamentGame, TournamentInfo, TournamentPlayer,
     TournamentResult, TournamentSeat, TournamentStatus, TournamentSummary,

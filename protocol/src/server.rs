@@ -107,6 +107,20 @@ pub struct MatchHeader {
     /// as the room starts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ladder: Option<Box<crate::LadderGame>>,
+    /// The accounts a challenge or seek seated, by seat: their seats are
+    /// held for them from the room's making, so a room made just before
+    /// a crash comes back with every seat its player's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matched: Option<Box<MatchedGame>>,
+}
+
+/// Who a challenge or a seek between accounts seated, kept in the match
+/// header: the room holds each seat for its account as it starts, and
+/// the player's connection takes it (as a ladder's or event's game does).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchedGame {
+    /// The accounts by seat.
+    pub players: Vec<String>,
 }
 
 /// The inputs of a provably fair deal (see the protocol document).

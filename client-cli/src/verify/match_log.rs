@@ -442,6 +442,7 @@ mod tests {
             rated: false,
             event: None,
             ladder: None,
+            matched: None,
         }
     }
 

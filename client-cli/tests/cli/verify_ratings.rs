@@ -60,6 +60,7 @@ fn play(game: GameKind, seats: u8, room: &str, seed: u64) -> MatchLog {
         rated: true,
         event: None,
         ladder: None,
+        matched: None,
     };
     let (mut g, mut rng) = replay(&header, &[]).unwrap();
     let mut pick = Pick(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);

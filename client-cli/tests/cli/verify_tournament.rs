@@ -71,6 +71,7 @@ fn play(room: &RoomId, event: EventGame, seed: &EventSeed, rated: bool, pick: u6
         rated,
         event: Some(Box::new(event)),
         ladder: None,
+        matched: None,
     };
     let (mut g, mut rng) = parlor_protocol::replay(&header, &[]).unwrap();
     let mut pick = Pick(pick.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);

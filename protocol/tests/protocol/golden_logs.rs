@@ -221,6 +221,7 @@ fn header(case: &Case) -> MatchHeader {
         rated: false,
         event: None,
         ladder: None,
+        matched: None,
     }
 }
 

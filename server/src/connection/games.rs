@@ -129,6 +129,7 @@ mod tests {
                     rated: true,
                     event: None,
                     ladder: None,
+                    matched: None,
                 },
                 private: false,
                 origin: Origin::default(),

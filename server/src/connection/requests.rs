@@ -47,6 +47,7 @@ impl Session {
                     rated: false,
                     by_account: self.account.is_some(),
                     scheduled: None,
+                    matched: Vec::new(),
                 };
                 let answer = match self.shared.directory.create(req).await {
                     Ok(c) => ServerMsg::RoomCreated {

@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use parlor_games::deal::DealSecret;
 use parlor_games::GameKind;
-use parlor_protocol::{Clock, Deal, ErrorCode, EventGame, LadderGame, MatchHeader, RoomId};
+use parlor_protocol::{
+    Clock, Deal, ErrorCode, EventGame, LadderGame, MatchHeader, MatchedGame, RoomId,
+};
 use serde_json::Value;
 use uuid::Uuid;
 
@@ -46,6 +48,10 @@ pub struct NewRoom {
     /// A tournament's or the ladder's game: its id, deal and players are
     /// theirs.
     pub scheduled: Option<ScheduledRoom>,
+    /// The accounts a challenge or seek seats, by seat (empty: none): the
+    /// header names them and the room holds their seats from its start,
+    /// so that making the room and seating its players is one commit.
+    pub matched: Vec<String>,
 }
 
 /// What a tournament or the ladder decides of one of its games' rooms.
@@ -184,6 +190,11 @@ impl Directory {
             rated: req.rated,
             event: event_game,
             ladder: ladder_game,
+            matched: (!req.matched.is_empty()).then(|| {
+                Box::new(MatchedGame {
+                    players: req.matched.clone(),
+                })
+            }),
             clock: req.clock,
         };
         let (instance, rng) = parlor_protocol::replay(&header, &[]).map_err(|e| match e {

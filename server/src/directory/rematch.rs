@@ -34,6 +34,7 @@ impl Directory {
                     // Every player an account (a correspondence match's are).
                     by_account: plan.players.iter().all(|(_, m)| m.account),
                     scheduled: None,
+                    matched: Vec::new(),
                 })
                 .await;
             let next = match made {

@@ -51,6 +51,7 @@ impl RoomSpec {
             rated: false,
             event: None,
             ladder: None,
+            matched: None,
         };
         parlor_protocol::replay(&header, &[]).map_err(|e| match e {
             parlor_protocol::ReplayError::Setup(m) => bad(m),

@@ -293,6 +293,7 @@ impl Ladder {
                         strategies: row.strategies.clone(),
                     }),
                 }),
+                matched: Vec::new(),
             })
             .await;
         if let Err(crate::directory::Refused { code, message }) = made {

@@ -42,12 +42,14 @@ pub enum Placed {
 }
 
 /// Makes the room a spec and a rated flag ask for, `first` its creator
-/// (for the caps, and so that the players' sessions may seat bots).
+/// (for the caps, and so that the players' sessions may seat bots), its
+/// seats held for the accounts `matched` names by seat (if any).
 async fn make_room(
     dir: &Directory,
     spec: &RoomSpec,
     rated: bool,
     first: &Asker,
+    matched: Vec<String>,
 ) -> Result<RoomId, Refused> {
     dir.create(NewRoom {
         game: spec.game,
@@ -60,6 +62,7 @@ async fn make_room(
         rated,
         by_account: first.account.is_some(),
         scheduled: None,
+        matched,
     })
     .await
     .map(|c| c.room)
@@ -71,7 +74,36 @@ pub(super) async fn place_group(dir: &Directory, group: Group) -> Vec<(Waiting, 
         return Vec::new();
     };
     let spec = first.spec.clone();
-    let room = match make_room(dir, &spec, first.rated, &first.asker).await {
+    let mut order: Vec<u8> = (0..spec.seats).collect();
+    order.shuffle(&mut rand::thread_rng());
+    let strategy = spec.game.strategies().first().copied().unwrap_or("random");
+    let mut players: Vec<String> = vec![format!("bot:{strategy}"); usize::from(spec.seats)];
+    for (m, &seat) in group.members.iter().zip(&order) {
+        players[usize::from(seat)] = m.asker.name.to_string();
+    }
+    let bot_seats: Vec<(Seat, String)> = order
+        .iter()
+        .skip(group.members.len())
+        .map(|&s| (Seat(s), strategy.to_owned()))
+        .collect();
+    // Accounts alone (no bots, no guests): the room holds every seat for
+    // its account from its making, so a crash cannot leave it half made.
+    let accounts_only =
+        bot_seats.is_empty() && group.members.iter().all(|m| m.asker.account.is_some());
+    let matched = if accounts_only {
+        let mut names = players.clone();
+        for (m, &seat) in group.members.iter().zip(&order) {
+            if let (Some(name), Some(account)) =
+                (names.get_mut(usize::from(seat)), &m.asker.account)
+            {
+                name.clone_from(&account.name);
+            }
+        }
+        names
+    } else {
+        Vec::new()
+    };
+    let room = match make_room(dir, &spec, first.rated, &first.asker, matched).await {
         Ok(room) => room,
         Err(Refused { code, message }) => {
             return group
@@ -87,18 +119,6 @@ pub(super) async fn place_group(dir: &Directory, group: Group) -> Vec<(Waiting, 
                 .collect();
         }
     };
-    let mut order: Vec<u8> = (0..spec.seats).collect();
-    order.shuffle(&mut rand::thread_rng());
-    let strategy = spec.game.strategies().first().copied().unwrap_or("random");
-    let mut players: Vec<String> = vec![format!("bot:{strategy}"); usize::from(spec.seats)];
-    for (m, &seat) in group.members.iter().zip(&order) {
-        players[usize::from(seat)] = m.asker.name.to_string();
-    }
-    let bot_seats: Vec<(Seat, String)> = order
-        .iter()
-        .skip(group.members.len())
-        .map(|&s| (Seat(s), strategy.to_owned()))
-        .collect();
     group
         .members
         .into_iter()
@@ -157,12 +177,24 @@ pub(super) async fn start_challenge(
     open: &Open,
     by: &Asker,
 ) -> Result<RoomId, Refused> {
-    let room = make_room(dir, &open.spec, open.info.rated, &open.from).await?;
     let theirs = open
         .info
         .seat
         .unwrap_or_else(|| Seat(u8::from(rand::random::<bool>())));
     let mine = Seat(1 - theirs.0.min(1));
+    // Challenges are between accounts: their seats are held from the
+    // room's making (see `make_room`).
+    let mut matched = vec![String::new(); 2];
+    for (asker, seat) in [(&open.from, theirs), (by, mine)] {
+        if let (Some(slot), Some(account)) = (matched.get_mut(usize::from(seat.0)), &asker.account)
+        {
+            slot.clone_from(&account.name);
+        }
+    }
+    if matched.iter().any(String::is_empty) || open.spec.seats != 2 {
+        matched.clear();
+    }
+    let room = make_room(dir, &open.spec, open.info.rated, &open.from, matched).await?;
     let notice = ServerMsg::ChallengeEnded {
         challenge: open.info.challenge,
         end: ChallengeEnd::Accepted,

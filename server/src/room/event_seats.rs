@@ -1,5 +1,6 @@
-//! A scheduled game (a tournament's or the ladder's) is made with its
-//! players already seated: its header names them by seat. A player's seat
+//! A scheduled game (a tournament's or the ladder's), and a challenge's
+//! or seek's game between accounts, is made with its players already
+//! seated: its header names them by seat. A player's seat
 //! is held for its account, absent until the player joins it (which takes
 //! it back like any account's seat on a new connection); a ladder's
 //! anchor is seated as its built-in strategy playing as its account. The
@@ -44,7 +45,8 @@ impl Room {
             .is_some_and(|e| !e.siblings.is_empty())
     }
 
-    /// The seats of a scheduled game, while one is still empty.
+    /// The seats the header names (a scheduled game's, or a challenge's
+    /// or seek's between accounts), while one is still empty.
     pub(super) fn named_seats(&self) -> Option<Vec<NamedSeat>> {
         let named: Vec<NamedSeat> = match (&self.header.event, &self.header.ladder) {
             (Some(event), _) => event
@@ -64,7 +66,17 @@ impl Room {
                     strategy: ladder.strategies.get(i).cloned().flatten(),
                 })
                 .collect(),
-            (None, None) => return None,
+            (None, None) => match &self.header.matched {
+                Some(matched) => matched
+                    .players
+                    .iter()
+                    .map(|name| NamedSeat {
+                        name: name.clone(),
+                        strategy: None,
+                    })
+                    .collect(),
+                None => return None,
+            },
         };
         let empty = self.seats.iter().any(|s| matches!(s, Slot::Empty));
         (empty && !named.is_empty() && self.status() != parlor_protocol::RoomStatus::Finished)

@@ -85,8 +85,9 @@ impl Room {
         true
     }
 
-    /// The seat `seat` that `who`'s account holds under another token,
-    /// if `who` is an account and it does (names compare by their key).
+    /// The seat `seat` (or with `None`, the first seat) that `who`'s
+    /// account holds, if `who` is an account and it does (names compare
+    /// by their key).
     fn own_account_seat(&self, who: &Member, seat: Option<Seat>) -> Option<Seat> {
         if !who.account {
             return None;
@@ -100,7 +101,14 @@ impl Room {
         };
         match seat {
             Some(s) if held(s.index()) => Some(s),
-            _ => None,
+            Some(_) => None,
+            // A join naming no seat, by an account holding one here (on
+            // another connection, or named by the room's header): that
+            // seat, not a refusal for a full room.
+            None => (0..self.seats.len())
+                .find(|&i| held(i))
+                .and_then(|i| u8::try_from(i).ok())
+                .map(Seat),
         }
     }
 
@@ -198,7 +206,9 @@ impl Room {
                 return self.resume(who);
             }
             if !slot.held_by(who.token) {
-                let promised = client_seed.is_some();
+                // A seed in the join, or promised by the seek or challenge
+                // that summoned it (the client sends it on `joined`).
+                let promised = client_seed.is_some() || await_seed;
                 return self.take_back(who, own, promised).await;
             }
         }

@@ -25,6 +25,9 @@ struct DealColumn {
     /// A ladder game's players, kept the same way.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     ladder: Option<Box<parlor_protocol::LadderGame>>,
+    /// The accounts a challenge or seek seated, kept the same way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    matched: Option<Box<parlor_protocol::MatchedGame>>,
 }
 
 pub(super) fn to_json<T: serde::Serialize + ?Sized>(v: &T) -> Result<String, StoreError> {
@@ -66,6 +69,7 @@ impl NewHeader<'_> {
                     salt: d.salt.clone(),
                     event: h.event.clone(),
                     ladder: h.ladder.clone(),
+                    matched: h.matched.clone(),
                 })
             })
             .transpose()?;
@@ -153,6 +157,7 @@ impl HeaderRow {
             .transpose()?;
         let event = column.as_ref().and_then(|d| d.event.clone());
         let ladder = column.as_ref().and_then(|d| d.ladder.clone());
+        let matched = column.as_ref().and_then(|d| d.matched.clone());
         let deal = column.map(|d| Deal {
             commitment: d.commitment,
             server_seed: d.server_seed,
@@ -171,6 +176,7 @@ impl HeaderRow {
             rated: row.rated,
             event,
             ladder,
+            matched,
         };
         let origin = Origin {
             creator: row.creator.as_deref().and_then(|t| t.parse().ok()),

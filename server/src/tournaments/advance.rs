@@ -333,6 +333,7 @@ impl Tournaments {
                         siblings,
                     }),
                 }),
+                matched: Vec::new(),
             })
             .await;
         match made {

@@ -25,6 +25,7 @@ fn new_room(creator: Option<Uuid>, addr: Option<IpAddr>) -> NewRoom {
         rated: false,
         by_account: false,
         scheduled: None,
+        matched: Vec::new(),
     }
 }
 

@@ -39,6 +39,7 @@ async fn room(dir: &Directory, clock: Clock, rated: bool, by_account: bool) -> R
         rated,
         by_account,
         scheduled: None,
+        matched: Vec::new(),
     })
     .await
     .unwrap_or_else(|e| panic!("{e:?}"))
@@ -174,6 +175,7 @@ async fn correspondence_rooms_are_for_accounts_and_wait_for_their_players() {
             rated: false,
             by_account: false,
             scheduled: None,
+            matched: Vec::new(),
         })
         .await;
     assert_eq!(guest.map_err(|e| e.code), Err(ErrorCode::AuthRequired));
@@ -190,6 +192,7 @@ async fn correspondence_rooms_are_for_accounts_and_wait_for_their_players() {
                 rated: false,
                 by_account: true,
                 scheduled: None,
+                matched: Vec::new(),
             })
             .await;
         assert_eq!(bad.map_err(|e| e.code), Err(ErrorCode::RoomBadOptions));

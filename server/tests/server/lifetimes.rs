@@ -148,6 +148,7 @@ async fn bot_room(
             rated: false,
             by_account: false,
             scheduled: None,
+            matched: Vec::new(),
         })
         .await
         .unwrap_or_else(|e| panic!("{e:?}"))

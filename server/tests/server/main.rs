@@ -24,6 +24,7 @@ mod clock;
 mod correspondence;
 mod crash;
 mod lifetimes;
+mod matched_seats;
 mod store;
 mod store_faults;
 mod store_pg;

@@ -70,6 +70,7 @@ async fn export_piped_into_import_moves_every_match_and_a_rerun_changes_nothing(
                     rated: false,
                     event: None,
                     ladder: None,
+                    matched: None,
                 },
                 private: n == 1,
                 origin: Origin {

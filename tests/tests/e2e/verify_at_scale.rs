@@ -75,6 +75,7 @@ async fn rated_match(store: &Store, i: u32) {
         rated: true,
         event: None,
         ladder: None,
+        matched: None,
     };
     let room = RoomId::new(format!("{:012x}", 0x5ca1_e000_0000_u64 + u64::from(i))).unwrap();
     let record = MatchRecord {

@@ -573,6 +573,7 @@ mod tests {
                 rated: false,
                 event: None,
                 ladder: None,
+                matched: None,
             },
             private: false,
             origin: super::super::super::Origin::default(),

@@ -196,6 +196,7 @@ mod tests {
                     rated: false,
                     event: None,
                     ladder: None,
+                    matched: None,
                 },
                 private: false,
                 origin: Origin::default(),

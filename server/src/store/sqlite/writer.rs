@@ -277,6 +277,7 @@ mod tests {
                 rated: false,
                 event: None,
                 ladder: None,
+                matched: None,
             },
             private: false,
             origin: crate::store::Origin::default(),

@@ -60,6 +60,7 @@ async fn new_match(store: &Store, id: &str) -> MatchKey {
             rated: false,
             event: None,
             ladder: None,
+            matched: None,
         },
         private: false,
         origin: Origin::default(),

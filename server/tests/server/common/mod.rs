@@ -49,6 +49,7 @@ pub async fn nimrod_room(dir: &Directory, piles: [u64; 2], clock: Option<Clock>)
         rated: false,
         by_account: false,
         scheduled: None,
+        matched: Vec::new(),
     })
     .await
     .unwrap_or_else(|e| panic!("{e:?}"))

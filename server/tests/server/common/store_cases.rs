@@ -37,6 +37,7 @@ pub fn header(seed: u64) -> MatchHeader {
         rated: false,
         event: None,
         ladder: None,
+        matched: None,
     }
 }
 
@@ -85,6 +86,7 @@ fn full_record() -> MatchRecord {
                 players: vec!["dee".into(), "rummikub-greedy".into()],
                 strategies: vec![None, Some("greedy".into())],
             })),
+            matched: None,
         },
         private: true,
         origin: Origin {
