@@ -9,7 +9,7 @@ use super::{MatchKey, MatchRecord, Reply, Step, StoreError, StoredSeat, Turn};
 
 /// A write, and where its answer goes.
 pub(super) enum WriteJob {
-    Create(MatchRecord, Reply<MatchKey>),
+    Create(Box<MatchRecord>, Reply<MatchKey>),
     Seat(MatchKey, Seat, Option<StoredSeat>, Reply<()>),
     Close(MatchKey, Closed, Reply<()>),
     /// Whose turn it is now (a match starting); steps carry theirs.

@@ -288,7 +288,7 @@ impl Store {
     /// Records a new match; returns its number, under which its seats and
     /// moves are filed.
     pub async fn create_match(&self, record: MatchRecord) -> Result<MatchKey, StoreError> {
-        self.write(|r| WriteJob::Create(record, r)).await
+        self.write(|r| WriteJob::Create(Box::new(record), r)).await
     }
 
     /// Hands a write job to the backend's writer and waits for its answer

@@ -581,7 +581,7 @@ mod tests {
         assert!(
             run(
                 &conn,
-                vec![WriteJob::Create(record, reply)],
+                vec![WriteJob::Create(Box::new(record), reply)],
                 &Faults::new(),
                 &conn.node
             )

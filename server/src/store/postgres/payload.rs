@@ -11,7 +11,7 @@ use super::super::{MatchKey, MatchRecord, Reply, Step, StoreError, StoredSeat, T
 
 /// What a job writes.
 pub(super) enum Payload {
-    Create(MatchRecord),
+    Create(Box<MatchRecord>),
     Seat(MatchKey, Seat, Option<StoredSeat>),
     Close(MatchKey, Closed),
     Turn(MatchKey, Turn),
