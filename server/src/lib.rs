@@ -66,6 +66,7 @@
 pub mod accounts;
 pub mod admission;
 pub mod api;
+pub mod blocks;
 pub mod bus;
 pub mod clock;
 pub mod config;
@@ -83,6 +84,7 @@ pub mod moderation;
 pub mod net;
 pub mod outbox;
 pub mod rate;
+pub mod reports;
 pub mod room;
 pub mod schedule;
 pub mod shard;
