@@ -220,7 +220,10 @@ mod tests {
             route("GET", "/api/mod/reports/12/resolve", ""),
             Some(Err("POST"))
         );
-        assert_eq!(route("POST", "/api/mod/reports/x/resolve", ""), Some(Ok(None)));
+        assert_eq!(
+            route("POST", "/api/mod/reports/x/resolve", ""),
+            Some(Ok(None))
+        );
         assert_eq!(route("POST", "/api/mod/reports/12", ""), Some(Ok(None)));
         assert_eq!(route("GET", "/api/mod/reportsx", ""), None);
         assert_eq!(route("GET", "/api/mod/log", ""), None);

@@ -153,7 +153,7 @@ impl Blocks {
     /// The pairs among the accounts keyed `keys` that a block keeps apart
     /// (one read per [`BLOCKS_READ_CHUNK`] of them: a pairing round's).
     pub async fn pairs_among(&self, keys: &[String]) -> Result<BlockedPairs, StoreError> {
-        let mut pairs = BlockedPairs::default();
+        let mut pairs = BlockedPairs::read_for(keys.iter().cloned());
         let all: HashSet<&str> = keys.iter().map(String::as_str).collect();
         if all.len() < 2 {
             return Ok(pairs);

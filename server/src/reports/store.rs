@@ -289,7 +289,9 @@ mod tests {
             Err(ModError::DuplicateReport(_))
         ));
         for i in 1..5 {
-            let filed = reports.file("Al", &format!("P{i}"), checked(""), t + i).await;
+            let filed = reports
+                .file("Al", &format!("P{i}"), checked(""), t + i)
+                .await;
             assert!(filed.is_ok(), "{filed:?}");
         }
         match reports.file("Al", "P9", checked(""), t + 100).await {
@@ -327,17 +329,27 @@ mod tests {
         assert_eq!(open.len(), 2);
         assert_eq!(open[0].id, id);
         assert_eq!(open[0].player_open, 2);
-        let how = (Resolution::Dismissed, ModReason::Other, "no sign".to_owned());
+        let how = (
+            Resolution::Dismissed,
+            ModReason::Other,
+            "no sign".to_owned(),
+        );
         let player = reports.resolve(id, "Mod", how.clone(), 2_000).await;
         assert_eq!(player.ok().as_deref(), Some("Cheater"));
         assert!(matches!(
             reports.resolve(id, "Mod", how, 2_001).await,
             Err(ModError::ReportNotFound(n)) if n == id
         ));
-        let open = reports.list(ReportStatus::Open, None).await.unwrap_or_default();
+        let open = reports
+            .list(ReportStatus::Open, None)
+            .await
+            .unwrap_or_default();
         assert_eq!(open.len(), 1);
         assert_eq!(open[0].player_open, 1);
-        let all = reports.list(ReportStatus::All, None).await.unwrap_or_default();
+        let all = reports
+            .list(ReportStatus::All, None)
+            .await
+            .unwrap_or_default();
         assert_eq!(all.len(), 2);
         assert_eq!(all[1].resolution, Some(Resolution::Dismissed));
         assert_eq!(all[1].resolved_by.as_deref(), Some("Mod"));
@@ -352,6 +364,9 @@ mod tests {
             Some(json!({"report": id, "resolution": "dismissed"}))
         );
         // Refiling after resolution is allowed: the old one is closed.
-        assert!(reports.file("Al", "Cheater", checked(""), 3_000).await.is_ok());
+        assert!(reports
+            .file("Al", "Cheater", checked(""), 3_000)
+            .await
+            .is_ok());
     }
 }
