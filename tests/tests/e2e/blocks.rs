@@ -3,18 +3,22 @@
 //! and Redis are there): the list, idempotence and refusals; a block
 //! stops challenges both ways (the blocked side is not told of a block)
 //! until it is lifted, also one accepted after the block; seekers who
-//! block each other are paired with others; no rematch between them.
+//! block each other are paired with others; the ladder never pairs them;
+//! no rematch between them.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 use std::net::SocketAddr;
 use std::time::Duration;
 
 use parlor_protocol::{ChallengeEnd, ErrorCode, ServerMsg};
-use parlor_tests::http::{account_of_kind_with_token, bearer, request, Answer};
+use parlor_server::limits::{LadderSettings, Limits};
+use parlor_server::Config;
+use parlor_tests::http::{account_of_kind_with_token, account_with_token, bearer, request, Answer};
+use parlor_tests::ladder::{page, play_ladder, Played};
 use parlor_tests::seeking::{
     by_seat, challenge_ended, challenge_made, matched, playing, seek_id, signed_in,
 };
-use parlor_tests::{play_out_nimrod, start_server, Raw, Received, TestServer};
+use parlor_tests::{play_out_nimrod, start_server, start_server_with, Raw, Received, TestServer};
 use serde_json::json;
 
 async fn block(addr: SocketAddr, token: &str, method: &str, name: &str) -> Answer {
@@ -232,4 +236,70 @@ async fn seekers_on_two_nodes_who_block_each_other_are_paired_with_others() {
         [(al, "alice"), (bo, "bobby"), (cy, "carol"), (dy, "dave")],
     )
     .await;
+}
+
+/// The ladder's tick in the ladder test: fast, so that pairing is prompt.
+const LADDER_TICK: Duration = Duration::from_millis(200);
+
+#[tokio::test]
+async fn the_ladder_never_pairs_bots_one_of_whom_blocks_the_other() {
+    // One game at once and one a day per pair: each bot can meet the
+    // three anchors and the other bot once.
+    let server = start_server_with(Config {
+        limits: Limits {
+            ladder: LadderSettings {
+                max_games: 1,
+                daily_cap: 1,
+                tick: LADDER_TICK,
+                ..LadderSettings::default()
+            },
+            ..Limits::default()
+        },
+        ..Config::default()
+    })
+    .await;
+    let (addr, url) = (server.addr(), server.url());
+    let mut bots = Vec::new();
+    for name in ["climber", "scaler"] {
+        let (token, _) = account_with_token(addr, name).await;
+        let joined = request(
+            addr,
+            "POST",
+            "/api/ladder/nimrod/join",
+            &[bearer(&token)],
+            None,
+        )
+        .await;
+        assert_eq!(joined.status, 200, "{joined:?}");
+        bots.push(token);
+    }
+    assert_eq!(block(addr, &bots[1], "POST", "climber").await.status, 201);
+    let anchors: Vec<String> = page(addr, "nimrod")
+        .await
+        .entrants
+        .into_iter()
+        .filter(|e| e.builtin)
+        .map(|e| e.name)
+        .collect();
+    assert_eq!(anchors.len(), 3);
+    let mut a = signed_in(&url, &bots[0]).await;
+    let mut b = signed_in(&url, &bots[1]).await;
+    let (mut pa, mut pb) = (Played::default(), Played::default());
+    tokio::join!(
+        play_ladder(&mut a, anchors.len(), &mut pa),
+        play_ladder(&mut b, anchors.len(), &mut pb)
+    );
+    for played in [&pa, &pb] {
+        let mut met: Vec<String> = played.given.iter().map(|g| g.opponent.clone()).collect();
+        met.sort();
+        assert_eq!(met, anchors, "each anchor once, never the other bot");
+    }
+    // Only the blocked pair is left under the cap: it is never paired.
+    for c in [&mut a, &mut b] {
+        nothing_for(c, 5 * LADDER_TICK, |m| {
+            matches!(m, ServerMsg::LadderGame(_))
+        })
+        .await;
+    }
+    server.stop().await.unwrap();
 }

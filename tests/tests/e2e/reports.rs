@@ -315,3 +315,40 @@ async fn only_moderators_read_the_queue_and_a_resolution_is_logged() {
     assert_eq!(again.status, 201, "{again:?}");
     server.stop().await.unwrap();
 }
+
+#[tokio::test]
+async fn reports_sent_at_once_stop_at_the_limit() {
+    let server = start_server(None).await;
+    let addr = server.addr();
+    let (al, _) = account_of_kind_with_token(addr, "alice", "human").await;
+    // (Within the accounts one address may make in an hour.)
+    let flood = MAX_REPORTS_PER_HOUR + 3;
+    for i in 0..flood {
+        account_of_kind_with_token(addr, &format!("target{i}"), "human").await;
+    }
+    // Every report at once, each about another player, and the same
+    // player twice: only the limit's worth pass, and one per player.
+    let sent = (0..flood).chain([0]).map(|i| {
+        let al = al.clone();
+        tokio::spawn(async move {
+            report(
+                addr,
+                Some(&al),
+                json!({"player": format!("target{i}"), "reason": "other", "text": ""}),
+            )
+            .await
+        })
+    });
+    let mut filed = 0;
+    for answer in futures_util::future::join_all(sent).await {
+        let answer = answer.unwrap();
+        match answer.status {
+            201 => filed += 1,
+            429 => assert_eq!(answer.code(), "report/too_many"),
+            409 => assert_eq!(answer.code(), "report/duplicate"),
+            other => panic!("{other}: {answer:?}"),
+        }
+    }
+    assert_eq!(filed, MAX_REPORTS_PER_HOUR);
+    server.stop().await.unwrap();
+}
