@@ -155,8 +155,10 @@ impl Matchmaker {
                 let blocked = match self.blocked_among(&keys).await {
                     Ok(b) => b,
                     Err(e) => {
-                        tracing::warn!(error = %e, "blocks could not be read; pairing waits");
-                        return;
+                        // Accounts' seeks wait for a round that can read
+                        // them; guests pair, challenges still expire.
+                        tracing::warn!(error = %e, "blocks could not be read; accounts' seeks wait");
+                        BlockedPairs::read_for(Vec::new())
                     }
                 };
                 let groups = lock(seeks).take_groups(now_ms, &blocked);
