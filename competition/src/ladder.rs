@@ -10,7 +10,7 @@
 //! - Two **anchors** (the server's built-in bots) never meet: their games
 //!   would rate nothing new.
 //! - A pair never plays two games at once, and plays at most `daily_cap`
-//!   games in a UTC day.
+//!   games in a UTC day; a pair one of whom blocks the other never plays.
 //! - Entrants are served in a fixed order: non-anchors first (they are who
 //!   the ladder is for), then fewer games in progress, then name. Each
 //!   takes the available opponent nearest in rating (ties: fewer games in
@@ -45,6 +45,8 @@ pub struct PairRecord {
     pub today: u32,
     /// Whether one of its games is being played now.
     pub playing: bool,
+    /// Whether one of the two blocks the other: they never meet.
+    pub blocked: bool,
 }
 
 /// The pairing's input.
@@ -113,7 +115,7 @@ pub fn pair_ladder(input: &LadderInput) -> Vec<LadderPairing> {
                         .get(&pair_key(&me.name, &input.entrants[j].name))
                         .copied()
                         .unwrap_or_default();
-                    !record.playing && record.today < input.daily_cap
+                    !record.playing && !record.blocked && record.today < input.daily_cap
                 })
                 .min_by(|&a, &b| {
                     let (x, y) = (&input.entrants[a], &input.entrants[b]);
@@ -187,6 +189,38 @@ mod tests {
     }
 
     #[test]
+    fn a_blocked_pair_never_meets() {
+        let mut pairs = BTreeMap::new();
+        pairs.insert(
+            pair_key("a", "b"),
+            PairRecord {
+                blocked: true,
+                ..PairRecord::default()
+            },
+        );
+        let entrants = vec![bot("a", 1500.0, false), bot("b", 1500.0, false)];
+        let input = LadderInput {
+            entrants: entrants.clone(),
+            pairs,
+            daily_cap: 10,
+        };
+        assert!(pair_ladder(&input).is_empty());
+        let mut more = input;
+        more.entrants.push(bot("c", 1900.0, false));
+        let games = pair_ladder(&more);
+        assert!(!games.is_empty());
+        for g in &games {
+            assert!(g.seats.contains(&"c".to_owned()), "{g:?}");
+        }
+        let open = LadderInput {
+            entrants,
+            pairs: BTreeMap::new(),
+            daily_cap: 10,
+        };
+        assert_eq!(pair_ladder(&open).len(), 1);
+    }
+
+    #[test]
     fn seats_alternate_with_the_days_games() {
         let mut pairs = BTreeMap::new();
         pairs.insert(
@@ -194,6 +228,7 @@ mod tests {
             PairRecord {
                 today: 3,
                 playing: false,
+                blocked: false,
             },
         );
         let input = LadderInput {

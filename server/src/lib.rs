@@ -32,6 +32,10 @@
 //!   the node holding its lease.
 //! - [`ladder`]: the continuous bot ladder, one per game, paired by the
 //!   node holding the game's lease, with built-in bots as anchors.
+//! - [`reports`]: players reporting players, the moderators' queue and
+//!   its resolutions (with [`moderation`]'s log).
+//! - [`blocks`]: players blocking players: no challenge, seek, ladder
+//!   game or rematch between them.
 //! - [`schedule`]: what those two share: the leased ticker every node
 //!   runs, leases on rows, and their requests' refusal.
 //! - [`directory`]: routes a room request to its room; owns sessions,
@@ -66,6 +70,7 @@
 pub mod accounts;
 pub mod admission;
 pub mod api;
+pub mod blocks;
 pub mod bus;
 pub mod clock;
 pub mod config;
@@ -83,6 +88,7 @@ pub mod moderation;
 pub mod net;
 pub mod outbox;
 pub mod rate;
+pub mod reports;
 pub mod room;
 pub mod schedule;
 pub mod shard;

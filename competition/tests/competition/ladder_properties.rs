@@ -40,6 +40,7 @@ fn input(
                 PairRecord {
                     today: u32::from(today),
                     playing,
+                    blocked: false,
                 },
             );
         }

@@ -147,7 +147,7 @@ impl ApiError {
                 ModError::BadRequest(_) => (400, C::ModBadRequest),
                 ModError::UnknownAccount(_) => (404, C::ModUnknownAccount),
                 ModError::ReportNotFound(_) => (404, C::ModReportNotFound),
-                ModError::TooManyReports(_) => (429, C::ReportTooMany),
+                ModError::TooManyReports { .. } => (429, C::ReportTooMany),
                 ModError::DuplicateReport(_) => (409, C::ReportDuplicate),
                 ModError::BadReport(_) => (400, C::ReportBadRequest),
                 ModError::BadBlock(_) => (400, C::BlockBadRequest),
@@ -185,6 +185,7 @@ impl ApiError {
             ApiError::Account(AccountError::RateLimited { wait, .. }) => {
                 Some(u64::try_from(wait.as_millis()).unwrap_or(u64::MAX).max(1))
             }
+            ApiError::Mod(ModError::TooManyReports { wait_ms, .. }) => Some((*wait_ms).max(1)),
             _ => None,
         }
     }

@@ -17,13 +17,15 @@
 //!   cookie, HTTP Basic for a new token) and the cookie's origin check.
 //! - The endpoints: [`accounts`] (accounts, login, logout, tokens),
 //!   [`password`] (changing it, ending other credentials), [`players`],
-//!   [`ratings`], [`tournaments`], [`ladder`], [`logs`] (many finished
+//!   [`ratings`], [`tournaments`], [`ladder`], [`reports`] (players'
+//!   reports and the moderators' queue), [`blocks`], [`logs`] (many finished
 //!   matches' logs at once, for verifiers); and in plain
 //!   form [`replay`] and [`ops`] (health, metrics, and the operations
 //!   listener).
 
 pub mod accounts;
 pub mod auth;
+pub mod blocks;
 pub mod error;
 pub mod ladder;
 pub mod logs;
@@ -33,6 +35,7 @@ pub mod players;
 pub mod query;
 pub mod ratings;
 pub mod replay;
+pub mod reports;
 pub mod route;
 pub mod serve;
 pub mod tournaments;

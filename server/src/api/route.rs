@@ -1,8 +1,9 @@
 //! The route table: which answer a request other than a WebSocket
 //! upgrade gets. Every `/api/...` path (the replay's included), the
 //! health check and the metrics are matched here, each area's paths by
-//! its own module (ratings, players, tournaments, ladder); every other
-//! path is handed to `http::route`, the web client's files.
+//! its own module (ratings, players, tournaments, ladder, reports,
+//! blocks); every other path is handed to `http::route`, the web
+//! client's files.
 //!
 //! A new endpoint is a new [`Endpoint`] (or [`Plain`]) variant, matched
 //! in [`route`] and answered in `serve` (or `ops`); the compiler then
@@ -10,11 +11,13 @@
 
 use parlor_protocol::RoomId;
 
+use super::blocks::{self, BlockRoute};
 use super::ladder::{self, LadderRoute};
 use super::logs::{self, LogsQuery, LOGS_PATH};
 use super::players::{self, HistoryQuery};
 use super::query::QueryError;
 use super::ratings::{self, RatingsRoute};
+use super::reports::{self, ReportRoute};
 use super::tournaments::{self, TournamentRoute};
 use crate::http::{self, path_of, Method};
 
@@ -80,10 +83,15 @@ pub enum Endpoint {
     Tournaments(TournamentRoute),
     /// The bot ladders.
     Ladder(LadderRoute),
+    /// Reports, and the moderators' queue of them.
+    Reports(ReportRoute),
+    /// An account's blocks.
+    Blocks(BlockRoute),
     /// A path of the API with a method it does not take.
     MethodNotAllowed(&'static str),
-    /// Under `/api/tokens/`, `/api/players/`, `/api/tournaments/` or
-    /// `/api/ladder/` but malformed.
+    /// Under `/api/tokens/`, `/api/players/`, `/api/tournaments/`,
+    /// `/api/ladder/`, `/api/mod/reports/` or `/api/blocks/` but
+    /// malformed.
     NotFound,
 }
 
@@ -99,6 +107,8 @@ impl Endpoint {
             | Endpoint::Logs(_) => false,
             Endpoint::Tournaments(t) => t.changes(),
             Endpoint::Ladder(l) => l.changes(),
+            Endpoint::Reports(r) => r.changes(),
+            Endpoint::Blocks(b) => b.changes(),
             _ => true,
         }
     }
@@ -171,6 +181,17 @@ fn endpoint(method: &str, target: &str) -> Option<Endpoint> {
         } else {
             Endpoint::MethodNotAllowed("GET")
         });
+    }
+    // Before any other `/api/mod/` path: the reports' own.
+    if let Some(r) = reports::route(method, path, query) {
+        return Some(r.map_or_else(Endpoint::MethodNotAllowed, |r| {
+            r.map_or(Endpoint::NotFound, Endpoint::Reports)
+        }));
+    }
+    if let Some(r) = blocks::route(method, path) {
+        return Some(r.map_or_else(Endpoint::MethodNotAllowed, |r| {
+            r.map_or(Endpoint::NotFound, Endpoint::Blocks)
+        }));
     }
     if let Some(r) = tournaments::route(method, path) {
         return Some(match r {

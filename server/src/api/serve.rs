@@ -197,6 +197,16 @@ async fn dispatch(
             let (status, body) = super::ladder::answer(l, account, ladder, now_ms).await?;
             Ok(Answer::json(status, body))
         }
+        Endpoint::Reports(r) => {
+            let account = who(head, req, false).await?;
+            let (status, body) = super::reports::answer(r, account, body, req, now_ms).await?;
+            Ok(Answer::json(status, body))
+        }
+        Endpoint::Blocks(b) => {
+            let account = who(head, req, false).await?;
+            let (status, body) = super::blocks::answer(b, account, req, now_ms).await?;
+            Ok(Answer::json(status, body))
+        }
         Endpoint::MethodNotAllowed(allowed) => Err(ApiError::MethodNotAllowed(allowed)),
         Endpoint::NotFound => Err(ApiError::NotFound),
     }

@@ -17,7 +17,7 @@ use crate::admission::address_key;
 use crate::clock::now_ms;
 use crate::directory::{Refused, RoomSpec, Summons};
 use crate::fair_play::{capped_opponents, cooling_down, pair_capped, RATED_PAIR_CAP};
-use crate::matchmaking::challenges::{Open, CHALLENGE_LIFETIME};
+use crate::matchmaking::challenges::{check_blocks, Open, CHALLENGE_LIFETIME};
 use crate::matchmaking::rated_clock::rated_default;
 use crate::matchmaking::seeks::{
     DEFAULT_BOTS_AFTER_MS, MAX_BOTS_AFTER_MS, MIN_BOTS_AFTER_MS, UNRATED_RATING,
@@ -302,6 +302,10 @@ impl Session {
             }
             Err(e) => return self.refuse(Refused::new(ErrorCode::ServerStorage, e.to_string())),
         };
+        let store = self.shared.directory.store();
+        if let Err(refused) = check_blocks(store, &me.name, &them.name).await {
+            return self.refuse(refused);
+        }
         if ask.game.seat_range().0 > 2 {
             return self.refuse(Refused::new(
                 ErrorCode::ChallengeInvalid,

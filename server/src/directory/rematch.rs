@@ -5,6 +5,7 @@ use parlor_protocol::{ErrorCode, ServerMsg};
 
 use super::{Directory, NewRoom, Refused, Summons};
 use crate::accounts::name_key;
+use crate::blocks::Blocks;
 use crate::fair_play::pair_capped;
 use crate::room::RematchPlan;
 
@@ -15,6 +16,9 @@ impl Directory {
             return;
         };
         self.spawn(async move {
+            if let Err(refused) = dir.blocks_allow(&plan).await {
+                return dir.refuse_rematch(&plan, refused);
+            }
             if plan.rated {
                 if let Err(refused) = dir.rated_pairs_allowed(&plan).await {
                     return dir.refuse_rematch(&plan, refused);
@@ -71,6 +75,39 @@ impl Directory {
                 out.send(&ServerMsg::room_error(&plan.from, code, message.clone()));
             }
         }
+    }
+
+    /// Refuses a rematch between two accounts one of whom blocks the
+    /// other (`rematch/unavailable`, to every player alike: the message
+    /// does not say who blocks whom).
+    async fn blocks_allow(&self, plan: &RematchPlan) -> Result<(), Refused> {
+        let names: Vec<&str> = plan
+            .players
+            .iter()
+            .filter(|(_, m)| m.account)
+            .map(|(_, m)| &*m.name)
+            .collect();
+        let blocks = Blocks::new(self.store().beside());
+        for (i, a) in names.iter().enumerate() {
+            for b in &names[i + 1..] {
+                match blocks.either_blocks(a, b).await {
+                    Ok(false) => {}
+                    Ok(true) => {
+                        return Err(Refused::new(
+                            ErrorCode::RematchUnavailable,
+                            "a rematch between these players cannot be made",
+                        ))
+                    }
+                    Err(e) => {
+                        return Err(Refused::new(
+                            ErrorCode::ServerStorage,
+                            format!("the rematch could not be checked: {e}"),
+                        ))
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Refuses a rated rematch between two accounts that have had as many

@@ -23,6 +23,7 @@ use super::anchors::anchor_strategy;
 use super::store::{EntryRow, GameRow, LADDERS};
 use super::{ladder_clock, Ladder};
 use crate::accounts::name_key;
+use crate::blocks::Blocks;
 use crate::clock::now_ms;
 use crate::directory::{NewRoom, Schedule, ScheduledRoom};
 use crate::room::DAY_MS;
@@ -210,6 +211,18 @@ impl Ladder {
                 .entry(pair_key(&name_key(a), &name_key(b)))
                 .or_default()
                 .playing = true;
+        }
+        // Pairs a block keeps apart never meet (anchors block nobody).
+        let people: Vec<String> = entries
+            .iter()
+            .filter(|e| !e.builtin)
+            .map(|e| e.key.clone())
+            .collect();
+        if people.len() >= 2 {
+            let blocked = Blocks::new(self.log.beside()).pairs_among(&people).await?;
+            for (a, b) in blocked.iter() {
+                pairs.entry(pair_key(a, b)).or_default().blocked = true;
+            }
         }
         let mut input = LadderInput {
             entrants: Vec::new(),

@@ -8,8 +8,10 @@ use std::time::Duration;
 use parlor_protocol::{ChallengeInfo, ErrorCode};
 
 use super::asker::Asker;
+use crate::blocks::{Blocked, Blocks};
 use crate::directory::{Refused, RoomSpec};
 use crate::outbox::ConnId;
+use crate::store::Store;
 
 /// How long a challenge waits for an answer (lichess's too): long enough
 /// to notice and answer, short enough that a stale one does not seat a
@@ -41,6 +43,28 @@ pub fn check_limits(made: usize, received: usize, to: &str) -> Result<(), Refuse
         ));
     }
     Ok(())
+}
+
+/// Refuses a challenge between the accounts named `from` (its maker)
+/// and `to` when either blocks the other (`challenge/blocked`): the
+/// maker who blocks is told so plainly; a maker who is blocked only that
+/// `to` does not accept its challenges, nothing of a block as such.
+pub async fn check_blocks(store: &Store, from: &str, to: &str) -> Result<(), Refused> {
+    match Blocks::new(store.beside()).between(from, to).await {
+        Ok(Blocked::Neither) => Ok(()),
+        Ok(Blocked::ByFirst) => Err(Refused::new(
+            ErrorCode::ChallengeBlocked,
+            format!("you block {to}: unblock them to play them"),
+        )),
+        Ok(Blocked::BySecond) => Err(Refused::new(
+            ErrorCode::ChallengeBlocked,
+            format!("{to} does not accept challenges from you"),
+        )),
+        Err(e) => Err(Refused::new(
+            ErrorCode::ServerStorage,
+            format!("the challenge could not be checked: {e}"),
+        )),
+    }
 }
 
 /// A challenge waiting for its answer.

@@ -33,6 +33,7 @@ use tokio_util::task::TaskTracker;
 pub use asker::{Asker, AskerAccount};
 pub use pairing::{pair, rating_window, Seek, Seeker};
 
+use crate::blocks::{BlockedPairs, Blocks};
 use crate::clock::now_ms;
 use crate::directory::{lock, Directory, Refused, RoomSpec};
 use crate::outbox::ConnId;
@@ -148,7 +149,19 @@ impl Matchmaker {
     async fn round(&self, now_ms: u64) {
         match &self.books {
             Books::Local { seeks, challenges } => {
-                let groups = lock(seeks).take_groups(now_ms);
+                // The blocks among the accounts waiting, read once a round
+                // (outside the lock: a seek made meanwhile waits a round).
+                let keys = lock(seeks).account_keys();
+                let blocked = match self.blocked_among(&keys).await {
+                    Ok(b) => b,
+                    Err(e) => {
+                        // Accounts' seeks wait for a round that can read
+                        // them; guests pair, challenges still expire.
+                        tracing::warn!(error = %e, "blocks could not be read; accounts' seeks wait");
+                        BlockedPairs::read_for(Vec::new())
+                    }
+                };
+                let groups = lock(seeks).take_groups(now_ms, &blocked);
                 for group in groups {
                     let dir = Arc::clone(&self.dir);
                     tokio::spawn(async move {
@@ -181,6 +194,20 @@ impl Matchmaker {
                 }
             }
         }
+    }
+
+    /// The pairs a block keeps apart among the accounts keyed `keys`
+    /// (none to read for fewer than two).
+    async fn blocked_among(
+        &self,
+        keys: &[String],
+    ) -> Result<BlockedPairs, crate::store::StoreError> {
+        if keys.len() < 2 {
+            return Ok(BlockedPairs::read_for(keys.iter().cloned()));
+        }
+        Blocks::new(self.dir.store().beside())
+            .pairs_among(keys)
+            .await
     }
 
     async fn shared_round(
@@ -327,6 +354,14 @@ impl Matchmaker {
     pub async fn accept(&self, by: &Asker, id: u64) -> Result<(), Refused> {
         let key = by.account.as_ref().map_or("", |a| a.key.as_str());
         let open = self.take(id, TakeBy::Addressee, key).await?;
+        // A block made while the challenge waited stops it too (the
+        // accepting player is the first: a block of theirs is said so).
+        if let Err(refused) =
+            challenges::check_blocks(self.dir.store(), &open.info.to, &open.info.from).await
+        {
+            self.ended(&open, ChallengeEnd::Cancelled, None, None);
+            return Err(refused);
+        }
         if open.info.rated {
             let cooling = crate::fair_play::cooling_down(self.dir.store(), key).await;
             if !matches!(cooling, Ok(None)) {

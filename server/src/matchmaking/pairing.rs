@@ -4,7 +4,8 @@
 //! Seeks pair only with seeks of the same key (game, seat count, options,
 //! clock and whether rated), never with another seek of the same player,
 //! rated seeks never with a player either keeps apart (two accounts past
-//! the rated pair cap, `fair_play`), and the longest-waiting seek is
+//! the rated pair cap, `fair_play`), no seek with a player a block keeps
+//! it from (`blocks`), and the longest-waiting seek is
 //! served first. Casual seeks take the
 //! longest-waiting partners. Rated seeks take the partners nearest in
 //! rating among those inside every member's window: each seek accepts
@@ -58,6 +59,9 @@ pub struct Seek<K> {
     /// Players a rated seek of this one is not paired with (the accounts
     /// it has had as many rated results with lately as count).
     pub apart: Vec<Seeker>,
+    /// Players this seek is never paired with, rated or casual (a block
+    /// between them, either way).
+    pub blocked: Vec<Seeker>,
 }
 
 /// The rating window of a seek that has waited `waited_ms`.
@@ -127,6 +131,8 @@ fn group_for<K>(
         let fits = group.iter().all(|&g| {
             let m = pool[g];
             m.seeker != s.seeker
+                && !m.blocked.contains(&s.seeker)
+                && !s.blocked.contains(&m.seeker)
                 && (!a.rated
                     || (within_windows(m, s, now_ms)
                         && !m.apart.contains(&s.seeker)
@@ -161,6 +167,7 @@ mod tests {
             rating,
             since_ms,
             apart: Vec::new(),
+            blocked: Vec::new(),
         }
     }
 
@@ -184,6 +191,25 @@ mod tests {
             seek(2, 0, false, 11, 1500.0, 1),
         ];
         assert_eq!(pair(&casual, 10), vec![vec![1, 2]]);
+    }
+
+    #[test]
+    fn blocked_seekers_never_pair_rated_or_casual_but_pair_with_others() {
+        for rated in [false, true] {
+            let blocked = |s: Seek<u8>, other: u64| Seek {
+                blocked: vec![Seeker::Guest(other)],
+                ..s
+            };
+            let seeks = vec![
+                blocked(seek(1, 0, rated, 10, 1500.0, 0), 11),
+                seek(2, 0, rated, 11, 1500.0, 1),
+            ];
+            assert!(pair(&seeks, 10).is_empty(), "rated {rated}");
+            let mut more = seeks.clone();
+            more.push(seek(3, 0, rated, 12, 1500.0, 2));
+            more.push(seek(4, 0, rated, 13, 1500.0, 3));
+            assert_eq!(pair(&more, 10), vec![vec![1, 3], vec![2, 4]]);
+        }
     }
 
     #[test]
@@ -243,7 +269,7 @@ mod tests {
             now in 60_000u64..200_000,
         ) {
             let seeks: Vec<_> = raw.iter().enumerate().map(|(i, &(key, rated, who, rating, since, seats))| Seek {
-                id: i as u64, key: (key, rated, seats), rated, seats, seeker: Seeker::Guest(who), rating, since_ms: since, apart: Vec::new(),
+                id: i as u64, key: (key, rated, seats), rated, seats, seeker: Seeker::Guest(who), rating, since_ms: since, apart: Vec::new(), blocked: Vec::new(),
             }).collect();
             let groups = pair(&seeks, now);
             let mut seen = std::collections::HashSet::new();

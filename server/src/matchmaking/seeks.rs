@@ -7,6 +7,7 @@ use parlor_protocol::ErrorCode;
 
 use super::asker::Asker;
 use super::pairing::{pair, Seek};
+use crate::blocks::BlockedPairs;
 use crate::directory::{Refused, RoomSpec};
 use crate::outbox::ConnId;
 
@@ -192,12 +193,33 @@ impl SeekBook {
         ids
     }
 
-    /// Takes out every group that pairs at `now_ms`, and every seek whose
-    /// wait for people ran out and that asked for bots.
-    pub fn take_groups(&mut self, now_ms: u64) -> Vec<Group> {
+    /// The accounts (name keys) that wait, whose blocks a pairing round
+    /// reads.
+    pub fn account_keys(&self) -> Vec<String> {
+        let mut keys: Vec<String> = self
+            .waiting
+            .values()
+            .filter_map(|w| w.asker.account.as_ref().map(|a| a.key.clone()))
+            .collect();
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
+    /// Takes out every group that pairs at `now_ms`, never pairing two
+    /// players `blocked` keeps apart (a seek of an account whose blocks it
+    /// did not read waits for the next round), and every seek whose wait
+    /// for people ran out and that asked for bots.
+    pub fn take_groups(&mut self, now_ms: u64, blocked: &BlockedPairs) -> Vec<Group> {
         let seeks: Vec<Seek<String>> = self
             .waiting
             .values()
+            .filter(|w| {
+                w.asker
+                    .account
+                    .as_ref()
+                    .is_none_or(|a| blocked.knows(&a.key))
+            })
             .map(|w| Seek {
                 id: w.id,
                 key: format!("{}|{}", w.rated, w.spec.key()),
@@ -210,6 +232,15 @@ impl SeekBook {
                     .apart
                     .iter()
                     .cloned()
+                    .map(super::Seeker::Account)
+                    .collect(),
+                blocked: w
+                    .asker
+                    .account
+                    .as_ref()
+                    .map(|a| blocked.of(&a.key))
+                    .unwrap_or_default()
+                    .into_iter()
                     .map(super::Seeker::Account)
                     .collect(),
             })
@@ -287,7 +318,7 @@ mod tests {
             .unwrap();
         book.add(asker(2, None, 2), nimrod(), false, UNRATED_RATING, 10, None)
             .unwrap();
-        let groups = book.take_groups(20);
+        let groups = book.take_groups(20, &BlockedPairs::default());
         assert_eq!(groups.len(), 1);
         assert_eq!(groups[0].members.len(), 2);
         assert!(book.is_empty());
@@ -323,8 +354,45 @@ mod tests {
             None,
         )
         .unwrap();
-        assert!(book.take_groups(1).is_empty());
+        assert!(book.take_groups(1, &BlockedPairs::default()).is_empty());
         assert_eq!(book.len(), 3);
+    }
+
+    #[test]
+    fn blocked_accounts_are_not_paired_and_unread_ones_wait_a_round() {
+        let mut book = SeekBook::default();
+        for (conn, name) in [(1, "al"), (2, "bo")] {
+            book.add(
+                asker(conn, Some(name), conn as u8),
+                nimrod(),
+                false,
+                UNRATED_RATING,
+                conn,
+                None,
+            )
+            .unwrap();
+        }
+        let mut blocked = BlockedPairs::read_for(book.account_keys());
+        blocked.insert("bo", "al");
+        assert!(book.take_groups(10, &blocked).is_empty());
+        // Cy's seek came after the read: it waits for the next round.
+        book.add(
+            asker(3, Some("cy"), 3),
+            nimrod(),
+            false,
+            UNRATED_RATING,
+            3,
+            None,
+        )
+        .unwrap();
+        assert!(book.take_groups(10, &blocked).is_empty());
+        let mut blocked = BlockedPairs::read_for(book.account_keys());
+        blocked.insert("al", "bo");
+        let groups = book.take_groups(10, &blocked);
+        assert_eq!(groups.len(), 1);
+        let names: Vec<&str> = groups[0].members.iter().map(|w| &*w.asker.name).collect();
+        assert_eq!(names, vec!["al", "cy"]);
+        assert_eq!(book.len(), 1);
     }
 
     #[test]
@@ -341,7 +409,7 @@ mod tests {
             )
             .unwrap();
         }
-        let groups = book.take_groups(1);
+        let groups = book.take_groups(1, &BlockedPairs::default());
         assert_eq!(groups.len(), 1);
         let mut paired: Vec<f64> = groups[0].members.iter().map(|w| w.rating).collect();
         paired.sort_by(f64::total_cmp);
@@ -419,8 +487,8 @@ mod tests {
         )
         .unwrap();
         assert_eq!(book.next_due_ms(), Some(5_000));
-        assert!(book.take_groups(4_999).is_empty());
-        let groups = book.take_groups(5_000);
+        assert!(book.take_groups(4_999, &BlockedPairs::default()).is_empty());
+        let groups = book.take_groups(5_000, &BlockedPairs::default());
         assert_eq!(groups.len(), 1);
         assert_eq!(groups[0].bots, 1);
     }

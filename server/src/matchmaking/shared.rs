@@ -27,6 +27,7 @@ use deadpool_postgres::Pool;
 use super::challenges::{self, Open};
 use super::seeks::{check_limits, Group, SeekBook, Waiting};
 use super::start::Placed;
+use crate::blocks::{BlockedPairs, Blocks};
 use crate::directory::Refused;
 use crate::outbox::ConnId;
 use crate::store::{Beside, StoreError};
@@ -262,7 +263,18 @@ impl SharedBooks {
             w.id = unsigned(r.try_get(0)?);
             waiting.push(w);
         }
-        let mut groups = SeekBook::from_waiting(waiting).take_groups(now_ms);
+        // The blocks among the accounts waiting, read once a round (the
+        // seeks are this transaction's: none is missed).
+        let mut book = SeekBook::from_waiting(waiting);
+        let keys = book.account_keys();
+        let blocked = if keys.len() < 2 {
+            BlockedPairs::read_for(keys)
+        } else {
+            Blocks::new(Beside::Postgres(self.pool.clone()))
+                .pairs_among(&keys)
+                .await?
+        };
+        let mut groups = book.take_groups(now_ms, &blocked);
         if groups.is_empty() {
             return Ok(Round::Idle);
         }

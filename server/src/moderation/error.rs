@@ -21,9 +21,15 @@ pub enum ModError {
     /// No open report has the id.
     #[error("no open report has id {0}")]
     ReportNotFound(i64),
-    /// The reporter made as many reports in the last hour as count.
-    #[error("you have made {0} reports in the last hour; try later")]
-    TooManyReports(usize),
+    /// The reporter made as many reports in the last hour as count;
+    /// the oldest of them leaves the hour in `wait_ms`.
+    #[error("you have made {count} reports in the last hour; try later")]
+    TooManyReports {
+        /// The reports made in the last hour.
+        count: usize,
+        /// In how many milliseconds one more may be made.
+        wait_ms: u64,
+    },
     /// The reporter has an open report about the player already.
     #[error("you have an open report about {0} already")]
     DuplicateReport(String),

@@ -8,7 +8,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::reason::ModReason;
-use crate::store::{Beside, Row, StoreError};
+use crate::store::{Arg, Beside, Row, StoreError};
 
 /// The most entries one read of the log returns: a page of a moderator's
 /// screen; older ones are read with `before`.
@@ -145,6 +145,17 @@ macro_rules! select_entries {
     };
 }
 
+/// The insert of an entry followed by `$tail`, as one literal.
+macro_rules! append_sql {
+    ($tail:literal) => {
+        concat!(
+            "INSERT INTO mod_log (at_ms, moderator, action, account_key, account, room, ",
+            "reason, text, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            $tail
+        )
+    };
+}
+
 impl ModLog {
     /// The log in the database beside the match log.
     pub fn new(beside: Beside) -> Self {
@@ -153,26 +164,8 @@ impl ModLog {
 
     /// Appends `e`; its id.
     pub async fn append(&self, e: NewEntry) -> Result<i64, StoreError> {
-        let key = e.account.as_ref().map(|a| a.to_ascii_lowercase());
-        let detail = e.detail.as_ref().map(Value::to_string);
-        let row = self
-            .0
-            .fetch_opt(
-                "INSERT INTO mod_log (at_ms, moderator, action, account_key, account, room, \
-                 reason, text, detail) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
-                vec![
-                    e.at_ms.into(),
-                    e.moderator.into(),
-                    e.action.as_str().into(),
-                    key.into(),
-                    e.account.into(),
-                    e.room.into(),
-                    e.reason.as_str().into(),
-                    e.text.into(),
-                    detail.into(),
-                ],
-            )
-            .await?;
+        let (_, args) = append_statement(e);
+        let row = self.0.fetch_opt(append_sql!(" RETURNING id"), args).await?;
         let row = row.ok_or_else(|| StoreError::Corrupt("an insert returned no id".into()))?;
         row.int(0)
     }
@@ -226,6 +219,29 @@ impl ModLog {
             })
             .collect())
     }
+}
+
+/// The statement appending `e` (no `RETURNING`), for an action that
+/// appends its entry in the transaction making its change
+/// ([`Beside::guarded`]): the change and its record stand or fall
+/// together.
+pub fn append_statement(e: NewEntry) -> (&'static str, Vec<Arg>) {
+    let key = e.account.as_ref().map(|a| a.to_ascii_lowercase());
+    let detail = e.detail.as_ref().map(Value::to_string);
+    (
+        append_sql!(""),
+        vec![
+            e.at_ms.into(),
+            e.moderator.into(),
+            e.action.as_str().into(),
+            key.into(),
+            e.account.into(),
+            e.room.into(),
+            e.reason.as_str().into(),
+            e.text.into(),
+            detail.into(),
+        ],
+    )
 }
 
 /// An entry from its row, as [`select_entries!`] lists them.

@@ -7,7 +7,7 @@
 //! - [`log`]: the moderation log, every action appended, its public part
 //!   shown on player pages.
 //!
-//! Who may moderate is an account's [`Role`](crate::accounts::Role): set
+//! Who may moderate is an account's [`Role`]: set
 //! on the server machine (`parlor-server accounts role`) or by an admin,
 //! never by a moderator for themself.
 

@@ -3,7 +3,8 @@
 //! database, apart from the log's writer. Every statement is written once
 //! for both databases ([`sql`]: PostgreSQL's spelling, rewritten for
 //! SQLite) and run through [`Beside::exec`], [`Beside::fetch`] (typed
-//! [`Row`]s), [`Beside::query`] or [`Beside::guarded`].
+//! [`Row`]s), [`Beside::query`], [`Beside::guarded`] or
+//! [`Beside::fetch_alone`] (a check-and-change under a lock).
 //!
 //! # Who makes these tables
 //!

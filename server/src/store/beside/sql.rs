@@ -285,6 +285,39 @@ impl Beside {
         Ok(self.fetch(sql, args).await?.into_iter().next())
     }
 
+    /// [`Beside::fetch`] of a check-and-change statement (an `INSERT ...
+    /// SELECT ... WHERE` counting rows first) that must not run beside
+    /// another holding the same `lock` (e.g. one reporter's two requests
+    /// at once): on PostgreSQL in a transaction holding an advisory lock
+    /// on `lock` (READ COMMITTED would let both see the old count); on
+    /// SQLite as it is, SQLite's one writer already runs such a statement
+    /// alone.
+    pub async fn fetch_alone(
+        &self,
+        lock: &str,
+        sql: &'static str,
+        args: Vec<Arg>,
+    ) -> Result<Vec<Row>, StoreError> {
+        match self {
+            Beside::Sqlite(_) => self.fetch(sql, args).await,
+            Beside::Postgres(pool) => {
+                let mut client = Beside::pg_client(pool).await?;
+                let tx = client.transaction().await?;
+                tx.execute("SELECT pg_advisory_xact_lock(hashtext($1))", &[&lock])
+                    .await?;
+                let boxed = pg_args(&args);
+                let refs = pg_refs(&boxed);
+                let rows = tx.query(sql, &refs).await?;
+                let rows = rows
+                    .iter()
+                    .map(Row::from_postgres)
+                    .collect::<Result<Vec<_>, _>>()?;
+                tx.commit().await?;
+                Ok(rows)
+            }
+        }
+    }
+
     /// Runs `statements` in one transaction: all or none. Each runs only if
     /// the first changed a row (the first is the guard: a change made once).
     /// Whether the first did.
