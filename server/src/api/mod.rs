@@ -18,13 +18,15 @@
 //! - The endpoints: [`accounts`] (accounts, login, logout, tokens),
 //!   [`password`] (changing it, ending other credentials), [`players`],
 //!   [`ratings`], [`tournaments`], [`ladder`], [`logs`] (many finished
-//!   matches' logs at once, for verifiers); and in plain
+//!   matches' logs at once, for verifiers), [`fairplay`] (the moderators'
+//!   fair-play review); and in plain
 //!   form [`replay`] and [`ops`] (health, metrics, and the operations
 //!   listener).
 
 pub mod accounts;
 pub mod auth;
 pub mod error;
+pub mod fairplay;
 pub mod ladder;
 pub mod logs;
 pub mod ops;
