@@ -44,6 +44,8 @@ pub struct Review {
     pub min: u64,
     /// The significance used.
     pub alpha: f64,
+    /// Matches counted in the pool, one per human account in each.
+    pub counted: u64,
     /// Accounts tested (with at least `min` choices).
     pub tested: usize,
     /// The improbable ones, most improbable first.
@@ -78,6 +80,7 @@ pub async fn review(store: &Store, pool: &str, min: u64) -> Result<Review, Store
         game: pool.to_owned(),
         min,
         alpha: ALPHA,
+        counted: all.iter().map(|a| a.games).sum(),
         tested,
         flagged,
         boosting,
