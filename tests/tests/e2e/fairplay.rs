@@ -12,9 +12,9 @@ use std::time::{Duration, Instant};
 
 use parlor_cli::bot::{self, SeatBot, Step};
 use parlor_cli::lobby::{self, ChallengeNews};
-use parlor_cli::Client;
+use parlor_cli::{Client, ClientError};
 use parlor_games::{GameKind, GameRng};
-use parlor_protocol::{ClientMsg, ServerMsg};
+use parlor_protocol::{ClientMsg, ErrorCode, ServerMsg};
 use parlor_server::store::{Arg, Store};
 use parlor_server::{Config, StoreConfig};
 use parlor_tests::http::{account_of_kind_with_token, request};
@@ -105,20 +105,30 @@ async fn series(url: String, human: (String, String), opponent: (String, String)
     });
     let mut rng = GameRng::from_seed(11);
     for _ in 0..GAMES {
-        let made = lobby::start_challenge(
-            &mut me,
-            &ClientMsg::Challenge {
-                to: opponent.0.clone(),
-                game: GameKind::Nimrod,
-                options: json!({"random": {"min": 3, "max": 12}}),
-                clock: None,
-                rated: true,
-                seat: None,
-                client_seed: Some(parlor_cli::client::client_seed()),
-            },
-        )
-        .await
-        .unwrap();
+        let challenge = ClientMsg::Challenge {
+            to: opponent.0.clone(),
+            game: GameKind::Nimrod,
+            options: json!({"random": {"min": 3, "max": 12}}),
+            clock: None,
+            rated: true,
+            seat: None,
+            client_seed: Some(parlor_cli::client::client_seed()),
+        };
+        // In a cluster, the opponent's connection is known to every node
+        // a moment after it is made.
+        let deadline = Instant::now() + PATIENCE;
+        let made = loop {
+            match lobby::start_challenge(&mut me, &challenge).await {
+                Ok(made) => break made,
+                Err(ClientError::Refused {
+                    code: ErrorCode::ChallengeOffline,
+                    ..
+                }) if Instant::now() < deadline => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                Err(e) => panic!("{e}"),
+            }
+        };
         let room = loop {
             let msg = me.recv().await.unwrap();
             match lobby::challenge_news(&msg, made.challenge) {
