@@ -6,6 +6,8 @@
 //! the games, a moderator's `GET /api/mod/fairplay?game=nimrod` lists the
 //! optimal account and neither of the others; a player who is no
 //! moderator gets `403 mod/forbidden`, and nobody signed in `401`.
+//! And the booster signal: an account that gives five rated games up at
+//! once to the same opponent is listed with it.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
 
 use std::time::{Duration, Instant};
@@ -14,7 +16,7 @@ use parlor_cli::bot::{self, SeatBot, Step};
 use parlor_cli::lobby::{self, ChallengeNews};
 use parlor_cli::{Client, ClientError};
 use parlor_games::{GameKind, GameRng};
-use parlor_protocol::{ClientMsg, ErrorCode, ServerMsg};
+use parlor_protocol::{ClientMsg, ErrorCode, RoomId, RoomStatus, ServerMsg};
 use parlor_server::store::{Arg, Store};
 use parlor_server::{Config, StoreConfig};
 use parlor_tests::http::{account_of_kind_with_token, request};
@@ -71,6 +73,55 @@ async fn play_out(client: &mut Client, seated: lobby::Seated, play: Play, rng: &
     }
 }
 
+/// `me` challenges `to` to a rated Nimrod game; the room once accepted.
+async fn challenge(me: &mut Client, to: &str) -> RoomId {
+    let challenge = ClientMsg::Challenge {
+        to: to.to_owned(),
+        game: GameKind::Nimrod,
+        options: json!({"random": {"min": 3, "max": 12}}),
+        clock: None,
+        rated: true,
+        seat: None,
+        client_seed: Some(parlor_cli::client::client_seed()),
+    };
+    // In a cluster, the opponent's connection is known to every node a
+    // moment after it is made.
+    let deadline = Instant::now() + PATIENCE;
+    let made = loop {
+        match lobby::start_challenge(me, &challenge).await {
+            Ok(made) => break made,
+            Err(ClientError::Refused {
+                code: ErrorCode::ChallengeOffline,
+                ..
+            }) if Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(e) => panic!("{e}"),
+        }
+    };
+    loop {
+        let msg = me.recv().await.unwrap();
+        match lobby::challenge_news(&msg, made.challenge) {
+            Some(ChallengeNews::Accepted(room)) => return room,
+            Some(other) => panic!("challenge ended: {other:?}"),
+            None => {}
+        }
+    }
+}
+
+/// Accepts the next challenge made to `them`; the seat it was given.
+async fn accept_next(them: &mut Client) -> lobby::Seated {
+    loop {
+        if let ServerMsg::ChallengeMade(info) = them.recv().await.unwrap() {
+            if lobby::is_incoming(them, &info) {
+                if let Some(s) = lobby::accept(them, info.challenge).await.unwrap() {
+                    return s;
+                }
+            }
+        }
+    }
+}
+
 /// `human` challenges `opponent` to `GAMES` rated Nimrod games in a row,
 /// playing as `play`; the opponent accepts each and plays at random.
 async fn series(url: String, human: (String, String), opponent: (String, String), play: Play) {
@@ -83,15 +134,7 @@ async fn series(url: String, human: (String, String), opponent: (String, String)
     let opp = tokio::spawn(async move {
         let mut rng = GameRng::from_seed(7);
         for _ in 0..GAMES {
-            let seated = loop {
-                if let ServerMsg::ChallengeMade(info) = them.recv().await.unwrap() {
-                    if lobby::is_incoming(&them, &info) {
-                        if let Some(s) = lobby::accept(&mut them, info.challenge).await.unwrap() {
-                            break s;
-                        }
-                    }
-                }
-            };
+            let seated = accept_next(&mut them).await;
             bot::play(
                 &mut them,
                 &seated.room,
@@ -105,38 +148,7 @@ async fn series(url: String, human: (String, String), opponent: (String, String)
     });
     let mut rng = GameRng::from_seed(11);
     for _ in 0..GAMES {
-        let challenge = ClientMsg::Challenge {
-            to: opponent.0.clone(),
-            game: GameKind::Nimrod,
-            options: json!({"random": {"min": 3, "max": 12}}),
-            clock: None,
-            rated: true,
-            seat: None,
-            client_seed: Some(parlor_cli::client::client_seed()),
-        };
-        // In a cluster, the opponent's connection is known to every node
-        // a moment after it is made.
-        let deadline = Instant::now() + PATIENCE;
-        let made = loop {
-            match lobby::start_challenge(&mut me, &challenge).await {
-                Ok(made) => break made,
-                Err(ClientError::Refused {
-                    code: ErrorCode::ChallengeOffline,
-                    ..
-                }) if Instant::now() < deadline => {
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-                Err(e) => panic!("{e}"),
-            }
-        };
-        let room = loop {
-            let msg = me.recv().await.unwrap();
-            match lobby::challenge_news(&msg, made.challenge) {
-                Some(ChallengeNews::Accepted(room)) => break room,
-                Some(other) => panic!("challenge ended: {other:?}"),
-                None => {}
-            }
-        };
+        let room = challenge(&mut me, &opponent.0).await;
         let seated = lobby::seat_in(&mut me, room).await.unwrap();
         play_out(&mut me, seated, play, &mut rng).await;
     }
@@ -285,5 +297,86 @@ async fn an_account_played_by_the_optimal_bot_is_listed_and_random_and_mixed_one
     .await;
     assert_eq!(unknown.status, 404);
     assert_eq!(unknown.body["code"], "ratings/unknown_pool");
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn an_account_resigning_early_again_and_again_to_the_same_one_is_a_booster_signal() {
+    let store = TestStore::new().await;
+    let mut config = Config {
+        store: store.config(),
+        ..Config::default()
+    };
+    config.limits.rated_pair_cap = 0;
+    config.limits.accounts_per_address_hour = 0;
+    let server = start_server_with(config).await;
+    let (addr, url) = (server.addr(), server.url());
+    let (farmer_token, _) = account_of_kind_with_token(addr, "Farmer", "human").await;
+    let (feeder_token, _) = account_of_kind_with_token(addr, "Feeder", "human").await;
+    let (mod_token, _) = account_of_kind_with_token(addr, "Warden", "human").await;
+    make_moderator(&store, "Warden").await;
+    let mut farmer = Client::connect_as(&url, "Farmer", Some(&farmer_token))
+        .await
+        .unwrap();
+    let mut feeder = Client::connect_as(&url, "Feeder", Some(&feeder_token))
+        .await
+        .unwrap();
+    let early = 5;
+    let mut rooms = Vec::new();
+    for _ in 0..early {
+        let accepting = tokio::spawn(async move {
+            let seated = accept_next(&mut farmer).await;
+            let mut rng = GameRng::from_seed(3);
+            bot::play(
+                &mut farmer,
+                &seated.room,
+                seated.seat,
+                Some("optimal"),
+                &mut rng,
+            )
+            .await
+            .unwrap();
+            farmer
+        });
+        let room = challenge(&mut feeder, "Farmer").await;
+        // Once the match is on, the feeder leaves it: a loss, at once.
+        loop {
+            if let ServerMsg::Update(u) = feeder.recv().await.unwrap() {
+                if u.room == room && u.status == RoomStatus::Playing {
+                    break;
+                }
+            }
+        }
+        feeder
+            .send(&ClientMsg::Leave { room: room.clone() })
+            .await
+            .unwrap();
+        farmer = accepting.await.unwrap();
+        rooms.push(room.to_string());
+    }
+
+    let auth = [("Authorization", format!("Bearer {mod_token}"))];
+    let a = request(addr, "GET", "/api/mod/fairplay?game=nimrod", &auth, None).await;
+    assert_eq!(a.status, 200, "{a:?}");
+    let boosting = &a.body["boosting"];
+    assert_eq!(names(boosting), ["Farmer", "Feeder"], "{a:?}");
+    for (entry, partner, wins) in [(&boosting[0], "Feeder", early), (&boosting[1], "Farmer", 0)] {
+        assert_eq!(entry["early_results"], early);
+        assert_eq!(entry["wins"], wins);
+        assert_eq!(entry["partner"], partner);
+        assert_eq!(entry["with_partner"], early);
+        let mut games: Vec<String> = entry["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g.as_str().unwrap().to_owned())
+            .collect();
+        games.sort();
+        let mut want = rooms.clone();
+        want.sort();
+        assert_eq!(games, want);
+    }
+    // Nobody played on long enough to be tested for agreement.
+    assert_eq!(a.body["flagged"], json!([]));
     server.stop().await.unwrap();
 }
