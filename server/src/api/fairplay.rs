@@ -5,7 +5,7 @@
 //! signal.
 //!
 //! Refusals, in order: signed out `401 auth/required`; not a moderator
-//! `403 mod/forbidden`; `game` missing `400 ratings/no_pool`, or no game
+//! `403 mod/forbidden`; `game` missing `400 mod/bad_request`, or no game
 //! of that name `404 ratings/unknown_pool`; `min` not a number from 1 to
 //! [`MAX_MIN_CHOICES`] `400 mod/bad_request`. The query is read only
 //! after the caller is known to moderate, so others learn nothing of it.
@@ -13,7 +13,7 @@
 use serde_json::Value;
 
 use super::error::ApiError;
-use super::query::{game, param, QueryError};
+use super::query::{game, param};
 use crate::accounts::store::Account;
 use crate::fair_play::review::{review, DEFAULT_MIN_CHOICES};
 use crate::moderation::{moderator, ModError};
@@ -39,7 +39,16 @@ pub struct FairPlayQuery {
 pub fn query(query: &str) -> Result<FairPlayQuery, ApiError> {
     let name = param(query, "game")
         .filter(|g| !g.is_empty())
-        .ok_or(QueryError::NoPool)?;
+        .ok_or_else(|| {
+            ModError::BadRequest(format!(
+                "game is the pool's game: {}",
+                parlor_games::GameKind::ALL
+                    .iter()
+                    .map(|g| g.name())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })?;
     let game = game(name)?;
     let min = match param(query, "min") {
         None => DEFAULT_MIN_CHOICES,
@@ -70,6 +79,7 @@ pub async fn answer(account: Account, raw_query: &str, store: &Store) -> Result<
 
 #[cfg(test)]
 mod tests {
+    use super::super::query::QueryError;
     use super::*;
 
     #[test]
@@ -88,7 +98,7 @@ mod tests {
         ));
         assert!(matches!(
             query("min=3"),
-            Err(ApiError::Query(QueryError::NoPool))
+            Err(ApiError::Mod(ModError::BadRequest(m))) if m.contains("nimrod")
         ));
         for bad in ["0", "-1", "x", "1000001"] {
             assert!(
