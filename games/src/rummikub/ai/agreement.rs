@@ -166,6 +166,14 @@ mod tests {
         for step in &steps {
             let view = game.view(Viewer::Seat(step.seat));
             if let Some(moves) = my_moves(step.seat, &view) {
+                if let [only] = moves.as_slice() {
+                    // A forced move (mostly a draw) is never a choice.
+                    let mut samples = GameRng::from_seed(AGREEMENT_SEED);
+                    assert_eq!(
+                        judge(&game, &view, step.seat, only, &mut samples),
+                        Verdict::NoChoice
+                    );
+                }
                 let scores = Predictor::default().scores(
                     step.seat,
                     &view,
