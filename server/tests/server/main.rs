@@ -23,6 +23,7 @@ mod chaos;
 mod clock;
 mod correspondence;
 mod crash;
+mod fairplay_store;
 mod lifetimes;
 mod store;
 mod store_faults;
