@@ -15,11 +15,13 @@
 //! games (Nimrod) are solved.
 
 use super::store::AccountCounts;
+use crate::accounts::Mark;
 
-/// Choices an account needs by default before it is tested: with fewer,
-/// even perfect agreement is not improbable enough to say anything
-/// against a population agreeing at [`P0_FLOOR`] or more (0.5^30 is
-/// about 1e-9, but a population at 0.8 needs about 40).
+/// Choices an account needs by default before it is tested: a handful of
+/// games says little about a person (a lucky evening), while 30 are
+/// enough for a perfect record to stand out against a population near
+/// [`P0_FLOOR`] (0.5^30 is about 1e-9); against a stronger population the
+/// test itself asks for more (at 0.8, some 42 agreeing choices).
 pub const DEFAULT_MIN_CHOICES: u64 = 30;
 
 /// The test's significance: an account is listed when a human of the
@@ -52,21 +54,54 @@ pub struct Tested {
     pub p_value: f64,
 }
 
-/// The population rate for `account`: the pooled rate of the others in
-/// `all` (excluding accounts marked `engine`), within the floor and the
-/// ceiling; the ceiling when there are no others to compare with (then
-/// only an overwhelming record is listed).
-pub fn population_rate(all: &[AccountCounts], account: &str) -> f64 {
-    let (agreed, choices) = all
-        .iter()
-        .filter(|a| a.account_key != account && a.mark.as_deref() != Some("engine"))
+/// Agreed and choices summed over the population of `all`: every account
+/// not marked `engine`.
+fn population(all: &[AccountCounts]) -> (u64, u64) {
+    all.iter()
+        .filter(|a| !counts_as_engine(a))
         .fold((0u64, 0u64), |(k, n), a| {
             (k.saturating_add(a.agreed), n.saturating_add(a.choices))
-        });
+        })
+}
+
+/// Whether `a` is marked `engine`: its record is a program's, not a
+/// human's to compare others with.
+fn counts_as_engine(a: &AccountCounts) -> bool {
+    a.mark.as_deref() == Some(Mark::Engine.as_str())
+}
+
+/// The population rate for `a`, given the population's sums `pooled`:
+/// the pooled rate of the others (excluding accounts marked `engine`).
+fn rate_without(pooled: (u64, u64), a: &AccountCounts) -> f64 {
+    let (agreed, choices) = pooled;
+    if counts_as_engine(a) {
+        return held(agreed, choices);
+    }
+    held(
+        agreed.saturating_sub(a.agreed),
+        choices.saturating_sub(a.choices),
+    )
+}
+
+/// `agreed / choices` within the floor and the ceiling; the ceiling when
+/// there is nobody to compare with (then only an overwhelming record is
+/// listed).
+fn held(agreed: u64, choices: u64) -> f64 {
     if choices == 0 {
         return P0_CEILING;
     }
     (agreed as f64 / choices as f64).clamp(P0_FLOOR, P0_CEILING)
+}
+
+/// The population rate an account `account` is tested against: the
+/// pooled rate of the other accounts of `all` not marked `engine`, held
+/// within [`P0_FLOOR`]..=[`P0_CEILING`].
+pub fn population_rate(all: &[AccountCounts], account: &str) -> f64 {
+    let pooled = population(all);
+    match all.iter().find(|a| a.account_key == account) {
+        Some(a) => rate_without(pooled, a),
+        None => held(pooled.0, pooled.1),
+    }
 }
 
 /// `ln C(n, k)`, summed exactly (`k <= n`).
@@ -110,11 +145,12 @@ pub fn binomial_tail(n: u64, k: u64, p: f64) -> f64 {
 /// against the others; the improbable ones (p-value below [`ALPHA`]),
 /// most improbable first.
 pub fn improbable(all: &[AccountCounts], min_choices: u64) -> Vec<Tested> {
+    let pooled = population(all);
     let mut out: Vec<Tested> = all
         .iter()
         .filter(|a| a.choices >= min_choices.max(1))
         .map(|a| {
-            let p0 = population_rate(all, &a.account_key);
+            let p0 = rate_without(pooled, a);
             Tested {
                 counts: a.clone(),
                 rate: a.agreed as f64 / a.choices as f64,
