@@ -63,9 +63,19 @@ mod tests {
         first: &mut dyn Strategy<Cribbage>,
         max: usize,
     ) -> (Config, Vec<Played<Move>>) {
+        play_seated(seed, 2, first, max)
+    }
+
+    /// [`play`] with `seats` seats, every seat but 0 the expert's.
+    fn play_seated(
+        seed: u64,
+        seats: u8,
+        first: &mut dyn Strategy<Cribbage>,
+        max: usize,
+    ) -> (Config, Vec<Played<Move>>) {
         let cfg = Config::default();
         let mut rng = GameRng::from_seed(seed);
-        let mut game = Cribbage::setup(&cfg, 2, &mut rng).unwrap_or_else(|e| panic!("{e}"));
+        let mut game = Cribbage::setup(&cfg, seats, &mut rng).unwrap_or_else(|e| panic!("{e}"));
         let mut expert = crate::cribbage::Expert::default();
         let mut bot_rng = GameRng::from_seed(seed ^ 0x5eed);
         let mut steps = Vec::new();
@@ -98,6 +108,18 @@ mod tests {
         for seat in &t {
             assert!(seat.choices > 0, "{t:?}");
             assert_eq!(seat.agreed, seat.choices, "{t:?}");
+        }
+    }
+
+    #[test]
+    fn with_three_and_four_players_each_single_discard_is_judged() {
+        for seats in [3u8, 4] {
+            let (cfg, steps) = play_seated(6, seats, &mut crate::cribbage::Expert::default(), 60);
+            let t = agreement(&cfg, seats, GameRng::from_seed(6), &steps)
+                .unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(t.len(), usize::from(seats));
+            assert!(t.iter().any(|s| s.choices > 0), "{t:?}");
+            assert!(t.iter().all(|s| s.agreed == s.choices), "{t:?}");
         }
     }
 
