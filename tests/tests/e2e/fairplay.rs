@@ -73,12 +73,13 @@ async fn play_out(client: &mut Client, seated: lobby::Seated, play: Play, rng: &
     }
 }
 
-/// `me` challenges `to` to a rated Nimrod game; the room once accepted.
-async fn challenge(me: &mut Client, to: &str) -> RoomId {
+/// `me` challenges `to` to a rated Nimrod game with `options`; the room
+/// once accepted.
+async fn challenge(me: &mut Client, to: &str, options: Value) -> RoomId {
     let challenge = ClientMsg::Challenge {
         to: to.to_owned(),
         game: GameKind::Nimrod,
-        options: json!({"random": {"min": 3, "max": 12}}),
+        options,
         clock: None,
         rated: true,
         seat: None,
@@ -148,7 +149,12 @@ async fn series(url: String, human: (String, String), opponent: (String, String)
     });
     let mut rng = GameRng::from_seed(11);
     for _ in 0..GAMES {
-        let room = challenge(&mut me, &opponent.0).await;
+        let room = challenge(
+            &mut me,
+            &opponent.0,
+            json!({"random": {"min": 3, "max": 12}}),
+        )
+        .await;
         let seated = lobby::seat_in(&mut me, room).await.unwrap();
         play_out(&mut me, seated, play, &mut rng).await;
     }
@@ -338,7 +344,9 @@ async fn an_account_resigning_early_again_and_again_to_the_same_one_is_a_booster
             .unwrap();
             farmer
         });
-        let room = challenge(&mut feeder, "Farmer").await;
+        // No first move wins at once from (3, 5): the game is decided by
+        // the feeder leaving, whoever moves first.
+        let room = challenge(&mut feeder, "Farmer", json!({"piles": [3, 5]})).await;
         // Once the match is on, the feeder leaves it: a loss, at once.
         loop {
             if let ServerMsg::Update(u) = feeder.recv().await.unwrap() {
