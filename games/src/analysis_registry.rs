@@ -4,7 +4,7 @@
 //! From the crate's one list of hosted games (`with_hosted_games!`),
 //! `analysis_registry!` writes [`GameKind`]'s analysis methods:
 //! [`GameKind::tools`], [`GameKind::analyze`], [`GameKind::tool_args`] and
-//! [`GameKind::log_analysis`]. The server's `analyze` request, the
+//! [`GameKind::log_analysis`] and [`GameKind::agreement`]. The server's `analyze` request, the
 //! `parlor <game> <tool>` command and a replay's review all go through
 //! them, so none of them names a game, and the rules' dispatch
 //! ([`crate::any`]) names no tool.
@@ -16,7 +16,7 @@
 
 use serde_json::Value;
 
-use crate::analysis::Analysis;
+use crate::analysis::{Analysis, Played, Tally};
 use crate::any::{decode, AnyMove};
 use crate::game::{Game, Seat};
 use crate::rng::GameRng;
@@ -61,6 +61,39 @@ fn log_analysis_input<G: Analysis>(
         moves.push((*seat, mv));
     }
     G::log_analysis_input(&cfg, seats, rng, &moves)
+}
+
+/// [`GameKind::agreement`] for game `G`: its options (`null` for
+/// defaults) and its moves picked out of `steps` with `own`, refusing
+/// another game's.
+fn agreement<G: Analysis>(
+    kind: GameKind,
+    config: &Value,
+    seats: u8,
+    rng: GameRng,
+    steps: &[Played<AnyMove>],
+    own: impl Fn(&AnyMove) -> Option<&G::Move>,
+) -> Result<Vec<Tally>, String> {
+    let cfg: G::Config = if config.is_null() {
+        Default::default()
+    } else {
+        decode(<G as Game>::NAME, "options", config).map_err(|e| e.to_string())?
+    };
+    let mut own_steps = Vec::with_capacity(steps.len());
+    for (i, step) in steps.iter().enumerate() {
+        let mv = match &step.mv {
+            None => None,
+            Some(m) => Some(own(m).cloned().ok_or_else(|| {
+                format!("step {i} is a {} move, but the match is {kind}", m.kind())
+            })?),
+        };
+        own_steps.push(Played {
+            seat: step.seat,
+            mv,
+            chosen: step.chosen,
+        });
+    }
+    G::agreement(&cfg, seats, rng, &own_steps)
 }
 
 /// Writes [`GameKind`]'s analysis methods from the list of hosted games
@@ -130,6 +163,32 @@ macro_rules! analysis_registry {
                 match self {
                     $($crate::GameKind::$variant => {
                         $crate::analysis_registry::log_analysis::<$ty>(
+                            self, config, seats, rng, steps,
+                            |m| match m {
+                                $crate::AnyMove::$variant(m) => Some(m),
+                                #[allow(unreachable_patterns)]
+                                _ => None,
+                            },
+                        )
+                    }),+
+                }
+            }
+
+            /// Engine agreement per seat in a finished match (the
+            /// fair-play review's counts, see
+            /// [`crate::analysis::agreement`]), from its options (`null`
+            /// for defaults), seats, generator as it was before the deal
+            /// and steps in order. `Err`, for people: not measurable.
+            pub fn agreement(
+                self,
+                config: &serde_json::Value,
+                seats: u8,
+                rng: $crate::GameRng,
+                steps: &[$crate::analysis::Played<$crate::AnyMove>],
+            ) -> Result<Vec<$crate::analysis::Tally>, String> {
+                match self {
+                    $($crate::GameKind::$variant => {
+                        $crate::analysis_registry::agreement::<$ty>(
                             self, config, seats, rng, steps,
                             |m| match m {
                                 $crate::AnyMove::$variant(m) => Some(m),

@@ -30,7 +30,7 @@ pub use ratings::{
     provisional, Leaderboard, LeaderboardRow, LedgerHead, PoolRating, RatedGame, RatingChange,
     SeatRating, PROVISIONAL_RD,
 };
-pub use replay::{deal_rng, log_analysis, replay, step, DealCheck, ReplayError};
+pub use replay::{agreement, deal_rng, log_analysis, replay, step, DealCheck, ReplayError};
 pub use server::{
     Closed, Deal, LogEntry, LoggedAction, MatchHeader, MatchLog, MatchedGame, ServerMsg, Update,
 };

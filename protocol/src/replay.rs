@@ -1,5 +1,6 @@
 //! Rebuilding a match from its log.
 
+use parlor_games::analysis::{Played, Tally};
 use parlor_games::deal::{deal_key, DealSecret};
 use parlor_games::{AnyGame, GameRng};
 use serde_json::Value;
@@ -122,6 +123,38 @@ pub fn log_analysis(log: &MatchLog) -> Option<Result<(&'static str, Value), Repl
     h.game
         .log_analysis(&h.options, h.seats, rng, &steps)
         .map(|r| r.map_err(ReplayError::Setup))
+}
+
+/// Engine agreement per seat in a finished match (the fair-play
+/// review's counts, see `parlor_games::analysis::agreement`), replayed
+/// from its log: a default move played on a timeout is played but never
+/// judged, and a forfeit ends the match.
+pub fn agreement(log: &MatchLog) -> Result<Vec<Tally>, ReplayError> {
+    let h = &log.header;
+    let rng = deal_rng(h)?;
+    let mut steps = Vec::with_capacity(log.moves.len());
+    for entry in &log.moves {
+        let (mv, chosen) = match &entry.action {
+            LoggedAction::Move(v) => (Some(v), true),
+            LoggedAction::TimeoutMove(v) => (Some(v), false),
+            LoggedAction::Forfeit => (None, true),
+        };
+        let mv = match mv {
+            Some(v) => Some(h.game.parse_move(v).map_err(|e| ReplayError::Step {
+                seq: entry.seq,
+                message: e.to_string(),
+            })?),
+            None => None,
+        };
+        steps.push(Played {
+            seat: entry.seat,
+            mv,
+            chosen,
+        });
+    }
+    h.game
+        .agreement(&h.options, h.seats, rng, &steps)
+        .map_err(ReplayError::Setup)
 }
 
 /// Applies one logged step.

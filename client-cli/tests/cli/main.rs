@@ -17,6 +17,7 @@ mod account;
 mod bot_reconnect;
 mod cli;
 mod device;
+mod fairplay;
 mod ladder_bot;
 mod matchmaking;
 mod play;

@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use super::agreement::{Played, Tally};
 use super::io::{AnalysisError, Emit};
 use super::tool_args::ArgsInput;
 use super::Budget;
@@ -57,5 +58,19 @@ pub trait Analysis: Game {
             "{} offers no review of a finished match",
             Self::NAME
         ))
+    }
+
+    /// Engine agreement per seat (see [`super::agreement`]) in a finished
+    /// match, from its options, seats, generator as it was before the
+    /// deal, and steps in order. `Err` says, for people, why this match
+    /// cannot be measured. Deterministic: the same log gives the same
+    /// counts on every node.
+    fn agreement(
+        _cfg: &Self::Config,
+        _seats: u8,
+        _rng: GameRng,
+        _steps: &[Played<Self::Move>],
+    ) -> Result<Vec<Tally>, String> {
+        Err(format!("{} has no engine agreement measure", Self::NAME))
     }
 }

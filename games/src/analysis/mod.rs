@@ -27,15 +27,19 @@
 //! [`GameKind`](crate::GameKind) as before.
 //!
 //! - [`contract`]: the [`Analysis`] trait a game implements.
+//! - [`agreement`]: how often a seat chose what the game's engine prefers
+//!   (the fair-play review's counts), and the replay that tallies it.
 //! - [`io`]: a tool's JSON input and output, and [`AnalysisError`].
 //! - [`budget`]: how much work a tool may do ([`Budget`]).
 //! - [`tool_args`]: how a tool's command-line words become its input.
 
+pub mod agreement;
 pub mod budget;
 pub mod contract;
 pub mod io;
 pub mod tool_args;
 
+pub use agreement::{tally_match, verdict_of, Played, Tally, Verdict};
 pub use budget::{table_bytes, table_entries_within, table_growth_bytes, Budget};
 pub use contract::Analysis;
 #[cfg(test)]

@@ -278,42 +278,71 @@ fn choose(n: u64, k: u64) -> u64 {
     out
 }
 
+/// One way to keep four of a deal, as the crib-aware advisor rates it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatedKeep {
+    /// The four cards kept, sorted.
+    pub keep: [Card; HAND_SIZE],
+    /// The cards thrown to the crib, sorted.
+    pub crib: Vec<Card>,
+    /// The hand's expected value plus (dealer) or minus (pone) the
+    /// crib's, exactly, over a denominator common to every keep of the
+    /// deal: equal values are real ties.
+    pub value: i64,
+    /// The hand's expected value.
+    pub hand_expected: f64,
+    /// The crib's expected value, positive for the dealer and negative
+    /// for the pone.
+    pub crib_expected: f64,
+}
+
+/// Every way to keep four of `cards`, each rated as [`advise`] rates it,
+/// in the order described in the module documentation.
+pub fn rated_keeps(cards: &[Card], role: Role) -> Result<Vec<RatedKeep>, DealError> {
+    let dealt = sorted_deal(cards)?;
+    let unseen = dealt.iter().copied().collect::<CardSet>().complement();
+    let u = unseen.len() as u64;
+    Ok(splits(&dealt)
+        .into_iter()
+        .map(|(keep, thrown)| {
+            let hand = hand_sum(keep, unseen);
+            let (crib, denominator) = crib_expectation(&thrown, unseen);
+            // Over the common denominator: hand / u = hand * (denominator / u).
+            let scale = denominator / u.max(1);
+            let signed_crib = match role {
+                Role::Dealer => crib as i64,
+                Role::Pone => -(crib as i64),
+            };
+            RatedKeep {
+                keep,
+                crib: thrown,
+                value: (hand * scale) as i64 + signed_crib,
+                hand_expected: hand as f64 / u as f64,
+                crib_expected: signed_crib as f64 / denominator as f64,
+            }
+        })
+        .collect())
+}
+
 /// The crib-aware advisor: keep the four cards that maximise the hand's
 /// expected value plus (dealer) or minus (pone) the crib's, both exact under
 /// the model in the module documentation. Ties go to the first keep in the
 /// documented order.
 pub fn advise(cards: &[Card], role: Role) -> Result<Advice, DealError> {
-    let dealt = sorted_deal(cards)?;
-    let unseen = dealt.iter().copied().collect::<CardSet>().complement();
-    let u = unseen.len() as u64;
-    let mut best: Option<(i64, Advice)> = None;
-    for (keep, thrown) in splits(&dealt) {
-        let hand = hand_sum(keep, unseen);
-        let (crib, denominator) = crib_expectation(&thrown, unseen);
-        // Over the common denominator: hand / u = hand * (denominator / u).
-        let scale = denominator / u.max(1);
-        let signed_crib = match role {
-            Role::Dealer => crib as i64,
-            Role::Pone => -(crib as i64),
-        };
-        let combined = (hand * scale) as i64 + signed_crib;
-        if best.as_ref().is_none_or(|(b, _)| combined > *b) {
-            let hand_expected = hand as f64 / u as f64;
-            let crib_expected = signed_crib as f64 / denominator as f64;
-            best = Some((
-                combined,
-                Advice {
-                    keep,
-                    crib: thrown,
-                    hand_expected,
-                    crib_expected,
-                    expected: hand_expected + crib_expected,
-                },
-            ));
+    let mut best: Option<RatedKeep> = None;
+    for k in rated_keeps(cards, role)? {
+        if best.as_ref().is_none_or(|b| k.value > b.value) {
+            best = Some(k);
         }
     }
-    best.map(|(_, a)| a)
-        .ok_or(DealError::Count { got: cards.len() })
+    best.map(|k| Advice {
+        keep: k.keep,
+        crib: k.crib,
+        hand_expected: k.hand_expected,
+        crib_expected: k.crib_expected,
+        expected: k.hand_expected + k.crib_expected,
+    })
+    .ok_or(DealError::Count { got: cards.len() })
 }
 
 #[cfg(test)]

@@ -27,7 +27,10 @@ mod phase;
 pub mod score;
 mod view;
 
-pub use advice::{advise, crib_expectation, select_hand, Advice, DealError, Role, Selection};
+pub use advice::{
+    advise, crib_expectation, rated_keeps, select_hand, Advice, DealError, RatedKeep, Role,
+    Selection,
+};
 pub use ai::strategy::{Expert, RandomMove, SeedPlayer, EXPERT_SAMPLES, LOOKAHEAD_PLIES};
 pub use card::{Card, CardSet, ParseCardError, Rank, Suit};
 pub use config::{Config, DEFAULT_TARGET, TARGETS};

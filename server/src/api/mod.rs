@@ -18,8 +18,9 @@
 //! - The endpoints: [`accounts`] (accounts, login, logout, tokens),
 //!   [`password`] (changing it, ending other credentials), [`players`],
 //!   [`ratings`], [`tournaments`], [`ladder`], [`reports`] (players'
-//!   reports and the moderators' queue), [`blocks`], [`logs`] (many finished
-//!   matches' logs at once, for verifiers); and in plain
+//!   reports and the moderators' queue), [`blocks`], [`fairplay`] (the
+//!   moderators' fair-play review), [`logs`] (many finished matches' logs
+//!   at once, for verifiers); and in plain
 //!   form [`replay`] and [`ops`] (health, metrics, and the operations
 //!   listener).
 
@@ -27,6 +28,7 @@ pub mod accounts;
 pub mod auth;
 pub mod blocks;
 pub mod error;
+pub mod fairplay;
 pub mod ladder;
 pub mod logs;
 pub mod ops;

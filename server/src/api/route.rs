@@ -12,6 +12,7 @@
 use parlor_protocol::RoomId;
 
 use super::blocks::{self, BlockRoute};
+use super::fairplay::FAIRPLAY_PATH;
 use super::ladder::{self, LadderRoute};
 use super::logs::{self, LogsQuery, LOGS_PATH};
 use super::players::{self, HistoryQuery};
@@ -87,6 +88,9 @@ pub enum Endpoint {
     Reports(ReportRoute),
     /// An account's blocks.
     Blocks(BlockRoute),
+    /// `GET /api/mod/fairplay?QUERY` (moderators only; the query, read
+    /// once the caller is known to moderate).
+    FairPlay(String),
     /// A path of the API with a method it does not take.
     MethodNotAllowed(&'static str),
     /// Under `/api/tokens/`, `/api/players/`, `/api/tournaments/`,
@@ -104,7 +108,8 @@ impl Endpoint {
             | Endpoint::Player(_)
             | Endpoint::PlayerHistory(_)
             | Endpoint::Ratings(_)
-            | Endpoint::Logs(_) => false,
+            | Endpoint::Logs(_)
+            | Endpoint::FairPlay(_) => false,
             Endpoint::Tournaments(t) => t.changes(),
             Endpoint::Ladder(l) => l.changes(),
             Endpoint::Reports(r) => r.changes(),
@@ -212,6 +217,10 @@ fn endpoint(method: &str, target: &str) -> Option<Endpoint> {
             Endpoint::MethodNotAllowed(m)
         })
     };
+    // Before any other path under `/api/mod/`.
+    if path == FAIRPLAY_PATH {
+        return only("GET", Endpoint::FairPlay(query.to_owned()));
+    }
     match path {
         ACCOUNTS_PATH => only("POST", Endpoint::Register),
         LOGS_PATH => only("GET", Endpoint::Logs(logs::query(query))),
@@ -307,6 +316,14 @@ mod tests {
                 "{bad}"
             );
         }
+        assert_eq!(
+            json("GET", "/api/mod/fairplay?game=nimrod&min=5"),
+            Some(Endpoint::FairPlay("game=nimrod&min=5".into()))
+        );
+        assert_eq!(
+            json("POST", "/api/mod/fairplay"),
+            Some(Endpoint::MethodNotAllowed("GET"))
+        );
         assert_eq!(json("GET", "/api/replay/abc"), None);
         assert_eq!(json("GET", "/index.html"), None);
     }

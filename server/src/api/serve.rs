@@ -207,6 +207,13 @@ async fn dispatch(
             let (status, body) = super::blocks::answer(b, account, req, now_ms).await?;
             Ok(Answer::json(status, body))
         }
+        Endpoint::FairPlay(query) => {
+            let account = who(head, req, false).await?;
+            Ok(Answer::json(
+                200,
+                super::fairplay::answer(account, &query, req.store).await?,
+            ))
+        }
         Endpoint::MethodNotAllowed(allowed) => Err(ApiError::MethodNotAllowed(allowed)),
         Endpoint::NotFound => Err(ApiError::NotFound),
     }

@@ -10,11 +10,16 @@
 //! - [`cooldown`]: an account whose silence aborted 3 rated matches in a
 //!   day may not make or accept rated seeks or challenges for an hour,
 //!   doubling each time.
+//! - [`review`]: engine agreement counted after every rated match of a
+//!   human account, and the moderators' view of improbable agreement and
+//!   early results farmed between the same accounts
+//!   (`GET /api/mod/fairplay`).
 //!
 //! Callers turn a bound into their own refusal; this module only counts.
 
 pub mod cooldown;
 pub mod pairs;
+pub mod review;
 
 pub use cooldown::{cooling_down, record_abort};
 

@@ -239,6 +239,7 @@ impl Room {
         self.fencing.store_wrote(true);
         if let Some(line) = &line {
             self.ratings.record(Some(line));
+            crate::fair_play::review::after_rated_end(self.store(), line);
         }
         crate::metrics::move_accepted(self.header.game);
         self.game = game;
@@ -289,7 +290,12 @@ impl Room {
                     if self.game.outcome().is_some() && self.rates() {
                         // A rated end's ratings went in with it.
                         match self.store().ledger_line_of(self.id.as_str()).await {
-                            Ok(line) => self.ratings.record(line.as_ref()),
+                            Ok(line) => {
+                                self.ratings.record(line.as_ref());
+                                if let Some(line) = &line {
+                                    crate::fair_play::review::after_rated_end(self.store(), line);
+                                }
+                            }
                             Err(e) => {
                                 tracing::debug!(room = %self.id, error = %e, "cannot read the ledger line")
                             }

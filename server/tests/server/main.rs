@@ -23,6 +23,7 @@ mod chaos;
 mod clock;
 mod correspondence;
 mod crash;
+mod fairplay_store;
 mod lifetimes;
 mod matched_seats;
 mod store;

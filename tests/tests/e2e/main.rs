@@ -26,6 +26,7 @@ mod event_limits;
 mod event_page;
 mod fair_deals;
 mod fairness;
+mod fairplay;
 mod farming;
 mod guest_names;
 mod hardening;

@@ -199,6 +199,15 @@ impl Analysis for Cribbage {
     fn args_input(tool: &str, words: &[String]) -> Result<ArgsInput, String> {
         args_input(tool, words)
     }
+
+    fn agreement(
+        cfg: &crate::cribbage::Config,
+        seats: u8,
+        rng: crate::rng::GameRng,
+        steps: &[crate::analysis::Played<crate::cribbage::Move>],
+    ) -> Result<Vec<crate::analysis::Tally>, String> {
+        super::agreement::agreement(cfg, seats, rng, steps)
+    }
 }
 
 #[cfg(test)]

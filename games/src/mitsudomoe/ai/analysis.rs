@@ -262,6 +262,15 @@ impl Analysis for Mitsudomoe {
     fn args_input(tool: &str, words: &[String]) -> Result<ArgsInput, String> {
         args_input(tool, words)
     }
+
+    fn agreement(
+        cfg: &crate::mitsudomoe::Config,
+        seats: u8,
+        rng: crate::rng::GameRng,
+        steps: &[crate::analysis::Played<crate::mitsudomoe::Move>],
+    ) -> Result<Vec<crate::analysis::Tally>, String> {
+        super::agreement::agreement(cfg, seats, rng, steps)
+    }
 }
 
 #[cfg(test)]

@@ -296,6 +296,44 @@ fn stuck(pos: &Position) -> bool {
     pos.board().supply(pos.to_move()) == 0 && !has_turn(pos)
 }
 
+/// The value of every turn from `pos` for its player to move, in the
+/// order of the legal list, each searched `depth` turns deep with a full
+/// window (no bound from its siblings, unlike [`search`]), so that equal
+/// values are real ties. `None` when more than `max_nodes` positions
+/// would be visited. Deterministic: no clock is read.
+pub fn root_values(
+    pos: &Position,
+    depth: u32,
+    house: HouseRules,
+    max_nodes: u64,
+) -> Option<Vec<(Move, i32)>> {
+    let depth = depth.clamp(1, MAX_DEPTH);
+    let never = || false;
+    let mut s = Searcher {
+        limits: Limits {
+            stop: &never,
+            max_nodes: Some(max_nodes),
+            max_depth: depth,
+            house,
+        },
+        nodes: 0,
+        lists: (0..=depth).map(|_| Vec::new()).collect(),
+        path: vec![*pos],
+    };
+    let root = s.children(0, pos, false);
+    let mut out = Vec::with_capacity(root.len());
+    for (mv, child, score) in root {
+        let value = if depth == 1 {
+            s.tick().ok()?;
+            score
+        } else {
+            -s.search(&child, depth - 1, 1, -WIN - 1, WIN + 1).ok()?
+        };
+        out.push((mv, value));
+    }
+    Some(out)
+}
+
 /// Searches `pos` for the player to move within `limits`. `pos` itself
 /// is taken as a position to play on (its end-of-turn checks are not
 /// applied: see [`Position::end_of_turn`]).

@@ -13,9 +13,10 @@ use serde_json::json;
 
 use super::lose::{best_move, is_lose, lose_position, winning_moves};
 use crate::analysis::tool_args::{split, ArgsInput};
-use crate::analysis::{emit_json, input, Analysis, AnalysisError, Budget, Emit};
+use crate::analysis::{emit_json, input, Analysis, AnalysisError, Budget, Emit, Played, Tally};
 use crate::nimrod::piles::Piles;
-use crate::nimrod::Nimrod;
+use crate::nimrod::{Config, Move, Nimrod};
+use crate::rng::GameRng;
 
 /// The tools, by name.
 pub const TOOLS: &[&str] = &["lose-positions", "best-move"];
@@ -135,6 +136,15 @@ impl Analysis for Nimrod {
 
     fn args_input(tool: &str, words: &[String]) -> Result<ArgsInput, String> {
         args_input(tool, words)
+    }
+
+    fn agreement(
+        cfg: &Config,
+        seats: u8,
+        rng: GameRng,
+        steps: &[Played<Move>],
+    ) -> Result<Vec<Tally>, String> {
+        super::agreement::agreement(cfg, seats, rng, steps)
     }
 }
 

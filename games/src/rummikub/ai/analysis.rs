@@ -294,6 +294,15 @@ impl Analysis for Rummikub {
     ) -> Result<serde_json::Value, String> {
         replay_input(cfg, seats, rng, steps)
     }
+
+    fn agreement(
+        cfg: &Config,
+        seats: u8,
+        rng: GameRng,
+        steps: &[crate::analysis::Played<Move>],
+    ) -> Result<Vec<crate::analysis::Tally>, String> {
+        super::agreement::agreement(cfg, seats, rng, steps)
+    }
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use crate::rummikub::rules::hosted_moves;
 use crate::strategy::{Bots, Strategy};
 
 /// The seat's legal moves, if the view says it is to move.
-fn my_moves(seat: Seat, view: &View) -> Option<Vec<Move>> {
+pub(crate) fn my_moves(seat: Seat, view: &View) -> Option<Vec<Move>> {
     if view.next != Some(seat) {
         return None;
     }
@@ -98,7 +98,7 @@ impl Default for Predictor {
 impl Predictor {
     /// The mean predicted win fraction of each move, or `None` when it
     /// cannot tell (the caller then plays greedily).
-    fn scores(
+    pub(crate) fn scores(
         &self,
         seat: Seat,
         view: &View,
