@@ -22,6 +22,7 @@ mod bus;
 mod cluster;
 mod credentials;
 mod cribbage;
+mod docs;
 mod event_limits;
 mod event_page;
 mod fair_deals;

@@ -1,0 +1,122 @@
+//! The README and the documents beside it stay true to the repository:
+//! the README's bot is the program CI plays (`examples/readme_bot.py`,
+//! run by `.ci/python-bot`), and every relative link of README.md and
+//! docs/ names a file that exists and, with an anchor, a heading of it.
+
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// GitHub's anchor of a heading: lower case, spaces to dashes, other
+/// punctuation dropped.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_')
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of `text`'s headings.
+fn anchors(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| l.starts_with('#'))
+        .map(|l| anchor(l.trim_start_matches('#')))
+        .collect()
+}
+
+/// Every `](target)` of `text`.
+fn links(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("](") {
+        rest = &rest[at + 2..];
+        if let Some(end) = rest.find(')') {
+            out.push(rest[..end].to_owned());
+        }
+    }
+    out
+}
+
+#[test]
+fn the_readmes_bot_is_the_program_ci_plays() {
+    let readme = read(&root().join("README.md"));
+    let marker = "<!-- examples/readme_bot.py -->\n```python\n";
+    let start = readme
+        .find(marker)
+        .unwrap_or_else(|| panic!("README.md has no marked bot"))
+        + marker.len();
+    let end = start
+        + readme[start..]
+            .find("```")
+            .unwrap_or_else(|| panic!("the bot's block is not closed"));
+    let program = read(&root().join("examples").join("readme_bot.py"));
+    assert_eq!(
+        &readme[start..end],
+        program,
+        "README.md's bot differs from examples/readme_bot.py"
+    );
+    let lines = program.lines().count();
+    assert!(
+        lines <= 25,
+        "the README promises 25 lines, the bot has {lines}"
+    );
+}
+
+#[test]
+fn every_relative_link_of_the_docs_resolves() {
+    let mut files = vec![root().join("README.md")];
+    let docs = root().join("docs");
+    for entry in std::fs::read_dir(&docs).unwrap_or_else(|e| panic!("docs/: {e}")) {
+        let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
+        if path.extension().is_some_and(|x| x == "md") {
+            files.push(path);
+        }
+    }
+    assert!(files.len() > 8, "{files:?}");
+    let mut checked = 0;
+    for file in &files {
+        let text = read(file);
+        let dir = file
+            .parent()
+            .unwrap_or_else(|| panic!("{}", file.display()));
+        for target in links(&text) {
+            if target.starts_with("http") || target.starts_with("mailto:") {
+                continue;
+            }
+            let (path, fragment) = match target.split_once('#') {
+                Some((p, f)) => (p, Some(f)),
+                None => (target.as_str(), None),
+            };
+            let linked = if path.is_empty() {
+                file.clone()
+            } else {
+                dir.join(path)
+            };
+            assert!(
+                linked.exists(),
+                "{} links to {target}, which does not exist",
+                file.display()
+            );
+            if let (Some(fragment), true) =
+                (fragment, linked.extension().is_some_and(|x| x == "md"))
+            {
+                assert!(
+                    anchors(&read(&linked)).iter().any(|a| a == fragment),
+                    "{} links to {target}, which has no such heading",
+                    file.display()
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 20, "only {checked} links checked");
+}
