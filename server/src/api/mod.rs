@@ -18,7 +18,8 @@
 //! - The endpoints: [`accounts`] (accounts, login, logout, tokens),
 //!   [`password`] (changing it, ending other credentials), [`players`],
 //!   [`ratings`], [`tournaments`], [`ladder`], [`logs`] (many finished
-//!   matches' logs at once, for verifiers); and in plain
+//!   matches' logs at once, for verifiers), [`moderation`] (the
+//!   moderators' actions and log); and in plain
 //!   form [`replay`] and [`ops`] (health, metrics, and the operations
 //!   listener).
 
@@ -27,6 +28,7 @@ pub mod auth;
 pub mod error;
 pub mod ladder;
 pub mod logs;
+pub mod moderation;
 pub mod ops;
 pub mod password;
 pub mod players;

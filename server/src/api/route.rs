@@ -12,6 +12,7 @@ use parlor_protocol::RoomId;
 
 use super::ladder::{self, LadderRoute};
 use super::logs::{self, LogsQuery, LOGS_PATH};
+use super::moderation::{self, ModRoute};
 use super::players::{self, HistoryQuery};
 use super::query::QueryError;
 use super::ratings::{self, RatingsRoute};
@@ -80,6 +81,8 @@ pub enum Endpoint {
     Tournaments(TournamentRoute),
     /// The bot ladders.
     Ladder(LadderRoute),
+    /// The moderators' actions and log.
+    Mod(ModRoute),
     /// A path of the API with a method it does not take.
     MethodNotAllowed(&'static str),
     /// Under `/api/tokens/`, `/api/players/`, `/api/tournaments/` or
@@ -99,6 +102,7 @@ impl Endpoint {
             | Endpoint::Logs(_) => false,
             Endpoint::Tournaments(t) => t.changes(),
             Endpoint::Ladder(l) => l.changes(),
+            Endpoint::Mod(m) => m.changes(),
             _ => true,
         }
     }
@@ -182,6 +186,11 @@ fn endpoint(method: &str, target: &str) -> Option<Endpoint> {
     if let Some(r) = ladder::route(method, path) {
         return Some(r.map_or_else(Endpoint::MethodNotAllowed, |r| {
             r.map_or(Endpoint::NotFound, Endpoint::Ladder)
+        }));
+    }
+    if let Some(r) = moderation::route(method, path, query) {
+        return Some(r.map_or_else(Endpoint::MethodNotAllowed, |r| {
+            r.map_or(Endpoint::NotFound, Endpoint::Mod)
         }));
     }
     let only = |m: &'static str, r: Endpoint| {

@@ -240,7 +240,9 @@ impl Matchmaker {
     }
 
     /// Adds a seek (already checked), not to be paired rated with the
-    /// accounts `apart`; its id. The caller answers `seeking`.
+    /// accounts `apart`, nor (if rated) with a seeker whose account is
+    /// `marked` or not unlike its own; its id. The caller answers
+    /// `seeking`.
     pub async fn seek(
         &self,
         asker: Asker,
@@ -248,6 +250,7 @@ impl Matchmaker {
         (rated, rating): (bool, f64),
         bots_after_ms: Option<u64>,
         apart: Vec<String>,
+        marked: bool,
     ) -> Result<u64, Refused> {
         let now = now_ms();
         let id = match &self.books {
@@ -255,6 +258,7 @@ impl Matchmaker {
                 let mut book = lock(seeks);
                 let id = book.add(asker, spec, rated, rating, now, bots_after_ms)?;
                 book.keep_apart(id, apart);
+                book.set_marked(id, marked);
                 id
             }
             Books::Shared(books) => {
@@ -267,6 +271,7 @@ impl Matchmaker {
                     since_ms: now,
                     bots_at_ms: bots_after_ms.map(|after| now.saturating_add(after)),
                     apart,
+                    marked,
                 };
                 books.add_seek(&w).await.map_err(storage)??
             }
