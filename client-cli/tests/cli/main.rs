@@ -19,6 +19,7 @@ mod cli;
 mod device;
 mod ladder_bot;
 mod matchmaking;
+mod moderation;
 mod play;
 mod protocol;
 mod rated_bots;
