@@ -13,7 +13,7 @@
 //! - [`command`]: `parlor-server accounts role`, granting roles on the
 //!   server machine.
 //!
-//! Who may moderate is an account's [`Role`](crate::accounts::Role): set
+//! Who may moderate is an account's [`Role`]: set
 //! on the server machine (`parlor-server accounts role`) or by an admin,
 //! never by a moderator for themself.
 
