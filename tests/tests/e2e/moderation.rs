@@ -375,13 +375,41 @@ async fn closing_an_account_ends_its_socket_and_match_and_takes_it_out_of_the_la
     };
     let page = request(addr, "GET", "/api/ladder/nimrod", &[], None).await;
     assert!(in_ladder(&page.body), "{}", page.body);
+    // cal entered in an upcoming tournament.
+    let event = json!({"game": "nimrod", "format": "swiss", "rounds": 1,
+                       "options": {"piles": [3, 5]}, "starts_at_ms": now_ms() + 3_600_000});
+    let made = request(
+        addr,
+        "POST",
+        "/api/tournaments",
+        &[bearer(&mia)],
+        Some(event),
+    )
+    .await;
+    assert_eq!(made.status, 201, "{made:?}");
+    let event_path = format!("/api/tournaments/{}", made.body["id"].as_str().unwrap());
+    let entered = request(
+        addr,
+        "POST",
+        &format!("{event_path}/join"),
+        &[bearer(&cal_token)],
+        None,
+    )
+    .await;
+    assert_eq!(entered.status, 200, "{entered:?}");
+    let entrants = |body: &Value| body["players"].as_array().unwrap().len();
+    let page = request(addr, "GET", &event_path, &[], None).await;
+    assert_eq!(entrants(&page.body), 1, "{}", page.body);
 
     let why = json!({"reason": "fair_play", "text": "a program plays for it"});
     let (status, entry) = act(addr, &mia, "cal", "close", why.clone()).await;
     assert_eq!(status, 200, "{entry}");
     assert_eq!(entry["action"], "close");
     assert_eq!(entry["detail"]["matches_resigned"], 1, "{entry}");
+    assert_eq!(entry["detail"]["tournaments_left"], 1, "{entry}");
     closed_at_once(&mut cal).await;
+    let page = request(addr, "GET", &event_path, &[], None).await;
+    assert_eq!(entrants(&page.body), 0, "{}", page.body);
     // The match ends as cal's loss, rated as usual.
     match outcome(&mut dee, &room).await {
         Outcome::Win { winners } => {
@@ -679,4 +707,39 @@ async fn on_postgresql_roles_closing_and_marks_work_alike() {
     assert_eq!((refused.status, refused.code()), (403, "auth/closed"));
     let page = request(addr, "GET", "/api/players/pgc", &[], None).await;
     assert_eq!(page.body["moderation"]["history"][0]["why"], "spam");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_account_closed_on_one_node_loses_its_match_and_socket_on_another() {
+    let Some((scratch, a, b)) =
+        parlor_tests::two_nodes(std::time::Duration::from_millis(2_000)).await
+    else {
+        return;
+    };
+    let url = scratch.url();
+    let mia = human(a.addr(), "mia").await;
+    granted(&["--cluster", url.as_str()], "mia", "moderator");
+    let (cal_t, _) = account_of_kind_with_token(a.addr(), "cal", "human").await;
+    let (dee_t, _) = account_of_kind_with_token(a.addr(), "dee", "human").await;
+    // Both play on node b; the moderator acts on node a.
+    let mut cal = signed_in(&b.url(), &cal_t).await;
+    let mut dee = signed_in(&b.url(), &dee_t).await;
+    let sc = seek_id(&mut cal, rated_seek([4, 6])).await;
+    let sd = seek_id(&mut dee, rated_seek([4, 6])).await;
+    let (room, _, _, _) = matched(&mut cal, sc).await;
+    let (_, dee_seat, _, _) = matched(&mut dee, sd).await;
+    let (status, entry) = act(
+        a.addr(),
+        &mia,
+        "cal",
+        "close",
+        json!({"reason": "fair_play"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{entry}");
+    closed_at_once(&mut cal).await;
+    match outcome(&mut dee, &room).await {
+        Outcome::Win { winners } => assert!(winners.contains(Seat(dee_seat)), "{winners:?}"),
+        other => panic!("{other:?}"),
+    }
 }
