@@ -24,7 +24,7 @@ use parlor_server::{Config, StoreConfig, Sync};
 use parlor_tests::http::{account_of_kind_with_token, basic, bearer, login, request};
 use parlor_tests::rating::{ledger, play_out_first_legal, rated_match};
 use parlor_tests::seeking::{matched, seek_id, signed_in};
-use parlor_tests::{start_server_with, Raw, Received, TestServer};
+use parlor_tests::{start_server_with, Raw, Received, TestServer, PATIENCE};
 use serde_json::{json, Value};
 
 /// The close code of a connection whose credential ended.
@@ -140,8 +140,15 @@ fn routes(target: &str) -> Vec<(&'static str, String, Option<Value>)> {
 }
 
 /// Reads `c` until its connection is closed with code 4002, having been
-/// told `auth/revoked`.
+/// told `auth/revoked`, within [`PATIENCE`] (other messages keep coming
+/// meanwhile, so each read's own patience alone would not end a wait).
 async fn closed_at_once(c: &mut Raw) {
+    tokio::time::timeout(PATIENCE, close_frame(c))
+        .await
+        .unwrap_or_else(|_| panic!("not closed within {PATIENCE:?}"));
+}
+
+async fn close_frame(c: &mut Raw) {
     let mut told = false;
     loop {
         match c.next().await {
@@ -160,13 +167,19 @@ async fn closed_at_once(c: &mut Raw) {
     }
 }
 
-/// Reads `c`'s updates of `room` until the match is over: its outcome.
+/// Reads `c`'s updates of `room` until the match is over, within
+/// [`PATIENCE`]: its outcome.
 async fn outcome(c: &mut Raw, room: &RoomId) -> Outcome {
-    loop {
-        if let Some(o) = c.update(room).await.outcome {
-            return o;
+    let over = async {
+        loop {
+            if let Some(o) = c.update(room).await.outcome {
+                return o;
+            }
         }
-    }
+    };
+    tokio::time::timeout(PATIENCE, over)
+        .await
+        .unwrap_or_else(|_| panic!("the match did not end within {PATIENCE:?}"))
 }
 
 /// The next refusal `c` gets, which must be `code`: (message, detail).
