@@ -552,6 +552,25 @@ async fn marks_keep_marked_accounts_apart(
     let eve_token = token_of(addr, "eve").await;
     let (gus_t, _) = account_of_kind_with_token(addr, "gus", "bot").await;
     let (hal_t, _) = account_of_kind_with_token(addr, "hal", "bot").await;
+    // hal, in the ladder, leaves its pages when marked.
+    let joined = request(
+        addr,
+        "POST",
+        "/api/ladder/nimrod/join",
+        &[bearer(&hal_t)],
+        None,
+    )
+    .await;
+    assert_eq!(joined.status, 200, "{joined:?}");
+    let in_ladder = || async {
+        let page = request(addr, "GET", "/api/ladder/nimrod", &[], None).await;
+        page.body["entrants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["name"] == "hal")
+    };
+    assert!(in_ladder().await);
     let (status, _) = act(
         addr,
         &mia,
@@ -561,6 +580,7 @@ async fn marks_keep_marked_accounts_apart(
     )
     .await;
     assert_eq!(status, 200);
+    assert!(!in_ladder().await);
     let mut eve = signed_in(&url, &eve_token).await;
     let mut gus = signed_in(&url, &gus_t).await;
     let mut hal = signed_in(&url, &hal_t).await;
