@@ -239,7 +239,7 @@ impl Accounts {
             .await
             .map_err(AccountError::store)?
             .ok_or(AccountError::InvalidToken)
-            .and_then(open)
+            .and_then(unless_closed)
     }
 
     /// The account of the browser session `session` (the cookie's value).
@@ -250,7 +250,7 @@ impl Accounts {
             .await
             .map_err(AccountError::store)?
             .ok_or(AccountError::InvalidToken)
-            .and_then(open)
+            .and_then(unless_closed)
     }
 
     /// Starts a browser session for `account`: the cookie's value.
@@ -314,7 +314,7 @@ impl Accounts {
 /// `account` unless a moderator closed it: closing ends its credentials
 /// at once, and this refuses any that a race let through (and every
 /// login by password).
-pub(super) fn open(account: Account) -> Result<Account, AccountError> {
+pub(super) fn unless_closed(account: Account) -> Result<Account, AccountError> {
     if account.standing.closed() {
         Err(AccountError::Closed)
     } else {

@@ -41,7 +41,7 @@ impl Session {
         };
         let fresh = match self.shared.accounts.store().by_name(&account.name).await {
             Ok(Some(a)) => a,
-            // Renamed or gone: nothing moderation holds can be found.
+            // Not found (accounts are never deleted): nothing to hold.
             Ok(None) => return MayPlay::Account(account.standing),
             Err(e) => return unreadable(&e),
         };

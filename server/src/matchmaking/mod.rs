@@ -240,8 +240,9 @@ impl Matchmaker {
     }
 
     /// Adds a seek (already checked), not to be paired rated with the
-    /// accounts `apart`, nor (if rated) with a seeker whose account is
-    /// `marked` or not unlike its own; its id. The caller answers
+    /// accounts `apart`; if rated, it pairs only with seekers whose
+    /// accounts are marked by the moderators when its own is (`marked`),
+    /// and unmarked when its own is not. Its id. The caller answers
     /// `seeking`.
     pub async fn seek(
         &self,

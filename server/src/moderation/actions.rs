@@ -329,3 +329,44 @@ async fn mark(
     }
     Ok(Some(detail))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bad(r: Result<impl std::fmt::Debug, ModError>) -> String {
+        match r {
+            Err(ModError::BadRequest(why)) => why,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn bodies_are_checked_field_by_field() {
+        assert!(bad(Body::parse(b"[1]")).contains("not an action's JSON"));
+        assert!(bad(Body::parse(br#"{"reason": "abuse", "ban": true}"#)).contains("ban"));
+        let empty = Body::parse(b" ").unwrap();
+        assert!(bad(empty.reason()).contains("fair_play, boosting"));
+        let body = Body::parse(br#"{"reason": "spam", "text": " flood ", "minutes": 30}"#).unwrap();
+        assert_eq!(body.reason().unwrap(), ModReason::Spam);
+        assert_eq!(body.text().unwrap(), "flood");
+        assert_eq!(body.minutes().unwrap(), 30);
+        for minutes in [0, -5, MAX_SANCTION_MINUTES + 1] {
+            let b = Body {
+                minutes: Some(minutes),
+                ..Body::default()
+            };
+            assert!(bad(b.minutes()).contains("43200"));
+        }
+        let long = Body {
+            text: "é".repeat(MAX_MOD_TEXT_CHARS + 1),
+            ..Body::default()
+        };
+        assert!(bad(long.text()).contains("at most"));
+        let just = Body {
+            text: "é".repeat(MAX_MOD_TEXT_CHARS),
+            ..Body::default()
+        };
+        assert!(just.text().is_ok(), "characters are counted, not bytes");
+    }
+}
