@@ -75,6 +75,10 @@ enum Cmd {
     /// A game's bot ladder: its entrants best first, games being played,
     /// the latest results.
     Ladder(cmd::ladder::Args),
+    /// A moderator's actions on accounts (close, mark, mute, play-ban,
+    /// roles) and the moderation log; a refusal exits with status 1.
+    #[command(name = "mod", subcommand)]
+    Mod(cmd::moderation::ModCmd),
     /// An account's ratings per game, record and last rated games.
     Player(cmd::player::Args),
     /// Make an account on a server.
@@ -129,6 +133,7 @@ async fn main() -> ExitCode {
                 .await
                 .unwrap_or_else(cmd::fail)
         }
+        Cmd::Mod(c) => return cmd::moderation::run(c).await.unwrap_or_else(cmd::fail),
         Cmd::Play(a) => cmd::play::run(a).await,
         Cmd::Seek(a) => cmd::seek::run(a).await,
         Cmd::Challenge(a) => cmd::challenge::run(a).await,

@@ -330,6 +330,7 @@ async fn open(
                     store: shared.directory.store(),
                     tournaments: &shared.tournaments,
                     ladder: &shared.ladder,
+                    directory: &shared.directory,
                     peer: peer.addr,
                     secure: peer.secure,
                 };

@@ -21,7 +21,7 @@ use tokio_util::sync::CancellationToken;
 struct Args {
     /// Without one, the server runs.
     #[command(subcommand)]
-    command: Option<parlor_server::transfer::Command>,
+    command: Option<Command>,
     /// Address and port to listen on. Use 0.0.0.0:7878 to accept players
     /// from other machines.
     #[arg(long, default_value = "127.0.0.1:7878")]
@@ -153,14 +153,28 @@ struct Args {
     no_ladder: bool,
 }
 
+/// The server's tools, run instead of the server.
+#[derive(Debug, clap::Subcommand)]
+enum Command {
+    /// Moving matches between stores.
+    #[command(flatten)]
+    Transfer(parlor_server::transfer::Command),
+    /// Accounts on this server's database (roles), run on the server
+    /// machine.
+    #[command(subcommand)]
+    Accounts(parlor_server::moderation::command::AccountsCommand),
+}
+
 // The main thread accepts connections and runs the cluster's background
 // work; rooms and connections run on the shards' threads.
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
     parlor_server::logs::init();
     let args = Args::parse();
-    if let Some(command) = args.command {
-        return command.run().await;
+    match args.command {
+        Some(Command::Transfer(command)) => return command.run().await,
+        Some(Command::Accounts(command)) => return command.run().await,
+        None => {}
     }
     // Read before binding: a bad file stops the start with its name.
     let tls = match (&args.tls_cert, &args.tls_key) {

@@ -11,6 +11,7 @@ pub mod game_tool;
 pub mod games;
 pub mod ladder;
 pub mod leaderboard;
+pub mod moderation;
 pub mod play;
 pub mod player;
 pub mod replay;

@@ -20,6 +20,7 @@ mod device;
 mod fairplay;
 mod ladder_bot;
 mod matchmaking;
+mod moderation;
 mod play;
 mod protocol;
 mod rated_bots;

@@ -70,6 +70,9 @@ pub enum AccountError {
     /// The account holds no token with that id.
     #[error("you hold no such token")]
     NoSuchToken,
+    /// A moderator closed the account: it cannot sign in.
+    #[error("this account was closed by a moderator; its player page says why")]
+    Closed,
     /// No account has the name asked for.
     #[error("no player has this name")]
     NoSuchPlayer,

@@ -86,7 +86,7 @@ impl Accounts {
             .unwrap_or_else(|| PasswordHash::from_stored(DECOY_HASH.to_owned()));
         let ok = self.hash(move || password.verify(&hash)).await?;
         match found {
-            Some(account) if ok => Ok((account, device.is_some())),
+            Some(account) if ok => Ok((super::service::unless_closed(account)?, device.is_some())),
             _ => {
                 let now = Instant::now();
                 match device {

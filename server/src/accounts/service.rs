@@ -239,6 +239,7 @@ impl Accounts {
             .await
             .map_err(AccountError::store)?
             .ok_or(AccountError::InvalidToken)
+            .and_then(unless_closed)
     }
 
     /// The account of the browser session `session` (the cookie's value).
@@ -249,6 +250,7 @@ impl Accounts {
             .await
             .map_err(AccountError::store)?
             .ok_or(AccountError::InvalidToken)
+            .and_then(unless_closed)
     }
 
     /// Starts a browser session for `account`: the cookie's value.
@@ -306,6 +308,17 @@ impl Accounts {
             .await
             .map_err(AccountError::store)?
             .ok_or(AccountError::NoSuchPlayer)
+    }
+}
+
+/// `account` unless a moderator closed it: closing ends its credentials
+/// at once, and this refuses any that a race let through (and every
+/// login by password).
+pub(super) fn unless_closed(account: Account) -> Result<Account, AccountError> {
+    if account.standing.closed() {
+        Err(AccountError::Closed)
+    } else {
+        Ok(account)
     }
 }
 

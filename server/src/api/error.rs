@@ -121,6 +121,7 @@ impl ApiError {
                 AccountError::TooManyTokens => (409, C::TokenTooMany),
                 AccountError::NoSuchToken => (404, C::TokenNotFound),
                 AccountError::NoSuchPlayer => (404, C::AccountNotFound),
+                AccountError::Closed => (403, C::AuthClosed),
                 AccountError::Busy => (503, C::ServerBusy),
                 AccountError::Store(_) => (503, C::ServerUnavailable),
             },
@@ -151,6 +152,7 @@ impl ApiError {
                 ModError::DuplicateReport(_) => (409, C::ReportDuplicate),
                 ModError::BadReport(_) => (400, C::ReportBadRequest),
                 ModError::BadBlock(_) => (400, C::BlockBadRequest),
+                ModError::PlayBanned { .. } => (403, C::PlayBanned),
                 ModError::Store(_) => (503, C::ServerUnavailable),
             },
             ApiError::Query(e) => match e {
@@ -178,10 +180,11 @@ impl ApiError {
         }
     }
 
-    /// For a rate limit: in how many milliseconds to try again (at
-    /// least one).
+    /// For a rate limit or a play ban: in how many milliseconds to try
+    /// again (at least one).
     pub fn retry_after_ms(&self) -> Option<u64> {
         match self {
+            ApiError::Mod(ModError::PlayBanned { retry_after_ms, .. }) => Some(*retry_after_ms),
             ApiError::Account(AccountError::RateLimited { wait, .. }) => {
                 Some(u64::try_from(wait.as_millis()).unwrap_or(u64::MAX).max(1))
             }

@@ -19,8 +19,9 @@
 //!   [`password`] (changing it, ending other credentials), [`players`],
 //!   [`ratings`], [`tournaments`], [`ladder`], [`reports`] (players'
 //!   reports and the moderators' queue), [`blocks`], [`fairplay`] (the
-//!   moderators' fair-play review), [`logs`] (many finished matches' logs
-//!   at once, for verifiers); and in plain
+//!   moderators' fair-play review), [`moderation`] (the moderators'
+//!   actions and log), [`logs`] (many finished matches' logs at once, for
+//!   verifiers); and in plain
 //!   form [`replay`] and [`ops`] (health, metrics, and the operations
 //!   listener).
 
@@ -31,6 +32,7 @@ pub mod error;
 pub mod fairplay;
 pub mod ladder;
 pub mod logs;
+pub mod moderation;
 pub mod ops;
 pub mod password;
 pub mod players;

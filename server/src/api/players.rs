@@ -1,5 +1,7 @@
 //! A player's public page (`GET /api/players/NAME`): who they are, their
-//! record per game, their ratings and their last rated games; and their
+//! record per game, their ratings and their last rated games, and what
+//! moderation did to the account (closed, marked, the public part of its
+//! moderation log: no moderator's name, no free text); and their
 //! rating's history in one pool (`GET /api/players/NAME/history?pool=P`),
 //! game by game, for the web page's plot.
 
@@ -37,6 +39,10 @@ pub async fn page(
     let games = crate::accounts::record::tally(&played);
     let (ratings, rated_games) =
         super::ratings::of_player(store, &key, &account.name, now_ms).await?;
+    let history = crate::moderation::ModLog::new(store.beside())
+        .public(&account.name)
+        .await
+        .map_err(storage)?;
     Ok(json!({
         "name": account.name,
         "kind": account.kind,
@@ -44,6 +50,11 @@ pub async fn page(
         "games": games,
         "ratings": ratings,
         "rated_games": rated_games,
+        "moderation": {
+            "closed": account.standing.closed(),
+            "mark": account.standing.mark,
+            "history": history,
+        },
     }))
 }
 

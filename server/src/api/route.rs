@@ -15,6 +15,7 @@ use super::blocks::{self, BlockRoute};
 use super::fairplay::FAIRPLAY_PATH;
 use super::ladder::{self, LadderRoute};
 use super::logs::{self, LogsQuery, LOGS_PATH};
+use super::moderation::{self, ModRoute};
 use super::players::{self, HistoryQuery};
 use super::query::QueryError;
 use super::ratings::{self, RatingsRoute};
@@ -91,6 +92,8 @@ pub enum Endpoint {
     /// `GET /api/mod/fairplay?QUERY` (moderators only; the query, read
     /// once the caller is known to moderate).
     FairPlay(String),
+    /// The moderators' actions and log.
+    Mod(ModRoute),
     /// A path of the API with a method it does not take.
     MethodNotAllowed(&'static str),
     /// Under `/api/tokens/`, `/api/players/`, `/api/tournaments/`,
@@ -114,6 +117,7 @@ impl Endpoint {
             Endpoint::Ladder(l) => l.changes(),
             Endpoint::Reports(r) => r.changes(),
             Endpoint::Blocks(b) => b.changes(),
+            Endpoint::Mod(m) => m.changes(),
             _ => true,
         }
     }
@@ -217,9 +221,15 @@ fn endpoint(method: &str, target: &str) -> Option<Endpoint> {
             Endpoint::MethodNotAllowed(m)
         })
     };
-    // Before any other path under `/api/mod/`.
+    // Before the moderators' other paths (which answer the rest of
+    // `/api/mod/` as not found).
     if path == FAIRPLAY_PATH {
         return only("GET", Endpoint::FairPlay(query.to_owned()));
+    }
+    if let Some(r) = moderation::route(method, path, query) {
+        return Some(r.map_or_else(Endpoint::MethodNotAllowed, |r| {
+            r.map_or(Endpoint::NotFound, Endpoint::Mod)
+        }));
     }
     match path {
         ACCOUNTS_PATH => only("POST", Endpoint::Register),

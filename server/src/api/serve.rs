@@ -34,6 +34,8 @@ pub struct ApiRequest<'a> {
     pub tournaments: &'a crate::tournaments::Tournaments,
     /// The bot ladders.
     pub ladder: &'a crate::ladder::Ladder,
+    /// The rooms (for what moderation does to an account's matches).
+    pub directory: &'a crate::directory::Directory,
     /// The client's address.
     pub peer: IpAddr,
     /// Whether the request came over TLS: native (`--tls-cert`), or from a
@@ -177,7 +179,11 @@ async fn dispatch(
         Endpoint::Tournaments(t) => {
             // The list says what the caller entered, when it is signed in.
             let account = if t.changes() {
-                Some(who(head, req, false).await?)
+                let account = who(head, req, false).await?;
+                if matches!(t, TournamentRoute::Join(_)) {
+                    super::moderation::refuse_banned(req, &account, now_ms).await?;
+                }
+                Some(account)
             } else if t == TournamentRoute::List {
                 who(head, req, false).await.ok()
             } else {
@@ -189,7 +195,11 @@ async fn dispatch(
         }
         Endpoint::Ladder(l) => {
             let account = if l.changes() {
-                Some(who(head, req, false).await?)
+                let account = who(head, req, false).await?;
+                if matches!(l, super::ladder::LadderRoute::Join(_)) {
+                    super::moderation::refuse_banned(req, &account, now_ms).await?;
+                }
+                Some(account)
             } else {
                 None
             };
@@ -213,6 +223,12 @@ async fn dispatch(
                 200,
                 super::fairplay::answer(account, &query, req.store).await?,
             ))
+        }
+        Endpoint::Mod(m) => {
+            let actor = who(head, req, false).await?;
+            let now = i64::try_from(now_ms).unwrap_or(i64::MAX);
+            let body = super::moderation::answer(m, actor, body, req, now).await?;
+            Ok(Answer::json(200, body))
         }
         Endpoint::MethodNotAllowed(allowed) => Err(ApiError::MethodNotAllowed(allowed)),
         Endpoint::NotFound => Err(ApiError::NotFound),

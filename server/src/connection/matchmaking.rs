@@ -11,6 +11,7 @@ use parlor_protocol::{ChallengeInfo, Clock, DeclineReason, ErrorCode, RoomId, Se
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use super::standing::MayPlay;
 use super::Session;
 use crate::accounts::name_key;
 use crate::admission::address_key;
@@ -209,6 +210,11 @@ impl Session {
         else {
             return;
         };
+        let marked = match self.may_play(None).await {
+            MayPlay::Refused => return,
+            MayPlay::Guest => false,
+            MayPlay::Account(s) => s.mark.is_some(),
+        };
         if ask.rated && !self.rated_allowed().await {
             return;
         }
@@ -244,6 +250,7 @@ impl Session {
                 (ask.rated, rating),
                 bots_after_ms,
                 apart,
+                marked,
             )
             .await
         {
@@ -322,7 +329,19 @@ impl Session {
         else {
             return;
         };
+        let my_mark = match self.may_play(None).await {
+            MayPlay::Refused => return,
+            MayPlay::Guest => None,
+            MayPlay::Account(s) => s.mark,
+        };
         if ask.rated {
+            if my_mark.is_some() != them.standing.mark.is_some() {
+                // A marked account's rated games are among marked ones.
+                return self.refuse(Refused::new(
+                    ErrorCode::ChallengeInvalid,
+                    "a rated game between an account marked by the moderators and one not marked cannot be played: challenge casual",
+                ));
+            }
             if !self.rated_allowed().await {
                 return;
             }
@@ -365,6 +384,9 @@ impl Session {
 
     pub(super) async fn accept(&mut self, challenge: u64) {
         if !self.require_account("accepting a challenge") {
+            return;
+        }
+        if self.may_play(None).await == MayPlay::Refused {
             return;
         }
         self.listen();

@@ -16,6 +16,7 @@ mod games;
 mod matchmaking;
 mod requests;
 mod rooms;
+mod standing;
 
 use std::future::Future;
 use std::pin::Pin;

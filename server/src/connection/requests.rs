@@ -11,6 +11,7 @@ use tokio_tungstenite::tungstenite::Utf8Bytes;
 use uuid::Uuid;
 
 use super::entries::Entry;
+use super::standing::MayPlay;
 use super::Session;
 use crate::directory::{ListQuery, NewRoom};
 use crate::limits::MAX_NAME_CHARS;
@@ -36,6 +37,9 @@ impl Session {
                 clock,
                 private,
             } => {
+                if self.may_play(None).await == MayPlay::Refused {
+                    return;
+                }
                 let req = NewRoom {
                     game,
                     seats,
@@ -64,15 +68,20 @@ impl Session {
                 room,
                 seat,
                 client_seed,
-            } => self.forward(
-                room,
-                RoomRequest::Join {
-                    seat,
-                    client_seed,
-                    await_seed: false,
-                },
-                true,
-            ),
+            } => {
+                if self.may_play(Some(&room)).await == MayPlay::Refused {
+                    return;
+                }
+                self.forward(
+                    room,
+                    RoomRequest::Join {
+                        seat,
+                        client_seed,
+                        await_seed: false,
+                    },
+                    true,
+                )
+            }
             ClientMsg::Spectate { room } => self.forward(room, RoomRequest::Spectate, true),
             ClientMsg::AddBot {
                 room,
@@ -146,6 +155,9 @@ impl Session {
             }
             ClientMsg::Decline { challenge, reason } => self.decline(challenge, reason).await,
             ClientMsg::Rematch { room, client_seed } => {
+                if self.may_play(Some(&room)).await == MayPlay::Refused {
+                    return;
+                }
                 if self.promise_seed(client_seed.as_deref()) {
                     self.rematch(room);
                 }
@@ -155,9 +167,17 @@ impl Session {
             }
             ClientMsg::MyGames => self.my_games().await,
             ClientMsg::CreateTournament(req) => self.create_tournament(*req).await,
-            ClientMsg::JoinTournament { id } => self.entry(Entry::TournamentJoin(id)).await,
+            ClientMsg::JoinTournament { id } => {
+                if self.may_play(None).await != MayPlay::Refused {
+                    self.entry(Entry::TournamentJoin(id)).await
+                }
+            }
             ClientMsg::LeaveTournament { id } => self.entry(Entry::TournamentLeave(id)).await,
-            ClientMsg::LadderJoin { game } => self.entry(Entry::LadderJoin(game)).await,
+            ClientMsg::LadderJoin { game } => {
+                if self.may_play(None).await != MayPlay::Refused {
+                    self.entry(Entry::LadderJoin(game)).await
+                }
+            }
             ClientMsg::LadderLeave { game } => self.entry(Entry::LadderLeave(game)).await,
             ClientMsg::Ping { id } => {
                 self.out.send(&ServerMsg::Pong { id });
@@ -211,10 +231,10 @@ impl Session {
                     self.account = Some(account);
                 }
                 Err(e) => {
-                    let code = if matches!(e, crate::accounts::AccountError::InvalidToken) {
-                        ErrorCode::AuthInvalidToken
-                    } else {
-                        ErrorCode::ServerBusy
+                    let code = match e {
+                        crate::accounts::AccountError::InvalidToken => ErrorCode::AuthInvalidToken,
+                        crate::accounts::AccountError::Closed => ErrorCode::AuthClosed,
+                        _ => ErrorCode::ServerBusy,
                     };
                     self.out.send(&ServerMsg::error(code, e.to_string()));
                     return Some(super::drive::Flow::Close(1008, code));

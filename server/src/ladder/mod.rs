@@ -109,6 +109,27 @@ impl Ladder {
         Ok(())
     }
 
+    /// Takes `account` out of every ladder it is in (a moderator closed
+    /// it): how many it left.
+    pub async fn leave_every(&self, account: &Account) -> Result<usize, EventError> {
+        let key = name_key(&account.name);
+        let mut left = 0;
+        for &game in GameKind::ALL {
+            if self
+                .store
+                .leave(game, &key)
+                .await
+                .map_err(|e| EventError::store(&e))?
+            {
+                left += 1;
+            }
+        }
+        if left > 0 {
+            tracing::info!(account = %account.name, left, "left every ladder");
+        }
+        Ok(left)
+    }
+
     /// Takes `account` out of `game`'s ladder: it is paired no more, its
     /// games being played go on. Leaving a ladder one is not in is no
     /// error.

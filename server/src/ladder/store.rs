@@ -217,13 +217,17 @@ impl LadderStore {
         Ok(n == 1)
     }
 
-    /// The entrants of every ladder, by game and name.
+    /// The entrants of every ladder, by game and name; an account marked
+    /// by a moderator (`engine`, `booster`) is left out, so it is neither
+    /// shown nor paired.
     pub async fn entries(&self) -> Result<Vec<EntryRow>, StoreError> {
         let rows = self
             .0
             .query(
-                "SELECT game, account_key, name, builtin, seen_ms, games, wins, losses, draws \
-             FROM ladder_entries WHERE active = $1 ORDER BY game, account_key",
+                "SELECT e.game, e.account_key, e.name, e.builtin, e.seen_ms, e.games, e.wins, \
+             e.losses, e.draws FROM ladder_entries e \
+             LEFT JOIN accounts a ON a.name_key = e.account_key \
+             WHERE e.active = $1 AND a.mark IS NULL ORDER BY e.game, e.account_key",
                 vec![Arg::Bool(true)],
                 ENTRY_KINDS,
             )

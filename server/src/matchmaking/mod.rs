@@ -267,7 +267,10 @@ impl Matchmaker {
     }
 
     /// Adds a seek (already checked), not to be paired rated with the
-    /// accounts `apart`; its id. The caller answers `seeking`.
+    /// accounts `apart`; if rated, it pairs only with seekers whose
+    /// accounts are marked by the moderators when its own is (`marked`),
+    /// and unmarked when its own is not. Its id. The caller answers
+    /// `seeking`.
     pub async fn seek(
         &self,
         asker: Asker,
@@ -275,6 +278,7 @@ impl Matchmaker {
         (rated, rating): (bool, f64),
         bots_after_ms: Option<u64>,
         apart: Vec<String>,
+        marked: bool,
     ) -> Result<u64, Refused> {
         let now = now_ms();
         let id = match &self.books {
@@ -282,6 +286,7 @@ impl Matchmaker {
                 let mut book = lock(seeks);
                 let id = book.add(asker, spec, rated, rating, now, bots_after_ms)?;
                 book.keep_apart(id, apart);
+                book.set_marked(id, marked);
                 id
             }
             Books::Shared(books) => {
@@ -294,6 +299,7 @@ impl Matchmaker {
                     since_ms: now,
                     bots_at_ms: bots_after_ms.map(|after| now.saturating_add(after)),
                     apart,
+                    marked,
                 };
                 books.add_seek(&w).await.map_err(storage)??
             }

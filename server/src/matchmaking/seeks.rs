@@ -89,6 +89,10 @@ pub struct Waiting {
     /// having had as many rated results with them lately as count.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub apart: Vec<String>,
+    /// Whether the seeker's account is marked by the moderators (`engine`
+    /// or `booster`): rated, it pairs only with marked seekers.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub marked: bool,
 }
 
 /// Seeks that make a match.
@@ -162,6 +166,7 @@ impl SeekBook {
                 since_ms: now_ms,
                 bots_at_ms: bots_after_ms.map(|after| now_ms.saturating_add(after)),
                 apart: Vec::new(),
+                marked: false,
             },
         );
         Ok(id)
@@ -171,6 +176,13 @@ impl SeekBook {
     pub fn keep_apart(&mut self, id: u64, apart: Vec<String>) {
         if let Some(w) = self.waiting.get_mut(&id) {
             w.apart = apart;
+        }
+    }
+
+    /// Notes whether seek `id`'s account is marked by the moderators.
+    pub fn set_marked(&mut self, id: u64, marked: bool) {
+        if let Some(w) = self.waiting.get_mut(&id) {
+            w.marked = marked;
         }
     }
 
@@ -222,7 +234,9 @@ impl SeekBook {
             })
             .map(|w| Seek {
                 id: w.id,
-                key: format!("{}|{}", w.rated, w.spec.key()),
+                // A marked account's rated seek pairs among marked ones
+                // only: the mark is part of a rated seek's key.
+                key: format!("{}|{}|{}", w.rated, w.rated && w.marked, w.spec.key()),
                 rated: w.rated,
                 seats: w.spec.seats,
                 seeker: w.asker.seeker(),

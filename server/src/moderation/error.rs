@@ -39,6 +39,15 @@ pub enum ModError {
     /// The block is not valid; why.
     #[error("{0}")]
     BadBlock(String),
+    /// The account is banned from play for now; the message says until
+    /// when and why.
+    #[error("{message}")]
+    PlayBanned {
+        /// "you may not play until ...: why".
+        message: String,
+        /// In how many ms the ban ends (at least one).
+        retry_after_ms: u64,
+    },
     /// The database failed.
     #[error("the moderation records could not be reached: {0}")]
     Store(#[from] StoreError),

@@ -6,14 +6,24 @@
 //! - [`reason`]: the closed set of reasons an action or a report gives.
 //! - [`log`]: the moderation log, every action appended, its public part
 //!   shown on player pages.
+//! - [`actions`]: what a moderator does to an account (close, reopen,
+//!   mark, unmark, mute, play-ban, an admin's role changes).
+//! - [`standing_store`]: writing an account's role and standing.
+//! - [`playban`]: a play ban as the player meets it (until when, why).
+//! - [`command`]: `parlor-server accounts role`, granting roles on the
+//!   server machine.
 //!
 //! Who may moderate is an account's [`Role`]: set
 //! on the server machine (`parlor-server accounts role`) or by an admin,
 //! never by a moderator for themself.
 
+pub mod actions;
+pub mod command;
 pub mod error;
 pub mod log;
+pub mod playban;
 pub mod reason;
+pub mod standing_store;
 
 pub use error::ModError;
 pub use log::{ModAction, ModLog, NewEntry};

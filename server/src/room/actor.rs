@@ -171,6 +171,7 @@ impl Room {
                 RoomRequest::Rematch => self.offer_rematch(who),
             },
             RoomCmd::Detach { token, conn } => self.detach(token, conn),
+            RoomCmd::Resign { account } => self.resign_account(&account).await,
             RoomCmd::Relinquish => self.give_up(),
         }
         self.track_presence(Instant::now());

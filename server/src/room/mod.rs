@@ -130,6 +130,13 @@ pub enum RoomCmd {
         /// The connection that closed.
         conn: ConnId,
     },
+    /// A moderator closed an account: every seat it holds in the match
+    /// being played resigns (a loss, rated as usual). Sent by the node
+    /// that closed it, wherever the room is hosted.
+    Resign {
+        /// The account's name key.
+        account: String,
+    },
     /// This node no longer owns the room (cluster mode: it lost its
     /// lease): tell everyone in it where they stand, and stop. Only a
     /// room's own node sends it: it never travels.
@@ -148,7 +155,7 @@ impl RoomCmd {
     pub fn conn(&self) -> Option<ConnId> {
         match self {
             RoomCmd::Request { who, .. } => Some(who.conn),
-            RoomCmd::Detach { .. } | RoomCmd::Relinquish => None,
+            RoomCmd::Detach { .. } | RoomCmd::Resign { .. } | RoomCmd::Relinquish => None,
         }
     }
 
@@ -158,7 +165,7 @@ impl RoomCmd {
         match self {
             RoomCmd::Request { who, .. } => Some(who.conn),
             RoomCmd::Detach { conn, .. } => Some(*conn),
-            RoomCmd::Relinquish => None,
+            RoomCmd::Resign { .. } | RoomCmd::Relinquish => None,
         }
     }
 
@@ -177,6 +184,7 @@ impl RoomCmd {
                 req,
             },
             RoomCmd::Detach { token, .. } => RoomCmd::Detach { token, conn },
+            RoomCmd::Resign { account } => RoomCmd::Resign { account },
             RoomCmd::Relinquish => RoomCmd::Relinquish,
         }
     }

@@ -156,6 +156,30 @@ impl Room {
         }
     }
 
+    /// Every seat the account `key` (a name key) holds resigns while the
+    /// match is played: what closing the account does to its games.
+    pub(super) async fn resign_account(&mut self, key: &str) {
+        for i in 0..self.seats.len() {
+            if self.status() != RoomStatus::Playing {
+                return;
+            }
+            let held = matches!(&self.seats[i], Slot::Player { name, account: true, .. }
+                if name_key(name) == key);
+            if !held {
+                continue;
+            }
+            let seat = Seat(u8::try_from(i).unwrap_or(u8::MAX));
+            match self.resign(seat).await {
+                Ok(()) => {
+                    tracing::info!(room = %self.id, %seat, "a closed account's seat resigned")
+                }
+                Err(e) => {
+                    tracing::warn!(room = %self.id, %seat, error = %e, "a closed account's seat could not resign")
+                }
+            }
+        }
+    }
+
     /// Applies a step to a copy, stores it, and only then makes it the
     /// room's state and tells everyone: a step the store refuses leaves
     /// the room exactly as it was.

@@ -234,6 +234,32 @@ enum Backend {
     Postgres(ClusterStore),
 }
 
+/// The database beside the log for one of the server's tools, which
+/// runs beside a running server: the SQLite file at `db` (which must
+/// exist: the server makes it), or with `cluster` the PostgreSQL
+/// database at that URL. Statements wait out the server's own writes
+/// ([`BESIDE_BUSY_TIMEOUT`] on SQLite).
+pub async fn open_beside(
+    db: &std::path::Path,
+    cluster: Option<&str>,
+) -> Result<Beside, StoreError> {
+    match cluster {
+        Some(url) => Ok(Beside::Postgres(postgres::tool_pool(url).await?)),
+        None => {
+            if !db.exists() {
+                return Err(StoreError::Settings(format!(
+                    "no database at {} (the server makes it when it first starts)",
+                    db.display()
+                )));
+            }
+            let conn = beside::open_sqlite(db)?;
+            Ok(Beside::Sqlite(std::sync::Arc::new(std::sync::Mutex::new(
+                conn,
+            ))))
+        }
+    }
+}
+
 impl Store {
     /// Opens (or creates) the store `config` names, brings it to the
     /// current layout and starts its writer.

@@ -68,6 +68,30 @@ impl Tournaments {
         .map(|_| ())
     }
 
+    /// Takes account `name` out of every upcoming event it entered and
+    /// withdraws it from every running one (a moderator closed it): how
+    /// many.
+    pub async fn leave_every(&self, name: &str) -> Result<usize, EventError> {
+        let key = name_key(name);
+        let events = self
+            .store
+            .list(
+                &[
+                    TournamentStatus::Upcoming.as_str(),
+                    TournamentStatus::Running.as_str(),
+                ],
+                EVENTS_LEFT_AT_ONCE,
+            )
+            .await
+            .map_err(|e| EventError::store(&e))?;
+        let mut left = 0;
+        for event in events.iter().filter(|s| s.doc.has(&key)) {
+            self.leave(&event.doc.id, name).await?;
+            left += 1;
+        }
+        Ok(left)
+    }
+
     /// Takes account `name` out of event `id`: before the start, off the
     /// list; while it runs, withdrawn (its later games are forfeited).
     pub async fn leave(&self, id: &str, name: &str) -> Result<(), EventError> {
@@ -102,6 +126,11 @@ impl Tournaments {
         .map(|_| ())
     }
 }
+
+/// The most upcoming and running events looked through when an account
+/// leaves them all: far more than a server holds at once (each creator
+/// may have a few upcoming), and a bound on one request's work.
+pub const EVENTS_LEFT_AT_ONCE: usize = 1_000;
 
 fn kind_name(kind: EntrantKind) -> &'static str {
     match kind {

@@ -40,6 +40,7 @@ mod matchmaking;
 mod matchmaking_cluster;
 mod matchmaking_hostile;
 mod mitsudomoe;
+mod moderation;
 mod nimrod;
 mod players_games;
 mod proxy;

@@ -96,7 +96,14 @@ pub(super) async fn listen(dir: Weak<Directory>, cluster: Arc<Cluster>) {
 /// A command for a room hosted here, from gateway `gw`.
 fn command(dir: &Arc<Directory>, cluster: &Arc<Cluster>, gw: String, room: RoomId, cmd: RoomCmd) {
     let me = cluster.bus.me();
-    // Only what travels is sent: every such command names its connection.
+    if let RoomCmd::Resign { .. } = cmd {
+        // No connection's: the room acts on it alone.
+        if let Err(e) = dir.route_local(&room, cmd) {
+            tracing::debug!(%room, ?e, "a resignation found its room gone");
+        }
+        return;
+    }
+    // Every other command that travels names its connection.
     let Some(remote_conn) = cmd.origin() else {
         return;
     };

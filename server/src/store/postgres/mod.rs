@@ -188,3 +188,14 @@ impl PgStore {
         .await
     }
 }
+
+/// A pool on the cluster's database at `url` (as given to `--cluster`),
+/// its schema brought to this server's layout as a node would: for the
+/// server's tools (`parlor-server accounts role`), which run beside the
+/// nodes with plain statements.
+pub(super) async fn tool_pool(url: &str) -> Result<Pool, StoreError> {
+    let target = Target::parse(url)?;
+    let mut client = target.connect().await?;
+    schema::prepare(&mut client, &target.schema).await?;
+    target.pool()
+}

@@ -443,7 +443,8 @@ pub(in crate::store) async fn lines_of(
 }
 
 /// A pool's ratings with deviation at most `max_rd`, best first, of
-/// accounts of `kind` if given, at most `limit`.
+/// accounts of `kind` if given, at most `limit`; a marked account
+/// (moderation's `engine` or `booster`) is left out.
 pub(in crate::store) async fn board(
     tx: &Transaction<'_>,
     pool: &str,
@@ -455,7 +456,7 @@ pub(in crate::store) async fn board(
         .query(
             "SELECT r.rating, r.rd, r.vol, r.games, r.last_ms, r.name, a.kind \
              FROM ratings r JOIN accounts a ON a.name_key = r.account_key \
-             WHERE r.pool = $1 AND r.rd <= $2 AND ($3::text IS NULL OR a.kind = $3) \
+             WHERE r.pool = $1 AND r.rd <= $2 AND ($3::text IS NULL OR a.kind = $3) AND a.mark IS NULL \
              ORDER BY r.rating DESC, r.account_key LIMIT $4",
             &[&pool, &max_rd, &kind, &limit_param(limit)],
         )

@@ -240,7 +240,8 @@ pub(in crate::store) fn lines_of(
 }
 
 /// A pool's ratings with deviation at most `max_rd`, best first, of
-/// accounts of `kind` if given, at most `limit`.
+/// accounts of `kind` if given, at most `limit`; a marked account
+/// (moderation's `engine` or `booster`) is left out.
 pub(in crate::store) fn board(
     conn: &Connection,
     pool: &str,
@@ -251,7 +252,7 @@ pub(in crate::store) fn board(
     let mut stmt = conn.prepare_cached(
         "SELECT r.rating, r.rd, r.vol, r.games, r.last_ms, r.name, a.kind \
          FROM ratings r JOIN accounts a ON a.name_key = r.account_key \
-         WHERE r.pool = ?1 AND r.rd <= ?2 AND (?3 IS NULL OR a.kind = ?3) \
+         WHERE r.pool = ?1 AND r.rd <= ?2 AND (?3 IS NULL OR a.kind = ?3) AND a.mark IS NULL \
          ORDER BY r.rating DESC, r.account_key LIMIT ?4",
     )?;
     let rows = stmt.query_map(
