@@ -41,6 +41,7 @@ mod matchmaking_cluster;
 mod matchmaking_hostile;
 mod mitsudomoe;
 mod moderation;
+mod moderation_void;
 mod nimrod;
 mod players_games;
 mod proxy;

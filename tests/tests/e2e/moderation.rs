@@ -31,7 +31,7 @@ use serde_json::{json, Value};
 const CLOSE_REVOKED: u16 = 4002;
 
 /// The server binary built beside this test (`target/<profile>/`).
-fn server_bin() -> PathBuf {
+pub(crate) fn server_bin() -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let bin = exe
         .parent()
@@ -48,7 +48,7 @@ fn server_bin() -> PathBuf {
 
 /// Runs `parlor-server accounts role NAME ROLE` on the database `db`
 /// (`["--db", path]` or `["--cluster", url]`).
-fn grant(db: &[&str], name: &str, role: &str) -> Output {
+pub(crate) fn grant(db: &[&str], name: &str, role: &str) -> Output {
     std::process::Command::new(server_bin())
         .args(["accounts", "role", name, role])
         .args(db)
@@ -57,7 +57,7 @@ fn grant(db: &[&str], name: &str, role: &str) -> Output {
 }
 
 /// Grants `role` to `name` and checks it said so.
-fn granted(db: &[&str], name: &str, role: &str) {
+pub(crate) fn granted(db: &[&str], name: &str, role: &str) {
     let out = grant(db, name, role);
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -69,7 +69,7 @@ fn granted(db: &[&str], name: &str, role: &str) {
 }
 
 /// A server on a SQLite file, the file's path, and its directory.
-async fn sqlite_server() -> (tempfile::TempDir, PathBuf, TestServer) {
+pub(crate) async fn sqlite_server() -> (tempfile::TempDir, PathBuf, TestServer) {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("parlor.db");
     let server = start_server_with(Config {
@@ -84,7 +84,7 @@ async fn sqlite_server() -> (tempfile::TempDir, PathBuf, TestServer) {
 }
 
 /// A human account's token.
-async fn human(addr: SocketAddr, name: &str) -> String {
+pub(crate) async fn human(addr: SocketAddr, name: &str) -> String {
     account_of_kind_with_token(addr, name, "human").await.0
 }
 
@@ -103,7 +103,13 @@ async fn token_of(addr: SocketAddr, name: &str) -> String {
 }
 
 /// `POST /api/mod/accounts/NAME/ACTION` as the holder of `token`.
-async fn act(addr: SocketAddr, token: &str, name: &str, action: &str, body: Value) -> (u16, Value) {
+pub(crate) async fn act(
+    addr: SocketAddr,
+    token: &str,
+    name: &str,
+    action: &str,
+    body: Value,
+) -> (u16, Value) {
     let a = request(
         addr,
         "POST",
