@@ -470,6 +470,7 @@ mod tests {
             action: LoggedAction::Forfeit,
         });
         MatchLog {
+            chat: Vec::new(),
             room: RoomId::new("verify-test").unwrap_or_else(|| panic!("room id")),
             header,
             moves,
