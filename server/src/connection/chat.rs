@@ -34,14 +34,7 @@ impl Session {
                 )
             }
         };
-        if let Some(until_ms) = self.muted_until().await {
-            return self.chat_refused(
-                &room,
-                ErrorCode::ChatMuted,
-                format!("a moderator muted your account until {until_ms} (ms since the epoch)"),
-                Some(json!({ "until_ms": until_ms })),
-            );
-        }
+        // The rate first: it also bounds the account reads of the mute's check.
         if let Err(wait) = self.chat_rate.take(Instant::now()) {
             let retry_after_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX).max(1);
             return self.chat_refused(
@@ -53,6 +46,14 @@ impl Session {
                     crate::chat::CHAT_WINDOW.as_secs()
                 ),
                 Some(json!({ "retry_after_ms": retry_after_ms })),
+            );
+        }
+        if let Some(until_ms) = self.muted_until().await {
+            return self.chat_refused(
+                &room,
+                ErrorCode::ChatMuted,
+                format!("a moderator muted your account until {until_ms} (ms since the epoch)"),
+                Some(json!({ "until_ms": until_ms })),
             );
         }
         self.forward(

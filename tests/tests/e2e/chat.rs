@@ -18,7 +18,7 @@ use parlor_tests::rating::rated_match;
 use parlor_tests::seeking::signed_in;
 use parlor_tests::{
     match_log, nimrod_pair, play_out_nimrod, resume_at, start_server, start_server_with, Raw,
-    PATIENCE,
+    TestStore, PATIENCE,
 };
 use serde_json::{json, Value};
 
@@ -346,4 +346,30 @@ async fn a_message_said_on_one_node_reaches_a_player_on_the_other() {
     say(&mut b, &room, json!({"text": "from node B"})).await;
     let back = said(&mut a, &room).await;
     assert_eq!((back.text.as_str(), back.id), ("from node B", heard.id + 1));
+}
+
+#[tokio::test]
+async fn the_chat_outlives_a_restart_and_its_ids_go_on_rising() {
+    let store = TestStore::new().await;
+    let server = start_server(Some(&store)).await;
+    let (mut a, mut b, room, _) = nimrod_pair(&server.url(), [3, 4]).await;
+    say(&mut a, &room, json!({"text": "before the restart"})).await;
+    assert_eq!(said(&mut b, &room).await.id, 1);
+    let token = a.token;
+    drop((a, b));
+    server.stop().await.unwrap();
+
+    let server = start_server(Some(&store)).await;
+    let mut a = resume_at(&server.url(), token).await;
+    let lines = a
+        .expect(|m| match m {
+            ServerMsg::ChatHistory { room: r, lines, .. } if *r == room => Some(lines.clone()),
+            _ => None,
+        })
+        .await;
+    let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(texts, ["before the restart"]);
+    say(&mut a, &room, json!({"text": "and after"})).await;
+    assert_eq!(said(&mut a, &room).await.id, 2);
+    server.stop().await.unwrap();
 }
