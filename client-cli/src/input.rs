@@ -26,20 +26,31 @@ pub enum Input {
     Closed,
 }
 
+/// Lines from standard input only (Ctrl-C keeps its default: it stops
+/// the command), for commands that need no question on Ctrl-C.
+pub fn lines() -> mpsc::Receiver<Input> {
+    let (tx, rx) = mpsc::channel(QUEUED_EVENTS);
+    std::thread::spawn(move || read_lines(&tx));
+    rx
+}
+
+/// Sends each line of standard input to `tx`, then [`Input::Closed`].
+fn read_lines(tx: &mpsc::Sender<Input>) {
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        if tx.blocking_send(Input::Line(line)).is_err() {
+            return;
+        }
+    }
+    let _ = tx.blocking_send(Input::Closed);
+}
+
 /// Events from standard input and Ctrl-C. Ctrl-C no longer stops the
 /// command: it arrives here, for the game to ask what to do.
 pub fn terminal() -> mpsc::Receiver<Input> {
     let (tx, rx) = mpsc::channel(QUEUED_EVENTS);
     let lines = tx.clone();
-    std::thread::spawn(move || {
-        for line in std::io::stdin().lock().lines() {
-            let Ok(line) = line else { break };
-            if lines.blocking_send(Input::Line(line)).is_err() {
-                return;
-            }
-        }
-        let _ = lines.blocking_send(Input::Closed);
-    });
+    std::thread::spawn(move || read_lines(&lines));
     // Registered here, before returning, so that a Ctrl-C pressed as soon
     // as the command says it may be is never the default one that kills.
     #[cfg(unix)]

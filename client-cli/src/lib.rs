@@ -5,6 +5,7 @@ pub mod account;
 pub mod analysis;
 pub mod api;
 pub mod bot;
+pub mod chat;
 pub mod client;
 pub mod command;
 pub mod countdown;

@@ -3,8 +3,9 @@
 //! The terminal is read all the time, not only on the player's turn: a
 //! line typed out of turn is answered "not your turn" and dropped, never
 //! kept to be played blind later. Words that are not moves (`help`,
-//! `last`, `resign`, `quit`) work at any time, and Ctrl-C asks whether to
-//! resign or to leave the seat for later.
+//! `last`, `resign`, `quit`, and `/say TEXT` or `/gg` to talk at the
+//! table) work at any time, and Ctrl-C asks whether to resign or to
+//! leave the seat for later.
 
 use std::io::Write;
 
@@ -14,6 +15,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use uuid::Uuid;
 
+use crate::chat::{self, ChatCommand};
 use crate::client::{Client, ClientError};
 use crate::command::{self, Command, LAST_SHOWN};
 use crate::countdown::Countdown;
@@ -233,6 +235,23 @@ async fn server_msg(
 ) -> Result<Option<Ending>, PlayError> {
     match msg {
         ServerMsg::Update(u) if u.room == t.room => return show_update(opts, t, u, out),
+        ServerMsg::Said { room, line } if room == t.room => {
+            writeln!(out, "{}", chat::shown(&line))?;
+        }
+        ServerMsg::ChatHistory { room, lines, .. } if room == t.room => {
+            for line in &lines {
+                writeln!(out, "{}", chat::shown(line))?;
+            }
+        }
+        // A chat refusal concerns no move: the move on its way stays so.
+        ServerMsg::Error { code, message, .. } if chat::is_chat_refusal(code) => {
+            let code = if opts.verbose {
+                format!(" [{code}]")
+            } else {
+                String::new()
+            };
+            writeln!(out, "Chat refused: {message}{code}")?;
+        }
         ServerMsg::Presence {
             seat: s, connected, ..
         } => {
@@ -448,9 +467,14 @@ async fn player_input(
     if line.is_empty() {
         return Ok(None);
     }
+    if let Some(said) = ChatCommand::read(line) {
+        client.send(&said.message(&t.room)).await?;
+        return Ok(None);
+    }
     match Command::read(line) {
         Some(Command::Help) => {
             writeln!(out, "{}", command::help())?;
+            writeln!(out, "{}", chat::HELP)?;
             if let Some(u) = t.current.as_ref().filter(|u| u.to_act.contains(t.seat)) {
                 writeln!(out, "{}", t.renderer.prompt(u))?;
             }

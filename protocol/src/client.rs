@@ -41,6 +41,7 @@ pub const CLIENT_TYPES: &[&str] = &[
     "ladder_join",
     "ladder_leave",
     "seed",
+    "say",
 ];
 
 /// A message from a client.
@@ -309,6 +310,24 @@ pub enum ClientMsg {
         room: RoomId,
         /// 1 to 64 letters, digits, `-` or `_`, fresh for this room.
         client_seed: String,
+    },
+    /// Say something in a room's chat: `text`, or a canned `phrase`
+    /// instead. Heard by those who may read `to` (see "Chat"); refused
+    /// with a `chat/...` error.
+    Say {
+        /// The room.
+        room: RoomId,
+        /// What to say (1 to [`crate::MAX_CHAT_CHARS`] characters, no
+        /// control characters); absent with `phrase`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+        /// A canned phrase instead of `text`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        phrase: Option<crate::Phrase>,
+        /// The channel (default: `players` for a seated player,
+        /// `spectators` for a spectator).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to: Option<crate::Channel>,
     },
     /// Measure the round trip; answered by `pong` with the same id.
     Ping {

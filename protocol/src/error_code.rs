@@ -147,6 +147,11 @@ error_codes! {
     ReportDuplicate = "report/duplicate": "This account has an open report about that player already.",
     ReportBadRequest = "report/bad_request": "The report is not valid (an unknown player, oneself, a reason outside the closed set, a text too long); the message says why.",
     BlockBadRequest = "block/bad_request": "The block is not valid (an unknown player, oneself, or more blocks than one account keeps); the message says why.",
+    ChatRateLimited = "chat/rate_limited": "This connection said as many chat messages as allowed in the window; `detail.retry_after_ms` says when it may speak again.",
+    ChatMuted = "chat/muted": "A moderator muted this account; `detail.until_ms` says when the mute ends.",
+    ChatBadText = "chat/bad_text": "The chat message is empty, longer than 300 characters or holds a control character, or gives both or neither of `text` and `phrase`; the message says why.",
+    ChatNotAllowed = "chat/not_allowed": "This connection may not speak on that channel of the room (not in the room, or a player to the spectators during the game).",
+    ChatGuestsCasualOnly = "chat/guests_casual_only": "A guest may read a room's chat but speak only in casual (unrated) rooms.",
 }
 
 impl fmt::Display for ErrorCode {

@@ -6,6 +6,7 @@
 //! for programs and a message for people. `protocol/README.md` documents
 //! every message with examples.
 
+mod chat;
 mod client;
 mod codec;
 mod error_code;
@@ -18,6 +19,7 @@ mod tournaments;
 mod types;
 mod version;
 
+pub use chat::{check_chat_text, BadText, Channel, ChatLine, Phrase, MAX_CHAT_CHARS};
 pub use client::{ClientMsg, CLIENT_TYPES, MAX_ROOMS_PER_PAGE};
 pub use codec::{decode_client, decode_server, encode, DecodeFailure};
 pub use error_code::ErrorCode;

@@ -174,6 +174,10 @@ pub struct MatchLog {
     /// match they claim to have played. Empty (and absent) otherwise.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub players: Vec<String>,
+    /// The players' chat, in order (absent: none, or a log read before
+    /// the match ended). No part of the match: replaying ignores it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chat: Vec<crate::ChatLine>,
 }
 
 /// A message from the server.
@@ -411,6 +415,24 @@ pub enum ServerMsg {
         /// (rooms with a clock).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         deadline_ms: Option<u64>,
+    },
+    /// A message of a room's chat, to everyone who may read its channel.
+    Said {
+        /// The room.
+        room: RoomId,
+        /// The message.
+        #[serde(flatten)]
+        line: crate::ChatLine,
+    },
+    /// A room's recent chat, sent to a player (the players' channel) or
+    /// a spectator (the spectators') joining or resuming it mid-game.
+    ChatHistory {
+        /// The room.
+        room: RoomId,
+        /// The channel.
+        to: crate::Channel,
+        /// The latest messages, oldest first.
+        lines: Vec<crate::ChatLine>,
     },
     /// The answer to `ping`.
     Pong {

@@ -72,6 +72,7 @@ pub mod admission;
 pub mod api;
 pub mod blocks;
 pub mod bus;
+pub mod chat;
 pub mod clock;
 pub mod config;
 pub mod connection;

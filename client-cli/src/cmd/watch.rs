@@ -21,5 +21,6 @@ pub async fn run(a: Args) -> Result<(), String> {
         .await
         .map_err(|e| format!("{}: {e}", a.server))?;
     let mut out = std::io::stdout();
-    parlor_cli::watch::watch(&mut client, &room, &mut out).await
+    let mut input = parlor_cli::input::lines();
+    parlor_cli::watch::watch(&mut client, &room, &mut input, &mut out).await
 }

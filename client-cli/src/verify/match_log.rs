@@ -470,6 +470,7 @@ mod tests {
             action: LoggedAction::Forfeit,
         });
         MatchLog {
+            chat: Vec::new(),
             room: RoomId::new("verify-test").unwrap_or_else(|| panic!("room id")),
             header,
             moves,
@@ -511,6 +512,25 @@ mod tests {
         let last = if hex.ends_with('0') { "1" } else { "0" };
         hex.pop();
         hex.push_str(last);
+    }
+
+    #[test]
+    fn a_log_with_chat_verifies_as_the_same_log_without() {
+        let plain = fair_log();
+        let text = serde_json::to_value(&plain).unwrap_or_default();
+        let mut with_chat = text.clone();
+        with_chat["chat"] = serde_json::json!([
+            {"id": 1, "at_ms": 5, "name": "alice", "to": "players", "text": "glhf"},
+            {"id": 2, "at_ms": 9, "name": "bob", "to": "players", "text": "Good game", "phrase": "good_game"}
+        ]);
+        let read: MatchLog = serde_json::from_value(with_chat).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(read.chat.len(), 2);
+        let (a, b) = (verify(&plain), verify(&read));
+        assert!(b.verified, "{:?}", b.failures);
+        assert_eq!(
+            serde_json::to_value(&a).unwrap_or_default(),
+            serde_json::to_value(&b).unwrap_or_default()
+        );
     }
 
     #[test]

@@ -15,6 +15,7 @@
 // Helpers the test modules share (not tests themselves).
 mod account;
 mod bot_reconnect;
+mod chat;
 mod cli;
 mod device;
 mod fairplay;

@@ -88,6 +88,7 @@ fn play(game: GameKind, seats: u8, room: &str, seed: u64) -> MatchLog {
         seq += 1;
     }
     MatchLog {
+        chat: Vec::new(),
         room: RoomId::new(room).unwrap(),
         header,
         moves,

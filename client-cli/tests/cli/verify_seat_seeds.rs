@@ -31,6 +31,7 @@ fn log(client_seeds: Value, bot_seats: Option<Value>, extra: Value) -> MatchLog 
         h.extend(more.clone());
     }
     MatchLog {
+        chat: Vec::new(),
         room: RoomId::new("0123456789ab").unwrap(),
         header: serde_json::from_value(header).unwrap(),
         moves: Vec::new(),

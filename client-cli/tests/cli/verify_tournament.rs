@@ -88,6 +88,7 @@ fn play(room: &RoomId, event: EventGame, seed: &EventSeed, rated: bool, pick: u6
         });
     }
     MatchLog {
+        chat: Vec::new(),
         room: room.clone(),
         header,
         moves,
@@ -501,6 +502,7 @@ async fn a_log_that_does_not_belong_fails_at_its_game() {
     e.logs.insert(
         "r2g0".into(),
         MatchLog {
+            chat: Vec::new(),
             room: RoomId::new("r2g0").unwrap(),
             ..moved
         },

@@ -53,6 +53,8 @@ const SERVER_TYPES: &[&str] = &[
     "rematch_started",
     "games",
     "your_turn",
+    "said",
+    "chat_history",
 ];
 
 /// The wire name of a client message's variant (exhaustive on purpose).
@@ -84,6 +86,7 @@ fn client_type(m: &ClientMsg) -> &'static str {
         ClientMsg::LadderJoin { .. } => "ladder_join",
         ClientMsg::LadderLeave { .. } => "ladder_leave",
         ClientMsg::Seed { .. } => "seed",
+        ClientMsg::Say { .. } => "say",
     }
 }
 
@@ -121,6 +124,8 @@ fn server_type(m: &ServerMsg) -> &'static str {
         ServerMsg::RematchStarted { .. } => "rematch_started",
         ServerMsg::Games { .. } => "games",
         ServerMsg::YourTurn { .. } => "your_turn",
+        ServerMsg::Said { .. } => "said",
+        ServerMsg::ChatHistory { .. } => "chat_history",
     }
 }
 

@@ -271,6 +271,7 @@ fn generate(case: &Case) -> MatchLog {
     }
     let outcome = game.outcome();
     MatchLog {
+        chat: Vec::new(),
         room: RoomId::new(format!("golden-{}", case.name)).unwrap(),
         header,
         moves,

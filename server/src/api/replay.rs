@@ -28,6 +28,9 @@ struct Positions {
     views: Vec<AnyView>,
     /// Whether steps beyond [`MAX_REPLAY_STEPS`] were left out.
     truncated: bool,
+    /// The players' chat, in order (absent: none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    chat: Vec<parlor_protocol::ChatLine>,
 }
 
 /// Why there is no replay.
@@ -43,7 +46,7 @@ pub enum NoReplay {
 
 /// The positions of `room`'s finished match, as JSON.
 pub async fn positions(directory: &Directory, room: RoomId) -> Result<Vec<u8>, NoReplay> {
-    let log = match directory.store().log(room.clone()).await {
+    let log = match directory.store().log_with_chat(room.clone()).await {
         Ok(Some(log)) => log,
         Ok(None) => return Err(NoReplay::NotFound),
         Err(e) => return Err(NoReplay::Failed(e.to_string())),
@@ -73,6 +76,7 @@ pub async fn positions(directory: &Directory, room: RoomId) -> Result<Vec<u8>, N
         seats: log.header.seats,
         views,
         truncated: shown < log.moves.len(),
+        chat: log.chat,
     };
     serde_json::to_vec(&body).map_err(|e| NoReplay::Failed(e.to_string()))
 }

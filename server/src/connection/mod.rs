@@ -10,6 +10,7 @@
 //! (`analysis`), its summonses (`matchmaking`).
 
 mod analysis;
+mod chat;
 mod drive;
 mod entries;
 mod games;
@@ -101,6 +102,8 @@ struct Session {
     analysis: OneAnalysis,
     /// Where its summonses to seats arrive.
     matchmaking: Matchmaking,
+    /// Its recent chat messages, for their rate.
+    chat_rate: crate::chat::ChatRate,
 }
 
 /// Serves one accepted WebSocket connection from `peer` until it closes
@@ -138,6 +141,7 @@ pub fn serve(
         rooms: Rooms::default(),
         analysis: OneAnalysis::default(),
         matchmaking: Matchmaking::default(),
+        chat_rate: crate::chat::ChatRate::default(),
     };
     let tracker = session.shared.tracker.clone();
     tracker.spawn(live(session, ws, inbox, hello_by, hold));

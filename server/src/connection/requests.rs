@@ -179,6 +179,12 @@ impl Session {
                 }
             }
             ClientMsg::LadderLeave { game } => self.entry(Entry::LadderLeave(game)).await,
+            ClientMsg::Say {
+                room,
+                text,
+                phrase,
+                to,
+            } => self.say(room, text, phrase, to).await,
             ClientMsg::Ping { id } => {
                 self.out.send(&ServerMsg::Pong { id });
             }
@@ -374,7 +380,7 @@ impl Session {
     /// the store answers for live rooms and closed ones alike.
     async fn get_log(&mut self, room: RoomId, predict: bool) {
         let directory = Arc::clone(&self.shared.directory);
-        match directory.store().log(room.clone()).await {
+        match directory.store().log_with_chat(room.clone()).await {
             Ok(Some(log))
                 if (log.outcome.is_some() || log.closed.is_some())
                     && !directory.store().embargoed(&log).await.unwrap_or(true) =>

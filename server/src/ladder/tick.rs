@@ -339,6 +339,7 @@ mod tests {
         }))
         .unwrap_or_else(|e| unreachable!("{e}"));
         MatchLog {
+            chat: Vec::new(),
             room: new_room().unwrap_or_else(|| unreachable!()),
             header,
             moves: vec![],

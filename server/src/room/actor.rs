@@ -15,6 +15,7 @@ use tokio::sync::mpsc;
 use tokio::time::{sleep_until, Instant};
 use uuid::Uuid;
 
+use super::chat::RoomChat;
 use super::clock::Clocks;
 use super::expiry::Lifetime;
 use super::fencing::Fencing;
@@ -53,6 +54,8 @@ pub(super) struct Room {
     pub rematch: Offers,
     /// Ratings beside the seats and, at the end, their changes.
     pub ratings: RoomRatings,
+    /// Its chat.
+    pub chat: RoomChat,
 }
 
 impl Room {
@@ -161,14 +164,24 @@ impl Room {
                     seat,
                     client_seed,
                     await_seed,
-                } => self.join(who, seat, client_seed, await_seed).await,
+                } => {
+                    self.join(who.clone(), seat, client_seed, await_seed).await;
+                    self.chat_history(&who).await;
+                }
                 RoomRequest::Seed { client_seed } => self.seed(who, client_seed).await,
-                RoomRequest::Spectate => self.spectate(who),
+                RoomRequest::Spectate => {
+                    self.spectate(who.clone());
+                    self.chat_history(&who).await;
+                }
                 RoomRequest::AddBot { seat, strategy } => self.add_bot(who, seat, strategy).await,
                 RoomRequest::Play { seat, seq, mv } => self.play(who, seat, seq, mv).await,
                 RoomRequest::Leave => self.leave(who).await,
-                RoomRequest::Resume => self.resume(who),
+                RoomRequest::Resume => {
+                    self.resume(who.clone());
+                    self.chat_history(&who).await;
+                }
                 RoomRequest::Rematch => self.offer_rematch(who),
+                RoomRequest::Say { text, phrase, to } => self.say(who, text, phrase, to).await,
             },
             RoomCmd::Detach { token, conn } => self.detach(token, conn),
             RoomCmd::Resign { account } => self.resign_account(&account).await,

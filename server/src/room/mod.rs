@@ -10,6 +10,7 @@
 
 mod actor;
 mod broadcast;
+mod chat;
 mod clock;
 mod event_seats;
 mod expiry;
@@ -109,6 +110,18 @@ pub enum RoomRequest {
     Resume,
     /// After the match: offer (or agree to) a rematch.
     Rematch,
+    /// Say something in the room's chat (its text checked, its rate and
+    /// the account's mute too, by the session it came from).
+    Say {
+        /// What is said (a phrase's text for a phrase).
+        text: String,
+        /// The canned phrase it is, if it is one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        phrase: Option<parlor_protocol::Phrase>,
+        /// The channel asked for (default: the speaker's own).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to: Option<parlor_protocol::Channel>,
+    },
 }
 
 /// What a room's actor is sent: a session's request, or one of the

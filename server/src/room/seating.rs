@@ -28,6 +28,8 @@ impl Room {
         let seated = self.seats.iter().any(|s| s.held_by(who.token));
         if !watching && !seated {
             self.spectators.push(out);
+            let key = who.account.then(|| crate::accounts::name_key(&who.name));
+            self.chat.watcher(who.conn, key);
             self.publish();
         }
     }

@@ -114,6 +114,7 @@ pub fn spawn_room(
         fencing: Fencing::new(host.store().cluster().map(|c| c.generation())),
         rematch: Offers::default(),
         ratings: RoomRatings::default(),
+        chat: super::chat::RoomChat::fresh(),
     };
     Prepared::new(room)
 }
@@ -206,6 +207,7 @@ pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<P
         fencing: Fencing::new(host.store().cluster().map(|c| c.generation())),
         rematch: Offers::default(),
         ratings: RoomRatings::default(),
+        chat: super::chat::RoomChat::default(),
     };
     Ok(Prepared::new(room))
 }

@@ -353,6 +353,7 @@ impl Header {
             Vec::new()
         };
         MatchLog {
+            chat: Vec::new(),
             room: record.room,
             header: record.header,
             moves: steps.entries,

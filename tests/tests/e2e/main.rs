@@ -19,6 +19,7 @@ mod analysis;
 mod audit;
 mod blocks;
 mod bus;
+mod chat;
 mod cluster;
 mod credentials;
 mod cribbage;

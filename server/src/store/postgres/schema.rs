@@ -16,7 +16,7 @@ use tokio_postgres::Client;
 use super::super::StoreError;
 
 /// The layout this server writes, kept in `layout.version`.
-pub const LAYOUT: i32 = 11;
+pub const LAYOUT: i32 = 12;
 
 /// Layout 1.
 ///
@@ -361,12 +361,26 @@ CREATE TABLE fairplay_games (
 CREATE INDEX fairplay_pool ON fairplay_games (pool, account_key);
 ";
 
+/// Layout 12, as SQLite's layout 12: each room's chat.
+const LAYOUT_12: &str = "
+CREATE TABLE chat (
+    room text NOT NULL,
+    id bigint NOT NULL,
+    at_ms bigint NOT NULL,
+    name text NOT NULL,
+    account_key text,
+    channel text NOT NULL,
+    text text NOT NULL,
+    PRIMARY KEY (room, id)
+);
+";
+
 /// Each layout's step from the one before, in order: `STEPS[n]` brings
 /// layout `n` to `n + 1` (layout 0: an empty schema). A new table or
 /// column is a new step at the end (and [`LAYOUT`] one more).
 const STEPS: &[&str] = &[
     LAYOUT_1, LAYOUT_2, LAYOUT_3, LAYOUT_4, LAYOUT_5, LAYOUT_6, LAYOUT_7, LAYOUT_8, LAYOUT_9,
-    LAYOUT_10, LAYOUT_11,
+    LAYOUT_10, LAYOUT_11, LAYOUT_12,
 ];
 
 // Every layout has its step.

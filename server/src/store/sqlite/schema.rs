@@ -54,7 +54,7 @@ use rusqlite::{Connection, OptionalExtension};
 use super::StoreError;
 
 /// The layout this server writes, kept in `PRAGMA user_version`.
-pub const LAYOUT: i64 = 11;
+pub const LAYOUT: i64 = 12;
 
 /// Layout 2, with layout 3's columns (a new file starts at layout 3).
 /// `seats` and `moves` are `WITHOUT ROWID`: keyed by their
@@ -352,6 +352,21 @@ CREATE TABLE fairplay_games (
 CREATE INDEX fairplay_pool ON fairplay_games (pool, account_key);
 ";
 
+/// Layout 12: each room's chat, kept with its match (the players' shown
+/// with the log after the end, the spectators' kept for moderators).
+const CHAT: &str = "
+CREATE TABLE chat (
+    room TEXT NOT NULL,
+    id INTEGER NOT NULL,
+    at_ms INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    account_key TEXT,
+    channel TEXT NOT NULL,
+    text TEXT NOT NULL,
+    PRIMARY KEY (room, id)
+) WITHOUT ROWID;
+";
+
 /// The steps from layout 3 on, in order: `STEPS[i]` brings layout
 /// `FIRST_STEPPED + i` to the next. A new table or column is a new step
 /// at the end (and [`LAYOUT`] one more). Layouts before 3 are first
@@ -365,6 +380,7 @@ const STEPS: &[&str] = &[
     DEVICES,
     ABUSE,
     MODERATION,
+    CHAT,
 ];
 
 /// The layout [`STEPS`] starts from.

@@ -416,7 +416,8 @@ pub async fn an_accounts_games_are_listed_with_whose_turn_it_is(backend: &Backen
 pub fn downgrade_sql(backend: &Backend) -> &'static str {
     match backend {
         Backend::Sqlite(_) => {
-            "DROP TABLE fairplay_games;
+            "DROP TABLE chat;
+             DROP TABLE fairplay_games;
              DROP TABLE blocks;
              DROP TABLE reports;
              DROP TABLE mod_log;
@@ -438,7 +439,8 @@ pub fn downgrade_sql(backend: &Backend) -> &'static str {
              PRAGMA user_version = 7;"
         }
         Backend::Postgres(_) => {
-            "DROP TABLE fairplay_games;
+            "DROP TABLE chat;
+             DROP TABLE fairplay_games;
              DROP TABLE blocks;
              DROP TABLE reports;
              DROP TABLE mod_log;
