@@ -163,6 +163,18 @@ enum Command {
     /// machine.
     #[command(subcommand)]
     Accounts(parlor_server::moderation::command::AccountsCommand),
+    /// Copy a SQLite database while the server runs (SQLite's online
+    /// backup, from one snapshot) to a new file readable by its owner
+    /// alone, checked before it is said done. (A cluster's PostgreSQL is
+    /// backed up with its own tools, e.g. `pg_dump`.)
+    Backup {
+        /// The database to copy, as given to the server's `--db`.
+        #[arg(long, default_value = "parlor.db")]
+        db: std::path::PathBuf,
+        /// The new file (never overwritten).
+        #[arg(long, value_name = "FILE")]
+        to: std::path::PathBuf,
+    },
 }
 
 // The main thread accepts connections and runs the cluster's background
@@ -174,6 +186,24 @@ async fn main() -> ExitCode {
     match args.command {
         Some(Command::Transfer(command)) => return command.run().await,
         Some(Command::Accounts(command)) => return command.run().await,
+        Some(Command::Backup { db, to }) => {
+            return match parlor_server::store::backup(&db, &to) {
+                Ok(done) => {
+                    println!(
+                        "backed up {} to {}: {} bytes, layout {}",
+                        db.display(),
+                        done.to.display(),
+                        done.bytes,
+                        done.layout
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("parlor-server backup: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
         None => {}
     }
     // Read before binding: a bad file stops the start with its name.

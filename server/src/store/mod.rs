@@ -41,6 +41,7 @@ pub use corrections::{VoidJob, VOID_BATCH};
 pub use faults::{Faults, ReadHold};
 pub use health::FAILURE_SHOWN_FOR;
 pub use ratings::{BoardRow, RatedEnd, RatedSeat, StoredRating, LEDGER_PAGE};
+pub use sqlite::backup::{backup, BackupDone, BACKUP_BUSY_TIMEOUT};
 pub use sqlite::{STORE_READERS, STORE_READ_QUEUE};
 pub use task::StoreTask;
 pub use types::{

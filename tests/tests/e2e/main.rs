@@ -17,6 +17,7 @@ mod abort_cooldown;
 mod accounts;
 mod analysis;
 mod audit;
+mod backup;
 mod blocks;
 mod bus;
 mod chat;

@@ -24,6 +24,7 @@ use super::{
 use crate::shard::Shards;
 use crate::store::STORE_QUEUE;
 
+pub mod backup;
 mod checkpoint;
 mod connect;
 mod dump;
