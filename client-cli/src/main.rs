@@ -134,9 +134,9 @@ async fn main() -> ExitCode {
                 .unwrap_or_else(cmd::fail)
         }
         Cmd::Mod(c) => return cmd::moderation::run(c).await.unwrap_or_else(cmd::fail),
+        Cmd::Challenge(a) => return cmd::challenge::run(a).await.unwrap_or_else(cmd::fail),
         Cmd::Play(a) => cmd::play::run(a).await,
         Cmd::Seek(a) => cmd::seek::run(a).await,
-        Cmd::Challenge(a) => cmd::challenge::run(a).await,
         Cmd::Accept(a) => cmd::challenge::accept(a).await,
         Cmd::Games(a) => cmd::games::run(a).await,
         Cmd::Bot(a) => cmd::bot::run(a).await,

@@ -53,14 +53,60 @@ pub enum TokenCmd {
         /// What the token is for.
         #[arg(long, default_value = "")]
         label: String,
+        #[command(flatten)]
+        on: TokenServer,
     },
     /// List your API tokens (never the tokens themselves).
-    List,
+    List {
+        #[command(flatten)]
+        on: TokenServer,
+    },
     /// Revoke the token with this id.
     Revoke {
         /// The token's id, from `parlor token list`.
         id: i64,
+        #[command(flatten)]
+        on: TokenServer,
     },
+}
+
+/// Which server `parlor token` speaks to.
+#[derive(Debug, clap::Args)]
+pub struct TokenServer {
+    /// The server (default: the one `parlor login` logged in to). Without
+    /// `--token`, it must be that one: the login's token is good there
+    /// alone.
+    #[arg(long)]
+    server: Option<String>,
+}
+
+impl TokenCmd {
+    fn server(&self) -> Option<&str> {
+        match self {
+            TokenCmd::Create { on, .. } | TokenCmd::List { on } | TokenCmd::Revoke { on, .. } => {
+                on.server.as_deref()
+            }
+        }
+    }
+}
+
+/// The server and credential `parlor token` uses: `--server` with
+/// `--token`; else the login's server and token (`--server`, if given,
+/// must be the login's).
+fn token_target(
+    server: Option<&str>,
+    token: Option<String>,
+    kept: Option<(String, i64, String)>,
+) -> Result<(String, String), String> {
+    match (server, token, kept) {
+        (Some(s), Some(t), _) => Ok((s.to_owned(), t)),
+        (Some(s), None, Some((ks, _, kt))) if ks == s => Ok((ks, kt)),
+        (Some(s), None, Some((ks, _, _))) => Err(format!(
+            "you are logged in to {ks}, not {s}: log in there first (parlor login NAME --server {s}) or give --token"
+        )),
+        (None, t, Some((ks, _, kt))) => Ok((ks, t.unwrap_or(kt))),
+        (_, _, None) => Err("log in first: parlor login NAME".into()),
+    }
 }
 
 /// The password: piped with `--password-stdin`, else asked for on the
@@ -158,10 +204,10 @@ pub async fn logout() -> Result<(), String> {
 
 /// Runs `parlor token ...` with the kept token (or `--token`).
 pub async fn token(cmd: TokenCmd, token: Option<String>) -> Result<(), String> {
-    let (server, _, kept) = account::load_token().ok_or("log in first: parlor login NAME")?;
-    let auth = Auth::Bearer(token.unwrap_or(kept));
+    let (server, token) = token_target(cmd.server(), token, account::load_token())?;
+    let auth = Auth::Bearer(token);
     match cmd {
-        TokenCmd::Create { label } => {
+        TokenCmd::Create { label, .. } => {
             let (status, v) = account::call(
                 &server,
                 "POST",
@@ -176,7 +222,7 @@ pub async fn token(cmd: TokenCmd, token: Option<String>) -> Result<(), String> {
             println!("{}", v["token"].as_str().unwrap_or_default());
             eprintln!("(id {}; shown once: keep it)", v["id"]);
         }
-        TokenCmd::List => {
+        TokenCmd::List { .. } => {
             let (status, v) = account::call(&server, "GET", "/api/tokens", &auth, None).await?;
             if status != 200 {
                 return Err(account::refusal(status, &v));
@@ -185,7 +231,7 @@ pub async fn token(cmd: TokenCmd, token: Option<String>) -> Result<(), String> {
                 println!("{}\t{}", t["id"], t["label"].as_str().unwrap_or_default());
             }
         }
-        TokenCmd::Revoke { id } => {
+        TokenCmd::Revoke { id, .. } => {
             let path = format!("/api/tokens/{id}");
             let (status, v) = account::call(&server, "DELETE", &path, &auth, None).await?;
             if status != 204 {
@@ -195,4 +241,27 @@ pub async fn token(cmd: TokenCmd, token: Option<String>) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn token_commands_use_the_logins_server_or_a_token_given_with_another() {
+        let kept = || Some(("ws://a:1".to_owned(), 1, "kept".to_owned()));
+        let at = |s: &str, t: &str| Ok((s.to_owned(), t.to_owned()));
+        assert_eq!(token_target(None, None, kept()), at("ws://a:1", "kept"));
+        assert_eq!(
+            token_target(Some("ws://a:1"), None, kept()),
+            at("ws://a:1", "kept")
+        );
+        let other = token_target(Some("ws://b:2"), None, kept());
+        assert!(other.is_err_and(|e| e.contains("logged in to ws://a:1")));
+        assert_eq!(
+            token_target(Some("ws://b:2"), Some("given".into()), None),
+            at("ws://b:2", "given")
+        );
+        assert!(token_target(None, None, None).is_err());
+    }
 }

@@ -78,6 +78,11 @@ pub struct Args {
 
 /// Runs `parlor bot`.
 pub async fn run(a: Args) -> Result<(), String> {
+    // The modes that play as an account do so as the one `parlor login`
+    // kept (for this server) unless `--token` gives another.
+    if a.tournament.is_some() || a.ladder.is_some() || a.seek.is_some() || a.accept_challenges {
+        super::use_kept_token(&a.server);
+    }
     let mut client = Client::connect(&a.server, &a.name)
         .await
         .map_err(|e| format!("{}: {e}", a.server))?;
@@ -175,9 +180,9 @@ async fn tournament(
     let me = client
         .account()
         .map(|acc| acc.name.clone())
-        .ok_or("--tournament needs the bot's account: give --token")?;
-    let token =
-        parlor_cli::client::token().ok_or("--tournament needs the bot's account: give --token")?;
+        .ok_or("--tournament needs the bot's account: give --token or log in with parlor login")?;
+    let token = parlor_cli::client::token()
+        .ok_or("--tournament needs the bot's account: give --token or log in with parlor login")?;
     player::enter(&a.server, token, id, &me).await?;
     let (page, played) =
         player::play_event(client, &a.server, id, a.strategy.as_deref(), rng).await?;

@@ -2,6 +2,7 @@
 //! accounts, one asking and one answering.
 
 use std::io::Write;
+use std::process::ExitCode;
 
 use parlor_cli::input::Input;
 use parlor_cli::lobby::{self, ChallengeNews};
@@ -84,9 +85,10 @@ fn io(e: std::io::Error) -> String {
     e.to_string()
 }
 
-/// Runs `parlor challenge`: exits with an error unless it is accepted
-/// (and then plays the match).
-pub async fn run(a: Args) -> Result<(), String> {
+/// Runs `parlor challenge`: plays the match once it is accepted; a
+/// challenge declined, withdrawn or expired is said and gives exit status
+/// 1 (the answer was no), other errors the usual status 2.
+pub async fn run(a: Args) -> Result<ExitCode, String> {
     let (mut client, url) = connect_account(a.server).await?;
     let msg = ClientMsg::Challenge {
         to: a.name.clone(),
@@ -118,7 +120,7 @@ pub async fn run(a: Args) -> Result<(), String> {
                 match lobby::challenge_news(&msg, info.challenge) {
                     Some(ChallengeNews::Accepted(room)) => break room,
                     Some(ChallengeNews::Over(end, reason)) => {
-                        return Err(match reason {
+                        eprintln!("parlor: {}", match reason {
                             Some(r) => format!(
                                 "{} declined the challenge: {} ({})",
                                 info.to,
@@ -127,6 +129,7 @@ pub async fn run(a: Args) -> Result<(), String> {
                             ),
                             None => format!("the challenge ended unaccepted ({})", word(&end)),
                         });
+                        return Ok(ExitCode::FAILURE);
                     }
                     None => {}
                 }
@@ -161,7 +164,7 @@ pub async fn run(a: Args) -> Result<(), String> {
     };
     play_found(&mut client, &found, seated, &mut input, &mut out)
         .await
-        .map(|_| ())
+        .map(|_| ExitCode::SUCCESS)
 }
 
 /// Runs `parlor accept`: waits for a challenge, asks, and plays it.

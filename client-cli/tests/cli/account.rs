@@ -109,6 +109,23 @@ async fn register_login_tokens_and_logout() {
     assert!(made.status.success(), "{}", text(&made));
     let token = String::from_utf8_lossy(&made.stdout).trim().to_owned();
     assert!(token.starts_with("parlor_"));
+    // --server names the login's server; another one is refused plainly.
+    let there = run(
+        s(&["token", "create", "--label", "named", "--server", &url]),
+        "",
+    )
+    .await
+    .unwrap();
+    assert!(there.status.success(), "{}", text(&there));
+    let elsewhere = run(s(&["token", "list", "--server", "ws://127.0.0.1:9"]), "")
+        .await
+        .unwrap();
+    assert!(!elsewhere.status.success());
+    assert!(
+        text(&elsewhere).contains("you are logged in to"),
+        "{}",
+        text(&elsewhere)
+    );
     let listed = run(s(&["token", "list"]), "").await.unwrap();
     let list = String::from_utf8_lossy(&listed.stdout).to_string();
     assert!(

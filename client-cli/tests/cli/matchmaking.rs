@@ -241,7 +241,9 @@ fn a_declined_challenge_says_why_and_fails() {
     b.send("too-fast");
     b.expect("Declined.");
     let status = a.wait_exit();
-    assert!(!status.success(), "{}", a.transcript);
+    // A "no" is exit status 1, as the docs say; 2 is for usage and
+    // connection errors.
+    assert_eq!(status.code(), Some(1), "{}", a.transcript);
     assert!(
         a.transcript
             .contains("answerer declined the challenge: the clock is too fast (too_fast)"),

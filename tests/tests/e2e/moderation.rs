@@ -540,10 +540,11 @@ async fn marks_keep_marked_accounts_apart(
     let from = now_ms() - 60_000;
     let (status, entry) = act(addr, &mia, "eve", "mark", mark("engine", from)).await;
     assert_eq!(status, 200, "{entry}");
-    assert_eq!(
-        entry["detail"],
-        json!({"mark": "engine", "void_from_ms": from})
-    );
+    assert_eq!(entry["detail"]["mark"], json!("engine"), "{entry}");
+    assert_eq!(entry["detail"]["void_from_ms"], json!(from), "{entry}");
+    // Its rated results from then on were voided by correction lines
+    // (numbered in the public ledger).
+    assert!(entry["detail"]["correction_lines"].is_array(), "{entry}");
     assert!(!on_board(addr, "eve").await);
     assert!(on_board(addr, "fay").await);
     let page = request(addr, "GET", "/api/players/eve", &[], None).await;
@@ -607,6 +608,13 @@ async fn marks_keep_marked_accounts_apart(
     assert!(message.contains("marked"), "{message}");
     let (status, _) = act(addr, &mia, "eve", "unmark", json!({"reason": "mistake"})).await;
     assert_eq!(status, 200);
+    // The void put eve back to her rating before the voided match (a
+    // newcomer's, provisional); settled again, the unmarked account is
+    // shown again.
+    store
+        .exec("UPDATE ratings SET rd = 60", Vec::new())
+        .await
+        .unwrap();
     assert!(on_board(addr, "eve").await);
 }
 
