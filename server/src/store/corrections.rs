@@ -56,7 +56,7 @@ pub fn corrections(
     let mut table = RatingTable::default();
     for line in targets {
         for p in &line.players {
-            let key = (line.pool.clone(), crate::accounts::name_key(&p.name));
+            let key = (line.pool.clone(), parlor_protocol::account_key(&p.name));
             let held = current.get(&key).ok_or_else(|| {
                 StoreError::Corrupt(format!(
                     "{} has no rating in {} though line {} rated them",
@@ -73,7 +73,7 @@ pub fn corrections(
         let account = line
             .players
             .iter()
-            .find(|p| crate::accounts::name_key(&p.name) == job.account_key)
+            .find(|p| parlor_protocol::account_key(&p.name) == job.account_key)
             .map(|p| p.name.clone())
             .ok_or_else(|| StoreError::Corrupt(format!("line {} is not the account's", line.n)))?;
         let previous = head.as_ref().map(|(n, h)| (*n, h.as_str()));
@@ -92,7 +92,7 @@ pub fn needed(targets: &[LedgerLine]) -> Vec<(String, String)> {
         .flat_map(|l| {
             l.players
                 .iter()
-                .map(|p| (l.pool.clone(), crate::accounts::name_key(&p.name)))
+                .map(|p| (l.pool.clone(), parlor_protocol::account_key(&p.name)))
         })
         .collect();
     keys.sort();

@@ -257,7 +257,7 @@ async fn void(client: &tokio_postgres::Client, job: &VoidJob) -> Result<Vec<Ledg
                         &p.after.rd,
                         &p.after.vol,
                         &line.pool,
-                        &crate::accounts::name_key(&p.name),
+                        &parlor_protocol::account_key(&p.name),
                     ],
                 )
                 .await?;

@@ -133,7 +133,7 @@ pub(super) fn void(conn: &Connection, job: &VoidJob) -> Result<Vec<LedgerLine>, 
                 p.after.rd,
                 p.after.vol,
                 line.pool,
-                crate::accounts::name_key(&p.name)
+                parlor_protocol::account_key(&p.name)
             ])?;
         }
     }
