@@ -4,6 +4,7 @@
 
 import { TESTS as room } from './suite/room.mjs';
 import { TESTS as chat } from './suite/chat.mjs';
+import { TESTS as reports } from './suite/reports.mjs';
 import { TESTS as games } from './suite/games.mjs';
 import { TESTS as watching } from './suite/watching.mjs';
 import { TESTS as accounts } from './suite/accounts.mjs';
@@ -20,6 +21,7 @@ import { TESTS as speed } from './suite/speed.mjs';
 export const TESTS = {
   ...room,
   ...chat,
+  ...reports,
   ...games,
   ...watching,
   ...accounts,

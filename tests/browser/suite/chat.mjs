@@ -84,6 +84,10 @@ export const TESTS = {
       const after = (await chatLines(bob.page)).find(t => t.includes('well fought'));
       assert.match(after, /^\[spectators\] /);
       assert.ok((await chatLines(bob.page)).some(t => t.startsWith('[players] ') && t.includes('your move')));
+      // The end of the game offers Report and Block about the other player.
+      await bob.page.waitForSelector(`#end-actions button.report-open[data-player="${alice}"]`);
+      await bob.page.waitForSelector(`#end-actions button[aria-pressed="false"][data-player="${alice}"]:not([disabled])`);
+      assert.equal(await bob.page.$(`#end-actions [data-player="${bob.name}"]`), null, 'nothing about oneself');
     } finally {
       await bob.context.close();
       await watcher.close();
