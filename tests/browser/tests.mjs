@@ -5,6 +5,7 @@
 import { TESTS as room } from './suite/room.mjs';
 import { TESTS as chat } from './suite/chat.mjs';
 import { TESTS as reports } from './suite/reports.mjs';
+import { TESTS as moderation } from './suite/moderation.mjs';
 import { TESTS as games } from './suite/games.mjs';
 import { TESTS as watching } from './suite/watching.mjs';
 import { TESTS as accounts } from './suite/accounts.mjs';
@@ -22,6 +23,7 @@ export const TESTS = {
   ...room,
   ...chat,
   ...reports,
+  ...moderation,
   ...games,
   ...watching,
   ...accounts,
