@@ -112,8 +112,11 @@ app.conn.on('tournament_game', m => {
   LATER.eventGame().then(show => show(app, m), () => {});
 });
 
-/** Screens few people open (the moderators'): loaded when opened, never prefetched. */
-const ON_DEMAND = new Set(['mod']);
+/**
+ * Screens few people open (the moderators', the API tokens'): loaded when
+ * opened, never prefetched, so that everyone's first load stays light.
+ */
+const ON_DEMAND = new Set(['mod', 'tokens']);
 
 /** How long after the first screen the other screens' modules are fetched, at the latest. */
 const PREFETCH_WITHIN_MS = 2000;

@@ -9,6 +9,7 @@ import { h, put } from './dom.js';
 import { api, explain } from './api.js';
 import { dateText } from './lib/dates.js';
 import { GAMES } from './games.js';
+import { needPanelsStyle } from './panelstyle.js';
 
 /** Most characters in a moderator's text: the server's MAX_MOD_TEXT_CHARS. */
 export const MAX_MOD_TEXT_CHARS = 1000;
@@ -183,6 +184,7 @@ const TABS = [
 ];
 
 export function showModPage(app, tab) {
+  needPanelsStyle();
   const current = TABS.find(t => t[0] === tab) || TABS[0];
   put(app.main, h('section', { class: 'mod-screen' },
     h('h2', {}, 'Moderation'),

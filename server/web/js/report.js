@@ -7,6 +7,9 @@
 import { h, put } from './dom.js';
 import { api, explain } from './api.js';
 import { dateText } from './lib/dates.js';
+import { needPanelsStyle } from './panelstyle.js';
+
+needPanelsStyle();
 
 /** Most characters in a report's text: the server's MAX_MOD_TEXT_CHARS. */
 export const MAX_REPORT_TEXT_CHARS = 1000;

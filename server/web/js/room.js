@@ -48,8 +48,6 @@ export function showRoom(app, room, watchOnly) {
   let stepBefore = null;
   /** Seats that offered a rematch (from `rematch_offered`). */
   let offers = [];
-  /** Report and Block for the other players, once the game is over (made once). */
-  let endActions = null;
   const rematchNote = h('p', { class: 'hint', id: 'rematch-note', 'aria-live': 'polite' });
 
   const leave = async () => {
@@ -147,14 +145,6 @@ export function showRoom(app, room, watchOnly) {
       : others.length && offered ? `Rematch offered by you and ${others.join(', ')}.`
         : others.length ? `${others.join(' and ')} offer${others.length > 1 ? '' : 's'} a rematch.`
           : 'You offered a rematch: waiting for the others.';
-    if (!endActions && u.status === 'finished' && !u.closed && mine && conn.account) {
-      const me = conn.account.name.toLowerCase();
-      const others = u.seats.filter(s => s.account && s.name.toLowerCase() !== me).map(s => s.name);
-      endActions = h('div', { class: 'end-actions', id: 'end-actions' });
-      if (others.length) {
-        import('./report.js').then(m => put(endActions, others.map(n => m.playerActions(app, n, room))), () => {});
-      }
-    }
     put(tools,
       rematchable ? h('button', {
         class: 'primary', id: 'rematch', disabled: offered,
@@ -165,8 +155,7 @@ export function showRoom(app, room, watchOnly) {
       !mine && u.status === 'waiting' && u.seats.some(s => s.kind === 'empty')
         ? h('button', { onclick: () => conn.send({ type: 'join', room, client_seed: clientSeed() }) }, 'Take a seat') : null,
       h('button', { onclick: leave, id: 'leave' }, mine && u.status === 'playing' ? 'Resign' : 'Leave'),
-      h('a', { class: 'button', href: '#/' }, 'Lobby'),
-      endActions);
+      h('a', { class: 'button', href: '#/' }, 'Lobby'));
   };
 
   /** The name the seat was last taken again under (tried once per name). */
@@ -195,7 +184,7 @@ export function showRoom(app, room, watchOnly) {
       if (m.room !== room) return;
       if (!last || m.seq !== last.update.seq) refusal.textContent = '';
       last = app.latest.get(room);
-      if (chat) chat.draw(m);
+      if (side) side.draw(m);
       const at = frameAt();
       render();
       rename(m);
@@ -216,8 +205,7 @@ export function showRoom(app, room, watchOnly) {
     }),
     conn.on('error', m => {
       if (m.room !== room) return;
-      // The chat panel shows its own refusals.
-      if (String(m.code).startsWith('chat/')) return;
+      if (m.code.startsWith('chat/')) return; // The chat shows its own.
       // A move that crossed another step is asked again by the next update.
       if (m.code === 'action/stale_seq') return;
       refusal.textContent = m.message;
@@ -232,18 +220,17 @@ export function showRoom(app, room, watchOnly) {
   ];
   const timer = setInterval(drawClocks, CLOCK_TICK_MS);
 
+  // The chat, and Report and Block at the end: a module loaded on demand.
   const chatSlot = h('div', { class: 'chat-slot' });
-  /** The chat panel, once its module is loaded (null until then, or if it cannot be). */
-  let chat = null;
+  const endSlot = h('div', { class: 'end-actions' });
+  let side = null;
   let gone = false;
-  import('./chat.js').then(m => {
+  import('./roomside.js').then(m => {
     if (gone) return;
-    chat = m.chatPanel(app, room);
-    put(chatSlot, chat.el);
-    if (last) chat.draw(last.update);
-  }, () => { chatSlot.textContent = 'The chat could not be loaded: reload the page to talk.'; });
-
-  put(app.main, h('section', { class: 'room-screen' }, title, status, seatsBox, refusal, board, chatSlot, rematchNote, tools));
+    side = m.roomSide(app, room, chatSlot, endSlot);
+    if (last) side.draw(last.update);
+  }, () => {});
+  put(app.main, h('section', { class: 'room-screen' }, title, status, seatsBox, refusal, board, chatSlot, rematchNote, tools, endSlot));
   last = app.latest.get(room) || null;
   if (last) render();
   else status.textContent = 'Loading the room…';
@@ -251,7 +238,7 @@ export function showRoom(app, room, watchOnly) {
 
   return () => {
     gone = true;
-    if (chat) chat.dispose();
+    if (side) side.dispose();
     offs.forEach(off => off());
     clearInterval(timer);
     setYourTurn(false);
