@@ -205,4 +205,9 @@ pub struct AccountInfo {
     pub name: String,
     /// `human` or `bot`.
     pub kind: String,
+    /// The account's role on this server: `player`, `moderator` or
+    /// `admin` (told only to the account itself, so that its client may
+    /// offer the moderators' page). Absent from older servers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
 }

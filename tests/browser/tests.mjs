@@ -3,6 +3,9 @@
 // own resume token) and a page.
 
 import { TESTS as room } from './suite/room.mjs';
+import { TESTS as chat } from './suite/chat.mjs';
+import { TESTS as reports } from './suite/reports.mjs';
+import { TESTS as moderation } from './suite/moderation.mjs';
 import { TESTS as games } from './suite/games.mjs';
 import { TESTS as watching } from './suite/watching.mjs';
 import { TESTS as accounts } from './suite/accounts.mjs';
@@ -18,6 +21,9 @@ import { TESTS as speed } from './suite/speed.mjs';
 
 export const TESTS = {
   ...room,
+  ...chat,
+  ...reports,
+  ...moderation,
   ...games,
   ...watching,
   ...accounts,

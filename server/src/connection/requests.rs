@@ -283,6 +283,7 @@ impl Session {
             account: self.account.as_ref().map(|a| parlor_protocol::AccountInfo {
                 name: a.name.clone(),
                 kind: a.kind.as_str().to_owned(),
+                role: Some(a.standing.role.as_str().to_owned()),
             }),
         });
         None

@@ -99,4 +99,10 @@ pub static ASSETS: &[Asset] = assets! {
     "js/lib/dates.js" => JavaScript,
     "js/lib/options.js" => JavaScript,
     "js/lib/links.js" => JavaScript,
+    "panels.css" => Css,
+    "js/panelstyle.js" => JavaScript,
+    "js/roomside.js" => JavaScript,
+    "js/chat.js" => JavaScript,
+    "js/report.js" => JavaScript,
+    "js/modpage.js" => JavaScript,
 };

@@ -1,6 +1,7 @@
 // The header's account part: for a guest the name used in `hello`, "log
 // in" and "register"; for an account its name, "Your games" with the count
-// of games waiting for a move, tokens and "log out". And the sound switch.
+// of games waiting for a move, tokens, "Moderation" for a moderator, and
+// "log out". And the sound switch.
 
 import { h, put } from './dom.js';
 import { savedName, saveName } from './net.js';
@@ -34,6 +35,8 @@ export function setupHeader(app) {
         h('a', { id: 'me', class: 'me', href: `#/player/${encodeURIComponent(a.name)}` }, a.name),
         h('a', { href: '#/games', id: 'games-link' }, 'Your games', badge),
         h('a', { href: '#/tokens', id: 'tokens-link' }, 'Tokens'),
+        // The role comes in `welcome`, to the account itself only.
+        a.role === 'moderator' || a.role === 'admin' ? h('a', { href: '#/mod', id: 'mod-link' }, 'Moderation') : null,
         h('button', { id: 'logout', type: 'button', onclick: () => logout(app) }, 'Log out'),
         mute, theme);
     } else {

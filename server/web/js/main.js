@@ -25,6 +25,8 @@ const app = {
   latest: new Map(),
   /** Rooms this connection watches. */
   watching: new Set(),
+  /** room id -> (message id -> line): the chat read there (`said`, `chat_history`). */
+  chat: new Map(),
   main: document.getElementById('app'),
   /** Where seeks waiting and challenges show, whatever the screen. */
   notices: document.getElementById('notices'),
@@ -40,6 +42,13 @@ app.conn.on('joined', m => {
   // too, and the server could not have chosen its seed around ours.
   if (m.seed_wanted) app.conn.send({ type: 'seed', room: m.room, client_seed: clientSeed() });
 });
+/** Keeps a chat line for the room's panel, once per message id. */
+const keepChat = (room, line) => {
+  if (!app.chat.has(room)) app.chat.set(room, new Map());
+  app.chat.get(room).set(line.id, line);
+};
+app.conn.on('said', m => keepChat(m.room, m));
+app.conn.on('chat_history', m => { for (const line of m.lines || []) keepChat(m.room, line); });
 app.conn.on('left', m => { app.seats.delete(m.room); app.watching.delete(m.room); });
 app.conn.on('spectating', m => app.watching.add(m.room));
 app.conn.on('status', m => { if (!m.up) app.watching.clear(); });
@@ -93,6 +102,7 @@ const LATER = {
   tournaments: () => import('./tournaments.js').then(m => m.showTournaments),
   tournament: () => import('./tournament.js').then(m => m.showTournament),
   ladder: () => import('./ladder.js').then(m => m.showLadder),
+  mod: () => import('./modpage.js').then(m => m.showModPage),
   // Not a screen: the card a tournament's round shows, whatever the screen.
   eventGame: () => import('./eventnotice.js').then(m => m.showEventGame),
 };
@@ -101,6 +111,12 @@ const LATER = {
 app.conn.on('tournament_game', m => {
   LATER.eventGame().then(show => show(app, m), () => {});
 });
+
+/**
+ * Screens few people open (the moderators', the API tokens'): loaded when
+ * opened, never prefetched, so that everyone's first load stays light.
+ */
+const ON_DEMAND = new Set(['mod', 'tokens']);
 
 /** How long after the first screen the other screens' modules are fetched, at the latest. */
 const PREFETCH_WITHIN_MS = 2000;
@@ -135,6 +151,7 @@ function route() {
   else if (parts[0] === 'player' && parts[1]) later('player', show => show(app, decodeURIComponent(parts[1])));
   else if (parts[0] === 'tournaments') later('tournaments', show => show(app));
   else if (parts[0] === 'tournament' && parts[1]) later('tournament', show => show(app, decodeURIComponent(parts[1])));
+  else if (parts[0] === 'mod') later('mod', show => show(app, parts[1] || ''));
   else if (parts[0] === 'ladder') later('ladder', show => show(app, decodeURIComponent(parts[1] || '')));
   else if (parts[0] === 'leaderboard') {
     const kind = new URLSearchParams(query).get('kind');
@@ -154,7 +171,7 @@ app.conn.connect();
 route();
 // The other screens, fetched while the player reads the first one
 // (data-prefetched on <html> says when: the speed test weighs them all).
-const prefetch = () => Promise.allSettled(Object.values(LATER).map(load => load()))
+const prefetch = () => Promise.allSettled(Object.entries(LATER).filter(([name]) => !ON_DEMAND.has(name)).map(([, load]) => load()))
   .then(() => { document.documentElement.dataset.prefetched = 'yes'; });
 if ('requestIdleCallback' in window) requestIdleCallback(prefetch, { timeout: PREFETCH_WITHIN_MS });
 else setTimeout(prefetch, 0);

@@ -1,7 +1,8 @@
 // A player's page (#/player/NAME): name, kind, joined, games; their
 // rating in each game's pool with its history plotted and their recent
 // rated games; and, for a signed-in visitor other than the player, a
-// challenge form.
+// challenge form, Report and Block; and the public moderation summary
+// (closed, marked) when there is one.
 
 import { h, put } from './dom.js';
 import { api, explain } from './api.js';
@@ -59,6 +60,13 @@ export function showPlayer(app, name) {
         api('GET', `/api/players/${encodeURIComponent(p.name)}/history?pool=${encodeURIComponent(pool)}`)
           .catch(err => ({ error: explain(err).text }))));
       if (gone) return;
+      // Report, Block and the moderation summary: a module of their own,
+      // loaded with the page's answer (not prefetched with the lobby).
+      const extras = h('div', { class: 'player-extras' });
+      import('./report.js').then(m => {
+        put(extras, m.moderationSummary(p.moderation), m.playerActions(app, p.name));
+        extras.dataset.loaded = 'yes';
+      }, () => { extras.textContent = 'Part of this page could not be loaded: reload it.'; });
       const me = app.conn.account;
       const self = me && me.name.toLowerCase() === p.name.toLowerCase();
       put(section,
@@ -66,6 +74,7 @@ export function showPlayer(app, name) {
         h('dl', { class: 'facts' },
           h('dt', {}, 'Kind'), h('dd', { id: 'player-kind' }, p.kind === 'bot' ? 'bot' : 'person'),
           h('dt', {}, 'Joined'), h('dd', { id: 'player-joined' }, dateText(p.created))),
+        extras,
         ratingsSection(p, Object.fromEntries(pools.map((pool, i) => [pool, histories[i]]))),
         h('h3', {}, 'Games'), gamesList(p.games),
         self ? h('p', { class: 'hint' }, 'This is you.')

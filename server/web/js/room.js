@@ -184,6 +184,7 @@ export function showRoom(app, room, watchOnly) {
       if (m.room !== room) return;
       if (!last || m.seq !== last.update.seq) refusal.textContent = '';
       last = app.latest.get(room);
+      if (side) side.draw(m);
       const at = frameAt();
       render();
       rename(m);
@@ -204,6 +205,7 @@ export function showRoom(app, room, watchOnly) {
     }),
     conn.on('error', m => {
       if (m.room !== room) return;
+      if (m.code.startsWith('chat/')) return; // The chat shows its own.
       // A move that crossed another step is asked again by the next update.
       if (m.code === 'action/stale_seq') return;
       refusal.textContent = m.message;
@@ -218,13 +220,25 @@ export function showRoom(app, room, watchOnly) {
   ];
   const timer = setInterval(drawClocks, CLOCK_TICK_MS);
 
-  put(app.main, h('section', { class: 'room-screen' }, title, status, seatsBox, refusal, board, rematchNote, tools));
+  // The chat, and Report and Block at the end: a module loaded on demand.
+  const chatSlot = h('div', { class: 'chat-slot' });
+  const endSlot = h('div', { class: 'end-actions' });
+  let side = null;
+  let gone = false;
+  import('./roomside.js').then(m => {
+    if (gone) return;
+    side = m.roomSide(app, room, chatSlot, endSlot);
+    if (last) side.draw(last.update);
+  }, () => {});
+  put(app.main, h('section', { class: 'room-screen' }, title, status, seatsBox, refusal, board, chatSlot, rematchNote, tools, endSlot));
   last = app.latest.get(room) || null;
   if (last) render();
   else status.textContent = 'Loading the room…';
   if (!app.watching.has(room) && (watchOnly || (!app.seats.has(room) && conn.ready))) conn.send({ type: 'spectate', room });
 
   return () => {
+    gone = true;
+    if (side) side.dispose();
     offs.forEach(off => off());
     clearInterval(timer);
     setYourTurn(false);

@@ -130,7 +130,7 @@ export const TESTS = {
     // The token plays as the account...
     const welcome = await helloWithToken(page, token);
     assert.equal(welcome.type, 'welcome');
-    assert.deepEqual(welcome.account, { name, kind: 'bot' });
+    assert.deepEqual(welcome.account, { name, kind: 'bot', role: 'player' });
     // ...which the list shows as a last use, once asked again (the server
     // may record the use just after the welcome).
     let used = 'never';

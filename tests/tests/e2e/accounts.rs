@@ -312,7 +312,8 @@ async fn a_token_in_hello_names_the_player_on_the_seat_for_everyone() {
         welcome_account(&welcome),
         Some(AccountInfo {
             name: "Nimbot".into(),
-            kind: "bot".into()
+            kind: "bot".into(),
+            role: Some("player".into()),
         })
     );
     // A guest asking for the account's name (in any case) is refused, and
