@@ -123,3 +123,67 @@ fn every_relative_link_of_the_docs_resolves() {
     }
     assert!(checked > 20, "only {checked} links checked");
 }
+
+/// The long flags `--help` lists for `args` of the built server.
+fn flags(args: &[&str]) -> Vec<String> {
+    let out = std::process::Command::new(crate::moderation::server_bin())
+        .args(args)
+        .arg("--help")
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(out.status.success(), "{args:?} --help failed");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_start();
+            let l = l
+                .strip_prefix("-h, ")
+                .or_else(|| l.strip_prefix("-V, "))
+                .unwrap_or(l);
+            let flag: String = l
+                .strip_prefix("--")?
+                .chars()
+                .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-')
+                .collect();
+            (!flag.is_empty() && flag != "help").then(|| format!("--{flag}"))
+        })
+        .collect()
+}
+
+/// Whether `text` names `flag` as a whole word.
+fn names(text: &str, flag: &str) -> bool {
+    text.match_indices(flag).any(|(at, _)| {
+        !text[at + flag.len()..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_lowercase() || c == '-')
+    })
+}
+
+#[test]
+fn every_flag_of_the_server_and_its_commands_is_documented() {
+    let mut docs = read(&root().join("README.md"));
+    for entry in std::fs::read_dir(root().join("docs")).unwrap_or_else(|e| panic!("{e}")) {
+        let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
+        if path.extension().is_some_and(|x| x == "md") {
+            docs.push_str(&read(&path));
+        }
+    }
+    let mut checked = 0;
+    for args in [
+        &[][..],
+        &["backup"],
+        &["accounts", "role"],
+        &["export"],
+        &["import"],
+    ] {
+        for flag in flags(args) {
+            assert!(
+                names(&docs, &flag),
+                "parlor-server {args:?} has {flag}, which neither README.md nor docs/ names"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 25, "only {checked} flags found");
+}
