@@ -4,7 +4,7 @@
 //! connection) and play on; at the end everything the event published
 //! is re-checked against the match logs and the revealed seed.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -23,6 +23,9 @@ use super::seekers::{account_token, connect, post};
 
 /// Rounds of the event: enough that pairings depend on results.
 pub const EVENT_ROUNDS: u32 = 3;
+
+/// How often a player asks for its games again while nothing comes.
+const ASK_AGAIN: Duration = Duration::from_secs(2);
 
 /// How long the last (fault-free) cycle may take to finish the event.
 pub const EVENT_FINISH_WITHIN: Duration = Duration::from_secs(90);
@@ -69,17 +72,31 @@ async fn player(url: String, token: String, stop: Arc<AtomicBool>) {
         return;
     }
     let mut played: HashMap<String, u64> = HashMap::new();
+    // Rooms this connection has seen an update of: it sits there.
+    let mut seated: HashSet<String> = HashSet::new();
+    let mut asked = tokio::time::Instant::now();
     while !stop.load(Ordering::Relaxed) {
         let msg = match recv_within(&mut ws, Duration::from_millis(500)).await {
             Ok(m) => m,
-            Err(e) if e == "timeout" => continue,
+            Err(e) if e == "timeout" => {
+                // As a real client reads its event's page now and then: a
+                // game made while this connection was being set up may
+                // have missed both the notice and the first `my_games`.
+                if asked.elapsed() >= ASK_AGAIN {
+                    asked = tokio::time::Instant::now();
+                    if send(&mut ws, json!({"type": "my_games"})).await.is_err() {
+                        return;
+                    }
+                }
+                continue;
+            }
             Err(_) => return,
         };
         let join = |room: String, seat: u8| json!({"type": "join", "room": room, "seat": seat});
         let sent = match msg {
             ServerMsg::Games { games } => {
                 let mut ok = Ok(());
-                for g in games {
+                for g in games.iter().filter(|g| !seated.contains(g.room.as_str())) {
                     ok = ok.and(send(&mut ws, join(g.room.to_string(), g.seat.0)).await);
                 }
                 ok
@@ -87,6 +104,7 @@ async fn player(url: String, token: String, stop: Arc<AtomicBool>) {
             ServerMsg::TournamentGame(t) => send(&mut ws, join(t.room.to_string(), t.seat.0)).await,
             ServerMsg::Update(u) => {
                 let room = u.room.to_string();
+                seated.insert(room.clone());
                 let mine = u.you.filter(|s| u.to_act.contains(*s));
                 let mv = u.legal.as_ref().and_then(|l| l.first()).cloned();
                 match (mine, mv) {
