@@ -81,7 +81,10 @@ pub async fn answer(
                 .map_err(ModError::from)?
                 .ok_or_else(|| ModError::BadBlock(format!("no account is named {name:?}")))?;
             let now_ms = i64::try_from(now_ms).unwrap_or(i64::MAX);
-            blocks.block(&account.name, &player.name, now_ms).await?;
+            blocks
+                .block(&account.name, &player.name, now_ms)
+                .await
+                .map_err(ModError::from)?;
             Ok((201, json!({ "player": player.name, "blocked": true })))
         }
         BlockRoute::Unblock(name) => {

@@ -75,7 +75,7 @@ pub async fn answer(q: LogsQuery, store: &Store) -> Vec<u8> {
 }
 
 async fn line(store: &Store, room: RoomId) -> Line {
-    let log = match store.log_with_chat(room.clone()).await {
+    let log = match crate::chat::log_with_chat(store, room.clone()).await {
         Ok(Some(log)) => log,
         Ok(None) => return Line::Refused(room, ErrorCode::RoomNotFound, "no such room"),
         Err(_) => {

@@ -46,7 +46,7 @@ pub enum NoReplay {
 
 /// The positions of `room`'s finished match, as JSON.
 pub async fn positions(directory: &Directory, room: RoomId) -> Result<Vec<u8>, NoReplay> {
-    let log = match directory.store().log_with_chat(room.clone()).await {
+    let log = match crate::chat::log_with_chat(directory.store(), room.clone()).await {
         Ok(Some(log)) => log,
         Ok(None) => return Err(NoReplay::NotFound),
         Err(e) => return Err(NoReplay::Failed(e.to_string())),

@@ -14,7 +14,7 @@ pub mod pairs;
 pub mod store;
 
 pub use pairs::BlockedPairs;
-pub use store::{Blocked, Blocks};
+pub use store::{BlockError, Blocked, Blocks};
 
 /// The most accounts one account may block: far more than anyone meets
 /// trouble with (a player blocks a handful), while a bound keeps one

@@ -11,7 +11,6 @@ use serde::Serialize;
 use super::pairs::BlockedPairs;
 use super::{BLOCKS_READ_CHUNK, MAX_BLOCKS_PER_ACCOUNT};
 use crate::accounts::name_key;
-use crate::moderation::ModError;
 use crate::store::{Arg, Beside, StoreError};
 
 /// A player one blocks, as the list shows it.
@@ -38,6 +37,17 @@ pub enum Blocked {
 #[derive(Clone, Debug)]
 pub struct Blocks(Beside);
 
+/// Why a block was not made.
+#[derive(Debug, thiserror::Error)]
+pub enum BlockError {
+    /// Refused (oneself, or past the bound); why, for people.
+    #[error("{0}")]
+    Refused(String),
+    /// The database failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
 impl Blocks {
     /// The blocks in the database beside the match log.
     pub fn new(beside: Beside) -> Self {
@@ -48,11 +58,11 @@ impl Blocks {
     /// spell them; `player` an existing account) at `now_ms`. Blocking
     /// again changes nothing; past [`MAX_BLOCKS_PER_ACCOUNT`] it is
     /// refused.
-    pub async fn block(&self, by: &str, player: &str, now_ms: i64) -> Result<(), ModError> {
+    pub async fn block(&self, by: &str, player: &str, now_ms: i64) -> Result<(), BlockError> {
         let key = name_key(by);
         let blocked_key = name_key(player);
         if key == blocked_key {
-            return Err(ModError::BadBlock("you cannot block yourself".into()));
+            return Err(BlockError::Refused("you cannot block yourself".into()));
         }
         let cap = i64::try_from(MAX_BLOCKS_PER_ACCOUNT).unwrap_or(i64::MAX);
         let added = self
@@ -75,7 +85,7 @@ impl Blocks {
         if !added.is_empty() || self.blocks(&key, &blocked_key).await? {
             return Ok(());
         }
-        Err(ModError::BadBlock(format!(
+        Err(BlockError::Refused(format!(
             "you block {MAX_BLOCKS_PER_ACCOUNT} players, as many as one may; unblock one first"
         )))
     }
@@ -206,7 +216,7 @@ mod tests {
         assert!(b.either_blocks("bo", "al").await.unwrap_or(false));
         assert!(matches!(
             b.block("Al", "al", 3).await,
-            Err(ModError::BadBlock(_))
+            Err(BlockError::Refused(_))
         ));
         assert!(b.unblock("Al", "bo").await.unwrap_or(false));
         assert!(!b.unblock("Al", "bo").await.unwrap_or(true));
@@ -235,7 +245,7 @@ mod tests {
         }
         assert!(matches!(
             b.block("Al", "one_more", 0).await,
-            Err(ModError::BadBlock(_))
+            Err(BlockError::Refused(_))
         ));
         assert!(b.block("Al", "p0", 0).await.is_ok());
     }

@@ -12,7 +12,7 @@ pub mod store;
 use std::time::Duration;
 
 pub use rate::ChatRate;
-pub use store::ChatStore;
+pub use store::{log_with_chat, ChatStore};
 
 /// Most messages one connection may say in [`CHAT_WINDOW`]: enough for a
 /// quick exchange, too few to flood a table.

@@ -124,6 +124,31 @@ fn line(r: &Row) -> Result<ChatLine, StoreError> {
     })
 }
 
+/// A match's log as readers are shown it: a finished match's log with its
+/// players' chat (the spectators' is kept for moderators). The chat is no
+/// part of the match: a failure to read it leaves the log without it,
+/// never unread. (Here, not in the store: the store keeps the log and
+/// knows nothing of what is kept beside it.)
+pub async fn log_with_chat(
+    store: &crate::store::Store,
+    room: parlor_protocol::RoomId,
+) -> Result<Option<parlor_protocol::MatchLog>, StoreError> {
+    let mut log = store.log(room).await?;
+    if let Some(log) = log
+        .as_mut()
+        .filter(|l| l.outcome.is_some() || l.closed.is_some())
+    {
+        let chat = ChatStore::new(store.beside());
+        match chat.all(&log.room, parlor_protocol::Channel::Players).await {
+            Ok(lines) => log.chat = lines,
+            Err(e) => {
+                tracing::warn!(room = %log.room, error = %e, "a match's chat could not be read")
+            }
+        }
+    }
+    Ok(log)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

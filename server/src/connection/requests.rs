@@ -381,7 +381,7 @@ impl Session {
     /// the store answers for live rooms and closed ones alike.
     async fn get_log(&mut self, room: RoomId, predict: bool) {
         let directory = Arc::clone(&self.shared.directory);
-        match directory.store().log_with_chat(room.clone()).await {
+        match crate::chat::log_with_chat(directory.store(), room.clone()).await {
             Ok(Some(log))
                 if (log.outcome.is_some() || log.closed.is_some())
                     && !directory.store().embargoed(&log).await.unwrap_or(true) =>

@@ -52,3 +52,12 @@ pub enum ModError {
     #[error("the moderation records could not be reached: {0}")]
     Store(#[from] StoreError),
 }
+
+impl From<crate::blocks::BlockError> for ModError {
+    fn from(e: crate::blocks::BlockError) -> Self {
+        match e {
+            crate::blocks::BlockError::Refused(why) => ModError::BadBlock(why),
+            crate::blocks::BlockError::Store(e) => ModError::Store(e),
+        }
+    }
+}

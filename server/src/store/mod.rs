@@ -467,25 +467,4 @@ impl Store {
             Backend::Postgres(s) => s.0.log(room).await,
         }
     }
-
-    /// [`Store::log`] as readers are shown it: a finished match's log
-    /// with its players' chat (the spectators' is kept for moderators).
-    /// The chat is no part of the match: a failure to read it leaves the
-    /// log without it, never unread.
-    pub async fn log_with_chat(&self, room: RoomId) -> Result<Option<MatchLog>, StoreError> {
-        let mut log = self.log(room).await?;
-        if let Some(log) = log
-            .as_mut()
-            .filter(|l| l.outcome.is_some() || l.closed.is_some())
-        {
-            let chat = crate::chat::ChatStore::new(self.beside());
-            match chat.all(&log.room, parlor_protocol::Channel::Players).await {
-                Ok(lines) => log.chat = lines,
-                Err(e) => {
-                    tracing::warn!(room = %log.room, error = %e, "a match's chat could not be read")
-                }
-            }
-        }
-        Ok(log)
-    }
 }
