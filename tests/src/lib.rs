@@ -36,6 +36,11 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use uuid::Uuid;
 
+/// How long a closing test client waits for the server's answer: far
+/// beyond a healthy server's, short enough not to stall a test whose
+/// server is gone.
+const CLOSE_ANSWER_WITHIN: Duration = Duration::from_secs(5);
+
 /// A safety net so that a broken server fails a test instead of hanging
 /// it. Generous: no test depends on anything taking less than this.
 pub const PATIENCE: Duration = Duration::from_secs(30);
@@ -366,9 +371,15 @@ impl Raw {
         }
     }
 
-    /// Closes the connection cleanly.
+    /// Closes the connection cleanly and waits for the server's answer
+    /// (or the stream's end): by then the server has let go of what the
+    /// connection held, such as its seeks.
     pub async fn close(mut self) {
         let _ = self.ws.close(None).await;
+        let _ = tokio::time::timeout(CLOSE_ANSWER_WITHIN, async {
+            while let Some(Ok(_)) = self.ws.next().await {}
+        })
+        .await;
     }
 }
 

@@ -178,7 +178,8 @@ fn live(
             shared.admission.flooded(session.peer.addr, Instant::now());
         }
         session.detach_all();
-        shared.matchmaker.closed(session.conn);
+        // Boxed for the same reason as the finish below.
+        Box::pin(shared.matchmaker.closed(session.conn)).await;
         shared.directory.disconnect(session.conn, session.token);
         drop(session);
         // Boxed: rare, and its timers would make every task larger.

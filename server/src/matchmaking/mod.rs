@@ -41,6 +41,11 @@ use challenges::{ChallengeBook, Open};
 use seeks::{SeekBook, Waiting};
 use shared::{Round, SharedBooks, TakeBy, BEAT_EVERY};
 
+/// How long a closing connection waits for the shared books to drop its
+/// seeks before answering the close anyway: the node's beat drops them
+/// later if the database is slow or away, and a close must not hang.
+const CLOSED_WITHIN: Duration = Duration::from_secs(2);
+
 /// How often waiting seeks are looked at again when nothing else wakes
 /// the matchmaker: rated windows widen every 5 s, so a second is prompt.
 pub const PAIRING_TICK: Duration = Duration::from_secs(1);
@@ -453,33 +458,31 @@ impl Matchmaker {
     }
 
     /// Connection `conn` closed: its seeks end, its challenges are gone.
-    pub fn closed(self: &Arc<Self>, conn: ConnId) {
-        match &self.books {
+    /// Awaited before the close is answered, so that a client that saw
+    /// its close answered knows its seeks can no longer pair (a new
+    /// connection's seek would otherwise race the old one's removal).
+    pub async fn closed(self: &Arc<Self>, conn: ConnId) {
+        let taken = match &self.books {
             Books::Local { seeks, challenges } => {
                 lock(seeks).cancel(conn, None);
-                let taken = lock(challenges).take_from_conn(conn);
-                for open in taken {
-                    self.ended(&open, ChallengeEnd::Gone, None, None);
+                lock(challenges).take_from_conn(conn)
+            }
+            Books::Shared(books) => {
+                match tokio::time::timeout(CLOSED_WITHIN, books.closed(conn)).await {
+                    Ok(Ok(taken)) => taken,
+                    Ok(Err(e)) => {
+                        tracing::warn!(error = %e, "a closed connection's seeks were not dropped; its node's beat drops them");
+                        Vec::new()
+                    }
+                    Err(_) => {
+                        tracing::warn!("a closed connection's seeks were not dropped in time; its node's beat drops them");
+                        Vec::new()
+                    }
                 }
             }
-            Books::Shared(_) => {
-                let mm = Arc::clone(self);
-                tokio::spawn(async move {
-                    let Books::Shared(books) = &mm.books else {
-                        return;
-                    };
-                    match books.closed(conn).await {
-                        Ok(taken) => {
-                            for open in taken {
-                                mm.ended(&open, ChallengeEnd::Gone, None, None);
-                            }
-                        }
-                        Err(e) => {
-                            tracing::warn!(error = %e, "a closed connection's seeks were not dropped; its node's beat drops them")
-                        }
-                    }
-                });
-            }
+        };
+        for open in taken {
+            self.ended(&open, ChallengeEnd::Gone, None, None);
         }
     }
 }
