@@ -21,6 +21,11 @@ use crate::limits::{MAX_CLOCK_MS, MAX_DAYS_PER_MOVE, MAX_OPEN_ROOMS_PER_CREATOR}
 use crate::room::{spawn_room, RoomInit};
 use crate::store::{MatchRecord, Origin};
 
+/// How long making a room with named seats waits for its actor to store
+/// them before going on: a few store writes, so seconds mean the store
+/// is in trouble, and the room's making should not hang on it.
+const SEATED_WITHIN: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// What `create_room` asks for.
 #[derive(Debug)]
 pub struct NewRoom {
@@ -197,6 +202,8 @@ impl Directory {
             }),
             clock: req.clock,
         };
+        let names_seats =
+            header.event.is_some() || header.ladder.is_some() || header.matched.is_some();
         let (instance, rng) = parlor_protocol::replay(&header, &[]).map_err(|e| match e {
             parlor_protocol::ReplayError::Setup(m) => bad(m),
             other => bad(other.to_string()),
@@ -266,7 +273,16 @@ impl Directory {
             shard,
         };
         self.register(&room, entry, &[]);
-        prepared.start(&self.shards, shard);
+        let seated = prepared.start_seating(&self.shards, shard);
+        if names_seats {
+            // Its maker tells the players next: their games list must
+            // hold it by then (a client that connected meanwhile misses
+            // the notice and reads the list). A slow store only delays
+            // the notice; the seats come all the same.
+            if tokio::time::timeout(SEATED_WITHIN, seated).await.is_err() {
+                tracing::warn!(room = %room, "a new room's named seats were not stored in time");
+            }
+        }
         Ok(Created {
             room,
             seats,

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use parlor_games::{AnyBot, AnyGame, GameRng, Seat};
 use parlor_protocol::{ErrorCode, MatchHeader, RoomId, RoomStatus, RoomSummary, ServerMsg};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 use tokio::time::{sleep_until, Instant};
 use uuid::Uuid;
 
@@ -59,12 +59,20 @@ pub(super) struct Room {
 }
 
 impl Room {
-    pub(super) async fn run(mut self, mut inbox: mpsc::Receiver<RoomCmd>) {
+    pub(super) async fn run(
+        mut self,
+        mut inbox: mpsc::Receiver<RoomCmd>,
+        seated: Option<oneshot::Sender<()>>,
+    ) {
         // A tournament's or the ladder's game seats its players itself,
         // new or restored (a crash between making the room and seating
         // them left it unseated): who sits where is in the header.
         if let Some(named) = self.named_seats() {
             self.seat_named(named).await;
+        }
+        if let Some(seated) = seated {
+            // Its maker may have stopped waiting: nothing to tell then.
+            let _ = seated.send(());
         }
         self.load_ratings().await;
         self.sync_clocks(Instant::now());

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use parlor_games::{AnyBot, AnyGame, GameRng};
 use parlor_protocol::{LoggedAction, MatchHeader, RoomId, RoomSummary};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 use uuid::Uuid;
 
@@ -79,7 +79,18 @@ impl Prepared {
     /// [`Shards::place_room`]).
     pub fn start(self, shards: &Arc<Shards>, at: Option<usize>) {
         let tracker = self.room.host.tracker().clone();
-        shards.spawn_room(&tracker, at, self.room.run(self.rx));
+        shards.spawn_room(&tracker, at, self.room.run(self.rx, None));
+    }
+
+    /// Starts the actor as [`Prepared::start`] does; the answer comes
+    /// once the seats its header names are stored (at once if it names
+    /// none), so that whoever made it tells the players only when their
+    /// games list already holds it.
+    pub fn start_seating(self, shards: &Arc<Shards>, at: Option<usize>) -> oneshot::Receiver<()> {
+        let (tx, rx) = oneshot::channel();
+        let tracker = self.room.host.tracker().clone();
+        shards.spawn_room(&tracker, at, self.room.run(self.rx, Some(tx)));
+        rx
     }
 }
 

@@ -351,3 +351,40 @@ async fn games_turns_and_seats_taken_back_reach_across_nodes() {
     phone.play(&room, 0, now.seq, json!({"take": [1, 0]})).await;
     bo.update_at(&room, now.seq + 1).await;
 }
+
+/// A room made for named accounts (here a challenge's) is in each
+/// player's games by the time they are told of it: a client that
+/// connected just as it was made, and so missed the news, finds it by
+/// reading its games once.
+#[tokio::test]
+async fn a_challenges_room_is_in_both_games_lists_when_they_are_told() {
+    let server = start_server(None).await;
+    let (addr, url) = (server.addr(), server.url());
+    let ann = account(addr, "ann").await;
+    let bob = account(addr, "bob").await;
+    let mut a = signed_in(&url, &ann).await;
+    let mut b = signed_in(&url, &bob).await;
+    // Repeated: the seats' storing raced the news before it was awaited.
+    for _ in 0..10 {
+        a.send_json(json!({"type": "challenge", "to": "bob", "game": "nimrod"}))
+            .await;
+        let made = parlor_tests::seeking::challenge_made(&mut b).await;
+        b.send_json(json!({"type": "accept", "challenge": made.challenge}))
+            .await;
+        let (_, _, _, room) = parlor_tests::seeking::challenge_ended(&mut a).await;
+        let room = room.expect("an accepted challenge names its room");
+        // A fresh connection of each, asking at once.
+        for token in [&ann, &bob] {
+            let mut fresh = signed_in(&url, token).await;
+            let games = my_games(&mut fresh).await;
+            assert!(
+                games.iter().any(|g| g.room == room),
+                "{room} not yet in {games:?}"
+            );
+            fresh.close().await;
+        }
+        // Over, so that the open rooms' cap is never what stops the loop.
+        a.send(&ClientMsg::Leave { room: room.clone() }).await;
+    }
+    server.stop().await.unwrap();
+}
