@@ -354,12 +354,17 @@ impl Session {
             ));
             return;
         }
-        // This connection now speaks for the token; its seats move here,
-        // and a connection that spoke for it before is told and closed.
+        // This connection now speaks for the token; its seats are shown
+        // here, and a connection that spoke for it before is told and
+        // closed (unless it is this account's: then both go on).
         self.detach_all();
         directory.release(self.token, self.conn);
         self.token = token;
-        if let Some(old) = directory.take_over(token, self.conn) {
+        let account = self
+            .account
+            .as_ref()
+            .map(|a| crate::accounts::name_key(&a.name));
+        if let Some(old) = directory.take_over(token, self.conn, account.as_deref()) {
             old.send(&ServerMsg::error(
                 ErrorCode::SessionTakenOver,
                 "your session was resumed on another connection",

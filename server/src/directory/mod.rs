@@ -286,6 +286,7 @@ impl RoomHost for Directory {
                 game,
                 seat,
                 deadline_ms,
+                except,
             } => {
                 let msg = parlor_protocol::ServerMsg::YourTurn {
                     room,
@@ -293,7 +294,7 @@ impl RoomHost for Directory {
                     seat,
                     deadline_ms,
                 };
-                self.notify_account(&account_key, &msg, None);
+                self.notify_account(&account_key, &msg, &except);
             }
         }
     }

@@ -23,6 +23,11 @@ pub(super) struct Players {
 }
 
 impl Players {
+    /// The account connection `conn` is signed in as, if any.
+    fn key_of(&self, conn: ConnId) -> Option<String> {
+        lock(&self.by_conn).get(&conn).cloned()
+    }
+
     fn sign_in(&self, key: &str, conn: ConnId) {
         lock(&self.by_conn).insert(conn, key.to_owned());
         let mut accounts = lock(&self.by_account);
@@ -56,6 +61,12 @@ impl Directory {
         self.players.sign_in(key, conn);
     }
 
+    /// Whether connection `conn` here is signed in as the account `key`:
+    /// an account's connections never take each other's place.
+    pub fn signed_in_as(&self, conn: ConnId, key: &str) -> bool {
+        self.players.key_of(conn).as_deref() == Some(key)
+    }
+
     /// The open connections here of the account `key`.
     pub fn account_outboxes(&self, key: &str) -> Vec<Outbox> {
         self.players
@@ -72,7 +83,7 @@ impl Directory {
 
     /// Sends `msg` to every connection of the account `key`, on every
     /// node, but `except` one here.
-    pub fn notify_account(&self, key: &str, msg: &ServerMsg, except: Option<ConnId>) {
+    pub fn notify_account(&self, key: &str, msg: &ServerMsg, except: &[ConnId]) {
         self.notify_account_here(key, msg, except);
         if let Some(cluster) = self.mode.bus() {
             cluster.announce(Envelope::Account {
@@ -84,9 +95,9 @@ impl Directory {
     }
 
     /// [`Directory::notify_account`] for this node's connections only.
-    pub(super) fn notify_account_here(&self, key: &str, msg: &ServerMsg, except: Option<ConnId>) {
+    pub(super) fn notify_account_here(&self, key: &str, msg: &ServerMsg, except: &[ConnId]) {
         for out in self.account_outboxes(key) {
-            if Some(out.id()) != except {
+            if !except.contains(&out.id()) {
                 out.send(msg);
             }
         }

@@ -66,11 +66,17 @@ impl Sessions {
 
     /// `token` speaks elsewhere now: the connection here that spoke for
     /// it (unless it is `keep`) no longer does, and is returned, to close.
-    pub fn displace(&self, token: Uuid, keep: Option<ConnId>) -> Option<Outbox> {
+    /// A connection for which `stays` holds keeps speaking for it.
+    pub fn displace(
+        &self,
+        token: Uuid,
+        keep: Option<ConnId>,
+        stays: impl Fn(ConnId) -> bool,
+    ) -> Option<Outbox> {
         let old = {
             let mut owners = lock(&self.owners);
             match owners.get(&token) {
-                Some(&c) if keep != Some(c) => {
+                Some(&c) if keep != Some(c) && !stays(c) => {
                     owners.remove(&token);
                     Some(c)
                 }
@@ -124,14 +130,18 @@ impl Directory {
     }
 
     /// Makes `conn` the connection speaking for `token`; returns the one
-    /// that spoke for it before, if it is another.
-    pub fn take_over(&self, token: Uuid, conn: ConnId) -> Option<Outbox> {
+    /// that spoke for it before, if it is another and is to close. The
+    /// connection resuming is signed in as `account` (its key) if any: a
+    /// connection of that same account that spoke for the token stays
+    /// open, both speaking for it (an account's tabs and devices never
+    /// take each other's place; only a guest's token moves).
+    pub fn take_over(&self, token: Uuid, conn: ConnId, account: Option<&str>) -> Option<Outbox> {
         if let Some(cluster) = self.mode.bus() {
             // A connection on another node that spoke for it closes too.
-            cluster.taken_over(token, conn);
+            cluster.taken_over(token, conn, account);
         }
         let old = self.sessions.own(token, conn)?;
-        if old == conn {
+        if old == conn || account.is_some_and(|k| self.signed_in_as(old, k)) {
             return None;
         }
         self.sessions.get(old)

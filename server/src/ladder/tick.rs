@@ -323,7 +323,7 @@ impl Ladder {
                 seat: Seat(u8::try_from(i).unwrap_or(0)),
                 opponent: row.seats[1 - i].clone(),
             }));
-            self.directory.notify_account(&name_key(name), &msg, None);
+            self.directory.notify_account(&name_key(name), &msg, &[]);
         }
     }
 }

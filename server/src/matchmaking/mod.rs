@@ -340,7 +340,7 @@ impl Matchmaker {
             Books::Shared(books) => books.add_challenge(open).await.map_err(storage)??,
         };
         self.dir
-            .notify_account(&to_key, &ServerMsg::ChallengeMade(info.clone()), None);
+            .notify_account(&to_key, &ServerMsg::ChallengeMade(info.clone()), &[]);
         self.wake.notify_one();
         Ok(info)
     }
@@ -414,7 +414,7 @@ impl Matchmaker {
                     reason: None,
                     room: Some(room),
                 };
-                self.dir.notify_account(key, &msg, Some(by.conn));
+                self.dir.notify_account(key, &msg, &[by.conn]);
                 Ok(())
             }
             Err(refused) => {
@@ -454,7 +454,7 @@ impl Matchmaker {
             room,
         };
         self.dir.tell_at(&open.from.node, open.from.conn, &msg);
-        self.dir.notify_account(&open.to_key, &msg, None);
+        self.dir.notify_account(&open.to_key, &msg, &[]);
     }
 
     /// Connection `conn` closed: its seeks end, its challenges are gone.

@@ -191,7 +191,7 @@ impl Room {
                 RoomRequest::Rematch => self.offer_rematch(who),
                 RoomRequest::Say { text, phrase, to } => self.say(who, text, phrase, to).await,
             },
-            RoomCmd::Detach { token, conn } => self.detach(token, conn),
+            RoomCmd::Detach { conn, .. } => self.detach(conn),
             RoomCmd::Resign { account } => self.resign_account(&account).await,
             RoomCmd::Relinquish => self.give_up(),
         }

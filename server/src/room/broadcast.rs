@@ -7,7 +7,7 @@ use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 use super::actor::Room;
-use super::slot::{SeatList, Slot};
+use super::slot::SeatList;
 use crate::limits::MAX_LEGAL_SENT;
 
 /// An update as it goes on the wire: the same JSON as
@@ -80,8 +80,8 @@ impl Room {
     /// Sends every member its own update; spectators share one encoding.
     pub(super) fn broadcast(&mut self) {
         for (i, slot) in self.seats.iter().enumerate() {
-            if let Slot::Player { out: Some(out), .. } = slot {
-                out.send_text(self.update_for(Some(Seat(i as u8))));
+            if let Some(outs) = slot.outs().filter(|o| !o.is_empty()) {
+                outs.send_text(&self.update_for(Some(Seat(i as u8))));
             }
         }
         self.spectators.retain(|m| m.is_open());
@@ -100,8 +100,8 @@ impl Room {
             if i == except.index() {
                 continue;
             }
-            if let Slot::Player { out: Some(out), .. } = slot {
-                out.send_text(text.clone());
+            if let Some(outs) = slot.outs() {
+                outs.send_text(&text);
             }
         }
         for m in &self.spectators {

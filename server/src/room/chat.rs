@@ -14,7 +14,6 @@ use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Utf8Bytes;
 
 use super::actor::Room;
-use super::slot::Slot;
 use super::Member;
 use crate::blocks::{BlockedPairs, Blocks};
 use crate::chat::store::Kept;
@@ -138,7 +137,7 @@ impl Room {
         phrase: Option<Phrase>,
         to: Option<Channel>,
     ) {
-        let seated = self.seats.iter().any(|s| s.held_by(who.token));
+        let seated = self.seats.iter().any(|s| s.speaks_for(&who));
         let speaker = if seated {
             Speaker::Player
         } else if self.spectators.iter().any(|o| o.id() == who.conn) {
@@ -234,8 +233,9 @@ impl Room {
         let mut readers = Vec::new();
         if open || channel == Channel::Players {
             for slot in &self.seats {
-                if let Slot::Player { out: Some(out), .. } = slot {
-                    readers.push((out.clone(), slot.player_account_key()));
+                if let Some(outs) = slot.outs() {
+                    let key = slot.player_account_key();
+                    readers.extend(outs.iter().map(|o| (o.clone(), key.clone())));
                 }
             }
         }
@@ -289,10 +289,7 @@ impl Room {
     /// if any was said (the players' channel to a player, the
     /// spectators' to a spectator; both after the end).
     pub(super) async fn chat_history(&mut self, who: &Member) {
-        let seated = self
-            .seats
-            .iter()
-            .any(|s| s.held_by(who.token) && s.attached_to(who.conn));
+        let seated = self.seats.iter().any(|s| s.speaks_for(who));
         let watching = self.spectators.iter().any(|o| o.id() == who.conn);
         if !seated && !watching {
             return;

@@ -14,6 +14,7 @@ use parlor_games::Seat;
 use uuid::Uuid;
 
 use super::actor::Room;
+use super::attached::Attached;
 use super::slot::Slot;
 use super::{Member, RoomEvent};
 use crate::outbox::ConnId;
@@ -124,7 +125,7 @@ impl Room {
             let slot = Slot::Player {
                 token: host.token,
                 name: seat.name,
-                out: None,
+                outs: Attached::none(),
                 client_seed: None,
                 account: true,
                 // The player's client adds its seed once it joins and

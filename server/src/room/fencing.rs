@@ -18,7 +18,6 @@ use parlor_protocol::{ErrorCode, LogEntry, ServerMsg};
 use tokio::time::Instant;
 
 use super::actor::Room;
-use super::slot::Slot;
 use crate::store::StoreError;
 
 /// What a room knows of its hold on its own state.
@@ -111,8 +110,8 @@ impl Room {
             "another server hosts this room now; send resume (or spectate) again to carry on",
         );
         for slot in &self.seats {
-            if let Slot::Player { out: Some(out), .. } = slot {
-                out.send(&msg);
+            if let Some(outs) = slot.outs() {
+                outs.send(&msg);
             }
         }
         for m in &self.spectators {

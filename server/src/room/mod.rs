@@ -9,6 +9,7 @@
 //! reports its changes through its [`RoomHost`].
 
 mod actor;
+mod attached;
 mod broadcast;
 mod chat;
 mod clock;
@@ -231,8 +232,8 @@ pub enum RoomEvent {
         /// Whose.
         token: Uuid,
     },
-    /// A seat held by an account whose player is not connected to the
-    /// room has become due to act: tell the account's connections.
+    /// A seat held by an account has become due to act: tell the
+    /// account's connections, but those showing the room (`except`).
     YourTurn {
         /// The account name's key.
         account_key: String,
@@ -244,6 +245,8 @@ pub enum RoomEvent {
         seat: Seat,
         /// When its time runs out (ms since the Unix epoch), with a clock.
         deadline_ms: Option<u64>,
+        /// The connections the seat is shown on (this node's).
+        except: Vec<ConnId>,
     },
     /// Every player of a finished match offered a rematch: make it.
     Rematch(RematchPlan),

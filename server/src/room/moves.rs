@@ -75,21 +75,23 @@ impl Room {
                     format!("this room has seats 0 to {}", self.seats.len() - 1),
                 )
             }
-            Some(slot) if !slot.held_by(who.token) => {
+            Some(slot) if !slot.owned_by(&who) => {
                 return self.refuse(
                     &who,
                     ErrorCode::ActionNotYourSeat,
                     format!("you do not hold {seat}"),
                 )
             }
-            // A seat answers to the connection that last took it: after a
-            // resume elsewhere, the old connection no longer speaks for it.
+            // A seat answers to the connections it is shown on: a guest's
+            // resumed elsewhere no longer answers to the old one; an
+            // account's other tabs and devices join the room first.
             Some(slot) if !slot.attached_to(who.conn) => {
-                return self.refuse(
-                    &who,
-                    ErrorCode::ActionNotYourSeat,
-                    format!("{seat} was resumed on another connection"),
-                )
+                let why = if slot.held_by(who.token) {
+                    format!("{seat} was resumed on another connection")
+                } else {
+                    format!("{seat} is yours, but not open on this connection: join the room first")
+                };
+                return self.refuse(&who, ErrorCode::ActionNotYourSeat, why);
             }
             Some(_) => {}
         }

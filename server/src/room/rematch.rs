@@ -126,7 +126,7 @@ impl Room {
         let Some(seat) = self
             .seats
             .iter()
-            .position(|s| s.held_by(who.token))
+            .position(|s| s.speaks_for(&who))
             .and_then(|i| u8::try_from(i).ok())
             .map(Seat)
         else {

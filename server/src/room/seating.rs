@@ -5,9 +5,9 @@ use parlor_games::deal::check_client_seed;
 use parlor_games::Seat;
 use parlor_protocol::{ErrorCode, RoomStatus, ServerMsg};
 use tokio::time::Instant;
-use uuid::Uuid;
 
 use super::actor::Room;
+use super::attached::Attached;
 use super::slot::Slot;
 use super::{Member, RoomEvent};
 use crate::accounts::name_key;
@@ -25,7 +25,7 @@ impl Room {
         // Watching twice, or watching one's own table, would only
         // duplicate updates.
         let watching = self.spectators.iter().any(|m| m.id() == who.conn);
-        let seated = self.seats.iter().any(|s| s.held_by(who.token));
+        let seated = self.seats.iter().any(|s| s.attached_to(who.conn));
         if !watching && !seated {
             self.spectators.push(out);
             let key = who.account.then(|| crate::accounts::name_key(&who.name));
@@ -114,55 +114,65 @@ impl Room {
         }
     }
 
-    /// An account takes back its seat `seat` on a new connection (and a
-    /// new token): the seat is stored under the new token, the connection
-    /// that held it hears `left` and gets no more updates, and the new one
-    /// gets `joined` and its update, as after a `resume`. A seat still
-    /// waiting for its seed (a scheduled game's) waits on for it if the
-    /// join came with a seed (`promised`: the client sends one once it
-    /// has seen the commitment); a join without one settles it without.
-    async fn take_back(&mut self, who: Member, seat: Seat, promised: bool) {
+    /// An account opens its seat `seat` on another connection (a tab, a
+    /// device, a program): the connection is added to those the seat is
+    /// shown on, and gets `joined` and its update; the others stay. A
+    /// seat nobody is connected to is also stored under the new
+    /// connection's token, so that this connection resumes it with its
+    /// token after a drop, as one that took the seat would. A seat still
+    /// waiting for its seed (one taken for its player) waits on if a seed
+    /// was promised (the client sends it with `seed` once `joined` has
+    /// shown it the commitment), and is settled without one otherwise.
+    async fn attach(&mut self, who: Member, seat: Seat, promised: bool) {
+        let Some(out) = self.host.outbox(who.conn) else {
+            return;
+        };
         let Slot::Player {
             token: old_token,
             name,
-            out: old_out,
-            client_seed,
+            outs,
+            client_seed: seed_before,
             seed_due,
             ..
         } = &self.seats[seat.index()]
         else {
             return;
         };
-        let (old_token, old_out) = (*old_token, old_out.clone());
-        let slot = Slot::Player {
-            token: who.token,
-            name: name.clone(),
-            out: self.host.outbox(who.conn),
-            client_seed: client_seed.clone(),
-            account: true,
-            seed_due: seed_due.filter(|_| promised),
-        };
+        let was_connected = outs.connected();
+        let old_token = *old_token;
+        if !was_connected && old_token != who.token {
+            let mut outs = outs.clone();
+            outs.add(out.clone());
+            let slot = Slot::Player {
+                token: who.token,
+                name: name.clone(),
+                outs,
+                client_seed: seed_before.clone(),
+                account: true,
+                seed_due: *seed_due,
+            };
+            if !self.take_seat(&who, seat, slot).await {
+                return;
+            }
+            self.host.report(RoomEvent::Unseated {
+                room: self.id.clone(),
+                token: old_token,
+            });
+            self.host.report(RoomEvent::Seated {
+                room: self.id.clone(),
+                token: who.token,
+                seat,
+            });
+        } else if let Slot::Player { outs, .. } = &mut self.seats[seat.index()] {
+            outs.add(out);
+        }
+        self.spectators.retain(|m| m.id() != who.conn);
         let waiting = self.status() == RoomStatus::Waiting;
-        if !self.take_seat(&who, seat, slot).await {
-            return;
+        if self.seats[seat.index()].seed_due().is_some() && !promised {
+            self.settle_seat(&who, seat.index(), None).await;
         }
         let started = waiting && self.status() == RoomStatus::Playing;
         self.load_ratings().await;
-        self.host.report(RoomEvent::Unseated {
-            room: self.id.clone(),
-            token: old_token,
-        });
-        self.host.report(RoomEvent::Seated {
-            room: self.id.clone(),
-            token: who.token,
-            seat,
-        });
-        if let Some(out) = old_out.filter(|o| o.id() != who.conn) {
-            out.send(&ServerMsg::Left {
-                room: self.id.clone(),
-            });
-        }
-        self.spectators.retain(|m| m.id() != who.conn);
         self.reply(
             &who,
             &ServerMsg::Joined {
@@ -177,14 +187,16 @@ impl Room {
         } else {
             self.reply_update(&who, seat);
         }
-        self.others(
-            seat,
-            &ServerMsg::Presence {
-                room: self.id.clone(),
+        if !was_connected {
+            self.others(
                 seat,
-                connected: true,
-            },
-        );
+                &ServerMsg::Presence {
+                    room: self.id.clone(),
+                    seat,
+                    connected: true,
+                },
+            );
+        }
         self.publish();
     }
 
@@ -202,17 +214,21 @@ impl Room {
         await_seed: bool,
     ) {
         if let Some(own) = self.own_account_seat(&who, seat) {
-            let slot = &self.seats[own.index()];
-            if slot.held_by(who.token) && !slot.attached_to(who.conn) {
-                // Already this token's, on another connection: as a resume.
-                return self.resume(who);
-            }
-            if !slot.held_by(who.token) {
-                // A seed in the join, or promised by the seek or challenge
-                // that summoned it (the client sends it on `joined`).
-                let promised = client_seed.is_some() || await_seed;
-                return self.take_back(who, own, promised).await;
-            }
+            // The account's seat, opened here: from another tab or device,
+            // or again on this connection (answered as the first time, so
+            // that a client may join the room it shows after any reconnect).
+            // A seed in the join, or promised by the seek or challenge that
+            // summoned it (the client sends it on `joined`).
+            let promised = client_seed.is_some() || await_seed;
+            return self.attach(who, own, promised).await;
+        }
+        if self
+            .seats
+            .iter()
+            .any(|s| s.held_by(who.token) && !s.attached_to(who.conn))
+        {
+            // Already this token's, on another connection: as a resume.
+            return self.resume(who);
         }
         if self.seats.iter().any(|s| s.held_by(who.token)) {
             return self.error(
@@ -242,7 +258,7 @@ impl Room {
         let slot = Slot::Player {
             token: who.token,
             name: who.name.to_string(),
-            out: self.host.outbox(who.conn),
+            outs: Attached::only(self.host.outbox(who.conn)),
             client_seed,
             account: who.account,
             seed_due,
@@ -276,7 +292,7 @@ impl Room {
         seat: Option<Seat>,
         strategy: Option<String>,
     ) {
-        if self.creator != Some(who.token) && !self.seats.iter().any(|s| s.held_by(who.token)) {
+        if self.creator != Some(who.token) && !self.seats.iter().any(|s| s.owned_by(&who)) {
             return self.error(
                 &who,
                 ErrorCode::RoomNotAllowed,
@@ -328,10 +344,13 @@ impl Room {
         let before = self.spectators.len();
         self.spectators.retain(|m| m.id() != who.conn);
         let was_spectator = self.spectators.len() != before;
+        // The seat this connection speaks for, else one that is theirs
+        // elsewhere (refused below).
         let held = self
             .seats
             .iter()
-            .position(|s| s.held_by(who.token))
+            .position(|s| s.speaks_for(&who))
+            .or_else(|| self.seats.iter().position(|s| s.held_by(who.token)))
             .map(|i| Seat(i as u8));
         let attached = held.filter(|s| self.seats[s.index()].attached_to(who.conn));
         if attached.is_some() && self.scheduled() && self.status() == RoomStatus::Waiting {
@@ -372,8 +391,8 @@ impl Room {
                 }
             }
             (Some(seat), RoomStatus::Finished) => {
-                if let Slot::Player { out, .. } = &mut self.seats[seat.index()] {
-                    *out = None;
+                if let Slot::Player { outs, .. } = &mut self.seats[seat.index()] {
+                    outs.remove(who.conn);
                 }
             }
             (None, _) if was_spectator => {}
@@ -402,14 +421,23 @@ impl Room {
         for (i, slot) in self.seats.iter_mut().enumerate() {
             if let Slot::Player {
                 token,
-                out,
+                outs,
                 name,
                 account,
                 ..
             } = slot
             {
                 if *token == who.token {
-                    *out = Some(new.clone());
+                    if who.account {
+                        // Another connection of the account resuming its
+                        // token: both show the seat.
+                        outs.add(new.clone());
+                    } else {
+                        // A guest's seat answers to one connection: the
+                        // one that spoke for the token before no longer
+                        // does (its session closes it, taken over).
+                        *outs = Attached::only(Some(new.clone()));
+                    }
                     // A seat stored by an older server kept its name but not
                     // its account mark: the account resuming it under that
                     // name marks it again (in memory; `my_games` lists it
@@ -441,15 +469,15 @@ impl Room {
         self.publish();
     }
 
-    pub(super) fn detach(&mut self, token: Uuid, conn: ConnId) {
+    pub(super) fn detach(&mut self, conn: ConnId) {
         self.spectators.retain(|m| m.id() != conn);
         let mut dropped = Vec::new();
         for (i, slot) in self.seats.iter_mut().enumerate() {
-            if slot.held_by(token) && slot.attached_to(conn) {
-                if let Slot::Player { out, .. } = slot {
-                    *out = None;
+            if let Slot::Player { outs, .. } = slot {
+                // Presence changes only when the last one goes.
+                if outs.remove(conn) && !outs.connected() {
+                    dropped.push(Seat(i as u8));
                 }
-                dropped.push(Seat(i as u8));
             }
         }
         for seat in dropped {

@@ -38,7 +38,7 @@ impl Room {
         if let Err(e) = check_client_seed(&client_seed) {
             return self.error(&who, ErrorCode::RequestMalformed, e.to_string());
         }
-        let Some(i) = self.seats.iter().position(|s| s.held_by(who.token)) else {
+        let Some(i) = self.seats.iter().position(|s| s.speaks_for(&who)) else {
             return self.error(
                 &who,
                 ErrorCode::RoomNotMember,
@@ -100,7 +100,7 @@ impl Room {
         let Slot::Player {
             token,
             name,
-            out,
+            outs,
             account,
             seed_due: Some(_),
             ..
@@ -111,7 +111,7 @@ impl Room {
         let slot = Slot::Player {
             token: *token,
             name: name.clone(),
-            out: out.clone(),
+            outs: outs.clone(),
             account: *account,
             client_seed,
             seed_due: None,

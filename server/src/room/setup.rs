@@ -11,6 +11,7 @@ use tokio::time::Instant;
 use uuid::Uuid;
 
 use super::actor::Room;
+use super::attached::Attached;
 use super::clock::Clocks;
 use super::expiry::Lifetime;
 use super::fencing::Fencing;
@@ -163,7 +164,7 @@ pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<P
                 Slot::Player {
                     token,
                     name,
-                    out: None,
+                    outs: Attached::none(),
                     client_seed: client_seed.filter(|_| !awaited),
                     account,
                     seed_due: if awaited { Room::seed_wait() } else { None },

@@ -6,7 +6,9 @@ use serde::{Serialize, Serializer};
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use crate::outbox::{ConnId, Outbox};
+use super::attached::Attached;
+use super::Member;
+use crate::outbox::ConnId;
 use crate::store::StoredSeat;
 
 /// The seed a seat waiting for its seed is stored with: empty, which no
@@ -20,14 +22,15 @@ pub const AWAITED_SEED: &str = "";
 pub enum Slot {
     /// Free.
     Empty,
-    /// A player over the protocol; `out` is `None` while disconnected.
+    /// A player over the protocol; `outs` is empty while disconnected.
     Player {
         /// Their resume token.
         token: Uuid,
         /// Display name.
         name: String,
-        /// Their current connection.
-        out: Option<Outbox>,
+        /// The connections the seat is shown on (an account's may be
+        /// several: tabs, devices, programs).
+        outs: Attached,
         /// Whether the name is a registered account's (stored with the
         /// seat, so it outlives a restart).
         account: bool,
@@ -56,10 +59,13 @@ impl Slot {
         match self {
             Slot::Empty => Occupant::Empty,
             Slot::Player {
-                name, out, account, ..
+                name,
+                outs,
+                account,
+                ..
             } => Occupant::Player {
                 name,
-                connected: out.as_ref().is_some_and(Outbox::is_open),
+                connected: outs.connected(),
                 account: *account,
             },
             Slot::Bot { strategy, account } => Occupant::Bot {
@@ -138,9 +144,37 @@ impl Slot {
         !matches!(self, Slot::Empty) && self.seed_due().is_none()
     }
 
-    /// Whether a player sits here on connection `conn`.
+    /// Whether a player sits here on connection `conn` (one of theirs).
     pub fn attached_to(&self, conn: ConnId) -> bool {
-        matches!(self, Slot::Player { out: Some(o), .. } if o.id() == conn)
+        matches!(self, Slot::Player { outs, .. } if outs.contains(conn))
+    }
+
+    /// The connections the seat is shown on (none for a bot or a free
+    /// seat).
+    pub fn outs(&self) -> Option<&Attached> {
+        match self {
+            Slot::Player { outs, .. } => Some(outs),
+            _ => None,
+        }
+    }
+
+    /// Whether the seat is `who`'s: held under its token, or an
+    /// account's seat and `who` that account (on any of its
+    /// connections: tabs, devices, programs).
+    pub fn owned_by(&self, who: &Member) -> bool {
+        self.held_by(who.token)
+            || (who.account
+                && self
+                    .player_account_key()
+                    .is_some_and(|k| k == crate::accounts::name_key(&who.name)))
+    }
+
+    /// Whether `who` speaks for the seat: it is theirs and their request
+    /// came on a connection the seat is shown on (a guest's seat resumed
+    /// elsewhere no longer answers to the old connection; an account
+    /// opens the room on a connection, with `join`, before moving there).
+    pub fn speaks_for(&self, who: &Member) -> bool {
+        self.owned_by(who) && self.attached_to(who.conn)
     }
 
     /// Whether an account holds the seat (a player signed in, or an
@@ -181,7 +215,7 @@ impl Slot {
 
     /// Whether a player sits here on an open connection.
     pub fn connected(&self) -> bool {
-        matches!(self, Slot::Player { out: Some(o), .. } if o.is_open())
+        matches!(self, Slot::Player { outs, .. } if outs.connected())
     }
 }
 
@@ -205,6 +239,7 @@ impl Serialize for SeatList<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::outbox::Outbox;
 
     /// The list written from the slots is the JSON of the protocol's own
     /// `SeatInfo` list, for every kind of occupant.
@@ -217,7 +252,7 @@ mod tests {
             Slot::Player {
                 token: Uuid::nil(),
                 name: "al \"ice\"".into(),
-                out: Some(open),
+                outs: Attached::only(Some(open)),
                 client_seed: None,
                 account: true,
                 seed_due: None,
@@ -234,7 +269,7 @@ mod tests {
             Slot::Player {
                 token: Uuid::nil(),
                 name: "bob".into(),
-                out: None,
+                outs: Attached::none(),
                 client_seed: None,
                 account: false,
                 seed_due: None,
@@ -242,7 +277,7 @@ mod tests {
             Slot::Player {
                 token: Uuid::nil(),
                 name: "carol".into(),
-                out: Some(gone),
+                outs: Attached::only(Some(gone)),
                 client_seed: Some("xyz".into()),
                 account: false,
                 seed_due: None,

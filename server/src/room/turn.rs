@@ -1,6 +1,7 @@
 //! Whose turn it is, beyond the room: recorded in the store for rooms
 //! whose turn is read back (`my_games`, a correspondence clock's restore),
-//! and told to accounts whose player is away when their seat is due.
+//! and told to an account's connections that are not at the table when
+//! its seat is due.
 
 use parlor_games::{AnyGame, SeatSet};
 use parlor_protocol::RoomStatus;
@@ -61,7 +62,8 @@ impl Room {
 
     /// Reports [`RoomEvent::YourTurn`] for each seat that is due now but
     /// was not in `before` (once per turn, not per update), held by an
-    /// account whose player is not connected to the room. `turn` is the
+    /// account: its connections not showing the room hear of it (other
+    /// tabs and devices, or all of them while its player is away). `turn` is the
     /// turn as recorded (only rooms with an account seat record it, and
     /// only they have anyone to tell), whose deadlines the notice quotes.
     pub(super) fn notify_turns(&self, before: SeatSet, turn: &Turn) {
@@ -75,7 +77,7 @@ impl Room {
             let Some(slot) = self.seats.get(seat.index()) else {
                 continue;
             };
-            let Some(account_key) = slot.player_account_key().filter(|_| !slot.connected()) else {
+            let Some(account_key) = slot.player_account_key() else {
                 continue;
             };
             let deadline_ms = turn.of(seat).flatten();
@@ -85,6 +87,11 @@ impl Room {
                 game: self.header.game,
                 seat,
                 deadline_ms,
+                // They see it at the table already.
+                except: slot
+                    .outs()
+                    .map(|o| o.iter().map(crate::outbox::Outbox::id).collect())
+                    .unwrap_or_default(),
             });
         }
     }

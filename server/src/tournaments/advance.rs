@@ -110,8 +110,7 @@ impl Tournaments {
             reason: doc.cancelled.clone().unwrap_or_default(),
         };
         for p in &doc.players {
-            self.directory
-                .notify_account(&name_key(&p.name), &msg, None);
+            self.directory.notify_account(&name_key(&p.name), &msg, &[]);
         }
     }
 

@@ -214,7 +214,7 @@ impl Tournaments {
                 seat: Seat(u8::try_from(i).unwrap_or(0)),
                 players: seats.to_vec(),
             }));
-            self.directory.notify_account(&name_key(name), &msg, None);
+            self.directory.notify_account(&name_key(name), &msg, &[]);
         }
     }
 }

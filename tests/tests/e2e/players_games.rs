@@ -61,7 +61,7 @@ fn error_code(m: &ServerMsg) -> Option<ErrorCode> {
 }
 
 #[tokio::test]
-async fn an_account_takes_its_seat_back_from_another_connection() {
+async fn an_accounts_seat_is_open_on_all_its_connections_at_once() {
     let store = TestStore::new().await;
     let server = start_server(Some(&store)).await;
     let url = server.url();
@@ -69,7 +69,7 @@ async fn an_account_takes_its_seat_back_from_another_connection() {
     let bob = account(server.addr(), "bob").await;
     let mut laptop = signed_in(&url, &ann).await;
     let room = laptop
-        .create("nimrod", json!({"piles": [5, 7]}), None)
+        .create("nimrod", json!({"piles": [12, 20]}), None)
         .await;
     laptop.join(&room, 0).await;
     let mut b = signed_in(&url, &bob).await;
@@ -85,26 +85,65 @@ async fn an_account_takes_its_seat_back_from_another_connection() {
     let mut guest = Raw::greeted(&url, "ann-guest").await;
     let refused = join_answer(&mut guest, &room, 0).await;
     assert_eq!(error_code(&refused), Some(ErrorCode::RoomSeatTaken));
-    // Ann's phone joins her seat: it moves there.
+    // Ann's phone, signed in too, may not move before it opens the room.
     let mut phone = signed_in(&url, &ann).await;
-    let joined = join_answer(&mut phone, &room, 0).await;
+    phone
+        .play(&room, 0, started.seq, json!({"take": [1, 0]}))
+        .await;
+    phone.expect_error(ErrorCode::ActionNotYourSeat).await;
+    // It opens the room (a join naming no seat finds hers): both show it.
+    phone
+        .send(&ClientMsg::Join {
+            room: room.clone(),
+            seat: None,
+            client_seed: None,
+        })
+        .await;
+    let joined = phone
+        .expect(|m| match m {
+            ServerMsg::Joined { .. } | ServerMsg::Error { .. } => Some(m.clone()),
+            _ => None,
+        })
+        .await;
     assert!(
         matches!(joined, ServerMsg::Joined { seat: Seat(0), .. }),
         "{joined:?}"
     );
-    let u = phone.update(&room).await;
+    let mut u = phone.update(&room).await;
     assert_eq!(u.you, Some(Seat(0)));
-    assert!(u.legal.is_some(), "the seat to act gets its moves");
-    // The laptop is told it left, and no longer speaks for the seat.
-    laptop
-        .expect(|m| matches!(m, ServerMsg::Left { room: r } if *r == room).then_some(()))
-        .await;
-    laptop.play(&room, 0, u.seq, json!({"take": [1, 0]})).await;
-    laptop.expect_error(ErrorCode::ActionNotYourSeat).await;
-    // The phone plays; Bob sees the move.
-    phone.play(&room, 0, u.seq, json!({"take": [1, 0]})).await;
-    let seen = b.update_at(&room, u.seq + 1).await;
-    assert_eq!(seen.seq, u.seq + 1);
+    // Moves alternate between the two (and Bob): each applied once, seen
+    // by all three; the laptop is never told it left.
+    let mut turn = 0;
+    while u.outcome.is_none() {
+        let seat = u.to_act.iter().next().unwrap();
+        let mover: &mut Raw = match (seat.0, turn % 2) {
+            (1, _) => &mut b,
+            (_, 0) => &mut laptop,
+            _ => &mut phone,
+        };
+        let mv = parlor_tests::nimrod_move(&u);
+        mover.play(&room, seat.0, u.seq, mv).await;
+        let next = u.seq + 1;
+        let seen_b = b.update_at(&room, next).await;
+        let seen_laptop = laptop.update_at(&room, next).await;
+        u = phone.update_at(&room, next).await;
+        assert_eq!((seen_b.seq, seen_laptop.seq), (u.seq, u.seq));
+        assert_eq!(seen_laptop.you, Some(Seat(0)));
+        turn += 1;
+    }
+    assert!(turn > 2, "a whole game, moved from both");
+    // Nobody was told to leave, and neither lost its session.
+    for c in [&mut laptop, &mut phone] {
+        c.send(&ClientMsg::MyGames).await;
+        let saw_left = c
+            .expect(|m| match m {
+                ServerMsg::Left { room: r } if *r == room => Some(true),
+                ServerMsg::Games { .. } => Some(false),
+                _ => None,
+            })
+            .await;
+        assert!(!saw_left, "a connection of the account was told it left");
+    }
     server.stop().await.unwrap();
 }
 
@@ -387,4 +426,156 @@ async fn a_challenges_room_is_in_both_games_lists_when_they_are_told() {
         a.send(&ClientMsg::Leave { room: room.clone() }).await;
     }
     server.stop().await.unwrap();
+}
+
+/// Every connection of an account hears `your_turn` but those showing the
+/// room: a tab in the lobby while another is at the table.
+#[tokio::test]
+async fn your_turn_reaches_the_accounts_other_tabs_while_one_is_at_the_table() {
+    let server = start_server(None).await;
+    let url = server.url();
+    let ann = account(server.addr(), "ann").await;
+    let bob = account(server.addr(), "bob").await;
+    let mut table = signed_in(&url, &ann).await;
+    let mut lobby = signed_in(&url, &ann).await;
+    let mut b = signed_in(&url, &bob).await;
+    let room = table
+        .create("nimrod", json!({"piles": [12, 20]}), None)
+        .await;
+    table.join(&room, 0).await;
+    let mut u = b.join(&room, 1).await;
+    if u.to_act.contains(Seat(0)) {
+        table
+            .play(&room, 0, u.seq, parlor_tests::nimrod_move(&u))
+            .await;
+        u = b.update_at(&room, u.seq + 1).await;
+    }
+    // Bob moves: Ann's turn. The lobby tab hears it; the table does not.
+    b.play(&room, 1, u.seq, parlor_tests::nimrod_move(&u)).await;
+    let (r, seat) = lobby
+        .expect(|m| match m {
+            ServerMsg::YourTurn { room, seat, .. } => Some((room.clone(), *seat)),
+            _ => None,
+        })
+        .await;
+    assert_eq!((r, seat), (room.clone(), Seat(0)));
+    let at_table = table.update_at(&room, u.seq + 1).await;
+    assert!(at_table.to_act.contains(Seat(0)));
+    table.send(&ClientMsg::MyGames).await;
+    let told = table
+        .expect(|m| match m {
+            ServerMsg::YourTurn { .. } => Some(true),
+            ServerMsg::Games { .. } => Some(false),
+            _ => None,
+        })
+        .await;
+    assert!(!told, "the connection at the table was sent your_turn");
+    server.stop().await.unwrap();
+}
+
+/// A connection of an account resuming a token another connection of the
+/// same account speaks for (two tabs sharing a browser's storage) takes
+/// nothing from it: both stay open and show the seat. A guest's token
+/// resumed elsewhere still moves (the old connection is taken over).
+#[tokio::test]
+async fn an_account_resuming_its_own_live_token_takes_no_connection_over() {
+    let server = start_server(None).await;
+    let url = server.url();
+    let ann = account(server.addr(), "ann").await;
+    let mut first = signed_in(&url, &ann).await;
+    let room = first.create("nimrod", json!({"piles": [3, 4]}), None).await;
+    first.join(&room, 0).await;
+    let token = first.token;
+    let mut second = signed_in(&url, &ann).await;
+    second
+        .send_json(json!({"type": "resume", "token": token}))
+        .await;
+    second
+        .expect(|m| matches!(m, ServerMsg::Resumed { .. }).then_some(()))
+        .await;
+    let u = second.update(&room).await;
+    assert_eq!(u.you, Some(Seat(0)));
+    // The first is still served: Bob's arrival starts the match on both,
+    // and the first was never told it was taken over.
+    let bob = account(server.addr(), "bob").await;
+    let mut b = signed_in(&url, &bob).await;
+    b.join(&room, 1).await;
+    for c in [&mut first, &mut second] {
+        let mut u = c.update(&room).await;
+        while u.status != RoomStatus::Playing {
+            u = c.update(&room).await;
+        }
+        assert_eq!(u.you, Some(Seat(0)));
+    }
+    first.send(&ClientMsg::MyGames).await;
+    let taken = first
+        .expect(|m| match m {
+            ServerMsg::Error {
+                code: ErrorCode::SessionTakenOver,
+                ..
+            } => Some(true),
+            ServerMsg::Games { .. } => Some(false),
+            _ => None,
+        })
+        .await;
+    assert!(!taken, "the account's first connection was taken over");
+    server.stop().await.unwrap();
+}
+
+/// An account at one table from two nodes: the laptop on the room's node,
+/// the phone on the other (through the bus); both show the seat and move
+/// in it, neither takes the other's place, and a third connection on the
+/// other node hears `your_turn`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_accounts_connections_on_two_nodes_share_its_seat() {
+    let Some((_scratch, a, b)) = cluster().await else {
+        return;
+    };
+    let ann = account(a.addr(), "ann").await;
+    let bob = account(a.addr(), "bob").await;
+    let mut laptop = signed_in(&a.url(), &ann).await;
+    let mut bo = signed_in(&a.url(), &bob).await;
+    let room = laptop
+        .create("nimrod", json!({"piles": [12, 20]}), None)
+        .await;
+    laptop.join(&room, 0).await;
+    let mut u = bo.join(&room, 1).await;
+    let mut phone = signed_in(&b.url(), &ann).await;
+    let mut lobby = signed_in(&b.url(), &ann).await;
+    let joined = join_answer(&mut phone, &room, 0).await;
+    assert!(
+        matches!(joined, ServerMsg::Joined { seat: Seat(0), .. }),
+        "{joined:?}"
+    );
+    phone.update(&room).await;
+    let mut turn = 0;
+    let mut heard = 0;
+    while u.outcome.is_none() && turn < 8 {
+        let seat = u.to_act.iter().next().unwrap();
+        let mover: &mut Raw = match (seat.0, turn % 2) {
+            (1, _) => &mut bo,
+            (_, 0) => &mut laptop,
+            _ => &mut phone,
+        };
+        mover
+            .play(&room, seat.0, u.seq, parlor_tests::nimrod_move(&u))
+            .await;
+        let next = u.seq + 1;
+        let on_a = laptop.update_at(&room, next).await;
+        u = phone.update_at(&room, next).await;
+        bo.update_at(&room, next).await;
+        assert_eq!(on_a.seq, u.seq, "both of Ann's connections see each move");
+        if u.outcome.is_none() && u.to_act.contains(Seat(0)) {
+            let r = lobby
+                .expect(|m| match m {
+                    ServerMsg::YourTurn { room, .. } => Some(room.clone()),
+                    _ => None,
+                })
+                .await;
+            assert_eq!(r, room);
+            heard += 1;
+        }
+        turn += 1;
+    }
+    assert!(turn >= 3 && heard >= 1, "{turn} moves, {heard} turns heard");
 }

@@ -48,12 +48,17 @@ pub(super) async fn listen(dir: Weak<Directory>, cluster: Arc<Cluster>) {
                     distrust(&d, &frames);
                 }
             }
-            Envelope::TakenOver { gw, conn, token } => taken_over(&d, cluster, &gw, conn, token),
+            Envelope::TakenOver {
+                gw,
+                conn,
+                token,
+                account,
+            } => taken_over(&d, cluster, &gw, conn, token, account.as_deref()),
             Envelope::Gone { gw, conn } => gone(&d, cluster, gw, conn),
             Envelope::Rehosted { room } => rehosted(&d, cluster, &room),
             Envelope::Account { gw, key, msg } => {
                 if *gw != **cluster.bus.me() {
-                    d.notify_account_here(&key, &msg, None);
+                    d.notify_account_here(&key, &msg, &[]);
                 }
             }
             Envelope::Placed => d.placed.notify_one(),
@@ -206,11 +211,21 @@ fn distrust(dir: &Directory, frames: &[WireFrame]) {
 }
 
 /// `token` speaks on gateway `gw`'s `conn` now: a connection here that
-/// spoke for it is told and closed.
-fn taken_over(dir: &Directory, cluster: &Cluster, gw: &str, conn: u64, token: uuid::Uuid) {
+/// spoke for it is told and closed, unless it is signed in as the
+/// resuming connection's `account` (an account's connections never take
+/// each other's place).
+fn taken_over(
+    dir: &Directory,
+    cluster: &Cluster,
+    gw: &str,
+    conn: u64,
+    token: uuid::Uuid,
+    account: Option<&str>,
+) {
     let here = **cluster.bus.me() == *gw;
     let keep = here.then_some(ConnId(conn));
-    if let Some(out) = dir.sessions().displace(token, keep) {
+    let same = |c: ConnId| account.is_some_and(|k| dir.signed_in_as(c, k));
+    if let Some(out) = dir.sessions().displace(token, keep, same) {
         out.send(&ServerMsg::error(
             ErrorCode::SessionTakenOver,
             "your session was resumed on another connection",

@@ -152,13 +152,14 @@ impl Cluster {
     }
 
     /// Tells every node that `token` speaks on `conn` now.
-    pub fn taken_over(&self, token: Uuid, conn: ConnId) {
+    pub fn taken_over(&self, token: Uuid, conn: ConnId, account: Option<&str>) {
         let _ = self
             .outbound
             .try_send(Outbound::Announce(Box::new(Envelope::TakenOver {
                 gw: self.bus.me().to_string(),
                 conn: conn.0,
                 token,
+                account: account.map(str::to_owned),
             })));
     }
 

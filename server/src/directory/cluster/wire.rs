@@ -53,6 +53,10 @@ pub enum Envelope {
         conn: u64,
         /// The session's token.
         token: Uuid,
+        /// The account (its key) the resuming connection is signed in
+        /// as: that account's own connections keep speaking for it.
+        #[serde(default)]
+        account: Option<String>,
     },
     /// Gateway `gw`'s connection `conn` closed: its stand-ins on owners
     /// are dropped.
