@@ -17,3 +17,4 @@ mod golden_logs;
 mod long_versions;
 mod random_bytes;
 mod reference;
+mod schema;
