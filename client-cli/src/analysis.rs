@@ -49,7 +49,7 @@ pub fn usage(game: GameKind, tool: &str) -> String {
         "{game} {tool} needs its input, as words or as JSON on standard input, and none was \
          given.\nUsage: parlor {game} {tool} [WORDS]... or parlor {game} {tool} < input.json \
          (e.g. echo '{{...}}' | parlor {game} {tool}).\nThe tools and their words: parlor \
-         {game} --help, and protocol/README.md for the JSON."
+         {game} --help, and docs/protocol/analysis.md for the JSON."
     )
 }
 

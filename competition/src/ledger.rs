@@ -5,8 +5,8 @@
 //! **Canonical form.** A line's `hash` is the SHA-256 (lower-case hex) of
 //! the line's compact JSON without its `hash` field: keys in the order of
 //! [`LedgerLine`]'s fields, no spaces, numbers as serde_json writes them:
-//! the shortest text that reads back to the same `f64` (protocol/README.md's
-//! "Ratings" spells out the rules, where Python's `json.dumps` differs).
+//! the shortest text that reads back to the same `f64` (the protocol
+//! reference's docs/protocol/ratings.md spells out the rules, where Python's `json.dumps` differs).
 //! Readers must parse floats exactly (serde_json's `float_roundtrip`).
 //! `prev` is the previous line's `hash`, 64 zeros for the first line.
 //!

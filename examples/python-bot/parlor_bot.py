@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A Parlor bot in Python, written from protocol/README.md alone.
+"""A Parlor bot in Python, written from the protocol reference (docs/protocol/) alone.
 
 It creates a room, seats the server's built-in bots in every seat but
 the first, takes seat 0 itself and plays the match to its end; or, with

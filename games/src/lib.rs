@@ -38,6 +38,8 @@ pub mod outcome;
 pub mod places;
 pub mod rng;
 pub mod rummikub;
+#[cfg(feature = "schema")]
+mod schema;
 pub mod seat;
 pub mod secrets;
 pub mod strategy;

@@ -8,6 +8,7 @@ use crate::seat::SeatSet;
 
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "result", rename_all = "snake_case")]
 pub enum Outcome {
     /// These seats won (several for a partnership); every other seat lost.

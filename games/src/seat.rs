@@ -9,6 +9,7 @@ pub const MAX_SEATS: u8 = 8;
 
 /// A seat at the table, numbered from 0 in turn order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(transparent)]
 pub struct Seat(pub u8);
 

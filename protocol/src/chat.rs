@@ -4,6 +4,7 @@
 //! game the spectators' never reaches a player (so a spectator cannot
 //! help one); after the end everyone in the room reads both.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// The longest message, in characters: a sentence or two at a table,
@@ -11,7 +12,7 @@ use serde::{Deserialize, Serialize};
 pub const MAX_CHAT_CHARS: usize = 300;
 
 /// Who reads a message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Channel {
     /// The room's seated players (and, after the end, its spectators).
@@ -40,7 +41,7 @@ impl Channel {
 }
 
 /// A canned phrase, for players who would rather not type.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 pub enum Phrase {
     /// "Good game".
     #[serde(rename = "good_game")]
@@ -83,7 +84,7 @@ impl Phrase {
 
 /// One message of a room's chat, as `said`, `chat_history` and the log
 /// show it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ChatLine {
     /// Its number in the room: rising, from 1.
     pub id: u64,

@@ -1,6 +1,7 @@
 //! Messages a client sends.
 
 use parlor_games::{GameKind, Seat};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use uuid::Uuid;
@@ -45,7 +46,7 @@ pub const CLIENT_TYPES: &[&str] = &[
 ];
 
 /// A message from a client.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ClientMsg {
     /// Must come first: the protocol version the client speaks, and a name
@@ -55,6 +56,7 @@ pub enum ClientMsg {
         /// `u32` as `u32::MAX` and a negative one as 0, which negotiate as
         /// the numbers themselves would (see [`crate::negotiate`]).
         #[serde(deserialize_with = "crate::version::saturating")]
+        #[schemars(schema_with = "crate::version::any_integer")]
         version: u32,
         /// Display name (default "anonymous").
         #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -2,13 +2,15 @@
 //!
 //! A WebSocket refusal carries one in its `error` message, an HTTP API
 //! refusal in its JSON body (`{"code", "message"}`, beside the status the
-//! server maps it to). `protocol/README.md` lists every code with its
-//! meaning (a test checks it). [`ErrorCode::ALL`] is written by the same
+//! server maps it to). `docs/protocol/errors.md` lists every code with
+//! its meaning (a test checks it). [`ErrorCode::ALL`] is written by the same
 //! macro as the enum, from the same list, so it cannot miss a variant.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::str::FromStr;
 
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 macro_rules! error_codes {
@@ -174,6 +176,26 @@ impl FromStr for ErrorCode {
             .copied()
             .find(|c| c.as_str() == s)
             .ok_or_else(|| UnknownCode(s.to_owned()))
+    }
+}
+
+impl JsonSchema for ErrorCode {
+    fn schema_name() -> Cow<'static, str> {
+        "ErrorCode".into()
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        concat!(module_path!(), "::ErrorCode").into()
+    }
+
+    // The closed set, so that a misspelt or stale code fails validation.
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        let codes: Vec<&str> = ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+        json_schema!({
+            "description": "Why a request was refused, `area/reason`: stable, for programs.",
+            "type": "string",
+            "enum": codes,
+        })
     }
 }
 

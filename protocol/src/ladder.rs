@@ -4,6 +4,7 @@
 //! what a ladder game's match header keeps.
 
 use parlor_games::{GameKind, Seat};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::types::RoomId;
@@ -11,7 +12,7 @@ use crate::types::RoomId;
 /// Who plays a ladder game, kept in its match header: the room seats
 /// them as it starts (a connected bot's seat held for its account, an
 /// anchor's played by the server).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct LadderGame {
     /// The accounts by seat.
     pub players: Vec<String>,
@@ -21,7 +22,7 @@ pub struct LadderGame {
 }
 
 /// Where the ladder seated a bot (the `ladder_game` message).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct LadderSeat {
     /// The game.
     pub game: GameKind,

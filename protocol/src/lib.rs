@@ -3,8 +3,9 @@
 //! JSON text frames, one message per frame, each an object with a `"type"`.
 //! Clients send [`ClientMsg`], the server sends [`ServerMsg`]. Every refusal
 //! is a [`ServerMsg::Error`] carrying a stable [`ErrorCode`] (`area/reason`)
-//! for programs and a message for people. `protocol/README.md` documents
-//! every message with examples.
+//! for programs and a message for people. The protocol reference,
+//! `docs/protocol/README.md`, documents every message with examples; the
+//! [`schema`] module makes its JSON Schema.
 
 mod chat;
 mod client;
@@ -14,6 +15,7 @@ mod ladder;
 mod matchmaking;
 mod ratings;
 mod replay;
+pub mod schema;
 mod server;
 mod tournaments;
 mod types;

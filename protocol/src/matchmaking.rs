@@ -2,13 +2,14 @@
 //! list of a player's games.
 
 use parlor_games::{GameKind, Seat};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::types::{Clock, RoomId, RoomStatus};
 
 /// Why a seek ended without a match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SeekEnd {
     /// The seeker cancelled it.
@@ -22,7 +23,7 @@ pub enum SeekEnd {
 }
 
 /// Why a challenged player declined, as lichess's reasons go.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum DeclineReason {
     /// No reason given.
@@ -47,7 +48,7 @@ pub enum DeclineReason {
 }
 
 /// How a challenge ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ChallengeEnd {
     /// Accepted: both players are seated in `room`.
@@ -64,7 +65,7 @@ pub enum ChallengeEnd {
 }
 
 /// A challenge, as both players see it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ChallengeInfo {
     /// Its id, quoted by `accept`, `decline` and `cancel_challenge`.
     pub challenge: u64,
@@ -94,7 +95,7 @@ pub struct ChallengeInfo {
 }
 
 /// One unfinished game of the player's, as `games` lists it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct GameEntry {
     /// The room.
     pub room: RoomId,

@@ -4,6 +4,7 @@
 //! ledger's own lines are `parlor_competition::LedgerLine`.
 
 use parlor_games::Seat;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Ratings deviation above which a rating is provisional: shown with a
@@ -17,7 +18,7 @@ pub fn provisional(rd: f64) -> bool {
 }
 
 /// A rated player's rating in a room's seat list, rounded for display.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SeatRating {
     /// The rating, rounded to a whole number.
     pub rating: i32,
@@ -28,7 +29,7 @@ pub struct SeatRating {
 
 /// One player's rating change at the end of a rated match (the final
 /// `update`'s `rating_changes`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct RatingChange {
     /// The seat played.
     pub seat: Seat,

@@ -1,6 +1,7 @@
 //! Messages the server sends.
 
 use parlor_games::{GameKind, Outcome, Seat, SeatSet};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use uuid::Uuid;
@@ -10,7 +11,7 @@ use crate::matchmaking::{ChallengeEnd, ChallengeInfo, DeclineReason, GameEntry, 
 use crate::types::{Clock, RoomId, RoomStatus, RoomSummary, SeatInfo, SeatRef};
 
 /// The state of a room as one recipient may see it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Update {
     /// The room.
     pub room: RoomId,
@@ -52,7 +53,7 @@ pub struct Update {
 /// What happened at one step of a match. `M` is the move: JSON as read
 /// back, or a borrowed typed move when a server writes the log (the same
 /// text, without building a JSON tree per move).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum LoggedAction<M = Value> {
     /// The seat played this move.
@@ -64,7 +65,7 @@ pub enum LoggedAction<M = Value> {
 }
 
 /// One step of a match log.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct LogEntry {
     /// The position it was played from.
     pub seq: u64,
@@ -75,7 +76,7 @@ pub struct LogEntry {
 }
 
 /// Everything needed to replay a match.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct MatchHeader {
     /// The game.
     pub game: GameKind,
@@ -117,14 +118,14 @@ pub struct MatchHeader {
 /// Who a challenge or a seek between accounts seated, kept in the match
 /// header: the room holds each seat for its account as it starts, and
 /// the player's connection takes it (as a ladder's or event's game does).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct MatchedGame {
     /// The accounts by seat.
     pub players: Vec<String>,
 }
 
 /// The inputs of a provably fair deal (see the protocol document).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Deal {
     /// SHA-256 of the server seed followed by the salt, published when the
     /// room was created.
@@ -142,7 +143,7 @@ pub struct Deal {
 }
 
 /// How a match that did not finish ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Closed {
     /// The room never started within the time allowed.
@@ -156,7 +157,7 @@ pub enum Closed {
 }
 
 /// A finished match: its header and every step.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct MatchLog {
     /// The room.
     pub room: RoomId,
@@ -181,7 +182,7 @@ pub struct MatchLog {
 }
 
 /// A message from the server.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum ServerMsg {
     /// The answer to `hello`.

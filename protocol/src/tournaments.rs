@@ -5,13 +5,14 @@
 
 use parlor_competition::tournament::{ArenaPairing, Format, Standing};
 use parlor_games::{GameKind, Seat};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::types::{Clock, RoomId};
 
 /// Who may enter an event.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum EntrantKind {
     /// Human accounts only.
@@ -50,7 +51,7 @@ impl TournamentStatus {
 }
 
 /// `POST /api/tournaments`'s body (and the `create_tournament` request).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewTournament {
     /// The game.
@@ -232,7 +233,7 @@ pub struct TournamentSummary {
 /// the match's header): the event's seed makes the deal of board `board`'s
 /// deal `deal` in round `round` (see `parlor_competition::tournament::
 /// EventSeed::deal`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct EventGame {
     /// The event's id.
     pub event: String,
@@ -254,7 +255,7 @@ pub struct EventGame {
 
 /// Where a tournament's round seated a player (the `tournament_game`
 /// message).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct TournamentSeat {
     /// The event's id.
     pub tournament: String,

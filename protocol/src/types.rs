@@ -1,8 +1,10 @@
 //! Small types shared by several messages.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use parlor_games::{GameKind, Seat};
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// Longest room id accepted on the wire: ids the server makes are 12
@@ -32,6 +34,28 @@ impl RoomId {
     }
 }
 
+impl JsonSchema for RoomId {
+    fn schema_name() -> Cow<'static, str> {
+        "RoomId".into()
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        concat!(module_path!(), "::RoomId").into()
+    }
+
+    // What `deserialize` accepts, not only what the server makes, so that
+    // the schema refuses exactly the ids the decoder does.
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({
+            "description": "A room's id: the server makes 12 lowercase hex digits; 1 to 64 ASCII letters, digits, '-' or '_' are read.",
+            "type": "string",
+            "minLength": 1,
+            "maxLength": MAX_ROOM_ID_LEN,
+            "pattern": "^[A-Za-z0-9_-]+$",
+        })
+    }
+}
+
 impl fmt::Display for RoomId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
@@ -50,7 +74,7 @@ impl<'de> Deserialize<'de> for RoomId {
 }
 
 /// A turn clock, a room option.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Clock {
     /// Each move must come within `ms` milliseconds: `{"per_move": {"ms": 30000}}`.
@@ -81,7 +105,7 @@ impl Clock {
 }
 
 /// Where a room is in its life.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RoomStatus {
     /// Seats are still free; the match starts when all are taken.
@@ -95,7 +119,7 @@ pub enum RoomStatus {
 /// Who sits in a seat. `S` is the text type: owned as received, or `&str`
 /// when a server writes it from names it already holds (one wire layout
 /// for both, without cloning every name for every update).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Occupant<S = String> {
     /// Nobody yet.
@@ -118,6 +142,7 @@ pub enum Occupant<S = String> {
         /// The account it plays as (a ladder's anchor, whose games are
         /// rated); absent for a bot added to a room, which is unrated.
         #[serde(default = "no_account", skip_serializing_if = "Option::is_none")]
+        #[schemars(default = "no_account::<S>")]
         account: Option<S>,
     },
 }
@@ -151,7 +176,7 @@ impl Occupant<&str> {
 }
 
 /// One seat of a room (`S` as in [`Occupant`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SeatInfo<S = String> {
     /// The seat.
     pub seat: Seat,
@@ -164,7 +189,7 @@ pub struct SeatInfo<S = String> {
 }
 
 /// A room as the lobby lists it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct RoomSummary {
     /// The room's id.
     pub room: RoomId,
@@ -183,7 +208,7 @@ pub struct RoomSummary {
 }
 
 /// A seat in a room, e.g. one that a resumed session holds.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SeatRef {
     /// The room.
     pub room: RoomId,
@@ -199,7 +224,7 @@ pub fn account_key(name: &str) -> String {
 }
 
 /// The account a connection acts as, as `welcome` names it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct AccountInfo {
     /// The account's name, as its owner spelled it.
     pub name: String,

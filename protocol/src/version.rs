@@ -95,6 +95,15 @@ fn shorten_long_integers(text: &str) -> Option<String> {
     changed.then_some(out)
 }
 
+/// The schema of what [`saturating`] reads: any integer (an integral
+/// float such as `1.0` or `1e30` is one in JSON Schema too).
+pub(crate) fn any_integer(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "description": "The protocol version the client speaks: any integer is read.",
+        "type": "integer",
+    })
+}
+
 struct Saturating;
 
 impl Visitor<'_> for Saturating {

@@ -1,5 +1,5 @@
 //! `parlor verify ROOM`: checks a finished match from its public log, as
-//! protocol/README.md's "Fair dealing" describes, with no trust in the
+//! docs/protocol/fair-dealing.md describes, with no trust in the
 //! server beyond the commitment it published when the room was made:
 //!
 //! 1. the revealed server seed and salt hash to the commitment;

@@ -1,5 +1,5 @@
 //! What each seat added to a match's deal, as `parlor verify` reports
-//! it (protocol/README.md, "Fair dealing"): whether the deal rests on
+//! it (docs/protocol/fair-dealing.md): whether the deal rests on
 //! the server alone, and what each seat's part protects against.
 
 use parlor_games::Seat;

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// How an event pairs its players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {
     /// Every pair of players meets once in each cycle.

@@ -11,6 +11,7 @@ use super::record::{Entrant, RoundRecord};
 
 /// One player's line in the standings.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Standing {
     /// The player.
     pub name: String,

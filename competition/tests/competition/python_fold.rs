@@ -379,7 +379,8 @@ fn the_python_number_form_is_serde_jsons() {
 /// The document shows the program; the two are the same text.
 #[test]
 fn the_protocol_document_shows_the_example_program() {
-    let doc = std::fs::read_to_string(root().join("protocol").join("README.md")).unwrap();
+    let doc =
+        std::fs::read_to_string(root().join("docs").join("protocol").join("ratings.md")).unwrap();
     let file = std::fs::read_to_string(script()).unwrap();
     let marker = "<!-- examples/ratings_fold.py -->\n```python\n";
     let start = doc.find(marker).expect("the marked code block") + marker.len();
@@ -387,6 +388,6 @@ fn the_protocol_document_shows_the_example_program() {
     assert_eq!(
         &doc[start..start + len],
         file,
-        "protocol/README.md's Python fold differs from examples/ratings_fold.py"
+        "docs/protocol/ratings.md's Python fold differs from examples/ratings_fold.py"
     );
 }

@@ -4,8 +4,9 @@
 //! in `fixtures/server` as a `ServerMsg`; encoding the message again must
 //! give back the same JSON (compared as values, so key order and spacing
 //! do not matter but every field name and shape does). The protocol
-//! document, `README.md`, is checked too: it lists every error code with
-//! its meaning, and every message example in it decodes.
+//! reference, `docs/protocol/` (every chapter), is checked too: it lists
+//! every error code with its meaning, and every message example in it
+//! decodes.
 
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
@@ -19,9 +20,11 @@ use parlor_protocol::{
 };
 use serde_json::{json, Value};
 
+use crate::reference::{self, Direction};
+
 /// Every `type` the server sends. Adding a `ServerMsg` variant breaks the
 /// exhaustive match in [`server_type`]; add the name here and a fixture.
-const SERVER_TYPES: &[&str] = &[
+pub const SERVER_TYPES: &[&str] = &[
     "welcome",
     "resumed",
     "rooms",
@@ -130,7 +133,7 @@ fn server_type(m: &ServerMsg) -> &'static str {
 }
 
 /// `(file name, contents)` of every `.json` file in `fixtures/<side>`, by name.
-fn fixtures(side: &str) -> Vec<(String, String)> {
+pub fn fixtures(side: &str) -> Vec<(String, String)> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")
         .join(side);
@@ -349,7 +352,7 @@ fn every_game_has_updates_for_a_seat_a_spectator_and_an_ending_and_a_refusal() {
 
 #[test]
 fn client_and_server_types_are_disjoint() {
-    // The README check below tells the two sides apart by `type` alone.
+    // The reference's check below tells the two sides apart by `type` alone.
     for t in CLIENT_TYPES {
         assert!(!SERVER_TYPES.contains(t), "{t} is on both sides");
     }
@@ -374,119 +377,87 @@ fn shapes_no_nimrod_fixture_shows_are_pinned_too() {
     );
 }
 
-fn readme() -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
-    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
-
-/// The README's table row for `code`.
+/// The reference's table row for `code`.
 fn error_row(code: ErrorCode) -> String {
     format!("| `{}` | {} |", code.as_str(), code.meaning())
 }
 
-/// The codes in the first column of the README's error table
-/// (section 17), in order.
-fn readme_table_codes(doc: &str) -> Vec<String> {
-    let start = doc
-        .find("## 17. Error codes")
-        .unwrap_or_else(|| panic!("README.md has no section 17, Error codes"));
-    let section = &doc[start..];
-    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |i| i + 3)];
-    section
-        .lines()
+/// The codes in the first column of the error table (the chapter
+/// `errors.md`, section 17), in order.
+fn error_table_codes(doc: &str) -> Vec<String> {
+    doc.lines()
         .filter_map(|l| l.strip_prefix("| `"))
         .filter_map(|l| l.split_once("` |").map(|(code, _)| code.to_owned()))
         .collect()
 }
 
 #[test]
-fn readme_error_table_lists_only_known_codes_once() {
+fn the_error_table_lists_only_known_codes_once() {
     // The other direction of the check below: the table holds no stale
     // or misspelt code, and no code twice, so both transports' codes
     // (WebSocket and HTTP API) are documented exactly once.
-    let doc = readme();
-    let listed = readme_table_codes(&doc);
+    let doc = reference::chapter("errors.md").text;
+    assert!(
+        doc.starts_with("# 17. Error codes"),
+        "errors.md is not section 17"
+    );
+    let listed = error_table_codes(&doc);
     assert_eq!(listed.len(), ErrorCode::ALL.len(), "{listed:?}");
     let mut seen = std::collections::HashSet::new();
     for code in &listed {
         assert!(
             code.parse::<ErrorCode>().is_ok(),
-            "README.md lists {code}, which is not an ErrorCode"
+            "errors.md lists {code}, which is not an ErrorCode"
         );
-        assert!(seen.insert(code), "README.md lists {code} twice");
+        assert!(seen.insert(code), "errors.md lists {code} twice");
     }
 }
 
 #[test]
-fn readme_lists_every_error_code_with_its_meaning() {
-    let doc = readme();
+fn the_error_table_lists_every_error_code_with_its_meaning() {
+    let doc = reference::chapter("errors.md").text;
     for &code in ErrorCode::ALL {
         assert!(
-            doc.contains(&format!("`{}`", code.as_str())),
-            "README.md does not mention {code}"
-        );
-        assert!(
             doc.contains(&error_row(code)),
-            "README.md's error table lacks the row\n{}",
+            "errors.md's error table lacks the row\n{}",
             error_row(code)
         );
     }
 }
 
 #[test]
-fn readme_examples_are_valid_messages() {
-    let doc = readme();
+fn the_references_examples_are_valid_messages() {
     let mut checked = 0;
-    // Every ```json block holds one JSON value; those with a message
-    // `type` must decode and round-trip.
-    let mut block: Option<(usize, String)> = None;
-    for (i, line) in doc.lines().enumerate() {
-        match &mut block {
-            None if line.trim() == "```json" => block = Some((i + 1, String::new())),
-            None => {}
-            Some((start, text)) if line.trim() == "```" => {
-                let what = format!("README.md block at line {start}");
-                let v = json_of(&what, text);
-                match v.get("type").and_then(Value::as_str) {
-                    Some(t) if CLIENT_TYPES.contains(&t) => {
-                        client_round_trip(&what, text);
-                    }
-                    Some(t) if SERVER_TYPES.contains(&t) => {
-                        server_round_trip(&what, text);
-                    }
-                    _ => {}
+    for chapter in reference::chapters() {
+        // Every ```json block holds one JSON value; those with a message
+        // `type` must decode and round-trip.
+        for block in reference::json_blocks(&chapter) {
+            let v = json_of(&block.what, &block.text);
+            match v.get("type").and_then(Value::as_str) {
+                Some(t) if CLIENT_TYPES.contains(&t) => {
+                    client_round_trip(&block.what, &block.text);
                 }
-                checked += 1;
-                block = None;
+                Some(t) if SERVER_TYPES.contains(&t) => {
+                    server_round_trip(&block.what, &block.text);
+                }
+                _ => {}
             }
-            Some((_, text)) => {
-                text.push_str(line);
-                text.push('\n');
-            }
-        }
-    }
-    assert!(block.is_none(), "README.md has an unclosed ```json block");
-    // Transcript lines in ```text blocks: `who → {...}` is a client frame,
-    // `who ← {...}` a server frame.
-    let mut in_text = false;
-    for (i, line) in doc.lines().enumerate() {
-        let what = format!("README.md line {}", i + 1);
-        if line.trim_start().starts_with("```") {
-            in_text = line.trim() == "```text";
-            continue;
-        }
-        if !in_text {
-            continue;
-        }
-        if let Some((_, frame)) = line.split_once("→ {") {
-            client_round_trip(&what, &format!("{{{frame}"));
             checked += 1;
-        } else if let Some((_, frame)) = line.split_once("← {") {
-            server_round_trip(&what, &format!("{{{frame}"));
+        }
+        // Transcript lines in ```text blocks: `who → {...}` is a client
+        // frame, `who ← {...}` a server frame.
+        for (direction, frame) in reference::transcript_frames(&chapter) {
+            match direction {
+                Direction::FromClient => client_round_trip(&frame.what, &frame.text),
+                Direction::FromServer => server_round_trip(&frame.what, &frame.text),
+            };
             checked += 1;
         }
     }
-    assert!(checked > 40, "only {checked} examples found in README.md");
+    assert!(
+        checked > 40,
+        "only {checked} examples found in docs/protocol/"
+    );
 }
 
 /// Whether `v` is one of `game`'s own encodings: a view, a move, a list
@@ -509,52 +480,36 @@ fn is_game_encoding(game: parlor_games::GameKind, v: &Value) -> bool {
         })
 }
 
-/// A game's own section (`## N. Rummikub`) shows views, moves and options
-/// as bare JSON; each must be what that game reads, so that a bot written
-/// from the document speaks the real encodings.
+/// A game's own chapter (`rummikub.md`, ...) shows views, moves and
+/// options as bare JSON; each must be what that game reads, so that a bot
+/// written from the reference speaks the real encodings.
 #[test]
-fn readme_game_sections_show_real_views_moves_and_options() {
-    let doc = readme();
-    let mut game: Option<parlor_games::GameKind> = None;
-    let mut block: Option<(usize, String)> = None;
+fn the_game_chapters_show_real_views_moves_and_options() {
     let mut checked = BTreeSet::new();
-    for (i, line) in doc.lines().enumerate() {
-        if let Some(title) = line.strip_prefix("## ") {
-            let name = title
-                .split_whitespace()
-                .nth(1)
-                .unwrap_or_default()
-                .to_lowercase();
-            game = parlor_games::GameKind::ALL
-                .iter()
-                .copied()
-                .find(|g| g.name() == name);
+    for chapter in reference::chapters() {
+        let Some(game) = parlor_games::GameKind::ALL
+            .iter()
+            .copied()
+            .find(|g| chapter.name == format!("{}.md", g.name()))
+        else {
             continue;
-        }
-        match &mut block {
-            None if line.trim() == "```json" => block = Some((i + 1, String::new())),
-            None => {}
-            Some((start, text)) if line.trim() == "```" => {
-                let v = json_of(&format!("README.md block at line {start}"), text);
-                if let (Some(g), None) = (game, v.get("type")) {
-                    assert!(
-                        is_game_encoding(g, &v),
-                        "README.md block at line {start} is not a {g} view, move, list of moves or options"
-                    );
-                    checked.insert(g);
-                }
-                block = None;
-            }
-            Some((_, text)) => {
-                text.push_str(line);
-                text.push('\n');
+        };
+        for block in reference::json_blocks(&chapter) {
+            let v = json_of(&block.what, &block.text);
+            if v.get("type").is_none() {
+                assert!(
+                    is_game_encoding(game, &v),
+                    "{} is not a {game} view, move, list of moves or options",
+                    block.what
+                );
+                checked.insert(game);
             }
         }
     }
     for g in parlor_games::GameKind::ALL {
         assert!(
             checked.contains(g),
-            "the section of {g} shows no bare view or move"
+            "the chapter of {g} shows no bare view or move"
         );
     }
 }
@@ -562,8 +517,8 @@ fn readme_game_sections_show_real_views_moves_and_options() {
 /// The bots are named once, in the games; the document lists them by
 /// hand, so it is checked against `GameKind::strategies`, default first.
 #[test]
-fn readme_names_every_built_in_bot_in_order() {
-    let doc = readme();
+fn the_reference_names_every_built_in_bot_in_order() {
+    let doc = reference::chapter("rooms.md").text;
     let at = doc.find("## 11. Built-in bots").expect("section 11");
     let section = &doc[at..];
     let section = &section[..section.find("\n## 12.").unwrap_or(section.len())];
@@ -581,7 +536,7 @@ fn readme_names_every_built_in_bot_in_order() {
     }
 }
 
-/// Prints the README's error table: `cargo test -p parlor-protocol --test
+/// Prints the reference's error table: `cargo test -p parlor-protocol --test
 /// protocol -- --ignored --nocapture fixtures::print_error_table`.
 #[test]
 #[ignore]

@@ -16,3 +16,5 @@ mod fixtures;
 mod golden_logs;
 mod long_versions;
 mod random_bytes;
+mod reference;
+mod schema;

@@ -1,7 +1,9 @@
 //! The README and the documents beside it stay true to the repository:
 //! the README's bot is the program CI plays (`examples/readme_bot.py`,
-//! run by `.ci/python-bot`), and every relative link of README.md and
-//! docs/ names a file that exists and, with an anchor, a heading of it.
+//! run by `.ci/python-bot`), and every relative link of README.md,
+//! docs/ (its subdirectories too: the protocol reference is
+//! docs/protocol/) and protocol/README.md names a file that exists and,
+//! with an anchor, a heading of it (or an `<a id>` in it).
 
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic)]
@@ -28,12 +30,36 @@ fn anchor(heading: &str) -> String {
         .collect()
 }
 
-/// The anchors of `text`'s headings.
+/// The anchors of `text`: its headings', and those set with `<a id="...">`.
 fn anchors(text: &str) -> Vec<String> {
-    text.lines()
+    let mut out: Vec<String> = text
+        .lines()
         .filter(|l| l.starts_with('#'))
         .map(|l| anchor(l.trim_start_matches('#')))
-        .collect()
+        .collect();
+    let mut rest = text;
+    while let Some(at) = rest.find("<a id=\"") {
+        rest = &rest[at + 7..];
+        if let Some(end) = rest.find('"') {
+            out.push(rest[..end].to_owned());
+        }
+    }
+    out
+}
+
+/// Every `.md` file under `dir`, its subdirectories included, by path.
+fn markdown_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
+        if path.is_dir() {
+            out.extend(markdown_under(&path));
+        } else if path.extension().is_some_and(|x| x == "md") {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
 }
 
 /// Every `](target)` of `text`.
@@ -76,15 +102,16 @@ fn the_readmes_bot_is_the_program_ci_plays() {
 
 #[test]
 fn every_relative_link_of_the_docs_resolves() {
-    let mut files = vec![root().join("README.md")];
-    let docs = root().join("docs");
-    for entry in std::fs::read_dir(&docs).unwrap_or_else(|e| panic!("docs/: {e}")) {
-        let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
-        if path.extension().is_some_and(|x| x == "md") {
-            files.push(path);
-        }
-    }
-    assert!(files.len() > 8, "{files:?}");
+    let mut files = vec![
+        root().join("README.md"),
+        root().join("protocol").join("README.md"),
+    ];
+    files.extend(markdown_under(&root().join("docs")));
+    assert!(
+        files.iter().any(|f| f.ends_with("docs/protocol/errors.md")),
+        "the protocol reference is not among {files:?}"
+    );
+    assert!(files.len() > 30, "{files:?}");
     let mut checked = 0;
     for file in &files {
         let text = read(file);
@@ -121,7 +148,7 @@ fn every_relative_link_of_the_docs_resolves() {
             checked += 1;
         }
     }
-    assert!(checked > 20, "only {checked} links checked");
+    assert!(checked > 100, "only {checked} links checked");
 }
 
 /// The long flags `--help` lists for `args` of the built server.
@@ -163,11 +190,8 @@ fn names(text: &str, flag: &str) -> bool {
 #[test]
 fn every_flag_of_the_server_and_its_commands_is_documented() {
     let mut docs = read(&root().join("README.md"));
-    for entry in std::fs::read_dir(root().join("docs")).unwrap_or_else(|e| panic!("{e}")) {
-        let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
-        if path.extension().is_some_and(|x| x == "md") {
-            docs.push_str(&read(&path));
-        }
+    for path in markdown_under(&root().join("docs")) {
+        docs.push_str(&read(&path));
     }
     let mut checked = 0;
     for args in [

@@ -388,7 +388,7 @@ fn templates() -> Vec<(Value, Vec<(&'static str, Kind)>)> {
 enum Kind {
     U8,
     /// `hello`'s version: any integer, of any size or sign (negotiated,
-    /// not refused as malformed; see `protocol/README.md`).
+    /// not refused as malformed; see `docs/protocol/connection.md`).
     Version,
     U64,
     OptU8,

@@ -300,7 +300,7 @@ async fn options_are_checked_and_search_budgets_are_bounded() {
 }
 
 /// Prints a short game between two raw clients, frame by frame as sent
-/// and received, for protocol/README.md:
+/// and received, for docs/protocol/mitsudomoe.md:
 /// `cargo test -p parlor-tests --test e2e -- --ignored --nocapture mitsudomoe::capture_an_example_game`
 #[tokio::test]
 #[ignore]

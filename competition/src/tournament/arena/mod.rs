@@ -38,6 +38,7 @@ use super::standings::points;
 /// Which rule an arena's waves follow (a closed set: each is kept as long
 /// as events made under it may be re-checked).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum ArenaPairing {
     /// The first rule: top-down through the ranking. The default, since
