@@ -154,6 +154,7 @@ error_codes! {
     ChatBadText = "chat/bad_text": "The chat message is empty, longer than 300 characters or holds a control character, or gives both or neither of `text` and `phrase`; the message says why.",
     ChatNotAllowed = "chat/not_allowed": "This connection may not speak on that channel of the room (not in the room, or a player to the spectators during the game).",
     ChatGuestsCasualOnly = "chat/guests_casual_only": "A guest may read a room's chat but speak only in casual (unrated) rooms.",
+    FollowBadRequest = "follow/bad_request": "The follow is not valid (an unknown player, oneself, or more follows than one account keeps); the message says why.",
 }
 
 impl fmt::Display for ErrorCode {

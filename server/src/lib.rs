@@ -36,8 +36,10 @@
 //!   its resolutions (with [`moderation`]'s log).
 //! - [`blocks`]: players blocking players: no challenge, seek, ladder
 //!   game or rematch between them.
-//! - [`schedule`]: what those two share: the leased ticker every node
-//!   runs, leases on rows, and their requests' refusal.
+//! - [`schedule`]: what tournaments and the ladder share: the leased
+//!   ticker every node runs, leases on rows, and their requests' refusal.
+//! - [`follows`]: players following players, for who of them is online
+//!   and playing.
 //! - [`directory`]: routes a room request to its room; owns sessions,
 //!   creation and caps, hosting (restore, claim, relinquish) and the
 //!   listing; cluster mode plugs in behind one `Mode` and
@@ -78,6 +80,7 @@ pub mod config;
 pub mod connection;
 pub mod directory;
 pub mod fair_play;
+pub mod follows;
 pub mod http;
 pub mod ladder;
 pub mod limits;

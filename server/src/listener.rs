@@ -331,6 +331,7 @@ async fn open(
                     tournaments: &shared.tournaments,
                     ladder: &shared.ladder,
                     directory: &shared.directory,
+                    matchmaker: &shared.matchmaker,
                     peer: peer.addr,
                     secure: peer.secure,
                 };

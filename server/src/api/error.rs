@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 
 use super::query::QueryError;
 use crate::accounts::{AccountError, NameError};
+use crate::follows::FollowError;
 use crate::http::BodyError;
 use crate::moderation::ModError;
 use crate::schedule::{EventError, EventRefusal};
@@ -59,6 +60,9 @@ pub enum ApiError {
     /// Moderation, a report or a block was refused.
     #[error(transparent)]
     Mod(#[from] ModError),
+    /// A follow was refused, or the follows could not be read.
+    #[error(transparent)]
+    Follow(#[from] FollowError),
     /// The query string is malformed.
     #[error(transparent)]
     Query(#[from] QueryError),
@@ -154,6 +158,10 @@ impl ApiError {
                 ModError::BadBlock(_) => (400, C::BlockBadRequest),
                 ModError::PlayBanned { .. } => (403, C::PlayBanned),
                 ModError::Store(_) => (503, C::ServerUnavailable),
+            },
+            ApiError::Follow(e) => match e {
+                FollowError::Refused(_) => (400, C::FollowBadRequest),
+                FollowError::Store(_) => (503, C::ServerUnavailable),
             },
             ApiError::Query(e) => match e {
                 QueryError::UnknownPool => (404, C::RatingsUnknownPool),

@@ -30,6 +30,7 @@ pub mod auth;
 pub mod blocks;
 pub mod error;
 pub mod fairplay;
+pub mod follows;
 pub mod ladder;
 pub mod logs;
 pub mod moderation;

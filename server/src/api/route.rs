@@ -13,6 +13,7 @@ use parlor_protocol::RoomId;
 
 use super::blocks::{self, BlockRoute};
 use super::fairplay::FAIRPLAY_PATH;
+use super::follows::{self, FollowRoute};
 use super::ladder::{self, LadderRoute};
 use super::logs::{self, LogsQuery, LOGS_PATH};
 use super::moderation::{self, ModRoute};
@@ -89,6 +90,8 @@ pub enum Endpoint {
     Reports(ReportRoute),
     /// An account's blocks.
     Blocks(BlockRoute),
+    /// The players an account follows.
+    Follows(FollowRoute),
     /// `GET /api/mod/fairplay?QUERY` (moderators only; the query, read
     /// once the caller is known to moderate).
     FairPlay(String),
@@ -117,6 +120,7 @@ impl Endpoint {
             Endpoint::Ladder(l) => l.changes(),
             Endpoint::Reports(r) => r.changes(),
             Endpoint::Blocks(b) => b.changes(),
+            Endpoint::Follows(f) => f.changes(),
             Endpoint::Mod(m) => m.changes(),
             _ => true,
         }
@@ -200,6 +204,11 @@ fn endpoint(method: &str, target: &str) -> Option<Endpoint> {
     if let Some(r) = blocks::route(method, path) {
         return Some(r.map_or_else(Endpoint::MethodNotAllowed, |r| {
             r.map_or(Endpoint::NotFound, Endpoint::Blocks)
+        }));
+    }
+    if let Some(r) = follows::route(method, path) {
+        return Some(r.map_or_else(Endpoint::MethodNotAllowed, |r| {
+            r.map_or(Endpoint::NotFound, Endpoint::Follows)
         }));
     }
     if let Some(r) = tournaments::route(method, path) {

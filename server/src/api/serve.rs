@@ -36,6 +36,8 @@ pub struct ApiRequest<'a> {
     pub ladder: &'a crate::ladder::Ladder,
     /// The rooms (for what moderation does to an account's matches).
     pub directory: &'a crate::directory::Directory,
+    /// Who is connected (for the players an account follows).
+    pub matchmaker: &'a crate::matchmaking::Matchmaker,
     /// The client's address.
     pub peer: IpAddr,
     /// Whether the request came over TLS: native (`--tls-cert`), or from a
@@ -215,6 +217,11 @@ async fn dispatch(
         Endpoint::Blocks(b) => {
             let account = who(head, req, false).await?;
             let (status, body) = super::blocks::answer(b, account, req, now_ms).await?;
+            Ok(Answer::json(status, body))
+        }
+        Endpoint::Follows(f) => {
+            let account = who(head, req, false).await?;
+            let (status, body) = super::follows::answer(f, account, req, now_ms).await?;
             Ok(Answer::json(status, body))
         }
         Endpoint::FairPlay(query) => {

@@ -4,55 +4,17 @@
 
 use std::sync::Arc;
 
-use parlor_protocol::{ErrorCode, GameEntry, RoomStatus, ServerMsg};
+use parlor_protocol::{ErrorCode, GameEntry, ServerMsg};
 
 use super::Session;
 use crate::accounts::name_key;
 use crate::limits::MAX_GAMES_LISTED;
-use crate::store::{AccountGame, StoredSeat};
-
-/// A game as `games` lists it.
-fn entry(g: AccountGame) -> GameEntry {
-    let header = g.record.header;
-    let mut players: Vec<Option<String>> = vec![None; usize::from(header.seats)];
-    for (seat, who) in g.seats {
-        if let Some(p) = players.get_mut(seat.index()) {
-            *p = Some(match who {
-                StoredSeat::Player { name, .. } => name,
-                StoredSeat::Bot {
-                    account: Some(name),
-                    ..
-                } => name,
-                StoredSeat::Bot { strategy, .. } => format!("bot:{strategy}"),
-            });
-        }
-    }
-    let status = if players.iter().all(Option::is_some) {
-        RoomStatus::Playing
-    } else {
-        RoomStatus::Waiting
-    };
-    let due = match status {
-        RoomStatus::Playing => g.turn.as_ref().and_then(|t| t.of(g.seat)),
-        _ => None,
-    };
-    GameEntry {
-        room: g.record.room,
-        game: header.game,
-        seat: g.seat,
-        status,
-        your_turn: due.is_some(),
-        players,
-        clock: header.clock,
-        deadline_ms: due.flatten().filter(|_| header.clock.is_some()),
-        rated: header.rated,
-    }
-}
+use crate::store::AccountGame;
 
 /// The entries of `games`, by room id (the store lists the newest first;
 /// a stable order lets clients compare two answers).
 pub(super) fn entries(games: Vec<AccountGame>) -> Vec<GameEntry> {
-    let mut out: Vec<GameEntry> = games.into_iter().map(entry).collect();
+    let mut out: Vec<GameEntry> = games.into_iter().map(AccountGame::into_entry).collect();
     out.sort_by(|a, b| a.room.as_str().cmp(b.room.as_str()));
     out
 }
@@ -109,11 +71,11 @@ impl Session {
 #[cfg(test)]
 mod tests {
     use parlor_games::{GameKind, Seat};
-    use parlor_protocol::{Clock, MatchHeader, RoomId};
+    use parlor_protocol::{Clock, MatchHeader, RoomId, RoomStatus};
     use uuid::Uuid;
 
     use super::*;
-    use crate::store::{MatchRecord, Origin, Turn, TurnSeat};
+    use crate::store::{MatchRecord, Origin, StoredSeat, Turn, TurnSeat};
 
     fn game(seats: Vec<(Seat, StoredSeat)>, turn: Option<Turn>) -> AccountGame {
         AccountGame {
@@ -167,7 +129,7 @@ mod tests {
                 deadline_ms: Some(42),
             }],
         };
-        let e = entry(game(vec![bot, alice()], Some(turn)));
+        let e = AccountGame::into_entry(game(vec![bot, alice()], Some(turn)));
         assert_eq!(e.status, RoomStatus::Playing);
         assert!(e.your_turn);
         assert_eq!(e.deadline_ms, Some(42));
@@ -186,7 +148,7 @@ mod tests {
                 deadline_ms: Some(42),
             }],
         };
-        let e = entry(game(vec![alice()], Some(turn)));
+        let e = AccountGame::into_entry(game(vec![alice()], Some(turn)));
         assert_eq!(e.status, RoomStatus::Waiting);
         assert!(!e.your_turn);
         assert_eq!(e.deadline_ms, None);

@@ -457,6 +457,22 @@ impl Matchmaker {
         self.dir.notify_account(&open.to_key, &msg, &[]);
     }
 
+    /// Which of the accounts keyed `keys` are connected now, on this node
+    /// or (in a cluster) any live one.
+    pub async fn online_among(
+        &self,
+        keys: &[String],
+    ) -> Result<std::collections::HashSet<String>, crate::store::StoreError> {
+        match &self.books {
+            Books::Local { .. } => Ok(keys
+                .iter()
+                .filter(|k| self.dir.signed_in_here(k))
+                .cloned()
+                .collect()),
+            Books::Shared(books) => books.online_among(keys, now_ms()).await,
+        }
+    }
+
     /// Connection `conn` closed: its seeks end, its challenges are gone.
     /// Awaited before the close is answered, so that a client that saw
     /// its close answered knows its seeks can no longer pair (a new

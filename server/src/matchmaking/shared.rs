@@ -174,6 +174,28 @@ impl SharedBooks {
         Ok(row.try_get(0)?)
     }
 
+    /// Which of the accounts keyed `keys` have a connection on a live
+    /// node (one read, for a list of players followed).
+    pub async fn online_among(
+        &self,
+        keys: &[String],
+        now_ms: u64,
+    ) -> Result<std::collections::HashSet<String>, StoreError> {
+        let rows = self
+            .client()
+            .await?
+            .query(
+                &format!(
+                    "SELECT DISTINCT account FROM mm_presence WHERE account = ANY($2) AND gw IN {LIVE}"
+                ),
+                &[&signed(now_ms), &keys],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| r.try_get::<_, String>(0).map_err(StoreError::from))
+            .collect()
+    }
+
     /// Adds a seek within the cluster's limits; its id.
     pub async fn add_seek(&self, w: &Waiting) -> Result<Result<u64, Refused>, StoreError> {
         let client = self.client().await?;

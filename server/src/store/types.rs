@@ -184,3 +184,44 @@ pub struct AccountGame {
     /// Whose turn it is, if recorded.
     pub turn: Option<Turn>,
 }
+
+impl AccountGame {
+    /// The game as `games` (and a followed player's games) list it.
+    pub fn into_entry(self) -> parlor_protocol::GameEntry {
+        let g = self;
+        let header = g.record.header;
+        let mut players: Vec<Option<String>> = vec![None; usize::from(header.seats)];
+        for (seat, who) in g.seats {
+            if let Some(p) = players.get_mut(seat.index()) {
+                *p = Some(match who {
+                    StoredSeat::Player { name, .. } => name,
+                    StoredSeat::Bot {
+                        account: Some(name),
+                        ..
+                    } => name,
+                    StoredSeat::Bot { strategy, .. } => format!("bot:{strategy}"),
+                });
+            }
+        }
+        let status = if players.iter().all(Option::is_some) {
+            parlor_protocol::RoomStatus::Playing
+        } else {
+            parlor_protocol::RoomStatus::Waiting
+        };
+        let due = match status {
+            parlor_protocol::RoomStatus::Playing => g.turn.as_ref().and_then(|t| t.of(g.seat)),
+            _ => None,
+        };
+        parlor_protocol::GameEntry {
+            room: g.record.room,
+            game: header.game,
+            seat: g.seat,
+            status,
+            your_turn: due.is_some(),
+            players,
+            clock: header.clock,
+            deadline_ms: due.flatten().filter(|_| header.clock.is_some()),
+            rated: header.rated,
+        }
+    }
+}

@@ -31,6 +31,7 @@ mod fair_deals;
 mod fairness;
 mod fairplay;
 mod farming;
+mod follows;
 mod guest_names;
 mod hardening;
 mod hello_long_version;

@@ -16,7 +16,7 @@ use tokio_postgres::Client;
 use super::super::StoreError;
 
 /// The layout this server writes, kept in `layout.version`.
-pub const LAYOUT: i32 = 12;
+pub const LAYOUT: i32 = 13;
 
 /// Layout 1.
 ///
@@ -375,12 +375,23 @@ CREATE TABLE chat (
 );
 ";
 
+/// Layout 13, as SQLite's layout 13: whom each account follows.
+const LAYOUT_13: &str = "
+CREATE TABLE follows (
+    account_key text NOT NULL,
+    followed_key text NOT NULL,
+    followed text NOT NULL,
+    at_ms bigint NOT NULL,
+    PRIMARY KEY (account_key, followed_key)
+);
+";
+
 /// Each layout's step from the one before, in order: `STEPS[n]` brings
 /// layout `n` to `n + 1` (layout 0: an empty schema). A new table or
 /// column is a new step at the end (and [`LAYOUT`] one more).
 const STEPS: &[&str] = &[
     LAYOUT_1, LAYOUT_2, LAYOUT_3, LAYOUT_4, LAYOUT_5, LAYOUT_6, LAYOUT_7, LAYOUT_8, LAYOUT_9,
-    LAYOUT_10, LAYOUT_11, LAYOUT_12,
+    LAYOUT_10, LAYOUT_11, LAYOUT_12, LAYOUT_13,
 ];
 
 // Every layout has its step.

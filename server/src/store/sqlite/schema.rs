@@ -54,7 +54,7 @@ use rusqlite::{Connection, OptionalExtension};
 use super::StoreError;
 
 /// The layout this server writes, kept in `PRAGMA user_version`.
-pub const LAYOUT: i64 = 12;
+pub const LAYOUT: i64 = 13;
 
 /// Layout 2, with layout 3's columns (a new file starts at layout 3).
 /// `seats` and `moves` are `WITHOUT ROWID`: keyed by their
@@ -367,6 +367,17 @@ CREATE TABLE chat (
 ) WITHOUT ROWID;
 ";
 
+/// Layout 13: whom each account follows.
+const FOLLOWS: &str = "
+CREATE TABLE follows (
+    account_key TEXT NOT NULL,
+    followed_key TEXT NOT NULL,
+    followed TEXT NOT NULL,
+    at_ms INTEGER NOT NULL,
+    PRIMARY KEY (account_key, followed_key)
+) WITHOUT ROWID;
+";
+
 /// The steps from layout 3 on, in order: `STEPS[i]` brings layout
 /// `FIRST_STEPPED + i` to the next. A new table or column is a new step
 /// at the end (and [`LAYOUT`] one more). Layouts before 3 are first
@@ -381,6 +392,7 @@ const STEPS: &[&str] = &[
     ABUSE,
     MODERATION,
     CHAT,
+    FOLLOWS,
 ];
 
 /// The layout [`STEPS`] starts from.
