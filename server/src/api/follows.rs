@@ -123,10 +123,7 @@ pub async fn answer(
                 .map_err(FollowError::from)?
                 .ok_or_else(|| FollowError::Refused(format!("no account is named {name:?}")))?;
             let now_ms = i64::try_from(now_ms).unwrap_or(i64::MAX);
-            follows
-                .follow(&account.name, &player.name, now_ms)
-                .await
-                .map_err(FollowError::from)?;
+            follows.follow(&account.name, &player.name, now_ms).await?;
             Ok((201, json!({ "player": player.name, "following": true })))
         }
         FollowRoute::Unfollow(name) => {
