@@ -45,6 +45,7 @@ mod mitsudomoe;
 mod moderation;
 mod moderation_void;
 mod nimrod;
+mod openapi;
 mod players_games;
 mod proxy;
 mod ratings;
