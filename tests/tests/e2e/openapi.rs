@@ -1161,3 +1161,314 @@ fn the_documents_closed_sets_are_the_codes_and_its_schemas_are_sound() {
         }
     }
 }
+
+/// Whether `value` (one of the code's own answers, serialised) is valid
+/// as the component schema `name`; panics saying why not.
+fn assert_valid_as(doc: &Value, name: &str, value: &impl serde::Serialize) {
+    let value = serde_json::to_value(value).unwrap();
+    let schema = json!({"$ref": format!("#/components/schemas/{name}")});
+    let why = invalid(doc, &schema, &value);
+    assert!(why.is_empty(), "{name}:\n{}\n{value}", why.join("\n"));
+}
+
+/// The shapes a short live run leaves empty or partial (a running
+/// event's rounds, a ladder's finished games, a leaderboard's rows, a
+/// log's every header field, a resolved report, a flagged account) are
+/// checked from the code's own types, every optional field filled.
+#[test]
+fn the_codes_own_answers_fully_filled_are_valid_against_the_document() {
+    use parlor_competition::tournament::{ArenaPairing, Format, Standing};
+    use parlor_competition::Rating;
+    use parlor_games::{Outcome, Seat, SeatSet};
+    use parlor_protocol::{
+        Channel, ChatLine, Clock, Closed, Deal, EntrantKind, EventGame, LadderEntrantInfo,
+        LadderGame, LadderGameInfo, LadderInfo, LadderResult, Leaderboard, LeaderboardRow,
+        LogEntry, LoggedAction, MatchHeader, MatchLog, MatchedGame, NewTournament, Phrase, RoomId,
+        TournamentGame, TournamentInfo, TournamentPlayer, TournamentResult, TournamentStatus,
+        TournamentSummary,
+    };
+    use parlor_server::fair_play::review::boosting::Booster;
+    use parlor_server::fair_play::review::view::Flagged;
+    use parlor_server::fair_play::review::Review;
+    use parlor_server::moderation::log::Entry;
+    use parlor_server::reports::Report;
+
+    let doc = document();
+    let room = RoomId::new("3c32571558e3").unwrap();
+    let clocks = [
+        Clock::PerMove { ms: 30_000 },
+        Clock::Increment {
+            main_ms: 300_000,
+            increment_ms: 2_000,
+        },
+        Clock::DaysPerMove(3),
+    ];
+    for clock in &clocks {
+        assert_valid_as(&doc, "Clock", clock);
+    }
+    let info = TournamentInfo {
+        id: "ab12".into(),
+        name: "Nimrod arena".into(),
+        created_by: "Alice".into(),
+        game: GameKind::Nimrod,
+        format: Format::Arena,
+        status: TournamentStatus::Cancelled,
+        rounds_total: Some(3),
+        rounds_asked: Some(3),
+        minutes: Some(30),
+        options: json!({"piles": [3, 5]}),
+        clock: clocks[1],
+        rated: true,
+        duplicate: true,
+        kind: EntrantKind::Bot,
+        starts_at_ms: 1,
+        max_players: 16,
+        commitment: "ab".repeat(32),
+        seed: Some("cd".repeat(32)),
+        players: vec![TournamentPlayer {
+            name: "Alice".into(),
+            rating: Some(1500.0),
+            withdrawn: true,
+        }],
+        rounds: vec![vec![
+            TournamentGame {
+                room: Some(room.clone()),
+                seats: vec!["Alice".into(), "Bob".into()],
+                result: Some(TournamentResult {
+                    winners: vec![Seat(0)],
+                }),
+            },
+            TournamentGame {
+                room: None,
+                seats: vec!["Carol".into(), "Dan".into()],
+                result: None,
+            },
+        ]],
+        byes: vec![Some("Eve".into()), None],
+        waiting: vec![vec!["Eve".into()]],
+        standings: vec![Standing {
+            name: "Alice".into(),
+            points: 2.5,
+            tiebreak: 1.0,
+            games: 3,
+        }],
+        tiebreak: "Sonneborn-Berger".into(),
+        arena_pairing: Some(ArenaPairing::WaitsFirst),
+        cancelled: Some("fewer than two players".into()),
+    };
+    assert_valid_as(&doc, "TournamentInfo", &info);
+    let summary = TournamentSummary {
+        id: "ab12".into(),
+        name: "Nimrod arena".into(),
+        game: GameKind::Cribbage,
+        format: Format::RoundRobin,
+        status: TournamentStatus::Running,
+        starts_at_ms: 1,
+        players: 2,
+        max_players: 16,
+        round: 1,
+        rated: false,
+        kind: EntrantKind::Any,
+        entered: Some(false),
+    };
+    assert_valid_as(&doc, "TournamentSummary", &summary);
+    let new = NewTournament {
+        game: GameKind::Rummikub,
+        format: Format::Swiss,
+        name: Some("Swiss".into()),
+        rounds: Some(5),
+        minutes: Some(60),
+        seats: Some(2),
+        options: json!({}),
+        clock: Some(clocks[0]),
+        rated: true,
+        starts_at_ms: 1,
+        max_players: Some(32),
+        duplicate: true,
+        kind: EntrantKind::Human,
+    };
+    assert_valid_as(&doc, "NewTournament", &new);
+
+    let game = |result, ended_ms| LadderGameInfo {
+        room: room.clone(),
+        seats: vec!["bot-a".into(), "bot-b".into()],
+        started_ms: 1,
+        result,
+        ended_ms,
+    };
+    let ladder = LadderInfo {
+        game: GameKind::Mitsudomoe,
+        running: true,
+        entrants: vec![LadderEntrantInfo {
+            name: "bot-a".into(),
+            rating: 1600.0,
+            rd: 80.0,
+            provisional: false,
+            games: 4,
+            wins: 2,
+            losses: 1,
+            draws: 1,
+            connected: true,
+            playing: 1,
+            builtin: true,
+        }],
+        playing: vec![game(None, None)],
+        recent: [
+            LadderResult::Seat0,
+            LadderResult::Seat1,
+            LadderResult::Draw,
+            LadderResult::Void,
+        ]
+        .into_iter()
+        .map(|r| game(Some(r), Some(2)))
+        .collect(),
+        max_games: 2,
+        daily_cap: 10,
+    };
+    assert_valid_as(&doc, "LadderInfo", &ladder);
+    let board = Leaderboard {
+        game: "nimrod".into(),
+        players: vec![LeaderboardRow {
+            rank: 1,
+            name: "Alice".into(),
+            kind: "human".into(),
+            rating: 1712.5,
+            rd: 60.0,
+            games: 40,
+        }],
+    };
+    assert_valid_as(&doc, "Leaderboard", &board);
+
+    let rating = Rating {
+        rating: 1500.0,
+        rd: 350.0,
+        vol: 0.06,
+    };
+    assert_valid_as(&doc, "Rating", &rating);
+    let header = MatchHeader {
+        game: GameKind::Cribbage,
+        options: json!({"to": 121}),
+        seats: 2,
+        seed: Some(u64::MAX),
+        deal: Some(Deal {
+            commitment: "ab".repeat(32),
+            server_seed: "cd".repeat(32),
+            salt: "ef".repeat(16),
+            client_seeds: vec![Some("seed".into()), None],
+            bot_seats: vec![Seat(1)],
+        }),
+        clock: Some(clocks[2]),
+        rated: true,
+        event: Some(Box::new(EventGame {
+            event: "ab12".into(),
+            round: 1,
+            board: 0,
+            deal: 1,
+            players: vec!["Alice".into(), "Bob".into()],
+            siblings: vec![room.clone()],
+        })),
+        ladder: Some(Box::new(LadderGame {
+            players: vec!["bot-a".into(), "bot-b".into()],
+            strategies: vec![Some("random".into()), None],
+        })),
+        matched: Some(Box::new(MatchedGame {
+            players: vec!["Alice".into(), "Bob".into()],
+        })),
+    };
+    let log = |outcome, closed| MatchLog {
+        room: room.clone(),
+        header: header.clone(),
+        moves: vec![
+            LogEntry {
+                seq: 0,
+                seat: Seat(0),
+                action: LoggedAction::Move(json!({"take": 1})),
+            },
+            LogEntry {
+                seq: 1,
+                seat: Seat(1),
+                action: LoggedAction::TimeoutMove(json!("pass")),
+            },
+            LogEntry {
+                seq: 2,
+                seat: Seat(0),
+                action: LoggedAction::Forfeit,
+            },
+        ],
+        outcome,
+        closed,
+        players: vec!["Alice".into(), "Bob".into()],
+        chat: vec![ChatLine {
+            id: 1,
+            at_ms: 1,
+            name: "Alice".into(),
+            to: Channel::Spectators,
+            text: "Good game".into(),
+            phrase: Some(Phrase::GoodGame),
+        }],
+    };
+    let won = Outcome::Win {
+        winners: SeatSet::single(Seat(1)),
+    };
+    assert_valid_as(&doc, "MatchLog", &log(Some(won), None));
+    assert_valid_as(&doc, "MatchLog", &log(Some(Outcome::Draw), None));
+    for closed in [Closed::NeverStarted, Closed::Abandoned, Closed::Aborted] {
+        assert_valid_as(&doc, "LogsLine", &log(None, Some(closed)));
+    }
+
+    let resolved = Report {
+        id: 1,
+        at_ms: 1,
+        reporter: "Alice".into(),
+        player: "Bob".into(),
+        reason: ReportReason::Boost,
+        room: Some(room.to_string()),
+        text: "farming".into(),
+        player_open: 0,
+        resolved_ms: Some(2),
+        resolved_by: Some("Mia".into()),
+        resolution: Some(Resolution::Actioned),
+    };
+    assert_valid_as(&doc, "Report", &resolved);
+    let entry = Entry {
+        id: 1,
+        at_ms: 1,
+        moderator: "Mia".into(),
+        action: ModAction::Resolve,
+        account: Some("Bob".into()),
+        room: Some(room.to_string()),
+        reason: ModReason::Boosting,
+        text: "".into(),
+        detail: Some(json!({"report": 1, "resolution": "actioned"})),
+    };
+    assert_valid_as(&doc, "ModLogEntry", &entry);
+    let review = Review {
+        game: "nimrod".into(),
+        min: 30,
+        alpha: 1e-4,
+        counted: 40,
+        tested: 3,
+        flagged: vec![Flagged {
+            name: "Oracle".into(),
+            choices: 120,
+            agreed: 118,
+            rate: 118.0 / 120.0,
+            p0: 0.6,
+            p_value: 1e-12,
+            games: 12,
+            rooms: vec![room.to_string()],
+            links: vec![format!("/#/replay/{room}")],
+            mark: Some("engine".into()),
+        }],
+        boosting: vec![Booster {
+            name: "Feeder".into(),
+            early_results: 6,
+            wins: 0,
+            losses: 6,
+            partner: "Farmer".into(),
+            with_partner: 6,
+            games: vec![room.to_string()],
+        }],
+    };
+    assert_valid_as(&doc, "FairPlayReview", &review);
+}
