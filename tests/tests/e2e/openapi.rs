@@ -649,6 +649,17 @@ async fn every_documented_operation_answers_as_the_document_says() {
         .await;
     api.expect(400, "GET", "/api/ratings/ledger?after=x", none, None)
         .await;
+    // Past the stores' line numbers: refused as a query (it was a 503).
+    let past = api
+        .expect(
+            400,
+            "GET",
+            "/api/ratings/ledger?after=18446744073709551615",
+            none,
+            None,
+        )
+        .await;
+    assert_eq!(past.code(), "ratings/bad_query");
     api.expect(404, "GET", "/api/ratings/ledger?pool=chess", none, None)
         .await;
     let head = api
