@@ -346,11 +346,14 @@ async fn open(
             found = Plain::Wire(http::Route::NotFound);
         }
         tracing::debug!(method = %head.method, target = %head.target, ?found, served, "HTTP request");
-        // The client's files and the health check cost microseconds and
-        // no task: they do not count against the address's connection
-        // rate (a page load fetches a dozen files; a load balancer polls
-        // the health check as often as it likes).
-        if matches!(found, Plain::Wire(http::Route::Asset(_)) | Plain::Health) {
+        // The client's files, the OpenAPI document and the health check
+        // cost microseconds and no task: they do not count against the
+        // address's connection rate (a page load fetches a dozen files; a
+        // load balancer polls the health check as often as it likes).
+        if matches!(
+            found,
+            Plain::Wire(http::Route::Asset(_)) | Plain::Health | Plain::OpenApi
+        ) {
             if let Charge::Held(addr) = plain.charge {
                 shared.admission.refund(addr, Instant::now());
                 plain.charge = Charge::Refunded;

@@ -22,8 +22,8 @@
 //!   moderators' fair-play review), [`moderation`] (the moderators'
 //!   actions and log), [`logs`] (many finished matches' logs at once, for
 //!   verifiers); and in plain
-//!   form [`replay`] and [`ops`] (health, metrics, and the operations
-//!   listener).
+//!   form [`replay`], [`openapi`] (the API's OpenAPI document) and
+//!   [`ops`] (health, metrics, and the operations listener).
 
 pub mod accounts;
 pub mod auth;
@@ -34,6 +34,7 @@ pub mod follows;
 pub mod ladder;
 pub mod logs;
 pub mod moderation;
+pub mod openapi;
 pub mod ops;
 pub mod password;
 pub mod players;

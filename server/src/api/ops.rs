@@ -1,8 +1,9 @@
 //! The answers in plain form beside the JSON endpoints: a finished
-//! match's replay, the health check and the metrics; and the operations
-//! listener (`--metrics-bind`), which serves `/healthz` and `/metrics` on
-//! an address of their own (one a firewall keeps private, say), apart
-//! from the players' port and its caps.
+//! match's replay, the health check, the metrics and the OpenAPI
+//! document; and the operations listener (`--metrics-bind`), which
+//! serves `/healthz` and `/metrics` on an address of their own (one a
+//! firewall keeps private, say), apart from the players' port and its
+//! caps.
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -53,6 +54,7 @@ pub async fn answer<S: AsyncRead + AsyncWrite + Unpin>(
         Plain::Replay(room) => super::replay::reply(ctx.directory, room).await,
         Plain::Health => health(ctx),
         Plain::Metrics => metrics(ctx.directory),
+        Plain::OpenApi => super::openapi::reply(),
     };
     http::reply_with(stream, method, reply, keep_alive).await
 }

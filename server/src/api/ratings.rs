@@ -23,6 +23,11 @@ pub const HEAD_PATH: &str = "/api/ratings/head";
 /// Where a game's leaderboard is: `/api/leaderboard/GAME`.
 pub const LEADERBOARD_PREFIX: &str = "/api/leaderboard/";
 
+/// The largest `after` the ledger takes: both stores keep line numbers
+/// as signed 64-bit integers, so a larger one names no line (and reached
+/// the store as a failure of its own, not as a malformed query).
+pub const MAX_LEDGER_AFTER: u64 = i64::MAX.unsigned_abs();
+
 /// Rows a leaderboard shows unless asked for another number.
 pub const LEADERBOARD_DEFAULT: usize = 50;
 /// Most rows a leaderboard shows: a page people read, not an export (the
@@ -66,7 +71,11 @@ pub fn route(path: &str, query: &str) -> Option<Result<RatingsRoute, QueryError>
         return Some((|| {
             let after = match param(query, "after") {
                 None => 0,
-                Some(v) => v.parse().map_err(|_| QueryError::After)?,
+                Some(v) => v
+                    .parse()
+                    .ok()
+                    .filter(|a| *a <= MAX_LEDGER_AFTER)
+                    .ok_or(QueryError::After)?,
             };
             let pool = param(query, "pool").map(game).transpose()?;
             Ok(RatingsRoute::Ledger { after, pool })
@@ -264,6 +273,11 @@ mod tests {
             }))
         );
         assert!(matches!(route(LEDGER_PATH, "after=x"), Some(Err(e)) if status(e) == 400));
+        // Past the stores' line numbers: a bad query, not a store failure.
+        let most = format!("after={MAX_LEDGER_AFTER}");
+        assert!(matches!(route(LEDGER_PATH, &most), Some(Ok(_))));
+        let past = format!("after={}", MAX_LEDGER_AFTER + 1);
+        assert!(matches!(route(LEDGER_PATH, &past), Some(Err(e)) if status(e) == 400));
         assert!(matches!(route(LEDGER_PATH, "pool=chess"), Some(Err(e)) if status(e) == 404));
         assert_eq!(
             route("/api/leaderboard/cribbage", "kind=bot&limit=5").map(|r| r.ok()),

@@ -1,9 +1,10 @@
 //! The route table: which answer a request other than a WebSocket
-//! upgrade gets. Every `/api/...` path (the replay's included), the
-//! health check and the metrics are matched here, each area's paths by
-//! its own module (ratings, players, tournaments, ladder, reports,
-//! blocks); every other path is handed to `http::route`, the web
-//! client's files.
+//! upgrade gets. Every `/api/...` path (the replay's and the OpenAPI
+//! document's included), the health check and the metrics are matched
+//! here, each area's paths by its own module (ratings, players,
+//! tournaments, ladder, reports, blocks); every other path is handed to
+//! `http::route`, the web client's files. Every route is described in
+//! `docs/api/openapi.json`, which the e2e test `openapi` holds to it.
 //!
 //! A new endpoint is a new [`Endpoint`] (or [`Plain`]) variant, matched
 //! in [`route`] and answered in `serve` (or `ops`); the compiler then
@@ -17,6 +18,7 @@ use super::follows::{self, FollowRoute};
 use super::ladder::{self, LadderRoute};
 use super::logs::{self, LogsQuery, LOGS_PATH};
 use super::moderation::{self, ModRoute};
+use super::openapi::OPENAPI_PATH;
 use super::players::{self, HistoryQuery};
 use super::query::QueryError;
 use super::ratings::{self, RatingsRoute};
@@ -136,6 +138,8 @@ pub enum Plain {
     Health,
     /// The node's metrics.
     Metrics,
+    /// The OpenAPI document of this API.
+    OpenApi,
     /// What the wire answers by itself: a file of the web client, or a
     /// plain 404 or 405.
     Wire(http::Route),
@@ -166,6 +170,8 @@ fn plain(method: Method, target: &str) -> Plain {
         Plain::Health
     } else if path == METRICS_PATH {
         Plain::Metrics
+    } else if path == OPENAPI_PATH {
+        Plain::OpenApi
     } else if let Some(id) = path.strip_prefix(REPLAY_PREFIX) {
         match RoomId::new(id) {
             Some(id) => Plain::Replay(id),
@@ -359,6 +365,11 @@ mod tests {
         assert_eq!(plain("GET", "/api/replay/a%20b"), not_found);
         assert_eq!(plain("GET", "/api/replay/"), not_found);
         assert_eq!(plain("GET", "/api/nothing"), not_found);
+        assert_eq!(plain("HEAD", "/api/openapi.json"), Some(Plain::OpenApi));
+        assert_eq!(
+            plain("POST", "/api/openapi.json"),
+            Some(Plain::Wire(http::Route::MethodNotAllowed))
+        );
         assert!(matches!(
             plain("HEAD", "/"),
             Some(Plain::Wire(http::Route::Asset(_)))

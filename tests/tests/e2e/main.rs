@@ -46,6 +46,7 @@ mod mitsudomoe;
 mod moderation;
 mod moderation_void;
 mod nimrod;
+mod openapi;
 mod players_games;
 mod proxy;
 mod ratings;
