@@ -60,38 +60,53 @@ async def play_tournament(conn: Connection, tournament: str, choose: Choose, *,
     rooms: Set[str] = set()
     loop = asyncio.get_running_loop()
     next_check = 0.0
-    while True:
-        if loop.time() >= next_check:
-            next_check = loop.time() + PAGE_POLL
-            page = await tournament_page(conn, tournament)
-            if page.get("status") in OVER:
-                return list(table.results.values()), page
-        try:
-            try:
-                msg = await asyncio.wait_for(conn.recv(), PAGE_POLL)
-            except asyncio.TimeoutError:
+    # The read in progress: left running across page checks rather than
+    # cancelled, since a read cut short could lose a message or a seed.
+    reading: Optional[asyncio.Future[Message]] = None
+    try:
+        while True:
+            if loop.time() >= next_check:
+                next_check = loop.time() + PAGE_POLL
+                page = await tournament_page(conn, tournament)
+                if page.get("status") in OVER:
+                    return list(table.results.values()), page
+            reading = reading or asyncio.ensure_future(conn.recv())
+            done, _ = await asyncio.wait({reading}, timeout=PAGE_POLL)
+            if not done:
                 continue
-            kind = msg.get("type")
-            offered = []
-            if kind == "tournament_game" and msg.get("tournament") == tournament:
-                offered = [(msg["room"], msg["seat"])]
-            elif kind == "games":
-                offered = [(g["room"], g["seat"]) for g in msg.get("games", []) if g.get("game") == game]
-            for room, seat in offered:
-                if room not in rooms:
-                    rooms.add(room)
-                    await conn.send({"type": "join", "room": room, "seat": seat,
-                                     "client_seed": conn.seed_for(room)})
-            if kind == "update" and msg.get("room") in rooms:
-                await table.on_update(conn, msg)
-            elif kind == "tournament_cancelled" and msg.get("tournament") == tournament:
-                next_check = 0.0
-            elif kind == "error":
-                error = refusal(msg, rooms)
-                if error is not None:
-                    raise error
-        except ConnectionLost as lost:
-            if not resume or not lost.mendable:
-                raise
-            await carry_on(conn, table, rooms)
-            await conn.send({"type": "my_games"})
+            read, reading = reading, None
+            try:
+                if await on_message(conn, tournament, game, read.result(), table, rooms):
+                    next_check = 0.0
+            except ConnectionLost as lost:
+                if not resume or not lost.mendable:
+                    raise
+                await carry_on(conn, table, rooms)
+                await conn.send({"type": "my_games"})
+    finally:
+        if reading is not None:
+            reading.cancel()
+
+
+async def on_message(conn: Connection, tournament: str, game: str, msg: Message,
+                     table: Table, rooms: Set[str]) -> bool:
+    """Joins the seats `msg` offers, plays its update, raises its refusal;
+    whether the event's page should be read at once (it was cancelled)."""
+    kind = msg.get("type")
+    offered = []
+    if kind == "tournament_game" and msg.get("tournament") == tournament:
+        offered = [(msg["room"], msg["seat"])]
+    elif kind == "games":
+        offered = [(g["room"], g["seat"]) for g in msg.get("games", []) if g.get("game") == game]
+    for room, seat in offered:
+        if room not in rooms:
+            rooms.add(room)
+            await conn.send({"type": "join", "room": room, "seat": seat,
+                             "client_seed": conn.seed_for(room)})
+    if kind == "update" and msg.get("room") in rooms:
+        await table.on_update(conn, msg)
+    elif kind == "error":
+        error = refusal(msg, rooms)
+        if error is not None:
+            raise error
+    return kind == "tournament_cancelled" and msg.get("tournament") == tournament
