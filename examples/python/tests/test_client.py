@@ -18,7 +18,7 @@ import unittest
 
 from parlor_client import (Connection, MoveRefused, ParlorError, accept_challenge, api, challenge,
                            create_room, deal_problems, enter_ladder, enter_tournament, join,
-                           leave_tournament, play, play_ladder, seek)
+                           leave_tournament, play, play_ladder, play_tournament, seek)
 
 URL = os.environ.get("PARLOR_URL")
 
@@ -26,10 +26,10 @@ URL = os.environ.get("PARLOR_URL")
 # well under a second; the ladder pairs every 2 s.
 TEST_TIMEOUT = 120
 
-# Reads of the ladder's page, half a second apart, before its list of
-# recent games must show one just played (the ladder counts results at
-# its pairing rounds, every 2 s).
-LADDER_PAGE_TRIES = 20
+# Reads of a page, half a second apart, before it must show what was just
+# done (the ladder counts results at its pairing rounds, every 2 s; events
+# start on the scheduler's next pass).
+PAGE_TRIES = 20
 
 
 def needs_server(test):
@@ -195,7 +195,7 @@ class EventsTest(WithServer):
         self.assertTrue(all(r.outcome is not None for r in results))
         # The ladder's page lists the game among its recent ones, rated,
         # once its next round of pairing has counted it.
-        for _ in range(LADDER_PAGE_TRIES):
+        for _ in range(PAGE_TRIES):
             page = await api(URL, "GET", "/api/ladder/nimrod")
             recent = [g for g in page["recent"] if g["room"] == results[0].room]
             if recent:
@@ -226,6 +226,50 @@ class EventsTest(WithServer):
             await leave_tournament(conn, made["id"])
         page = await api(URL, "GET", f"/api/tournaments/{made['id']}")
         self.assertEqual(page["players"], [])
+
+    async def test_two_bots_entered_early_play_the_tournament_once_it_runs(self):
+        (name_a, token_a), (name_b, token_b) = await bot_account(), await bot_account()
+        made = await api(URL, "POST", "/api/tournaments",
+                         {"game": "nimrod", "format": "swiss", "rounds": 1,
+                          "options": {"piles": [5, 8]},
+                          "starts_at_ms": int(time.time() * 1000) + 1500}, token=token_a)
+        async with await Connection.open(URL, token=token_a) as a, \
+                await Connection.open(URL, token=token_b) as b:
+            self.assertTrue(await enter_tournament(a, made["id"]))
+            self.assertTrue(await enter_tournament(b, made["id"]))
+            for _ in range(PAGE_TRIES):
+                status = (await api(URL, "GET", f"/api/tournaments/{made['id']}"))["status"]
+                if status != "upcoming":
+                    break
+                await asyncio.sleep(0.5)
+            self.assertEqual(status, "running")
+            # Entered, and the event refuses entries now: play_tournament
+            # carries on all the same.
+            (ra, page), (rb, _) = await self.run_briefly(asyncio.gather(
+                play_tournament(a, made["id"], nimrod), play_tournament(b, made["id"], nimrod)))
+        self.assertEqual(page["status"], "finished")
+        self.assertEqual(sorted(s["name"] for s in page["standings"]), sorted([name_a, name_b]))
+        self.assertEqual([r.room for r in ra], [r.room for r in rb])
+        self.assertEqual(len(ra), 1)
+        self.assertNotEqual(ra[0].won, rb[0].won)
+
+    async def test_a_running_tournament_refuses_newcomers_with_its_code(self):
+        _, token = await bot_account()
+        # Starting now, alone: at its start it is cancelled (fewer than
+        # two players), and takes nobody after.
+        made = await api(URL, "POST", "/api/tournaments",
+                         {"game": "nimrod", "format": "swiss", "rounds": 1,
+                          "starts_at_ms": int(time.time() * 1000)}, token=token)
+        for _ in range(PAGE_TRIES):
+            page = await api(URL, "GET", f"/api/tournaments/{made['id']}")
+            if page["status"] != "upcoming":
+                break
+            await asyncio.sleep(0.5)
+        async with await Connection.open(URL, token=token) as conn:
+            with self.assertRaises(ParlorError) as refused:
+                await enter_tournament(conn, made["id"])
+        self.assertEqual(refused.exception.code, "tournament/started")
+        self.assertEqual(refused.exception.room, None)
 
 
 if __name__ == "__main__":

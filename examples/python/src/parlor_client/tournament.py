@@ -23,15 +23,27 @@ OVER = frozenset({"finished", "cancelled"})
 
 async def enter_tournament(conn: Connection, tournament: str) -> bool:
     """Enters event `tournament` (an account only); False when it was
-    entered already. Other refusals (``tournament/started``,
-    ``tournament/full``, ...) raise `ParlorError`."""
+    entered already (also once it runs: a bot started again carries on).
+    Other refusals (``tournament/started``, ``tournament/full``, ...)
+    raise `ParlorError`."""
     try:
         await conn.request({"type": "join_tournament", "id": tournament}, "tournament_joined")
     except ParlorError as e:
         if e.code == "tournament/already_entered":
             return False
+        # A running event refuses every entry, its own players' too.
+        if e.code == "tournament/started" and await entered(conn, tournament):
+            return False
         raise
     return True
+
+
+async def entered(conn: Connection, tournament: str) -> bool:
+    """Whether this connection's account plays in event `tournament`
+    (entered, not withdrawn), by the event's page."""
+    me = str((conn.account or {}).get("name", "")).lower()
+    players = (await tournament_page(conn, tournament)).get("players", [])
+    return any(str(p.get("name", "")).lower() == me and not p.get("withdrawn") for p in players)
 
 
 async def leave_tournament(conn: Connection, tournament: str) -> None:
