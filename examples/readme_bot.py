@@ -1,25 +1,19 @@
-import asyncio, json, random, sys
-import websockets  # pip install websockets
-def loses(a, b):  # whoever moves from piles a, b loses (Wythoff's lose positions)
-    a, b = sorted((a, b))
-    return a == int((b - a) * (1 + 5 ** 0.5) / 2)
+import asyncio, json, math, random, sys
+from parlor_client import Connection, create_room, join, play  # pip install ./examples/python
+
+def loses(a, b):  # whoever moves from piles a <= b loses (Wythoff's lose positions)
+    return a == (b - a + math.isqrt(5 * (b - a) ** 2)) // 2
+
+def choose(view, legal):  # called on each of our turns: a move to a lose position if any
+    a, b = view["piles"]
+    good = [m for m in legal if loses(*sorted((a - m["take"][0], b - m["take"][1])))]
+    return random.choice(good or legal)
 
 async def main(url):
-    async with websockets.connect(url) as ws:
-        send = lambda msg: ws.send(json.dumps(msg))
-        await send({"type": "hello", "version": 1, "name": "tiny"})
-        await send({"type": "create_room", "game": "nimrod"})
-        async for frame in ws:
-            m = json.loads(frame)
-            if m["type"] == "room_created":  # a built-in bot against us, then our seat
-                await send({"type": "add_bot", "room": m["room"], "strategy": "random"})
-                await send({"type": "join", "room": m["room"]})
-            elif m["type"] == "update" and "outcome" in m:
-                return print(json.dumps({"outcome": m["outcome"], "me": m["you"]}))
-            elif m["type"] == "update" and m["you"] in m["to_act"]:
-                (a, b), legal = m["view"]["piles"], m["legal"]
-                good = [x for x in legal if loses(a - x["take"][0], b - x["take"][1])]
-                await send({"type": "play", "room": m["room"], "seat": m["you"],
-                            "seq": m["seq"], "move": random.choice(good or legal)})
+    async with await Connection.open(url, name="tiny") as conn:
+        room = await create_room(conn, "nimrod", bots={1: "random"})  # the server's bot in seat 1
+        await join(conn, room, 0)  # our seat, with a fresh seed for the deal
+        result = await play(conn, room, choose)  # to the end, resuming after a dropped connection
+        print(json.dumps({"outcome": result.outcome, "me": result.seat}))
 
 asyncio.run(main(sys.argv[1]))

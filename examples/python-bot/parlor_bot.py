@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A Parlor bot in Python, written from the protocol reference (docs/protocol/) alone.
+"""A Parlor bot in Python: its moves built from the views the protocol
+reference (docs/protocol/) describes, on the parlor_client package.
 
 It creates a room, seats the server's built-in bots in every seat but
 the first, takes seat 0 itself and plays the match to its end; or, with
@@ -8,13 +9,14 @@ one after another (`--token` plays as a bot account, needed for
 `--rated`); or, with `--tournament ID` (and `--token`), enters that
 event and plays every game its rounds seat it in, until it is over; or,
 with `--ladder GAME` (and `--token`), enters the game's bot ladder, plays
-`--games N` of the games it is given, and leaves. It
-builds
-every move from its view, with the encodings the protocol document gives
-for each game; the `legal` list in an update is used only to check the
-bot itself: a move it builds that `legal` does not hold counts as a
-mismatch, and so does any refusal of its moves. The exit status is 0
-only when the match finished with an outcome and nothing went wrong.
+`--games N` of the games it is given, and leaves. It builds every move
+from its view, with the encodings the protocol reference gives for each
+game; the `legal` list in an update is used only to check the bot
+itself: a move it builds that `legal` does not hold counts as a
+mismatch, and any refusal of its moves ends the run. The exit status is
+0 only when the match finished with an outcome and nothing went wrong.
+The connection, seats, seeds and game loop are parlor_client's
+(`pip install ./examples/python`).
 
     python3 parlor_bot.py ws://127.0.0.1:7878 --game rummikub --seats 3
     python3 parlor_bot.py ws://127.0.0.1:7878 --token parlor_... --seek nimrod --rated --games 3
@@ -28,13 +30,11 @@ import itertools
 import json
 import math
 import os
-import secrets
-import ssl
 import sys
-import urllib.error
-import urllib.request
 
 import websockets
+from parlor_client import (Connection, ConnectionLost, ParlorError, create_room, join, play,
+                           play_ladder, play_tournament, seek)
 
 # --- Nimrod (section 18) ------------------------------------------------
 
@@ -242,333 +242,110 @@ def canonical(move):
     return json.dumps(move, sort_keys=True)
 
 
-# --- The protocol -------------------------------------------------------
+# --- Playing, through parlor_client -------------------------------------
 
 
-def tls_context(url, ca_cert):
-    """For a wss:// URL: the system's trusted roots, plus `ca_cert` (a PEM
-    file, e.g. a test's own CA) if given; None for ws://."""
-    if not url.startswith("wss://"):
-        return None
-    context = ssl.create_default_context()
-    if ca_cert:
-        context.load_verify_locations(cafile=ca_cert)
-    return context
+class Checker:
+    """The bot's `choose`: builds each move from the view alone, and
+    checks it against `legal` when the update lists it."""
 
+    def __init__(self, verbose):
+        self.verbose = verbose
+        self.update = None
+        self.moves = self.checked = self.mismatches = 0
 
-async def connect(url, ca_cert):
-    context = tls_context(url, ca_cert)
-    return await websockets.connect(url, **({"ssl": context} if context else {}))
+    def observe(self, update):
+        """Called with each update before `choose`: its game and seq."""
+        self.update = update
 
-
-class Conn:
-    """One connection: JSON messages out and in."""
-
-    def __init__(self, ws):
-        self.ws = ws
-
-    async def send(self, msg):
-        await self.ws.send(json.dumps(msg))
-
-    async def recv(self):
-        msg = json.loads(await self.ws.recv())
-        # A seat taken for us (a seek matched, a tournament's or the
-        # ladder's game) waits for our seed, now that `joined` has shown
-        # the room's commitment: send a fresh one ("Fair dealing").
-        if msg["type"] == "joined" and msg.get("seed_wanted"):
-            await self.send({"type": "seed", "room": msg["room"],
-                             "client_seed": secrets.token_hex(8)})
-        return msg
-
-    async def reply(self, want):
-        """The next message of type `want`; an error instead fails.
-        Errors about a move that crossed the end of a match are ignored."""
-        while True:
-            msg = await self.recv()
-            if msg["type"] == want:
-                return msg
-            if msg["type"] == "error" and msg["code"] not in IGNORED:
-                raise RuntimeError(f'{msg["code"]}: {msg["message"]}')
-
-    async def hello(self, token):
-        """Says hello (as the account of the API token `token`, if given)."""
-        hello = {"type": "hello", "version": 1, "name": "python-bot"}
-        if token:
-            hello["token"] = token
-        await self.send(hello)
-        welcome = await self.reply("welcome")
-        if token and not welcome.get("account"):
-            raise RuntimeError("the token was not taken: no account in welcome")
-        return welcome
-
-
-# A move that crossed another step, or the end of the match: the next
-# update asks again (or the match is over).
-IGNORED = ("action/stale_seq", "action/not_your_turn")
-
-
-def new_report(game, seats):
-    return {"game": game, "seats": seats, "moves": 0, "checked": 0,
-            "mismatches": 0, "refusals": 0, "outcome": None}
-
-
-async def play_room(conn, room, game, report, verbose):
-    """Plays the connection's seat in `room` until the match ends."""
-    mover = MOVERS[game]
-    answered = None
-    while True:
-        msg = await conn.recv()
-        kind = msg["type"]
-        if kind == "error":
-            code = msg["code"]
-            if code in IGNORED:
-                continue
-            report["refusals"] += 1
-            print(f"refused: {code}: {msg['message']}", file=sys.stderr)
-            if code in ("action/illegal_move", "action/bad_move"):
-                answered = None  # the position is unchanged: it will be asked again below
-                continue
-            raise RuntimeError(f"{code}: {msg['message']}")
-        if kind != "update" or msg["room"] != room:
-            continue
-        if msg["status"] == "finished":
-            report["outcome"] = msg.get("outcome")
-            report["closed"] = msg.get("closed")
-            report["you"] = msg.get("you")
-            return report
-        if msg.get("you") not in msg["to_act"] or msg["seq"] == answered:
-            continue
-        move = mover(msg["view"])
-        legal = msg.get("legal")
+    def choose(self, view, legal):
+        game, seq = self.update["game"], self.update["seq"]
+        move = MOVERS[game](view)
         if legal is not None:
-            report["checked"] += 1
+            self.checked += 1
             if move is None or canonical(move) not in {canonical(m) for m in legal}:
-                report["mismatches"] += 1
-                print(f"mismatch at seq {msg['seq']}: built {json.dumps(move)}, "
+                self.mismatches += 1
+                print(f"mismatch at seq {seq}: built {json.dumps(move)}, "
                       f"legal holds {len(legal)} moves", file=sys.stderr)
-                if move is None:
+                if move is None and legal:
                     move = legal[0]
         if move is None:
-            raise RuntimeError(f"no move built at seq {msg['seq']}")
-        if verbose:
-            print(f"seq {msg['seq']}: {json.dumps(move)}", file=sys.stderr)
-        answered = msg["seq"]
-        report["moves"] += 1
-        await conn.send({"type": "play", "room": room, "seat": msg["you"],
-                         "seq": msg["seq"], "move": move})
+            raise RuntimeError(f"no move built at seq {seq}")
+        if self.verbose:
+            print(f"{self.update['room']} seq {seq}: {json.dumps(move)}", file=sys.stderr)
+        self.moves += 1
+        return move
 
 
-async def play(url, game, seats, options, opponent, verbose, ca_cert=None, token=None):
-    """Creates a room, seats built-in bots in every seat but 0, and plays
-    seat 0."""
-    report = new_report(game, seats)
-    async with await connect(url, ca_cert) as ws:
-        conn = Conn(ws)
-        await conn.hello(token)
-        create = {"type": "create_room", "game": game, "seats": seats}
-        if options is not None:
-            create["options"] = options
-        await conn.send(create)
-        room = (await conn.reply("room_created"))["room"]
-        for seat in range(1, seats):
-            await conn.send({"type": "add_bot", "room": room, "seat": seat, "strategy": opponent})
-            await conn.reply("bot_added")
-        await conn.send({"type": "join", "room": room, "seat": 0,
-                         "client_seed": secrets.token_hex(8)})
-        await conn.reply("joined")
-        return await play_room(conn, room, game, report, verbose)
-
-
-async def seek_games(url, game, seats, options, rated, games, verbose, ca_cert=None, token=None):
-    """Plays `games` matches found by seeking (again after each); a report
-    per match and the tally."""
-    summary = {"game": game, "seats": seats, "rated": rated, "games": 0, "wins": 0,
-               "losses": 0, "draws": 0, "aborted": 0, "rooms": [], "moves": 0,
-               "mismatches": 0, "refusals": 0}
-    async with await connect(url, ca_cert) as ws:
-        conn = Conn(ws)
-        await conn.hello(token)
-        for _ in range(games):
-            # The seed says we answer `seed_wanted`; it is not the deal's.
-            seek = {"type": "seek", "game": game, "seats": seats, "rated": rated,
-                    "client_seed": secrets.token_hex(8)}
-            if options is not None:
-                seek["options"] = options
-            await conn.send(seek)
-            seek_id = (await conn.reply("seeking"))["seek"]
-            while True:
-                msg = await conn.recv()
-                if msg["type"] == "matched" and msg["seek"] == seek_id:
-                    break
-                if msg["type"] == "seek_ended" and msg["seek"] == seek_id:
-                    if msg["reason"] != "lost":
-                        raise RuntimeError(f"the seek ended unmatched: {msg['reason']}")
-                    # Lost with a cluster node that went away: seek again.
-                    await conn.send(seek)
-                    seek_id = (await conn.reply("seeking"))["seek"]
-                if msg["type"] == "error" and msg["code"] not in IGNORED:
-                    raise RuntimeError(f'{msg["code"]}: {msg["message"]}')
-            room = msg["room"]
-            report = await play_room(conn, room, game, new_report(game, seats), verbose)
-            summary["games"] += 1
-            summary["rooms"].append(room)
-            for key in ("moves", "mismatches", "refusals"):
-                summary[key] += report[key]
-            outcome = report["outcome"]
-            if outcome is None:
-                summary["aborted"] += 1
-            elif outcome["result"] == "draw":
-                summary["draws"] += 1
-            elif report["you"] in outcome["winners"]:
-                summary["wins"] += 1
-            else:
-                summary["losses"] += 1
-    return summary
-
-
-def http_url(url, path):
-    """The HTTP URL of `path` on the server at WebSocket `url`."""
-    scheme = "https" if url.startswith("wss://") else "http"
-    return f"{scheme}://{url.split('://', 1)[1].rstrip('/')}{path}"
-
-
-def http_json(url, path, token=None, method="GET", ca_cert=None):
-    """One HTTP API request; its status and JSON body."""
-    req = urllib.request.Request(http_url(url, path), method=method, data=b"" if method == "POST" else None)
-    if token:
-        req.add_header("Authorization", f"Bearer {token}")
-    try:
-        with urllib.request.urlopen(req, timeout=10, context=tls_context(url, ca_cert)) as r:
-            return r.status, json.load(r)
-    except urllib.error.HTTPError as e:
-        return e.code, json.load(e)
-
-
-async def on_update(conn, msg, summary, answered, done, verbose):
-    """Plays update `msg` of one of several games being played at once:
-    counts the game once it is over, answers when its seat is to act."""
-    room, game = msg["room"], msg["game"]
-    if room in done:
-        return
-    if msg["status"] == "finished":
-        done.add(room)
+def tally(summary, results, checker):
+    """Adds `results` (one per match) and the checker's counts to `summary`."""
+    for r in results:
         summary["games"] += 1
-        summary["rooms"].append(room)
-        outcome = msg.get("outcome")
-        if outcome is None or outcome["result"] == "draw":
+        summary["rooms"].append(r.room)
+        if r.outcome is None:
+            summary["aborted"] = summary.get("aborted", 0) + 1
+        elif r.drawn:
             summary["draws"] += 1
-        elif msg.get("you") in outcome["winners"]:
+        elif r.won:
             summary["wins"] += 1
         else:
             summary["losses"] += 1
-        return
-    if msg.get("you") not in msg["to_act"] or answered.get(room) == msg["seq"]:
-        return
-    move = MOVERS[game](msg["view"])
-    legal = msg.get("legal")
-    if legal is not None and (move is None or canonical(move) not in
-                              {canonical(m) for m in legal}):
-        summary["mismatches"] += 1
-        move = legal[0] if legal else move
-    if move is None:
-        raise RuntimeError(f"no move built at seq {msg['seq']} in {room}")
-    if verbose:
-        print(f"{room} seq {msg['seq']}: {json.dumps(move)}", file=sys.stderr)
-    answered[room] = msg["seq"]
-    summary["moves"] += 1
-    await conn.send({"type": "play", "room": room, "seat": msg["you"],
-                     "seq": msg["seq"], "move": move})
+    summary.update(moves=checker.moves, mismatches=checker.mismatches, refusals=0)
+    return summary
+
+
+def new_summary(**head):
+    return {**head, "games": 0, "wins": 0, "losses": 0, "draws": 0, "rooms": [],
+            "moves": 0, "mismatches": 0, "refusals": 0}
+
+
+async def play_builtin(url, game, seats, options, opponent, verbose, ca_cert=None, token=None):
+    """Creates a room, seats built-in bots in every seat but 0, and plays
+    seat 0."""
+    checker = Checker(verbose)
+    async with await Connection.open(url, token=token, ca_file=ca_cert) as conn:
+        room = await create_room(conn, game, seats=seats, options=options,
+                                 bots={seat: opponent for seat in range(1, seats)})
+        await join(conn, room, 0)
+        result = await play(conn, room, checker.choose, observe=checker.observe)
+    return {"game": game, "seats": seats, "moves": checker.moves, "checked": checker.checked,
+            "mismatches": checker.mismatches, "refusals": 0, "outcome": result.outcome,
+            "closed": result.closed, "you": result.seat}
+
+
+async def seek_games(url, game, seats, options, rated, games, verbose, ca_cert=None, token=None):
+    """Plays `games` matches found by seeking (again after each); the
+    tally."""
+    checker = Checker(verbose)
+    results = []
+    async with await Connection.open(url, token=token, ca_file=ca_cert) as conn:
+        for _ in range(games):
+            seat = await seek(conn, game, seats=seats, options=options, rated=rated)
+            results.append(await play(conn, seat.room, checker.choose, observe=checker.observe))
+    summary = new_summary(game=game, seats=seats, rated=rated)
+    summary["aborted"] = 0
+    return tally(summary, results, checker)
 
 
 async def ladder(url, game, games, verbose, ca_cert=None, token=None):
-    """Enters `game`'s bot ladder (`ladder_join`), joins every seat it
-    announces (`ladder_game`, or `my_games` for games of an earlier run),
-    several at once, and once `games` are taken leaves the ladder
-    (`ladder_leave`) and plays out the ones held; the tally."""
-    summary = {"ladder": game, "games": 0, "wins": 0, "losses": 0, "draws": 0,
-               "rooms": [], "moves": 0, "mismatches": 0, "refusals": 0}
-    async with await connect(url, ca_cert) as ws:
-        conn = Conn(ws)
-        await conn.hello(token)
-        await conn.send({"type": "ladder_join", "game": game})
-        await conn.reply("ladder_joined")
-        await conn.send({"type": "my_games"})
-        answered, done, taken, entered = {}, set(), set(), True
-        while entered or len(done) < len(taken):
-            if entered and len(taken) >= games:
-                await conn.send({"type": "ladder_leave", "game": game})
-                entered = False
-            msg = await conn.recv()
-            kind = msg["type"]
-            seats = []
-            if kind == "ladder_game" and msg["game"] == game:
-                seats = [(msg["room"], msg["seat"])]
-            elif kind == "games":
-                seats = [(g["room"], g["seat"]) for g in msg["games"] if g["game"] == game]
-            for room, seat in seats:
-                if room not in taken:
-                    taken.add(room)
-                    await conn.send({"type": "join", "room": room, "seat": seat,
-                                     "client_seed": secrets.token_hex(8)})
-            if kind == "error":
-                if msg["code"] in ("ladder/bots_only", "ladder/off", "auth/required"):
-                    raise RuntimeError(f'{msg["code"]}: {msg["message"]}')
-                if msg["code"] in IGNORED:
-                    continue
-                summary["refusals"] += 1
-                print(f'refused: {msg["code"]}: {msg["message"]}', file=sys.stderr)
-            elif kind == "update" and msg["room"] in taken:
-                await on_update(conn, msg, summary, answered, done, verbose)
-    return summary
+    """Enters `game`'s bot ladder, plays the games it gives (several at
+    once) until `games` are taken, then leaves; the tally."""
+    checker = Checker(verbose)
+    async with await Connection.open(url, token=token, ca_file=ca_cert) as conn:
+        results = await play_ladder(conn, game, checker.choose, games, observe=checker.observe)
+    return tally(new_summary(ladder=game), results, checker)
 
 
 async def tournament(url, event, verbose, ca_cert=None, token=None):
     """Enters event `event` (unless entered already) and plays every game
-    it is seated in (several at once for duplicate sets), joining each
-    seat the event announces (`tournament_game`) or `my_games` lists,
-    until the event's page says it is over; the tally and the standings."""
-    status, body = await asyncio.to_thread(
-        http_json, url, f"/api/tournaments/{event}/join", token, "POST", ca_cert)
-    if status != 200 and body.get("code") != "tournament/already_entered":
-        raise RuntimeError(f'{body.get("code")}: {body.get("message")}')
-    summary = {"tournament": event, "games": 0, "wins": 0, "losses": 0, "draws": 0,
-               "rooms": [], "moves": 0, "mismatches": 0, "refusals": 0}
-    async with await connect(url, ca_cert) as ws:
-        conn = Conn(ws)
-        await conn.hello(token)
-        await conn.send({"type": "my_games"})
-        answered, done, games = {}, set(), {}
-        loop = asyncio.get_running_loop()
-        next_check = 0.0
-        while True:
-            if loop.time() >= next_check:
-                next_check = loop.time() + 1.0
-                _, page = await asyncio.to_thread(
-                    http_json, url, f"/api/tournaments/{event}", None, "GET", ca_cert)
-                if page["status"] in ("finished", "cancelled"):
-                    summary["status"] = page["status"]
-                    summary["standings"] = page["standings"]
-                    return summary
-            try:
-                msg = await asyncio.wait_for(conn.recv(), 1.0)
-            except asyncio.TimeoutError:
-                continue
-            kind = msg["type"]
-            if kind == "tournament_game":
-                await conn.send({"type": "join", "room": msg["room"], "seat": msg["seat"],
-                                 "client_seed": secrets.token_hex(8)})
-                games[msg["room"]] = msg["players"]
-            elif kind == "games":
-                for g in msg["games"]:
-                    await conn.send({"type": "join", "room": g["room"], "seat": g["seat"],
-                                     "client_seed": secrets.token_hex(8)})
-            elif kind == "error":
-                if msg["code"] in IGNORED:
-                    continue
-                summary["refusals"] += 1
-                print(f'refused: {msg["code"]}: {msg["message"]}', file=sys.stderr)
-            elif kind == "update":
-                await on_update(conn, msg, summary, answered, done, verbose)
+    it is seated in, until the event's page says it is over; the tally and
+    the standings."""
+    checker = Checker(verbose)
+    async with await Connection.open(url, token=token, ca_file=ca_cert) as conn:
+        results, page = await play_tournament(conn, event, checker.choose, observe=checker.observe)
+    summary = tally(new_summary(tournament=event), results, checker)
+    summary.update(status=page["status"], standings=page["standings"])
+    return summary
 
 
 def main():
@@ -605,11 +382,12 @@ def main():
                          args.verbose, args.ca_cert, args.token)
     else:
         opponent = args.opponent or DEFAULT_OPPONENT[game]
-        job = play(args.server, game, args.seats, args.options, opponent, args.verbose,
-                   args.ca_cert, args.token)
+        job = play_builtin(args.server, game, args.seats, args.options, opponent, args.verbose,
+                           args.ca_cert, args.token)
     try:
         report = asyncio.run(asyncio.wait_for(job, args.timeout))
-    except (RuntimeError, OSError, asyncio.TimeoutError, websockets.WebSocketException) as e:
+    except (ParlorError, ConnectionLost, RuntimeError, OSError, asyncio.TimeoutError,
+            websockets.WebSocketException) as e:
         print(json.dumps({"game": game, "seats": args.seats, "error": str(e) or type(e).__name__}))
         return 1
     print(json.dumps(report))
