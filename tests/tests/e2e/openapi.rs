@@ -292,6 +292,10 @@ async fn every_documented_operation_answers_as_the_document_says() {
         ..Config::default()
     };
     config.limits.accounts_per_address_hour = 0;
+    // Every request is a new connection from one address: the per-address
+    // connection rate (a 429 before any route is read) is not what this
+    // test checks.
+    config.limits.admission = None;
     let server = start_server_with(config).await;
     let (addr, url) = (server.addr(), server.url());
     let mut api = Api {
@@ -856,6 +860,19 @@ async fn every_documented_operation_answers_as_the_document_says() {
     api.expect(400, "POST", "/api/blocks/Alice", &[bearer(&alice)], None)
         .await;
     api.expect(401, "GET", "/api/blocks", none, None).await;
+
+    // Follows.
+    api.expect(201, "POST", "/api/follows/target", &[bearer(&alice)], None)
+        .await;
+    let follows = api
+        .expect(200, "GET", "/api/follows", &[bearer(&alice)], None)
+        .await;
+    assert_eq!(follows.body["follows"][0]["player"], json!("Target"));
+    api.expect(204, "DELETE", "/api/follows/Target", &[bearer(&alice)], None)
+        .await;
+    api.expect(400, "POST", "/api/follows/Alice", &[bearer(&alice)], None)
+        .await;
+    api.expect(401, "GET", "/api/follows", none, None).await;
 
     // The fair-play review.
     api.expect(
