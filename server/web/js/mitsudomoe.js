@@ -5,6 +5,7 @@
 
 import { h, s, put } from './dom.js';
 import { reduced } from './motion.js';
+import { person } from './people.js';
 
 const CELL = 60;
 const ROWS = 'ABCDE';
@@ -44,6 +45,26 @@ export function squares(move) {
 /** The legal turns that touch every picked square. */
 export function through(legal, picked) {
   return legal.filter(m => { const sq = squares(m); return picked.every(p => sq.includes(p)); });
+}
+
+/**
+ * Whether a turn by `seat` ends with a ball (of either colour) on each of
+ * its own home squares without winning: the anti-stalling rule puts it out
+ * at once, so the table warns before such a turn is played.
+ */
+export function fillsHome(v, seat, move) {
+  const me = v.players.find(p => p.seat === seat);
+  if (!me) return false;
+  const balls = new Map();
+  v.board.forEach((row, r) => row.forEach((cell, c) => { if (cell.ball) balls.set(`${ROWS[r]}${c + 1}`, cell.ball); }));
+  for (const step of [move.ball, ...(move.relocate || [])]) {
+    const ball = balls.get(step.from);
+    balls.delete(step.from);
+    balls.set(step.to, ball);
+  }
+  // All three balls on goals wins first.
+  if (me.goals.every(g => balls.get(g) === me.color)) return false;
+  return me.home.every(sq => balls.has(sq));
 }
 
 /** A square's centre in the drawing. */
@@ -158,6 +179,8 @@ export function render(el, u, ctx) {
     for (const r of el.querySelectorAll('rect.sq')) {
       r.classList.toggle('from', !!m && r.dataset.sq === m.ball.from);
       r.classList.toggle('to', !!m && r.dataset.sq === m.ball.to);
+      // A turn that would put us out: its landing square is marked as such.
+      r.classList.toggle('loses', !!m && r.dataset.sq === m.ball.to && loses(m));
     }
   };
   const legal = u.legal || [];
@@ -181,7 +204,9 @@ export function render(el, u, ctx) {
     st.note = '';
     ctx.play(mv);
   };
-  const players = v.players.map(p => `${p.color} (seat ${p.seat}${p.seat === u.you ? ', you' : ''}): ${p.supply} rings in supply`).join(' · ');
+  const players = v.players.map(p => `${p.color} (${person(u, p.seat)}): ${p.supply} rings in supply`).join(' · ');
+  const loses = m => u.you !== undefined && fillsHome(v, u.you, m);
+  const losing = legal.filter(loses).length;
   const marked = () => {
     const reach = new Set(picked.length ? shown.flatMap(squares) : []);
     for (const r of el.querySelectorAll('rect.sq')) {
@@ -192,7 +217,7 @@ export function render(el, u, ctx) {
   put(el,
     h('p', { class: 'hint' }, players),
     board(v, pick, ctx.fresh && v.last && v.last.seat !== u.you && !reduced()),
-    v.last ? h('p', { class: 'last-move' }, `Last turn: seat ${v.last.seat} ${v.last.notation}`) : null,
+    v.last ? h('p', { class: 'last-move' }, `Last turn: ${person(u, v.last.seat)} ${v.last.notation}`) : null,
     v.max_turns ? h('p', { class: 'hint', id: 'turn-count' },
       `Turn ${v.turns} of ${v.max_turns} (then drawn)`
       + (!v.end && v.repeated && v.repeated.length
@@ -207,12 +232,17 @@ export function render(el, u, ctx) {
         ? `Legal turns through ${picked.join(', ')} (${shown.length} of ${legal.length}) `
         : `Legal turns (${legal.length}): click squares on the board to narrow them `,
       picked.length ? h('button', { id: 'unpick', onclick: () => { st.picked = []; ctx.rerender(); } }, 'clear') : null),
+      losing ? h('p', { class: 'refusal', id: 'home-warning' },
+        `⚠ ${losing === legal.length ? 'Every legal turn' : `${losing} of the legal turns`} would leave a ball on each of your three home squares: that loses at once (the anti-stalling rule).`) : null,
       h('div', { class: 'legal-list', id: 'legal' }, shown.map(m => h('button', {
+        class: loses(m) ? 'loses' : null,
+        title: loses(m) ? 'This turn fills your home squares: you would lose at once' : null,
+        'aria-label': loses(m) ? `${describe(m)}: loses at once, fills your home squares` : null,
         onclick: () => ctx.play(m),
         onmouseenter: () => mark(m),
         onfocus: () => mark(m),
         onmouseleave: () => mark(null),
-      }, describe(m)))),
+      }, loses(m) ? `⚠ ${describe(m)}` : describe(m)))),
     ] : null);
   marked();
 }

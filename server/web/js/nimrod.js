@@ -4,6 +4,7 @@
 
 import { h, s, put } from './dom.js';
 import { reduced } from './motion.js';
+import { person } from './people.js';
 
 /** Most rods drawn one by one; a bigger pile is drawn as a number. */
 const MAX_DRAWN_RODS = 40;
@@ -33,15 +34,26 @@ function pileSvg(label, count, taken, fade) {
 }
 
 /**
- * How many rods the last move took from each pile as drawn now (the
- * server lists the lesser pile first, so piles may have traded places).
+ * Where the server's piles stand on screen. The server lists the lesser
+ * pile first, so after a move its A may be the pile drawn as B: the screen
+ * keeps each pile where it was (matched by what the move left in it) and
+ * starts over from the server's order after a reload or a missed step.
+ * Returns whether the screen's A is the server's B.
  */
-function takenNow(before, now, take) {
-  if (!before || !take) return [0, 0];
-  const after = [before[0] - take[0], before[1] - take[1]];
-  if (after[0] === now[0] && after[1] === now[1]) return [take[0], take[1]];
-  if (after[0] === now[1] && after[1] === now[0]) return [take[1], take[0]];
-  return [0, 0];
+function placePiles(st, u) {
+  const now = u.view.piles;
+  const last = u.view.last;
+  const seen = st.nimrod;
+  let swapped = false;
+  if (seen && u.seq === seen.seq) swapped = seen.swapped;
+  else if (seen && last && u.seq === seen.seq + 1) {
+    const shown = seen.swapped ? [seen.piles[1], seen.piles[0]] : seen.piles;
+    const took = seen.swapped ? [last.take[1], last.take[0]] : last.take;
+    const after = [shown[0] - took[0], shown[1] - took[1]];
+    swapped = after[0] === now[1] && after[1] === now[0] && after[0] !== after[1];
+  }
+  st.nimrod = { seq: u.seq, piles: [now[0], now[1]], swapped };
+  return swapped;
 }
 
 /** "take 2 from pile A", for people. */
@@ -53,15 +65,18 @@ export function describe(move) {
 }
 
 export function render(el, u, ctx) {
-  const [a, b] = u.view.piles;
+  const swapped = placePiles(ctx.state || {}, u);
+  // [from the screen's A, from its B] <-> the server's [A, B].
+  const server = ([x, y]) => (swapped ? [y, x] : [x, y]);
+  const [a, b] = server(u.view.piles);
   const legal = u.legal || [];
-  const isLegal = (x, y) => legal.some(m => m.take[0] === x && m.take[1] === y);
+  const isLegal = (x, y) => legal.some(m => m.take[0] === server([x, y])[0] && m.take[1] === server([x, y])[1]);
   const button = (x, y, text) => h('button', {
     class: `move${isLegal(x, y) ? ' legal' : ''}`,
     disabled: !ctx.myTurn,
     dataset: { take: `${x},${y}` },
     'aria-label': describe({ take: [x, y] }),
-    onclick: () => ctx.play({ take: [x, y] }),
+    onclick: () => ctx.play({ take: server([x, y]) }),
     onmouseenter: () => mark(el, x, y),
     onfocus: () => mark(el, x, y),
     onmouseleave: () => mark(el, 0, 0),
@@ -69,12 +84,13 @@ export function render(el, u, ctx) {
   }, text);
   const range = n => Array.from({ length: Math.min(n, MAX_DRAWN_RODS) }, (_, i) => i + 1);
   const last = u.view.last;
-  // The last move's rods, when the position before it was on screen.
-  const [ta, tb] = ctx.before && last ? takenNow(ctx.before.piles, [a, b], last.take) : [0, 0];
+  const took = last ? server(last.take) : null;
+  // The last move's rods, on the pile they came from, when the position before it was on screen.
+  const [ta, tb] = ctx.before && last ? took : [0, 0];
   const fade = ctx.fresh && !reduced();
   put(el,
     h('div', { class: 'piles felt' }, pileSvg('A', a, ta, fade), pileSvg('B', b, tb, fade)),
-    last ? h('p', { class: 'last-move' }, `Last move: ${last.seat === u.you ? 'you' : `seat ${last.seat}`} took ${describe(last).replace(/^take /, '')}.`) : null,
+    last ? h('p', { class: 'last-move' }, `Last move: ${person(u, last.seat)} took ${describe({ take: took }).replace(/^take /, '')}.`) : null,
     ctx.myTurn ? h('div', { class: 'moves nimrod-moves' },
       h('div', { class: 'move-row' }, h('span', {}, 'From pile A:'), range(a).map(x => button(x, 0, x))),
       h('div', { class: 'move-row' }, h('span', {}, 'From pile B:'), range(b).map(y => button(0, y, y))),

@@ -10,6 +10,7 @@ import { play as sound } from './sound.js';
 import { setYourTurn } from './title.js';
 import { settle } from './motion.js';
 import { frameAt } from './net.js';
+import { changeText } from './ratingchange.js';
 
 /** Paint times kept for the browser tests' speed figures (most recent last). */
 const PAINTS_KEPT = 200;
@@ -17,8 +18,14 @@ const PAINTS_KEPT = 200;
 /** How often running clocks are redrawn. */
 const CLOCK_TICK_MS = 200;
 
-function clockText(ms) {
+/**
+ * A clock as people read it: "4:07" within the hour, "23 h 59 min" within
+ * the day, "2 d 4 h" beyond (a correspondence clock holds days).
+ */
+export function clockText(ms) {
   const t = Math.max(0, Math.ceil(ms / 1000));
+  if (t >= 86400) return `${Math.floor(t / 86400)} d ${Math.floor((t % 86400) / 3600)} h`;
+  if (t >= 3600) return `${Math.floor(t / 3600)} h ${Math.floor((t % 3600) / 60)} min`;
   return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`;
 }
 
@@ -94,10 +101,7 @@ export function showRoom(app, room, watchOnly) {
     else line = `${u.to_act.map(s => seatName(u.seats[s])).join(' and ')} to move.`;
     // A rated match's end: each player's rating before and after.
     if (u.status === 'finished' && Array.isArray(u.rating_changes) && u.rating_changes.length) {
-      line += ` Ratings: ${u.rating_changes.map(c => {
-        const d = Math.round(c.after) - Math.round(c.before);
-        return `${c.name} ${Math.round(c.after)} (${d >= 0 ? '+' : ''}${d})`;
-      }).join(', ')}.`;
+      line += ` Ratings: ${u.rating_changes.map(c => `${c.name} ${Math.round(c.after)} (${changeText(c.after - c.before)})`).join(', ')}.`;
     }
     status.textContent = line;
     status.dataset.turn = myTurn ? 'yes' : 'no';

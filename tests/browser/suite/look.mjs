@@ -183,6 +183,6 @@ export const TESTS = {
     while ((await page.getAttribute('#status', 'data-status')) !== 'finished') {
       if (await ourTurn(page)) await andWait(page, () => page.click('button.move.legal'));
     }
-    assert.match(await page.textContent('#status'), /Ratings: me 1524 \(\+24\)/);
+    assert.match(await page.textContent('#status'), /Ratings: me 1524 \(\+23\.6\)/);
   },
 };
