@@ -29,15 +29,43 @@ export function clockText(ms) {
   return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`;
 }
 
+/**
+ * Whether a finished match was decided by its game's rules, read from the
+ * last position (the update has no reason): otherwise a seat forfeited,
+ * by resigning or on time. Unknown games count as decided.
+ */
+function decidedByRules(u) {
+  const v = u.view || {};
+  if (u.game === 'nimrod') return v.piles ? v.piles[0] + v.piles[1] === 0 : true;
+  if (u.game === 'rummikub') return !v.rack_sizes || v.bag === 0 || v.rack_sizes.includes(0);
+  if (u.game === 'cribbage') return !v.scores || v.scores.some(x => x >= v.target);
+  if (u.game === 'mitsudomoe') return !v.end || v.end.reason !== 'forfeit';
+  return true;
+}
+
+/** How the losers lost, when not by the rules: "on time" or "by forfeit". */
+function lossWord(u, losers) {
+  if (decidedByRules(u) || !losers.length) return '';
+  const timedOut = u.clocks && losers.some(x => u.clocks[x] <= 0);
+  return timedOut ? 'lost on time' : 'forfeit';
+}
+
 function resultText(u) {
   if (u.closed === 'aborted') return 'Aborted: a seat made no first move in time. The match does not count.';
   if (u.closed) return u.closed === 'abandoned' ? 'The room closed: everyone left.' : 'The room closed before the match started.';
   const o = u.outcome;
   if (!o) return '';
   if (o.result === 'draw') return 'Drawn.';
-  const names = o.winners.map(w => (w === u.you ? 'you' : `seat ${w} (${seatName(u.seats[w])})`));
-  if (u.you !== undefined) return o.winners.includes(u.you) ? `You won${names.length > 1 ? ` (with ${names.filter(n => n !== 'you').join(', ')})` : ''}!` : `You lost: ${names.join(' and ')} won.`;
-  return `${names.join(' and ')} won.`;
+  const names = o.winners.map(w => (w === u.you ? 'you' : seatName(u.seats[w])));
+  const losers = u.seats.map(x => x.seat).filter(x => !o.winners.includes(x));
+  const word = lossWord(u, losers);
+  if (u.you !== undefined && o.winners.includes(u.you)) {
+    const others = names.filter(n => n !== 'you');
+    const why = word === 'lost on time' ? ` (${losers.map(x => seatName(u.seats[x])).join(' and ')} lost on time)` : word ? ' (by forfeit)' : '';
+    return `You won${others.length ? ` (with ${others.join(', ')})` : ''}${why}!`;
+  }
+  if (u.you !== undefined) return `You lost${word === 'lost on time' ? ' on time' : word ? ' by forfeit' : ''}: ${names.join(' and ')} won.`;
+  return `${names.join(' and ')} won${word === 'lost on time' ? ` (${losers.map(x => seatName(u.seats[x])).join(' and ')} lost on time)` : word ? ' by forfeit' : ''}.`;
 }
 
 export function showRoom(app, room, watchOnly) {
