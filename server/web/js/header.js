@@ -40,7 +40,7 @@ export function setupHeader(app) {
         h('button', { id: 'logout', type: 'button', onclick: () => logout(app) }, 'Log out'),
         mute, theme);
     } else {
-      const input = h('input', { id: 'name', maxlength: 32, autocomplete: 'nickname', value: savedName(), placeholder: 'guest' });
+      const input = h('input', { id: 'name', maxlength: 32, autocomplete: 'nickname', value: savedName(), placeholder: 'anonymous' });
       // The name is sent in `hello`: a new connection makes the change
       // count for the next seat taken (seats held keep the name they had).
       input.addEventListener('change', () => {
