@@ -15,53 +15,13 @@ import { clockText } from './room.js';
 const names = new Map();
 
 /** How often the card's countdown is redrawn. */
-const COUNTDOWN_TICK_MS = 1000;
+const TICK_MS = 1000;
 
 async function eventName(id) {
   if (!names.has(id)) {
-    names.set(id, api('GET', `/api/tournaments/${encodeURIComponent(id)}`).then(e => ({ name: e.name, format: e.format, clock: e.clock, game: e.game }), () => null));
+    names.set(id, api('GET', `/api/tournaments/${encodeURIComponent(id)}`).catch(() => null));
   }
   return names.get(id);
-}
-
-/** The time a seat has for its first move under `clock`, in ms (null: no clock). */
-function firstMoveMs(clock) {
-  if (!clock) return null;
-  if (clock.per_move) return clock.per_move.ms;
-  if (clock.increment) return clock.increment.main_ms;
-  if (clock.days_per_move) return clock.days_per_move * 86400000;
-  return null;
-}
-
-/**
- * The game's clock runs from the moment it is made, whether or not we
- * have come: the card counts down our time. The room's own clocks when
- * this page has them, else the event's clock from when the card came.
- */
-function countdown(app, m, clockOf, card) {
-  const span = h('span', { class: 'countdown', 'aria-live': 'off' });
-  const came = performance.now();
-  const draw = () => {
-    if (!card.isConnected) { clearInterval(timer); return; }
-    const seen = app.latest && app.latest.get(m.room);
-    let left = null;
-    let running = true;
-    if (seen && seen.update.clocks) {
-      const u = seen.update;
-      running = u.status === 'playing' && u.to_act.includes(m.seat);
-      left = u.clocks[m.seat] - (running ? performance.now() - seen.at : 0);
-    } else if (clockOf() && firstMoveMs(clockOf().clock) !== null) {
-      // The first seat moves first; in Cribbage everyone throws to the crib at once.
-      running = m.seat === 0 || clockOf().game === 'cribbage';
-      left = firstMoveMs(clockOf().clock) - (running ? performance.now() - came : 0);
-    }
-    span.textContent = left === null ? '' : running
-      ? ` Your clock is running: ${clockText(left)} left.` : ` Your clock: ${clockText(left)}.`;
-    span.classList.toggle('low', running && left !== null && left < 10000);
-  };
-  const timer = setInterval(draw, COUNTDOWN_TICK_MS);
-  draw();
-  return [span, draw];
 }
 
 let box = null;
@@ -82,9 +42,19 @@ export function showEventGame(app, m) {
   const what = h('span', { class: 'event-label' }, 'a tournament');
   const round = h('span', {}, `Round ${m.round}`);
   const say = h('p', { class: 'card-error refusal', role: 'alert' });
-  let clock = null;
-  const holder = { card: null };
-  const [timerSpan, redraw] = countdown(app, m, () => clock, { get isConnected() { return !holder.card || holder.card.isConnected; } });
+  // The clock runs from the deal, whether we came or not: the card counts
+  // our time down (the room's clocks once seen, else the event's).
+  const left = h('span', { class: 'countdown' });
+  const came = performance.now();
+  let ev = null;
+  const tick = () => {
+    const r = app.latest.get(m.room);
+    const c = ev && ev.clock;
+    const ms = r && r.update.clocks ? r.update.clocks[m.seat] - (r.update.to_act.includes(m.seat) ? performance.now() - r.at : 0)
+      : c && (c.per_move?.ms ?? c.increment?.main_ms ?? c.days_per_move * 864e5) - (m.seat === 0 || ev.game === 'cribbage' ? performance.now() - came : 0);
+    left.textContent = ms >= 0 ? ` Your clock: ${clockText(ms)} left.` : '';
+  };
+  const timer = setInterval(() => (card.isConnected ? tick() : clearInterval(timer)), TICK_MS);
   const play = h('button', {
     class: 'primary play-game', id: `play-${m.room}`,
     onclick: async () => {
@@ -105,17 +75,16 @@ export function showEventGame(app, m) {
   },
   h('button', { class: 'dismiss', 'aria-label': 'Dismiss', title: 'Dismiss', onclick: () => card.remove() }, '×'),
   h('p', {}, round, ' of ', what, ': you play ', h('a', { href: `#/player/${encodeURIComponent(opponent)}` }, opponent),
-    `, seat ${m.seat} (you sit ${m.seat === 0 ? 'first' : 'second'}). The game has started.`, timerSpan),
+    `, seat ${m.seat} (you sit ${m.seat === 0 ? 'first' : 'second'}). The game has started.`, left),
   play,
   h('a', { href: eventHref(m.tournament), class: 'button event-link' }, 'Event page'),
   say);
-  holder.card = card;
   box.append(card);
   beep();
   eventName(m.tournament).then(e => {
     if (!e) return;
-    clock = e.clock ? { clock: e.clock, game: e.game } : null;
-    redraw();
+    ev = e;
+    tick();
     put(what, h('a', { href: eventHref(m.tournament) }, e.name));
     round.textContent = roundName(e.format, m.round);
   });

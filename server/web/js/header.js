@@ -58,6 +58,14 @@ export function setupHeader(app) {
     drawBadge();
   };
 
+  // A phone folds the links and the account part behind one button.
+  const top = box.parentElement;
+  const menu = h('button', { id: 'menu', class: 'menu', type: 'button', 'aria-expanded': 'false' }, 'Menu');
+  const fold = open => { top.classList.toggle('open', open); menu.setAttribute('aria-expanded', String(open)); };
+  menu.addEventListener('click', () => fold(!top.classList.contains('open')));
+  addEventListener('hashchange', () => fold(false));
+  top.insertBefore(menu, box);
+
   conn.on('welcome', draw);
   conn.on('turns', drawBadge);
   draw();

@@ -47,22 +47,16 @@ export function through(legal, picked) {
   return legal.filter(m => { const sq = squares(m); return picked.every(p => sq.includes(p)); });
 }
 
-/**
- * Whether a turn by `seat` ends with a ball (of either colour) on each of
- * its own home squares without winning: the anti-stalling rule puts it out
- * at once, so the table warns before such a turn is played.
- */
+/** Whether `seat`'s turn fills its home squares without winning: it loses at once (the anti-stalling rule). */
 export function fillsHome(v, seat, move) {
   const me = v.players.find(p => p.seat === seat);
   if (!me) return false;
   const balls = new Map();
   v.board.forEach((row, r) => row.forEach((cell, c) => { if (cell.ball) balls.set(`${ROWS[r]}${c + 1}`, cell.ball); }));
-  for (const step of [move.ball, ...(move.relocate || [])]) {
-    const ball = balls.get(step.from);
-    balls.delete(step.from);
-    balls.set(step.to, ball);
+  for (const st of [move.ball, ...(move.relocate || [])]) {
+    balls.set(st.to, balls.get(st.from));
+    balls.delete(st.from);
   }
-  // All three balls on goals wins first.
   if (me.goals.every(g => balls.get(g) === me.color)) return false;
   return me.home.every(sq => balls.has(sq));
 }
@@ -179,7 +173,6 @@ export function render(el, u, ctx) {
     for (const r of el.querySelectorAll('rect.sq')) {
       r.classList.toggle('from', !!m && r.dataset.sq === m.ball.from);
       r.classList.toggle('to', !!m && r.dataset.sq === m.ball.to);
-      // A turn that would put us out: its landing square is marked as such.
       r.classList.toggle('loses', !!m && r.dataset.sq === m.ball.to && loses(m));
     }
   };
@@ -233,16 +226,14 @@ export function render(el, u, ctx) {
         : `Legal turns (${legal.length}): click squares on the board to narrow them `,
       picked.length ? h('button', { id: 'unpick', onclick: () => { st.picked = []; ctx.rerender(); } }, 'clear') : null),
       losing ? h('p', { class: 'refusal', id: 'home-warning' },
-        `⚠ ${losing === legal.length ? 'Every legal turn' : `${losing} of the legal turns`} would leave a ball on each of your three home squares: that loses at once (the anti-stalling rule).`) : null,
+        `⚠ ${losing} of these turns fill your home squares: that loses at once.`) : null,
       h('div', { class: 'legal-list', id: 'legal' }, shown.map(m => h('button', {
         class: loses(m) ? 'loses' : null,
-        title: loses(m) ? 'This turn fills your home squares: you would lose at once' : null,
-        'aria-label': loses(m) ? `${describe(m)}: loses at once, fills your home squares` : null,
         onclick: () => ctx.play(m),
         onmouseenter: () => mark(m),
         onfocus: () => mark(m),
         onmouseleave: () => mark(null),
-      }, loses(m) ? `⚠ ${describe(m)}` : describe(m)))),
+      }, describe(m), loses(m) ? ' ⚠ loses' : ''))),
     ] : null);
   marked();
 }

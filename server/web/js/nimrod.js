@@ -34,25 +34,21 @@ function pileSvg(label, count, taken, fade) {
 }
 
 /**
- * Where the server's piles stand on screen. The server lists the lesser
- * pile first, so after a move its A may be the pile drawn as B: the screen
- * keeps each pile where it was (matched by what the move left in it) and
- * starts over from the server's order after a reload or a missed step.
- * Returns whether the screen's A is the server's B.
+ * Whether the screen's pile A is the server's B: the server lists the
+ * lesser pile first, the screen keeps each pile where it was.
  */
 function placePiles(st, u) {
-  const now = u.view.piles;
-  const last = u.view.last;
-  const seen = st.nimrod;
+  const [a, b] = u.view.piles;
+  const was = st.nimrod;
   let swapped = false;
-  if (seen && u.seq === seen.seq) swapped = seen.swapped;
-  else if (seen && last && u.seq === seen.seq + 1) {
-    const shown = seen.swapped ? [seen.piles[1], seen.piles[0]] : seen.piles;
-    const took = seen.swapped ? [last.take[1], last.take[0]] : last.take;
-    const after = [shown[0] - took[0], shown[1] - took[1]];
-    swapped = after[0] === now[1] && after[1] === now[0] && after[0] !== after[1];
+  if (was && u.seq === was.seq) swapped = was.swapped;
+  else if (was && u.view.last && u.seq === was.seq + 1) {
+    const [x, y] = u.view.last.take;
+    const [p, q] = was.piles;
+    // What the move left, in the screen's order.
+    swapped = (was.swapped ? [q - y, p - x] : [p - x, q - y]).join() === `${b},${a}` && a !== b;
   }
-  st.nimrod = { seq: u.seq, piles: [now[0], now[1]], swapped };
+  st.nimrod = { seq: u.seq, piles: [a, b], swapped };
   return swapped;
 }
 
@@ -66,11 +62,10 @@ export function describe(move) {
 
 export function render(el, u, ctx) {
   const swapped = placePiles(ctx.state || {}, u);
-  // [from the screen's A, from its B] <-> the server's [A, B].
   const server = ([x, y]) => (swapped ? [y, x] : [x, y]);
   const [a, b] = server(u.view.piles);
   const legal = u.legal || [];
-  const isLegal = (x, y) => legal.some(m => m.take[0] === server([x, y])[0] && m.take[1] === server([x, y])[1]);
+  const isLegal = (x, y) => legal.some(m => `${m.take}` === `${server([x, y])}`);
   const button = (x, y, text) => h('button', {
     class: `move${isLegal(x, y) ? ' legal' : ''}`,
     disabled: !ctx.myTurn,
@@ -85,7 +80,7 @@ export function render(el, u, ctx) {
   const range = n => Array.from({ length: Math.min(n, MAX_DRAWN_RODS) }, (_, i) => i + 1);
   const last = u.view.last;
   const took = last ? server(last.take) : null;
-  // The last move's rods, on the pile they came from, when the position before it was on screen.
+  // The last move's rods, when the position before it was on screen.
   const [ta, tb] = ctx.before && last ? took : [0, 0];
   const fade = ctx.fresh && !reduced();
   put(el,

@@ -11,21 +11,15 @@ import { CLOCKS, clockOf } from './clocks.js';
 import { dateText } from './lib/dates.js';
 import { ratingsSection } from './playerratings.js';
 
-/** The order a game record's counts are read in. */
-const RECORD_ORDER = ['played', 'won', 'drawn', 'lost'];
-
-function recordRank(key) {
-  const i = RECORD_ORDER.indexOf(key);
-  return i < 0 ? RECORD_ORDER.length : i;
-}
+/** A record reads played, won, drawn, lost; counts not named here follow. */
+const RECORD = ['played', 'won', 'drawn', 'lost'];
+const rank = k => (RECORD.indexOf(k) + 5) % 5;
 
 function gamesList(games) {
   const entries = Object.entries(games || {});
   if (!entries.length) return h('p', { class: 'hint', id: 'player-games' }, 'No finished games recorded yet.');
-  // A record reads played, won, drawn, lost (whatever order the API sends);
-  // a count it does not know follows.
   const words = v => (typeof v === 'object' && v !== null
-    ? Object.entries(v).sort(([a], [b]) => recordRank(a) - recordRank(b)).map(([k, n]) => `${n} ${k}`).join(', ')
+    ? Object.entries(v).sort(([a], [b]) => rank(a) - rank(b)).map(([k, n]) => `${n} ${k}`).join(', ')
     : String(v));
   return h('ul', { id: 'player-games' }, entries.map(([g, v]) =>
     h('li', {}, h('strong', {}, (GAMES[g] && GAMES[g].title) || g), `: ${words(v)}`)));
@@ -84,7 +78,6 @@ export function showPlayer(app, name) {
         h('dl', { class: 'facts' },
           h('dt', {}, 'Kind'), h('dd', { id: 'player-kind' }, p.kind === 'bot' ? 'bot' : 'person'),
           h('dt', {}, 'Joined'), h('dd', { id: 'player-joined' }, dateText(p.created))),
-        // The challenge comes first: it is what a visitor most often came for.
         self ? h('p', { class: 'hint' }, 'This is you.')
           : me ? challengeForm(app, p.name)
             : h('p', { class: 'hint' }, h('a', { href: '#/login' }, 'Log in'), ` to challenge ${p.name}.`),

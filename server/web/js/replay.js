@@ -8,7 +8,7 @@ import { h, put } from './dom.js';
 import { gameInfo } from './games.js';
 import { boardOf } from './boards.js';
 import { linePlot } from './plot.js';
-import { person, Person, whose } from './people.js';
+import { person } from './people.js';
 
 function actionText(game, action) {
   if (action === 'forfeit') return 'resigned or ran out of time';
@@ -21,38 +21,32 @@ function actionText(game, action) {
 function outcomeText(log, who) {
   if (!log.outcome) return `Closed without a result (${log.closed}).`;
   if (log.outcome.result === 'draw') return 'Drawn.';
-  const names = log.outcome.winners.map(w => person(who, w));
-  return names.length === 1 && names[0] === 'you' ? 'You won.' : `Won by ${names.join(' and ')}.`;
+  return `Won by ${log.outcome.winners.map(w => person(who, w)).join(' and ')}.`;
 }
 
 /** Rummikub (two seats): the first seat's exact win chance after each move. */
 function winChancePlot(predict, k, who) {
+  const p = person(who, 0);
   return [
-    h('h3', {}, `${whose(who, 0).replace(/^y/, 'Y')} exact chance to win, after each move (the server's predict)`),
+    h('h3', {}, `Win chance of ${p}, after each move (the server's predict)`),
     linePlot({
-      series: [{ name: `${person(who, 0)} ${person(who, 0) === 'you' ? 'win' : 'wins'}`, points: predict.map(x => [x.ply, x.win_fraction]) }],
+      series: [{ name: p, points: predict.map(x => [x.ply, x.win_fraction]) }],
       yMax: 1, yTicks: [0, 0.25, 0.5, 0.75, 1], yLabel: y => `${Math.round(y * 100)}%`, now: k,
-      label: `win chance of ${person(who, 0)} by step`,
+      label: `win chance of ${p} by step`,
     }),
   ];
 }
 
-/**
- * Who sat where, for the names: the room as last seen here, else the
- * log's accounts (a rated match), else the built-in bots; a seat nobody
- * can name keeps its number. "you" where the account logged in here sat.
- */
+/** Who sat where: the room as seen here, else a rated log's accounts; "you" for ours. */
 function seatsOf(app, room, log) {
   const seen = app.latest.get(room);
-  if (seen) return { you: seen.update.you, seats: seen.update.seats };
-  const bots = new Set(log.header.deal?.bot_seats || []);
-  const players = log.players || [];
-  const me = app.conn.account?.name;
-  const seats = Array.from({ length: log.header.seats }, (_, i) => (players[i]
-    ? { seat: i, kind: 'player', account: true, name: players[i], connected: true }
-    : bots.has(i) ? { seat: i, kind: 'bot', strategy: 'built-in' } : { seat: i, kind: 'empty' }));
-  const at = me ? players.indexOf(me) : -1;
-  return { you: at >= 0 ? at : undefined, seats };
+  if (seen) return seen.update;
+  const names = log.players || [];
+  const at = names.indexOf(app.conn.account?.name);
+  return {
+    you: at < 0 ? undefined : at,
+    seats: Array.from({ length: log.header.seats }, (_, i) => (names[i] ? { seat: i, kind: 'player', account: true, name: names[i] } : { seat: i, kind: 'empty' })),
+  };
 }
 
 /** Cribbage: every side's score after each step, up to the target. */
@@ -89,7 +83,7 @@ export function showReplay(app, room) {
     const board = h('div', { class: 'panel board', id: 'position' });
     const plotBox = h('div', { class: 'panel', id: 'plot' });
     const steps = h('ol', { class: 'steps', start: 1 }, log.moves.map((m, i) => h('li', { dataset: { step: i + 1 } },
-      `${Person(who, m.seat)}: ${actionText(game, m.action)}`)));
+      `${person(who, m.seat)}: ${actionText(game, m.action)}`)));
 
     const show = () => {
       const k = Number(slider.value);
@@ -104,7 +98,7 @@ export function showReplay(app, room) {
       const mod = boardOf(game);
       if (mod) mod.render(board, update, { play: () => {}, myTurn: false, state: {}, rerender: () => {} });
       const parts = [];
-      if (predict && predict[k]) parts.push(h('p', { id: 'win-chance' }, `${whose(who, 0).replace(/^y/, 'Y')} exact win chance here: ${(predict[k].win_fraction * 100).toFixed(1)}%`));
+      if (predict && predict[k]) parts.push(h('p', { id: 'win-chance' }, `Win chance of ${person(who, 0)} here: ${(predict[k].win_fraction * 100).toFixed(1)}%`));
       if (predict) parts.push(winChancePlot(predict, k, who));
       if (game === 'cribbage') parts.push(scoreRacePlot(views, sideNames, k));
       put(plotBox, parts);

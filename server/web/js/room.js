@@ -18,10 +18,7 @@ const PAINTS_KEPT = 200;
 /** How often running clocks are redrawn. */
 const CLOCK_TICK_MS = 200;
 
-/**
- * A clock as people read it: "4:07" within the hour, "23 h 59 min" within
- * the day, "2 d 4 h" beyond (a correspondence clock holds days).
- */
+/** "4:07"; "23 h 59 min", "2 d 4 h" for a day clock. */
 export function clockText(ms) {
   const t = Math.max(0, Math.ceil(ms / 1000));
   if (t >= 86400) return `${Math.floor(t / 86400)} d ${Math.floor((t % 86400) / 3600)} h`;
@@ -30,24 +27,15 @@ export function clockText(ms) {
 }
 
 /**
- * Whether a finished match was decided by its game's rules, read from the
- * last position (the update has no reason): otherwise a seat forfeited,
- * by resigning or on time. Unknown games count as decided.
+ * "lost on time" or "forfeit" when the last position shows no end by the
+ * rules (the update gives no reason), else "".
  */
-function decidedByRules(u) {
-  const v = u.view || {};
-  if (u.game === 'nimrod') return v.piles ? v.piles[0] + v.piles[1] === 0 : true;
-  if (u.game === 'rummikub') return !v.rack_sizes || v.bag === 0 || v.rack_sizes.includes(0);
-  if (u.game === 'cribbage') return !v.scores || v.scores.some(x => x >= v.target);
-  if (u.game === 'mitsudomoe') return !v.end || v.end.reason !== 'forfeit';
-  return true;
-}
-
-/** How the losers lost, when not by the rules: "on time" or "by forfeit". */
 function lossWord(u, losers) {
-  if (decidedByRules(u) || !losers.length) return '';
-  const timedOut = u.clocks && losers.some(x => u.clocks[x] <= 0);
-  return timedOut ? 'lost on time' : 'forfeit';
+  const v = u.view || {};
+  const byRules = { nimrod: () => !v.piles[0] && !v.piles[1], rummikub: () => !v.bag || v.rack_sizes.includes(0),
+    cribbage: () => v.scores.some(x => x >= v.target), mitsudomoe: () => v.end.reason !== 'forfeit' }[u.game];
+  if (!byRules || byRules()) return '';
+  return losers.some(x => u.clocks && u.clocks[x] <= 0) ? 'lost on time' : 'forfeit';
 }
 
 function resultText(u) {
@@ -56,16 +44,13 @@ function resultText(u) {
   const o = u.outcome;
   if (!o) return '';
   if (o.result === 'draw') return 'Drawn.';
-  const names = o.winners.map(w => (w === u.you ? 'you' : seatName(u.seats[w])));
+  const name = w => (w === u.you ? 'you' : seatName(u.seats[w]));
+  const names = o.winners.map(name);
   const losers = u.seats.map(x => x.seat).filter(x => !o.winners.includes(x));
   const word = lossWord(u, losers);
-  if (u.you !== undefined && o.winners.includes(u.you)) {
-    const others = names.filter(n => n !== 'you');
-    const why = word === 'lost on time' ? ` (${losers.map(x => seatName(u.seats[x])).join(' and ')} lost on time)` : word ? ' (by forfeit)' : '';
-    return `You won${others.length ? ` (with ${others.join(', ')})` : ''}${why}!`;
-  }
-  if (u.you !== undefined) return `You lost${word === 'lost on time' ? ' on time' : word ? ' by forfeit' : ''}: ${names.join(' and ')} won.`;
-  return `${names.join(' and ')} won${word === 'lost on time' ? ` (${losers.map(x => seatName(u.seats[x])).join(' and ')} lost on time)` : word ? ' by forfeit' : ''}.`;
+  const why = word && ` (${losers.map(name).join(' and ')} ${word === 'forfeit' ? 'forfeited' : word})`;
+  if (u.you !== undefined) return o.winners.includes(u.you) ? `You won${names.length > 1 ? ` (with ${names.filter(n => n !== 'you').join(', ')})` : ''}${why}!` : `You lost${word && (word === 'forfeit' ? ' by forfeit' : ' on time')}: ${names.join(' and ')} won.`;
+  return `${names.join(' and ')} won${why}.`;
 }
 
 export function showRoom(app, room, watchOnly) {
