@@ -190,7 +190,8 @@ fn nimrod_piles_keep_their_place_on_screen() {
     p.expect("Last move: you took 6 rods from pile B");
     // The optimal bot, in a lost position, takes 1 from the greater pile:
     // the 5, which is pile A here.
-    p.expect("Last move: seat 1 took 1 rod from pile A");
+    // Named, not numbered: the seat's holder is the optimal bot.
+    p.expect("Last move: optimal bot took 1 rod from pile A");
     p.expect("Your move");
     assert!(p.transcript.contains("Pile A    4"), "{}", p.transcript);
     // `quit` leaves, keeping the seat; the command printed to come back
@@ -267,11 +268,11 @@ fn in_game_commands_and_ctrl_c() {
     p.send("last");
     p.expect("No move has been played yet.");
     p.send("a 1");
-    p.expect("Last move: seat 1");
+    p.expect("Last move: optimal bot");
     p.expect("Your move");
     p.send("last");
     p.expect("move 1: you took 1 rod from pile A");
-    p.expect("move 2: seat 1 took");
+    p.expect("move 2: optimal bot took");
     p.interrupt();
     p.expect("Leave the game?");
     p.send("");
@@ -328,12 +329,12 @@ fn cribbage_shows_the_show_whose_crib_partners_and_who_laid_each_card() {
     assert!(
         crib.contains("Your crib")
             || crib.contains("Your partner's crib")
-            || crib.contains("Seat 1's crib")
-            || crib.contains("Seat 3's crib"),
+            || crib.contains("expert bot, seat 1's crib")
+            || crib.contains("expert bot, seat 3's crib"),
         "{crib}"
     );
     let t = p.transcript.clone();
-    assert!(t.contains("you & partner (seat 2)"), "{t}");
+    assert!(t.contains("you & partner (expert bot, seat 2)"), "{t}");
     assert!(t.contains("seat 2 (expert bot), your partner"), "{t}");
     assert!(t.contains("Last move: "), "{t}");
     assert!(t.contains(" · laid: "), "{t}");
@@ -375,7 +376,7 @@ fn rummikub_speaks_of_groups_runs_and_blocks_not_of_its_encoding() {
             refused = true;
             p.send("1");
         }
-        if let Some(what) = line.strip_prefix("  Last move: seat 1 ") {
+        if let Some(what) = line.strip_prefix("  Last move: greedy bot ") {
             bot_moves += 1;
             let verb = what.split(' ').next().unwrap_or_default();
             assert!(
