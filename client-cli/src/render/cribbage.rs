@@ -236,9 +236,16 @@ impl Cribbage {
         for (side, score) in v.scores.iter().enumerate() {
             let filled =
                 (usize::from(*score) * TRACK_WIDTH / usize::from(v.target.max(1))).min(TRACK_WIDTH);
+            // A side whose names run past the column gets a line of its
+            // own, so that the score line stays within the screen.
+            let mut who = side_name(u, v, side);
+            if who.chars().count() > SIDE_NAME_WIDTH {
+                s.push_str(&format!("  {who}:\n"));
+                who.clear();
+            }
             s.push_str(&format!(
                 "  {:<width$} {:>3}/{} [{}{}]\n",
-                side_name(u, v, side),
+                who,
                 score,
                 v.target,
                 "#".repeat(filled),

@@ -300,18 +300,19 @@ pub fn outcome(u: &Update, outcome: &Outcome) -> String {
                 .filter(|s| Some(*s) != u.you)
                 .map(|s| who(u, s))
                 .collect();
-            let why = match loss_by(u, winners) {
-                None => "",
-                Some(LossBy::Time) => " (lost on time)",
-                Some(LossBy::Forfeit) => " (by forfeit)",
+            // "You win!" and "You lose." stay whole: scripts look for them.
+            let (how, why) = match loss_by(u, winners) {
+                None => ("", ""),
+                Some(LossBy::Time) => (" on time", " (the other side lost on time)"),
+                Some(LossBy::Forfeit) => (" by forfeit", " (by forfeit)"),
             };
             match u.you {
-                Some(me) if winners.contains(me) && others.is_empty() => format!("You win{why}!"),
+                Some(me) if winners.contains(me) && others.is_empty() => format!("You win!{why}"),
                 Some(me) if winners.contains(me) => {
-                    format!("You and {} win{why}!", others.join(" and "))
+                    format!("You and {} win!{why}", others.join(" and "))
                 }
-                Some(_) => format!("{} won. You lose{why}.", others.join(" and ")),
-                None => format!("{} won{why}.", others.join(" and ")),
+                Some(_) => format!("{} won{how}. You lose.", others.join(" and ")),
+                None => format!("{} won{how}.", others.join(" and ")),
             }
         }
     }
@@ -401,7 +402,7 @@ mod tests {
             "finished",
             Some([0, 9_000]),
         );
-        assert_eq!(outcome(&u, &won), "bob won. You lose (lost on time).");
+        assert_eq!(outcome(&u, &won), "bob won on time. You lose.");
         // Rods left, time left: we resigned.
         let u = two(
             seats.clone(),
@@ -409,7 +410,7 @@ mod tests {
             "finished",
             Some([5_000, 9_000]),
         );
-        assert_eq!(outcome(&u, &won), "bob won. You lose (by forfeit).");
+        assert_eq!(outcome(&u, &won), "bob won by forfeit. You lose.");
         // The last rod taken: the rules decided, nothing to add.
         let u = two(
             seats,
