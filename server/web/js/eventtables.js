@@ -66,13 +66,10 @@ export function crosstable(info) {
       names.map((_, j) => h('td', { class: 'num' }, cell(i, j))))))));
 }
 
-/**
- * "1–0", "½–½", "playing": a game's result by seat; "1–0 forfeit" for a
- * game won with no room (the opponent had withdrawn).
- */
+/** "1–0", "½–½", "playing": a game's result by seat. */
 function resultText(g) {
   if (!g.result) return g.room ? 'playing' : '';
-  return `${score(g, 0)}–${score(g, 1)}${g.room ? '' : ' forfeit'}`;
+  return `${score(g, 0)}–${score(g, 1)}`;
 }
 
 /**
