@@ -19,14 +19,17 @@ pub fn seat(r: &SeatRating) -> String {
     format!("{}{}", r.rating, if r.provisional { "?" } else { "" })
 }
 
-/// A change of rating, signed, to one decimal (`+12.3`, `-0.4`).
+/// A change of rating, signed, to one decimal (`+12.3`, `-0.4`), by the
+/// rule the web client's banner and ledger use too: the exact change's
+/// tenths rounded, halves away from zero (+41.15 shows as `+41.2`); a
+/// change under 0.05 either way shows as `0.0`.
 pub fn change(before: f64, after: f64) -> String {
     let d = after - before;
-    // -0.04 rounds to "-0.0"; a change that small shows as none.
-    if d.abs() < 0.05 {
+    let tenths = (d.abs() * 10.0).round();
+    if tenths == 0.0 {
         return "0.0".into();
     }
-    format!("{d:+.1}")
+    format!("{}{:.1}", if d > 0.0 { '+' } else { '-' }, tenths / 10.0)
 }
 
 /// The rating changes at the end of a rated match, one line:
@@ -249,6 +252,13 @@ mod tests {
     #[test]
     fn changes_are_signed() {
         assert_eq!(change(1500.0, 1662.31), "+162.3");
+        // The web's rule: halves away from zero, on the exact change.
+        // (+41.15 is stored a hair under; its tenths, 411.5, round up, as
+        // JavaScript's Math.round(41.15 * 10) does.)
+        assert_eq!(change(0.0, 41.15), "+41.2");
+        assert_eq!(change(41.15, 0.0), "-41.2");
+        assert_eq!(change(1500.0, 1500.25), "+0.3");
+        assert_eq!(change(1500.0, 1500.04), "0.0");
         assert_eq!(change(1500.0, 1337.69), "-162.3");
         assert_eq!(change(1500.0, 1499.97), "0.0");
     }

@@ -17,6 +17,7 @@ import { TESTS as accessibility } from './suite/accessibility.mjs';
 import { TESTS as ratings } from './suite/ratings.mjs';
 import { TESTS as tournaments } from './suite/tournaments.mjs';
 import { TESTS as ladder } from './suite/ladder.mjs';
+import { TESTS as people } from './suite/people.mjs';
 import { TESTS as speed } from './suite/speed.mjs';
 
 export const TESTS = {
@@ -35,5 +36,6 @@ export const TESTS = {
   ...ratings,
   ...tournaments,
   ...ladder,
+  ...people,
   ...speed,
 };

@@ -65,20 +65,24 @@ fn wrapped(first: &str, items: &[String]) -> String {
     lines.join("\n") + "\n"
 }
 
-/// A seat as the recipient says it: "you", "your partner (seat 2)",
-/// "seat 1".
+/// A seat as the recipient says it: "you", "your partner (carol)",
+/// "bob".
 fn name(u: &Update, v: &View, seat: Seat) -> String {
     match u.you {
         Some(me) if me == seat => "you".into(),
         Some(me) if v.partnerships && v.side(me) == v.side(seat) => {
-            format!("your partner (seat {})", seat.0)
+            format!("your partner ({})", super::who(u, seat))
         }
-        _ => format!("seat {}", seat.0),
+        _ => super::who(u, seat),
     }
 }
 
-/// [`name`] at the start of a sentence.
+/// [`name`] at the start of a sentence: our words capitalised, a
+/// player's name left as its owner wrote it.
 fn cap(s: String) -> String {
+    if !(s.starts_with("you") || s.starts_with("seat")) {
+        return s;
+    }
     let mut chars = s.chars();
     chars
         .next()
@@ -86,30 +90,23 @@ fn cap(s: String) -> String {
         .unwrap_or_default()
 }
 
-/// A side of the score board: "you", "you & your partner (seat 2)",
-/// "seats 1 & 3", "seat 1".
+/// A side of the score board: "you", "you & partner (carol)", "bob & dan", "bob".
 fn side_name(u: &Update, v: &View, side: usize) -> String {
+    let seat = |i: usize| super::who(u, Seat(u8::try_from(i).unwrap_or(u8::MAX)));
     let mine = u.you.is_some_and(|me| v.side(me) == side);
     match (v.partnerships, mine) {
-        (true, true) => format!(
-            "you & partner (seat {})",
-            (u.you.map_or(0, |s| s.0) + 2) % 4
-        ),
-        (true, false) => format!("seats {} & {}", side, side + 2),
-        (false, true) => "you".into(),
-        (false, false) => format!("seat {side}"),
+        (true, true) => {
+            let partner = (u.you.map_or(0, |s| usize::from(s.0)) + 2) % 4;
+            format!("you & partner ({})", seat(partner))
+        }
+        (true, false) => format!("{} & {}", seat(side), seat(side + 2)),
+        (false, _) => seat(side),
     }
 }
 
-/// Whose crib: "your crib", "your partner's crib (seat 2)", "seat 1's crib".
+/// Whose crib: "your crib", "your partner's crib (carol)", "bob's crib".
 fn crib_of(u: &Update, v: &View, dealer: Seat) -> String {
-    match u.you {
-        Some(me) if me == dealer => "your crib".into(),
-        Some(me) if v.partnerships && v.side(me) == v.side(dealer) => {
-            format!("your partner's crib (seat {})", dealer.0)
-        }
-        _ => format!("seat {}'s crib", dealer.0),
-    }
+    format!("{} crib", whose(u, v, dealer))
 }
 
 /// One score, as a line: "· seat 1: pair for 2 (5♣ 5♠)".
@@ -137,14 +134,14 @@ fn shown_line(u: &Update, v: &View, s: &Shown, start: Option<Card>) -> String {
     )
 }
 
-/// "your", "your partner's (seat 2)", "seat 1's".
+/// "your", "your partner's (carol)", "bob's".
 fn whose(u: &Update, v: &View, seat: Seat) -> String {
     match u.you {
         Some(me) if me == seat => "your".into(),
         Some(me) if v.partnerships && v.side(me) == v.side(seat) => {
-            format!("your partner's (seat {})", seat.0)
+            format!("your partner's ({})", super::who(u, seat))
         }
-        _ => format!("seat {}'s", seat.0),
+        _ => format!("{}'s", super::who(u, seat)),
     }
 }
 
@@ -215,10 +212,13 @@ impl Cribbage {
             return Some(format!("{} laid {}", name(u, v, *seat), card(*c)));
         }
         if before.phase == Phase::Discard {
+            // The seat whose hand shrank: a resignation at the throw (the
+            // match over, nobody's hand changed) threw nothing.
+            let held = |view: &View, s: Seat| view.held.get(s.index()).copied().unwrap_or(0);
             let threw = before
                 .to_act
                 .iter()
-                .find(|s| !v.to_act.contains(*s) || v.phase != Phase::Discard)?;
+                .find(|s| held(v, *s) < held(before, *s))?;
             let what = if Some(threw) == u.you && !v.discarded.is_empty() {
                 cards(&v.discarded)
             } else if v.discard_count == 1 {
@@ -236,9 +236,16 @@ impl Cribbage {
         for (side, score) in v.scores.iter().enumerate() {
             let filled =
                 (usize::from(*score) * TRACK_WIDTH / usize::from(v.target.max(1))).min(TRACK_WIDTH);
+            // A side whose names run past the column gets a line of its
+            // own, so that the score line stays within the screen.
+            let mut who = side_name(u, v, side);
+            if who.chars().count() > SIDE_NAME_WIDTH {
+                s.push_str(&format!("  {who}:\n"));
+                who.clear();
+            }
             s.push_str(&format!(
                 "  {:<width$} {:>3}/{} [{}{}]\n",
-                side_name(u, v, side),
+                who,
                 score,
                 v.target,
                 "#".repeat(filled),
@@ -510,5 +517,54 @@ mod tests {
         for i in 0..10 {
             assert!(board.contains(&format!("(#{i})")), "{board}");
         }
+    }
+
+    /// A two-seat update at the throw: `held` cards in each hand, `to_act`
+    /// the seats still to throw, alice (you) against bob.
+    fn at_throw(
+        seq: u64,
+        status: &str,
+        held: [u8; 2],
+        to_act: &[u8],
+        discarded: &[Value],
+    ) -> Update {
+        let view = json!({
+            "seats": 2, "target": 121, "partnerships": false, "scores": [0, 0],
+            "hand_number": 1, "dealer": 1, "phase": "discard", "to_act": to_act, "next": null,
+            "you": 0, "hand": [], "discarded": discarded, "discard_count": 2, "held": held,
+            "crib_size": 2 * (6 - held[0].min(6)), "start": null, "count": 0, "series": [],
+            "laid": [], "shown": [], "events": [], "previous": null
+        });
+        serde_json::from_value(json!({
+            "room": "000000000001", "game": "cribbage", "seq": seq, "status": status,
+            "seats": [
+                {"seat": 0, "kind": "player", "name": "alice", "connected": true, "account": true},
+                {"seat": 1, "kind": "player", "name": "bob", "connected": true, "account": true}
+            ],
+            "you": 0, "to_act": to_act, "view": view,
+        }))
+        .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn a_resignation_at_the_throw_is_not_told_as_a_throw() {
+        let mut r = Cribbage::default();
+        r.observe(&at_throw(0, "playing", [6, 6], &[0, 1], &[]));
+        // We throw two: told as ours, with the cards.
+        let thrown = [c(json!(5), "clubs"), c(json!(8), "hearts")];
+        let u = at_throw(1, "playing", [4, 6], &[1], &thrown);
+        r.observe(&u);
+        assert_eq!(
+            r.last_move(&u).as_deref(),
+            Some("you threw 5♣ 8♥ to the crib")
+        );
+        // Bob resigns before throwing: nobody's hand changed, no throw told.
+        let mut r = Cribbage::default();
+        r.observe(&at_throw(0, "playing", [6, 6], &[0, 1], &[]));
+        let u = at_throw(1, "finished", [6, 6], &[], &[]);
+        r.observe(&u);
+        assert_eq!(r.last_move(&u), None);
+        // Named, not numbered: bob deals, so the crib is his.
+        assert!(r.board(&u).contains("bob's crib"), "{}", r.board(&u));
     }
 }

@@ -106,7 +106,14 @@ pub fn board(u: &Update) -> String {
     let supplies: Vec<String> = v
         .players
         .iter()
-        .map(|p| format!("{} (seat {}) {} rings", name(p.color), p.seat.0, p.supply))
+        .map(|p| {
+            format!(
+                "{} ({}) {} rings",
+                name(p.color),
+                super::who(u, p.seat),
+                p.supply
+            )
+        })
         .collect();
     s.push_str(&format!("  In supply: {}\n", supplies.join(" · ")));
     if let Some(last) = &v.last {
@@ -133,32 +140,49 @@ pub fn board(u: &Update) -> String {
     if let Some(end) = v.end {
         match end.winner {
             Some(w) => s.push_str(&format!(
-                "  {} (seat {}) wins: {}.\n",
+                "  {} ({}) wins: {}.\n",
                 name(w),
-                seat_of(w),
+                super::who(u, parlor_games::Seat(seat_of(w))),
                 reason(end.reason)
             )),
             None => s.push_str(&format!("  Drawn: {}.\n", reason(end.reason))),
         }
     } else {
         s.push_str(&format!(
-            "  {} (seat {}) to move.\n",
+            "  {} ({}) to move.\n",
             name(pos.to_move()),
-            seat_of(pos.to_move())
+            super::who(u, parlor_games::Seat(seat_of(pos.to_move())))
         ));
     }
     s
 }
 
+/// Whether `mv` leaves the mover's three home squares filled without
+/// winning: the anti-stalling rule puts the mover out at once.
+fn fills_home(pos: &Position, mv: &Move) -> bool {
+    play(pos, mv).is_ok_and(|p| {
+        p.position
+            .end_of_turn()
+            .is_some_and(|e| e.reason == EndReason::HomeFilled)
+    })
+}
+
+/// The mark after a turn in a listing that would lose at once.
+const LOSES_MARK: &str = "!loses";
+
 /// The legal turns numbered as the server numbers them, those matching
-/// `keep`, laid out in columns.
-fn listing(turns: &[Move], keep: impl Fn(&Move) -> bool, most: usize) -> String {
+/// `keep`, laid out in columns; a turn that fills the mover's home squares
+/// is marked [`LOSES_MARK`].
+fn listing(pos: &Position, turns: &[Move], keep: impl Fn(&Move) -> bool, most: usize) -> String {
     let shown: Vec<String> = turns
         .iter()
         .enumerate()
         .filter(|(_, m)| keep(m))
         .take(most)
-        .map(|(i, m)| format!("{:>4}. {:<24}", i + 1, m.to_string()))
+        .map(|(i, m)| {
+            let mark = if fills_home(pos, m) { LOSES_MARK } else { "" };
+            format!("{:>4}. {:<24}", i + 1, format!("{m} {mark}").trim_end())
+        })
         .collect();
     shown
         .chunks(PER_LINE)
@@ -172,13 +196,22 @@ fn position(u: &Update) -> Option<Position> {
 
 /// What to type, with the first legal turns.
 pub fn prompt(u: &Update) -> String {
-    let turns = position(u).map(|p| legal_turns(&p)).unwrap_or_default();
+    let Some(pos) = position(u) else {
+        return "Your turn: type a turn in notation.\n".into();
+    };
+    let turns = legal_turns(&pos);
     let mut s = String::from(
         "Your turn: ring step then ball step, e.g. `+C3 A4-C3` (place a ring from supply on C3, \
          then step A4 to C3) or `B3-C3 A5-A3 xA4-E5` (move a ring, vault, relocate a jumped ball); \
          or a number.\n",
     );
-    s.push_str(&listing(&turns, |_| true, SHOWN_IN_PROMPT));
+    s.push_str(&listing(&pos, &turns, |_| true, SHOWN_IN_PROMPT));
+    let losing = turns.iter().filter(|m| fills_home(&pos, m)).count();
+    if losing > 0 {
+        s.push_str(&format!(
+            "  {losing} of these turns ({LOSES_MARK}) would fill your three home squares: that loses at once (the anti-stalling rule).\n"
+        ));
+    }
     if turns.len() > SHOWN_IN_PROMPT {
         s.push_str(&format!(
             "  ... {} legal turns in all: `?` lists them, `? B5` those of the ball on B5.\n",
@@ -197,10 +230,10 @@ pub fn parse(u: &Update, line: &str) -> Result<Value, String> {
     if let Some(rest) = line.strip_prefix('?') {
         let rest = rest.trim();
         let listed = if rest.is_empty() {
-            listing(&turns, |_| true, usize::MAX)
+            listing(&pos, &turns, |_| true, usize::MAX)
         } else {
             let ball: Square = rest.parse().map_err(|e| format!("{e}"))?;
-            listing(&turns, |m| m.ball.from == ball, usize::MAX)
+            listing(&pos, &turns, |m| m.ball.from == ball, usize::MAX)
         };
         // Not a move: the list is shown as the "reason", then the prompt waits.
         return Err(if listed.is_empty() {
@@ -283,11 +316,66 @@ mod tests {
         assert_eq!(lines[1], "  A    .    .    .  <B1> <B1>");
         assert_eq!(lines[4], "  D  [W1]   .    .    .    .");
         assert!(
-            text.contains("Black (seat 0) 5 rings · White (seat 1) 5 rings"),
+            text.contains("Black (you) 5 rings · White (seat 1) 5 rings"),
             "{text}"
         );
-        assert!(text.contains("Black (seat 0) to move"), "{text}");
+        assert!(text.contains("Black (you) to move"), "{text}");
         assert_eq!(GameKind::Mitsudomoe.name(), "mitsudomoe");
+    }
+
+    #[test]
+    fn turns_that_fill_your_home_squares_are_marked_before_they_are_played() {
+        // Black's home is A4, A5, B5: two of its balls are on it, the
+        // third can step from B4 onto its ring on B5 (and lose at once).
+        let near = ".,.,.,bB,bB/.,.,.,bB,b/.,.,.,.,./wW,.,.,.,./wW,wW,.,.,. b";
+        let g = parlor_games::mitsudomoe::Mitsudomoe::setup(
+            &parlor_games::mitsudomoe::Config {
+                position: Some(near.into()),
+                ..Default::default()
+            },
+            2,
+            &mut GameRng::from_seed(0),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let u = update(&g);
+        let pos = position(&u).unwrap_or_else(|| panic!("no position"));
+        let turns = legal_turns(&pos);
+        // The full listing, read back entry by entry ("12." starts one).
+        let listed = listing(&pos, &turns, |_| true, usize::MAX);
+        let mut entries: Vec<Vec<&str>> = Vec::new();
+        for word in listed.split_whitespace() {
+            if word.ends_with('.') && word.trim_end_matches('.').parse::<usize>().is_ok() {
+                entries.push(Vec::new());
+            } else if let Some(e) = entries.last_mut() {
+                e.push(word);
+            }
+        }
+        assert_eq!(entries.len(), turns.len(), "{listed}");
+        let marked = entries.iter().filter(|e| e.contains(&LOSES_MARK)).count();
+        assert!(marked > 0, "{listed}");
+        // A turn is marked exactly when the ball on B4 steps to B5, the
+        // last free home square (A4's or A5's going there frees its own).
+        for e in &entries {
+            let lands_home = e.get(1) == Some(&"B4-B5");
+            assert_eq!(e.contains(&LOSES_MARK), lands_home, "{e:?} in {listed}");
+        }
+        let text = prompt(&u);
+        assert!(
+            text.contains(&format!(
+                "{marked} of these turns ({LOSES_MARK}) would fill your three home squares"
+            )),
+            "{text}"
+        );
+        // The rules agree: playing a marked turn ends the game, Black out.
+        let losing = legal_turns(&pos)
+            .into_iter()
+            .find(|m| fills_home(&pos, m))
+            .unwrap_or_else(|| panic!("no losing turn"));
+        let after = play(&pos, &losing).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            after.position.end_of_turn().map(|e| (e.winner, e.reason)),
+            Some((Some(Color::White), EndReason::HomeFilled))
+        );
     }
 
     #[test]

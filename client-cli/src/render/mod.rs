@@ -107,13 +107,38 @@ pub fn parse_move(r: &dyn Renderer, u: &Update, line: &str) -> Result<Value, Str
     r.parse(u, line)
 }
 
-/// Who holds `seat`, as the recipient of `u` would say it: "you", or
-/// "seat 1".
+/// Who holds `seat`, as the recipient of `u` would say it: "you", or the
+/// holder's name ("alice", "bob (guest)", "random bot"), with the seat
+/// number only where two seats would read alike or nobody sits there.
 pub fn who(u: &Update, seat: Seat) -> String {
     if u.you == Some(seat) {
-        "you".into()
+        return "you".into();
+    }
+    let Some(name) = holder(u, seat) else {
+        return format!("seat {}", seat.0);
+    };
+    let twin = u
+        .seats
+        .iter()
+        .any(|o| o.seat != seat && holder(u, o.seat).as_deref() == Some(name.as_str()));
+    if twin {
+        format!("{name}, seat {}", seat.0)
     } else {
-        format!("seat {}", seat.0)
+        name
+    }
+}
+
+/// The name on a taken seat: a guest is always marked (a guest's name may
+/// look like an account's).
+fn holder(u: &Update, seat: Seat) -> Option<String> {
+    match &u.seats.get(seat.index())?.occupant {
+        Occupant::Empty => None,
+        Occupant::Player { name, account, .. } => Some(if *account {
+            name.clone()
+        } else {
+            format!("{name} (guest)")
+        }),
+        Occupant::Bot { strategy, account } => Some(bot_label(strategy, account.as_deref())),
     }
 }
 
@@ -122,7 +147,7 @@ pub fn who_cap(u: &Update, seat: Seat) -> String {
     if u.you == Some(seat) {
         "You".into()
     } else {
-        format!("Seat {}", seat.0)
+        who(u, seat)
     }
 }
 
@@ -172,9 +197,62 @@ pub fn bot_label(strategy: &str, account: Option<&str>) -> String {
 /// breaks its seats onto lines of their own rather than run past it.
 pub const SCREEN_WIDTH: usize = 80;
 
-/// A clock's time as `m:ss`.
+/// A clock's time: `m:ss` within the hour; `23 h 59 min` within a day
+/// and `2 d 4 h` beyond (a correspondence clock holds days: `1439:59`
+/// would say nothing).
 pub fn clock(ms: u64) -> String {
-    format!("{}:{:02}", ms / 60_000, ms / 1000 % 60)
+    const HOUR_MS: u64 = 3_600_000;
+    const DAY_MS: u64 = 24 * HOUR_MS;
+    if ms >= DAY_MS {
+        format!("{} d {} h", ms / DAY_MS, ms % DAY_MS / HOUR_MS)
+    } else if ms >= HOUR_MS {
+        format!("{} h {} min", ms / HOUR_MS, ms % HOUR_MS / 60_000)
+    } else {
+        format!("{}:{:02}", ms / 60_000, ms / 1000 % 60)
+    }
+}
+
+/// How a won match's losers lost when its last position shows no end by
+/// the game's rules (the update carries no reason): on time when a
+/// loser's clock is spent, else by forfeit (resigning, leaving).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LossBy {
+    /// A loser's clock ran out.
+    Time,
+    /// A loser resigned or left.
+    Forfeit,
+}
+
+/// [`LossBy`] for a finished match, `None` when its rules decided it.
+pub fn loss_by(u: &Update, winners: &parlor_games::SeatSet) -> Option<LossBy> {
+    let v = &u.view;
+    let num = |x: &Value| x.as_u64().unwrap_or(0);
+    let by_rules = match u.game {
+        GameKind::Nimrod => v["piles"]
+            .as_array()
+            .is_none_or(|p| p.iter().all(|x| num(x) == 0)),
+        GameKind::Rummikub => {
+            num(&v["bag"]) == 0
+                || v["rack_sizes"]
+                    .as_array()
+                    .is_none_or(|r| r.iter().any(|x| num(x) == 0))
+        }
+        GameKind::Cribbage => v["scores"]
+            .as_array()
+            .is_none_or(|s| s.iter().any(|x| num(x) >= num(&v["target"]))),
+        GameKind::Mitsudomoe => v["end"]["reason"].as_str() != Some("forfeit"),
+    };
+    if by_rules {
+        return None;
+    }
+    let spent = u.seats.iter().any(|s| {
+        !winners.contains(s.seat)
+            && u.clocks
+                .as_ref()
+                .and_then(|c| c.get(s.seat.index()))
+                .is_some_and(|ms| *ms == 0)
+    });
+    Some(if spent { LossBy::Time } else { LossBy::Forfeit })
 }
 
 fn header(r: &dyn Renderer, u: &Update) -> String {
@@ -220,15 +298,21 @@ pub fn outcome(u: &Update, outcome: &Outcome) -> String {
             let others: Vec<String> = winners
                 .iter()
                 .filter(|s| Some(*s) != u.you)
-                .map(|s| seat_name(u, s))
+                .map(|s| who(u, s))
                 .collect();
+            // "You win!" and "You lose." stay whole: scripts look for them.
+            let (how, why) = match loss_by(u, winners) {
+                None => ("", ""),
+                Some(LossBy::Time) => (" on time", " (the other side lost on time)"),
+                Some(LossBy::Forfeit) => (" by forfeit", " (by forfeit)"),
+            };
             match u.you {
-                Some(me) if winners.contains(me) && others.is_empty() => "You win!".into(),
+                Some(me) if winners.contains(me) && others.is_empty() => format!("You win!{why}"),
                 Some(me) if winners.contains(me) => {
-                    format!("You and {} win!", others.join(" and "))
+                    format!("You and {} win!{why}", others.join(" and "))
                 }
-                Some(_) => format!("{} won. You lose.", others.join(" and ")),
-                None => format!("{} won.", others.join(" and ")),
+                Some(_) => format!("{} won{how}. You lose.", others.join(" and ")),
+                None => format!("{} won{how}.", others.join(" and ")),
             }
         }
     }
@@ -255,5 +339,85 @@ mod tests {
         let h = header(r.as_ref(), &u);
         assert!(h.contains("you (alice) [1500?]"), "{h}");
         assert!(h.contains("seat 1 (bob) [1612] *"), "{h}");
+    }
+
+    fn two(
+        seats: serde_json::Value,
+        view: serde_json::Value,
+        status: &str,
+        clocks: Option<[u64; 2]>,
+    ) -> Update {
+        serde_json::from_value(serde_json::json!({
+            "room": "000000000001", "game": "nimrod", "seq": 3, "status": status,
+            "seats": seats, "you": 0, "to_act": [], "view": view, "clocks": clocks,
+        }))
+        .unwrap_or_else(|e| unreachable!("{e}"))
+    }
+
+    #[test]
+    fn seats_are_named_not_numbered() {
+        let people = serde_json::json!([
+            {"seat": 0, "kind": "player", "name": "alice", "connected": true, "account": true},
+            {"seat": 1, "kind": "player", "name": "bob", "connected": true, "account": false},
+        ]);
+        let u = two(
+            people,
+            serde_json::json!({"piles": [3, 5]}),
+            "playing",
+            None,
+        );
+        assert_eq!(who(&u, Seat(0)), "you");
+        assert_eq!(who(&u, Seat(1)), "bob (guest)");
+        assert_eq!(who_cap(&u, Seat(1)), "bob (guest)");
+        // Two bots alike keep their numbers apart.
+        let bots = serde_json::json!([
+            {"seat": 0, "kind": "bot", "strategy": "random"},
+            {"seat": 1, "kind": "bot", "strategy": "random"},
+        ]);
+        let mut u = two(bots, serde_json::json!({"piles": [3, 5]}), "playing", None);
+        u.you = None;
+        assert_eq!(who(&u, Seat(1)), "random bot, seat 1");
+    }
+
+    #[test]
+    fn day_clocks_read_in_days_and_hours() {
+        assert_eq!(clock(4 * 60_000 + 7_000), "4:07");
+        assert_eq!(clock(86_400_000 - 1_000), "23 h 59 min");
+        assert_eq!(clock(2 * 86_400_000 + 4 * 3_600_000 + 59_000), "2 d 4 h");
+    }
+
+    #[test]
+    fn a_loss_on_time_or_by_forfeit_is_said_in_the_result() {
+        let seats = serde_json::json!([
+            {"seat": 0, "kind": "player", "name": "alice", "connected": true, "account": true},
+            {"seat": 1, "kind": "player", "name": "bob", "connected": true, "account": true},
+        ]);
+        let won = Outcome::Win {
+            winners: parlor_games::SeatSet::single(Seat(1)),
+        };
+        // Rods left and our clock spent: on time.
+        let u = two(
+            seats.clone(),
+            serde_json::json!({"piles": [2, 4]}),
+            "finished",
+            Some([0, 9_000]),
+        );
+        assert_eq!(outcome(&u, &won), "bob won on time. You lose.");
+        // Rods left, time left: we resigned.
+        let u = two(
+            seats.clone(),
+            serde_json::json!({"piles": [2, 4]}),
+            "finished",
+            Some([5_000, 9_000]),
+        );
+        assert_eq!(outcome(&u, &won), "bob won by forfeit. You lose.");
+        // The last rod taken: the rules decided, nothing to add.
+        let u = two(
+            seats,
+            serde_json::json!({"piles": [0, 0]}),
+            "finished",
+            Some([0, 9_000]),
+        );
+        assert_eq!(outcome(&u, &won), "bob won. You lose.");
     }
 }

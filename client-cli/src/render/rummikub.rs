@@ -119,7 +119,10 @@ pub fn board(u: &Update) -> String {
         .rack_sizes
         .iter()
         .enumerate()
-        .map(|(i, n)| format!("seat {i}: {n}"))
+        .map(|(i, n)| {
+            let seat = parlor_games::Seat(u8::try_from(i).unwrap_or(u8::MAX));
+            format!("{}: {n}", super::who(u, seat))
+        })
         .collect();
     s.push_str(&format!(
         "  Blocks held: {} · bag: {}\n",

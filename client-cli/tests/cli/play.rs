@@ -94,7 +94,8 @@ fn lines_typed_out_of_turn_are_dropped_and_never_played_later() {
     // Seat 0 resigns: the game ends and so does the command.
     rt.block_on(other.send(&ClientMsg::Leave { room: room_id }))
         .unwrap();
-    p.expect("You win!");
+    // A win by the other seat's leaving, said so.
+    p.expect("You win! (by forfeit)");
     assert!(p.wait_exit().success(), "{}", p.transcript);
     rt.block_on(server.stop()).unwrap();
 }
@@ -121,7 +122,8 @@ fn a_loss_on_time_is_counted_down_told_and_ends_the_command_at_once() {
     p.expect("5 seconds left to move.");
     let told = p.expect("You ran out of time");
     assert!(told.contains("you lose"), "{told}");
-    p.expect("You lose.");
+    // The result says how: on time.
+    p.expect("optimal bot won on time. You lose.");
     // Standard input is still open: the command must not wait for a line.
     let status = p.wait_exit();
     assert!(status.success(), "{}", p.transcript);
@@ -190,7 +192,8 @@ fn nimrod_piles_keep_their_place_on_screen() {
     p.expect("Last move: you took 6 rods from pile B");
     // The optimal bot, in a lost position, takes 1 from the greater pile:
     // the 5, which is pile A here.
-    p.expect("Last move: seat 1 took 1 rod from pile A");
+    // Named, not numbered: the seat's holder is the optimal bot.
+    p.expect("Last move: optimal bot took 1 rod from pile A");
     p.expect("Your move");
     assert!(p.transcript.contains("Pile A    4"), "{}", p.transcript);
     // `quit` leaves, keeping the seat; the command printed to come back
@@ -267,11 +270,11 @@ fn in_game_commands_and_ctrl_c() {
     p.send("last");
     p.expect("No move has been played yet.");
     p.send("a 1");
-    p.expect("Last move: seat 1");
+    p.expect("Last move: optimal bot");
     p.expect("Your move");
     p.send("last");
     p.expect("move 1: you took 1 rod from pile A");
-    p.expect("move 2: seat 1 took");
+    p.expect("move 2: optimal bot took");
     p.interrupt();
     p.expect("Leave the game?");
     p.send("");
@@ -280,7 +283,7 @@ fn in_game_commands_and_ctrl_c() {
     p.expect("Leave the game?");
     p.send("resign");
     p.expect("You resign.");
-    p.expect("You lose.");
+    p.expect("optimal bot won by forfeit. You lose.");
     assert!(p.wait_exit().success());
     rt.block_on(server.stop()).unwrap();
 }
@@ -327,20 +330,21 @@ fn cribbage_shows_the_show_whose_crib_partners_and_who_laid_each_card() {
     assert_eq!(hands, 4, "{}", p.transcript);
     assert!(
         crib.contains("Your crib")
-            || crib.contains("Your partner's crib")
-            || crib.contains("Seat 1's crib")
-            || crib.contains("Seat 3's crib"),
+            || crib.contains("Your partner's (expert bot, seat 2) crib")
+            || crib.contains("expert bot, seat 1's crib")
+            || crib.contains("expert bot, seat 3's crib"),
         "{crib}"
     );
     let t = p.transcript.clone();
-    assert!(t.contains("you & partner (seat 2)"), "{t}");
+    assert!(t.contains("you & partner (expert bot, seat 2)"), "{t}");
     assert!(t.contains("seat 2 (expert bot), your partner"), "{t}");
     assert!(t.contains("Last move: "), "{t}");
     assert!(t.contains(" · laid: "), "{t}");
     // Another seat's throw is one line, not the board and its scores again.
     assert!(
         t.lines()
-            .any(|l| l.starts_with("  Seat ") && l.ends_with(" threw a card to the crib.")),
+            .any(|l| l.starts_with("  expert bot, seat ")
+                && l.ends_with(" threw a card to the crib.")),
         "{t}"
     );
     assert!(
@@ -375,7 +379,7 @@ fn rummikub_speaks_of_groups_runs_and_blocks_not_of_its_encoding() {
             refused = true;
             p.send("1");
         }
-        if let Some(what) = line.strip_prefix("  Last move: seat 1 ") {
+        if let Some(what) = line.strip_prefix("  Last move: greedy bot ") {
             bot_moves += 1;
             let verb = what.split(' ').next().unwrap_or_default();
             assert!(
@@ -436,7 +440,8 @@ fn a_waiting_room_shows_no_deal_and_the_seat_shows_the_players_name() {
     p.expect("Your move");
     rt.block_on(other.send(&ClientMsg::Leave { room: room_id }))
         .unwrap();
-    p.expect("You win!");
+    // A win by the other seat's leaving, said so.
+    p.expect("You win! (by forfeit)");
     assert!(p.wait_exit().success(), "{}", p.transcript);
     rt.block_on(server.stop()).unwrap();
 }

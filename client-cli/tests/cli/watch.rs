@@ -54,7 +54,8 @@ fn a_bots_match_is_watched_then_replayed_move_by_move() {
     assert!(w.wait_exit().success(), "{}", w.transcript);
     assert!(w.transcript.contains("Pile A   20"), "{}", w.transcript);
     assert!(
-        w.transcript.contains("Last move: seat "),
+        w.transcript.contains("Last move: random bot ")
+            || w.transcript.contains("Last move: optimal bot "),
         "{}",
         w.transcript
     );

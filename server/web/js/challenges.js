@@ -18,6 +18,8 @@ const CHALLENGE_AREAS = ['challenge/', 'room/', 'auth/', 'request/', 'server/bus
 
 /** How long an accepted challenge's card stays, saying the room opens. */
 const CARD_LINGER_MS = 4000;
+/** How long a declined, withdrawn or expired challenge's card stays: long enough to read. */
+const ENDED_LINGER_MS = 8000;
 /** How often the time left to answer is redrawn. */
 const EXPIRY_TICK_MS = 1000;
 
@@ -133,7 +135,7 @@ export function setupChallenges(app) {
       seating.add(e.room);
       // Nothing left to decide: the card goes once the room is open.
       if (c) setTimeout(() => { c.card.remove(); cards.delete(e.challenge); }, CARD_LINGER_MS);
-    }
+    } else if (c) setTimeout(() => { c.card.remove(); cards.delete(e.challenge); }, ENDED_LINGER_MS);
   });
 
   conn.on('joined', m => {

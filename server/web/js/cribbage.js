@@ -3,6 +3,7 @@
 // crib; the play as a fanned pile with its running count; your hand as
 // card faces to throw or lay; the scores counting up; the last hand's show.
 
+import { person, whose } from './people.js';
 import { h, put } from './dom.js';
 import { pegBoard } from './pegboard.js';
 import { countUp, reduced } from './motion.js';
@@ -40,17 +41,12 @@ export function describe(move) {
 }
 
 function sideName(u, seat) {
-  if (seat === u.you) return 'you';
-  const s = u.seats[seat];
-  if (!s) return `seat ${seat}`;
-  if (s.kind === 'player') return s.name;
-  // A free seat is nobody's yet: never called a bot.
-  return s.kind === 'bot' ? `${s.strategy} bot (seat ${seat})` : `seat ${seat} (free)`;
+  return person(u, seat);
 }
 
 function show(u, shown) {
   return h('ul', { class: 'show' }, shown.map(x => h('li', {},
-    `${x.kind === 'crib' ? `${sideName(u, x.seat)}'s crib` : `${sideName(u, x.seat)}'s hand`}: `,
+    `${whose(u, x.seat)} ${x.kind === 'crib' ? 'crib' : 'hand'}: `,
     h('span', { class: 'cards' }, x.cards.map(c => card(c, { class: 'small' }))), ` ${x.total} points`)));
 }
 
@@ -101,7 +97,7 @@ export function render(el, u, ctx) {
     }
   };
   const teams = v.partnerships ? [[0, 2], [1, 3]] : v.scores.map((_, i) => [i]);
-  const crib = v.dealer === u.you ? 'your crib' : `${sideName(u, v.dealer)}'s crib`;
+  const crib = v.dealer === u.you ? 'your crib' : `${whose(u, v.dealer)} crib`;
   const shownScores = st.shownScores || [];
   const sides = pegs(u, v, st, teams);
 

@@ -9,13 +9,17 @@ import { clientSeed } from './net.js';
 import { api } from './api.js';
 import { beep } from './sound.js';
 import { eventHref, roundName } from './eventwords.js';
+import { clockText } from './room.js';
 
 /** Events' names already asked for: the message carries only the id. */
 const names = new Map();
 
+/** How often the card's countdown is redrawn. */
+const TICK_MS = 1000;
+
 async function eventName(id) {
   if (!names.has(id)) {
-    names.set(id, api('GET', `/api/tournaments/${encodeURIComponent(id)}`).then(e => ({ name: e.name, format: e.format }), () => null));
+    names.set(id, api('GET', `/api/tournaments/${encodeURIComponent(id)}`).catch(() => null));
   }
   return names.get(id);
 }
@@ -38,6 +42,19 @@ export function showEventGame(app, m) {
   const what = h('span', { class: 'event-label' }, 'a tournament');
   const round = h('span', {}, `Round ${m.round}`);
   const say = h('p', { class: 'card-error refusal', role: 'alert' });
+  // The clock runs from the deal, whether we came or not: the card counts
+  // our time down (the room's clocks once seen, else the event's).
+  const left = h('span', { class: 'countdown' });
+  const came = performance.now();
+  let ev = null;
+  const tick = () => {
+    const r = app.latest.get(m.room);
+    const c = ev && ev.clock;
+    const ms = r && r.update.clocks ? r.update.clocks[m.seat] - (r.update.to_act.includes(m.seat) ? performance.now() - r.at : 0)
+      : c && (c.per_move?.ms ?? c.increment?.main_ms ?? c.days_per_move * 864e5) - (m.seat === 0 || ev.game === 'cribbage' ? performance.now() - came : 0);
+    left.textContent = ms >= 0 ? ` Your clock: ${clockText(ms)} left.` : '';
+  };
+  const timer = setInterval(() => (card.isConnected ? tick() : clearInterval(timer)), TICK_MS);
   const play = h('button', {
     class: 'primary play-game', id: `play-${m.room}`,
     onclick: async () => {
@@ -58,7 +75,7 @@ export function showEventGame(app, m) {
   },
   h('button', { class: 'dismiss', 'aria-label': 'Dismiss', title: 'Dismiss', onclick: () => card.remove() }, '×'),
   h('p', {}, round, ' of ', what, ': you play ', h('a', { href: `#/player/${encodeURIComponent(opponent)}` }, opponent),
-    `, seat ${m.seat} (you sit ${m.seat === 0 ? 'first' : 'second'}). The game has started.`),
+    `, seat ${m.seat} (you sit ${m.seat === 0 ? 'first' : 'second'}). The game has started.`, left),
   play,
   h('a', { href: eventHref(m.tournament), class: 'button event-link' }, 'Event page'),
   say);
@@ -66,6 +83,8 @@ export function showEventGame(app, m) {
   beep();
   eventName(m.tournament).then(e => {
     if (!e) return;
+    ev = e;
+    tick();
     put(what, h('a', { href: eventHref(m.tournament) }, e.name));
     round.textContent = roundName(e.format, m.round);
   });

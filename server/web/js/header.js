@@ -40,7 +40,7 @@ export function setupHeader(app) {
         h('button', { id: 'logout', type: 'button', onclick: () => logout(app) }, 'Log out'),
         mute, theme);
     } else {
-      const input = h('input', { id: 'name', maxlength: 32, autocomplete: 'nickname', value: savedName(), placeholder: 'guest' });
+      const input = h('input', { id: 'name', maxlength: 32, autocomplete: 'nickname', value: savedName(), placeholder: 'anonymous' });
       // The name is sent in `hello`: a new connection makes the change
       // count for the next seat taken (seats held keep the name they had).
       input.addEventListener('change', () => {
@@ -57,6 +57,14 @@ export function setupHeader(app) {
     }
     drawBadge();
   };
+
+  // A phone folds the links and the account part behind one button.
+  const top = box.parentElement;
+  const menu = h('button', { id: 'menu', class: 'menu', type: 'button', 'aria-expanded': 'false' }, 'Menu');
+  const fold = open => { top.classList.toggle('open', open); menu.setAttribute('aria-expanded', String(open)); };
+  menu.addEventListener('click', () => fold(!top.classList.contains('open')));
+  addEventListener('hashchange', () => fold(false));
+  top.insertBefore(menu, box);
 
   conn.on('welcome', draw);
   conn.on('turns', drawBadge);

@@ -18,7 +18,8 @@ const abbr = (text, title) => h('abbr', { title }, text);
 
 function entrant(e, i) {
   const on = e.connected ? 'connected' : 'not connected';
-  return h('tr', { dataset: { name: e.name, builtin: e.builtin } },
+  // A disconnected entrant stays listed, greyed, until it leaves.
+  return h('tr', { class: e.connected ? null : 'away', dataset: { name: e.name, builtin: e.builtin } },
     h('td', { class: 'num' }, String(i + 1)),
     h('th', { scope: 'row' }, h('span', { class: `conn-dot${e.connected ? ' on' : ''}`, role: 'img', 'aria-label': on, title: on }), ' ',
       playerLink(e.name), e.builtin ? h('span', { class: 'kind-tag anchor', title: 'a built-in bot: a fixed point' }, 'anchor') : null),

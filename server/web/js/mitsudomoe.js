@@ -5,6 +5,7 @@
 
 import { h, s, put } from './dom.js';
 import { reduced } from './motion.js';
+import { person } from './people.js';
 
 const CELL = 60;
 const ROWS = 'ABCDE';
@@ -44,6 +45,20 @@ export function squares(move) {
 /** The legal turns that touch every picked square. */
 export function through(legal, picked) {
   return legal.filter(m => { const sq = squares(m); return picked.every(p => sq.includes(p)); });
+}
+
+/** Whether `seat`'s turn fills its home squares without winning: it loses at once (the anti-stalling rule). */
+export function fillsHome(v, seat, move) {
+  const me = v.players.find(p => p.seat === seat);
+  if (!me) return false;
+  const balls = new Map();
+  v.board.forEach((row, r) => row.forEach((cell, c) => { if (cell.ball) balls.set(`${ROWS[r]}${c + 1}`, cell.ball); }));
+  for (const st of [move.ball, ...(move.relocate || [])]) {
+    balls.set(st.to, balls.get(st.from));
+    balls.delete(st.from);
+  }
+  if (me.goals.every(g => balls.get(g) === me.color)) return false;
+  return me.home.every(sq => balls.has(sq));
 }
 
 /** A square's centre in the drawing. */
@@ -158,6 +173,7 @@ export function render(el, u, ctx) {
     for (const r of el.querySelectorAll('rect.sq')) {
       r.classList.toggle('from', !!m && r.dataset.sq === m.ball.from);
       r.classList.toggle('to', !!m && r.dataset.sq === m.ball.to);
+      r.classList.toggle('loses', !!m && r.dataset.sq === m.ball.to && loses(m));
     }
   };
   const legal = u.legal || [];
@@ -181,7 +197,9 @@ export function render(el, u, ctx) {
     st.note = '';
     ctx.play(mv);
   };
-  const players = v.players.map(p => `${p.color} (seat ${p.seat}${p.seat === u.you ? ', you' : ''}): ${p.supply} rings in supply`).join(' · ');
+  const players = v.players.map(p => `${p.color} (${person(u, p.seat)}): ${p.supply} rings in supply`).join(' · ');
+  const loses = m => u.you !== undefined && fillsHome(v, u.you, m);
+  const losing = legal.filter(loses).length;
   const marked = () => {
     const reach = new Set(picked.length ? shown.flatMap(squares) : []);
     for (const r of el.querySelectorAll('rect.sq')) {
@@ -192,7 +210,7 @@ export function render(el, u, ctx) {
   put(el,
     h('p', { class: 'hint' }, players),
     board(v, pick, ctx.fresh && v.last && v.last.seat !== u.you && !reduced()),
-    v.last ? h('p', { class: 'last-move' }, `Last turn: seat ${v.last.seat} ${v.last.notation}`) : null,
+    v.last ? h('p', { class: 'last-move' }, `Last turn: ${person(u, v.last.seat)} ${v.last.notation}`) : null,
     v.max_turns ? h('p', { class: 'hint', id: 'turn-count' },
       `Turn ${v.turns} of ${v.max_turns} (then drawn)`
       + (!v.end && v.repeated && v.repeated.length
@@ -207,12 +225,15 @@ export function render(el, u, ctx) {
         ? `Legal turns through ${picked.join(', ')} (${shown.length} of ${legal.length}) `
         : `Legal turns (${legal.length}): click squares on the board to narrow them `,
       picked.length ? h('button', { id: 'unpick', onclick: () => { st.picked = []; ctx.rerender(); } }, 'clear') : null),
+      losing ? h('p', { class: 'refusal', id: 'home-warning' },
+        `⚠ ${losing} of these turns fill your home squares: that loses at once.`) : null,
       h('div', { class: 'legal-list', id: 'legal' }, shown.map(m => h('button', {
+        class: loses(m) ? 'loses' : null,
         onclick: () => ctx.play(m),
         onmouseenter: () => mark(m),
         onfocus: () => mark(m),
         onmouseleave: () => mark(null),
-      }, describe(m)))),
+      }, describe(m), loses(m) ? ' ⚠ loses' : ''))),
     ] : null);
   marked();
 }

@@ -4,6 +4,7 @@
 
 import { h, s, put } from './dom.js';
 import { reduced } from './motion.js';
+import { person } from './people.js';
 
 /** Most rods drawn one by one; a bigger pile is drawn as a number. */
 const MAX_DRAWN_RODS = 40;
@@ -33,15 +34,22 @@ function pileSvg(label, count, taken, fade) {
 }
 
 /**
- * How many rods the last move took from each pile as drawn now (the
- * server lists the lesser pile first, so piles may have traded places).
+ * Whether the screen's pile A is the server's B: the server lists the
+ * lesser pile first, the screen keeps each pile where it was.
  */
-function takenNow(before, now, take) {
-  if (!before || !take) return [0, 0];
-  const after = [before[0] - take[0], before[1] - take[1]];
-  if (after[0] === now[0] && after[1] === now[1]) return [take[0], take[1]];
-  if (after[0] === now[1] && after[1] === now[0]) return [take[1], take[0]];
-  return [0, 0];
+function placePiles(st, u) {
+  const [a, b] = u.view.piles;
+  const was = st.nimrod;
+  let swapped = false;
+  if (was && u.seq === was.seq) swapped = was.swapped;
+  else if (was && u.view.last && u.seq === was.seq + 1) {
+    const [x, y] = u.view.last.take;
+    const [p, q] = was.piles;
+    // What the move left, in the screen's order.
+    swapped = (was.swapped ? [q - y, p - x] : [p - x, q - y]).join() === `${b},${a}` && a !== b;
+  }
+  st.nimrod = { seq: u.seq, piles: [a, b], swapped };
+  return swapped;
 }
 
 /** "take 2 from pile A", for people. */
@@ -53,15 +61,17 @@ export function describe(move) {
 }
 
 export function render(el, u, ctx) {
-  const [a, b] = u.view.piles;
+  const swapped = placePiles(ctx.state || {}, u);
+  const server = ([x, y]) => (swapped ? [y, x] : [x, y]);
+  const [a, b] = server(u.view.piles);
   const legal = u.legal || [];
-  const isLegal = (x, y) => legal.some(m => m.take[0] === x && m.take[1] === y);
+  const isLegal = (x, y) => legal.some(m => `${m.take}` === `${server([x, y])}`);
   const button = (x, y, text) => h('button', {
     class: `move${isLegal(x, y) ? ' legal' : ''}`,
     disabled: !ctx.myTurn,
     dataset: { take: `${x},${y}` },
     'aria-label': describe({ take: [x, y] }),
-    onclick: () => ctx.play({ take: [x, y] }),
+    onclick: () => ctx.play({ take: server([x, y]) }),
     onmouseenter: () => mark(el, x, y),
     onfocus: () => mark(el, x, y),
     onmouseleave: () => mark(el, 0, 0),
@@ -69,12 +79,13 @@ export function render(el, u, ctx) {
   }, text);
   const range = n => Array.from({ length: Math.min(n, MAX_DRAWN_RODS) }, (_, i) => i + 1);
   const last = u.view.last;
+  const took = last ? server(last.take) : null;
   // The last move's rods, when the position before it was on screen.
-  const [ta, tb] = ctx.before && last ? takenNow(ctx.before.piles, [a, b], last.take) : [0, 0];
+  const [ta, tb] = ctx.before && last ? took : [0, 0];
   const fade = ctx.fresh && !reduced();
   put(el,
     h('div', { class: 'piles felt' }, pileSvg('A', a, ta, fade), pileSvg('B', b, tb, fade)),
-    last ? h('p', { class: 'last-move' }, `Last move: ${last.seat === u.you ? 'you' : `seat ${last.seat}`} took ${describe(last).replace(/^take /, '')}.`) : null,
+    last ? h('p', { class: 'last-move' }, `Last move: ${person(u, last.seat)} took ${describe({ take: took }).replace(/^take /, '')}.`) : null,
     ctx.myTurn ? h('div', { class: 'moves nimrod-moves' },
       h('div', { class: 'move-row' }, h('span', {}, 'From pile A:'), range(a).map(x => button(x, 0, x))),
       h('div', { class: 'move-row' }, h('span', {}, 'From pile B:'), range(b).map(y => button(0, y, y))),

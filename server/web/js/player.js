@@ -11,11 +11,15 @@ import { CLOCKS, clockOf } from './clocks.js';
 import { dateText } from './lib/dates.js';
 import { ratingsSection } from './playerratings.js';
 
+/** A record reads played, won, drawn, lost; counts not named here follow. */
+const RECORD = ['played', 'won', 'drawn', 'lost'];
+const rank = k => (RECORD.indexOf(k) + 5) % 5;
+
 function gamesList(games) {
   const entries = Object.entries(games || {});
   if (!entries.length) return h('p', { class: 'hint', id: 'player-games' }, 'No finished games recorded yet.');
   const words = v => (typeof v === 'object' && v !== null
-    ? Object.entries(v).map(([k, n]) => `${n} ${k}`).join(', ')
+    ? Object.entries(v).sort(([a], [b]) => rank(a) - rank(b)).map(([k, n]) => `${n} ${k}`).join(', ')
     : String(v));
   return h('ul', { id: 'player-games' }, entries.map(([g, v]) =>
     h('li', {}, h('strong', {}, (GAMES[g] && GAMES[g].title) || g), `: ${words(v)}`)));
@@ -74,12 +78,12 @@ export function showPlayer(app, name) {
         h('dl', { class: 'facts' },
           h('dt', {}, 'Kind'), h('dd', { id: 'player-kind' }, p.kind === 'bot' ? 'bot' : 'person'),
           h('dt', {}, 'Joined'), h('dd', { id: 'player-joined' }, dateText(p.created))),
-        extras,
-        ratingsSection(p, Object.fromEntries(pools.map((pool, i) => [pool, histories[i]]))),
-        h('h3', {}, 'Games'), gamesList(p.games),
         self ? h('p', { class: 'hint' }, 'This is you.')
           : me ? challengeForm(app, p.name)
-            : h('p', { class: 'hint' }, h('a', { href: '#/login' }, 'Log in'), ` to challenge ${p.name}.`));
+            : h('p', { class: 'hint' }, h('a', { href: '#/login' }, 'Log in'), ` to challenge ${p.name}.`),
+        extras,
+        ratingsSection(p, Object.fromEntries(pools.map((pool, i) => [pool, histories[i]]))),
+        h('h3', {}, 'Games'), gamesList(p.games));
     } catch (err) {
       if (gone) return;
       put(section, h('h2', {}, name), h('p', { class: 'refusal', role: 'alert', id: 'player-error' }, explain(err).text));

@@ -3,6 +3,7 @@
 // and the recent rated games with their opponents, result, change and a
 // link to the replay.
 
+import { changeText } from './ratingchange.js';
 import { h } from './dom.js';
 import { GAMES, gameInfo } from './games.js';
 import { dateText } from './lib/dates.js';
@@ -42,8 +43,7 @@ function resultText(p) {
 }
 
 function signed(x) {
-  const t = x.toFixed(1);
-  return x > 0 ? `+${t}` : x < 0 ? `−${t.slice(1)}` : '±0.0';
+  return changeText(x);
 }
 
 function playerLinks(names) {

@@ -8,6 +8,7 @@ import { h, put } from './dom.js';
 import { gameInfo } from './games.js';
 import { boardOf } from './boards.js';
 import { linePlot } from './plot.js';
+import { person } from './people.js';
 
 function actionText(game, action) {
   if (action === 'forfeit') return 'resigned or ran out of time';
@@ -17,22 +18,35 @@ function actionText(game, action) {
   return action.timeout_move !== undefined ? `ran out of time; played for them: ${text}` : text;
 }
 
-function outcomeText(log) {
+function outcomeText(log, who) {
   if (!log.outcome) return `Closed without a result (${log.closed}).`;
   if (log.outcome.result === 'draw') return 'Drawn.';
-  return `Won by seat ${log.outcome.winners.join(' and seat ')}.`;
+  return `Won by ${log.outcome.winners.map(w => person(who, w)).join(' and ')}.`;
 }
 
-/** Rummikub (two seats): seat 0's exact win chance after each move. */
-function winChancePlot(predict, k) {
+/** Rummikub (two seats): the first seat's exact win chance after each move. */
+function winChancePlot(predict, k, who) {
+  const p = person(who, 0);
   return [
-    h('h3', {}, 'Seat 0\'s exact chance to win, after each move (the server\'s predict)'),
+    h('h3', {}, `Win chance of ${p}, after each move (the server's predict)`),
     linePlot({
-      series: [{ name: 'seat 0 wins', points: predict.map(x => [x.ply, x.win_fraction]) }],
+      series: [{ name: p, points: predict.map(x => [x.ply, x.win_fraction]) }],
       yMax: 1, yTicks: [0, 0.25, 0.5, 0.75, 1], yLabel: y => `${Math.round(y * 100)}%`, now: k,
-      label: 'win chance of seat 0 by step',
+      label: `win chance of ${p} by step`,
     }),
   ];
+}
+
+/** Who sat where: the room as seen here, else a rated log's accounts; "you" for ours. */
+function seatsOf(app, room, log) {
+  const seen = app.latest.get(room);
+  if (seen) return seen.update;
+  const names = log.players || [];
+  const at = names.indexOf(app.conn.account?.name);
+  return {
+    you: at < 0 ? undefined : at,
+    seats: Array.from({ length: log.header.seats }, (_, i) => (names[i] ? { seat: i, kind: 'player', account: true, name: names[i] } : { seat: i, kind: 'empty' })),
+  };
 }
 
 /** Cribbage: every side's score after each step, up to the target. */
@@ -60,17 +74,16 @@ export function showReplay(app, room) {
     const game = log.header.game;
     const g = gameInfo(game);
     const n = views.length - 1;
-    const seen = app.latest.get(room);
-    const seats = seen ? seen.update.seats
-      : Array.from({ length: log.header.seats }, (_, i) => ({ seat: i, kind: 'player', name: `seat ${i}`, connected: true }));
+    const who = seatsOf(app, room, log);
+    const seats = who.seats;
     const sideNames = game === 'cribbage' && views[0].partnerships
-      ? ['seats 0 & 2', 'seats 1 & 3'] : seats.map(s => `seat ${s.seat}`);
+      ? [[0, 2], [1, 3]].map(t => t.map(x => person(who, x)).join(' & ')) : seats.map(s => person(who, s.seat));
     const slider = h('input', { type: 'range', min: 0, max: n, value: n, id: 'step', 'aria-label': 'step' });
     const stepText = h('p', { id: 'step-text' });
     const board = h('div', { class: 'panel board', id: 'position' });
     const plotBox = h('div', { class: 'panel', id: 'plot' });
     const steps = h('ol', { class: 'steps', start: 1 }, log.moves.map((m, i) => h('li', { dataset: { step: i + 1 } },
-      `seat ${m.seat}: ${actionText(game, m.action)}`)));
+      `${person(who, m.seat)}: ${actionText(game, m.action)}`)));
 
     const show = () => {
       const k = Number(slider.value);
@@ -78,15 +91,15 @@ export function showReplay(app, room) {
       const cur = steps.querySelector('.current');
       if (cur) cur.scrollIntoView({ block: 'nearest' });
       const m = log.moves[k - 1];
-      stepText.textContent = k === 0 ? 'Before the first move.' : `After step ${k}: seat ${m.seat} ${actionText(game, m.action)}.`;
+      stepText.textContent = k === 0 ? 'Before the first move.' : `After step ${k}: ${person(who, m.seat)} ${actionText(game, m.action)}.`;
       const update = {
         room, game, seq: k, status: k === n ? 'finished' : 'playing', seats, to_act: [], view: views[k],
       };
       const mod = boardOf(game);
       if (mod) mod.render(board, update, { play: () => {}, myTurn: false, state: {}, rerender: () => {} });
       const parts = [];
-      if (predict && predict[k]) parts.push(h('p', { id: 'win-chance' }, `Seat 0's exact win chance here: ${(predict[k].win_fraction * 100).toFixed(1)}%`));
-      if (predict) parts.push(winChancePlot(predict, k));
+      if (predict && predict[k]) parts.push(h('p', { id: 'win-chance' }, `Win chance of ${person(who, 0)} here: ${(predict[k].win_fraction * 100).toFixed(1)}%`));
+      if (predict) parts.push(winChancePlot(predict, k, who));
       if (game === 'cribbage') parts.push(scoreRacePlot(views, sideNames, k));
       put(plotBox, parts);
       plotBox.hidden = parts.length === 0;
@@ -95,7 +108,7 @@ export function showReplay(app, room) {
     const stepBy = d => { slider.value = Math.min(n, Math.max(0, Number(slider.value) + d)); show(); };
     put(box,
       h('h2', {}, `Replay: ${g.title}, room ${room}`),
-      h('p', { id: 'replay-status' }, `${log.moves.length} steps. ${outcomeText(log)}`),
+      h('p', { id: 'replay-status' }, `${log.moves.length} steps. ${outcomeText(log, who)}`),
       h('label', { for: 'step' }, 'Step (arrow keys move one at a time) '), slider,
       h('div', { class: 'row' },
         h('button', { onclick: () => stepBy(-1) }, '◀ back'),

@@ -10,6 +10,7 @@ import { play as sound } from './sound.js';
 import { setYourTurn } from './title.js';
 import { settle } from './motion.js';
 import { frameAt } from './net.js';
+import { changeText } from './ratingchange.js';
 
 /** Paint times kept for the browser tests' speed figures (most recent last). */
 const PAINTS_KEPT = 200;
@@ -17,9 +18,24 @@ const PAINTS_KEPT = 200;
 /** How often running clocks are redrawn. */
 const CLOCK_TICK_MS = 200;
 
-function clockText(ms) {
+/** "4:07"; "23 h 59 min", "2 d 4 h" for a day clock. */
+export function clockText(ms) {
   const t = Math.max(0, Math.ceil(ms / 1000));
+  if (t >= 86400) return `${Math.floor(t / 86400)} d ${Math.floor((t % 86400) / 3600)} h`;
+  if (t >= 3600) return `${Math.floor(t / 3600)} h ${Math.floor((t % 3600) / 60)} min`;
   return `${Math.floor(t / 60)}:${String(t % 60).padStart(2, '0')}`;
+}
+
+/**
+ * "lost on time" or "forfeit" when the last position shows no end by the
+ * rules (the update gives no reason), else "".
+ */
+function lossWord(u, losers) {
+  const v = u.view || {};
+  const byRules = { nimrod: () => !v.piles[0] && !v.piles[1], rummikub: () => !v.bag || v.rack_sizes.includes(0),
+    cribbage: () => v.scores.some(x => x >= v.target), mitsudomoe: () => v.end.reason !== 'forfeit' }[u.game];
+  if (!byRules || byRules()) return '';
+  return losers.some(x => u.clocks && u.clocks[x] <= 0) ? 'lost on time' : 'forfeit';
 }
 
 function resultText(u) {
@@ -28,9 +44,13 @@ function resultText(u) {
   const o = u.outcome;
   if (!o) return '';
   if (o.result === 'draw') return 'Drawn.';
-  const names = o.winners.map(w => (w === u.you ? 'you' : `seat ${w} (${seatName(u.seats[w])})`));
-  if (u.you !== undefined) return o.winners.includes(u.you) ? `You won${names.length > 1 ? ` (with ${names.filter(n => n !== 'you').join(', ')})` : ''}!` : `You lost: ${names.join(' and ')} won.`;
-  return `${names.join(' and ')} won.`;
+  const name = w => (w === u.you ? 'you' : seatName(u.seats[w]));
+  const names = o.winners.map(name);
+  const losers = u.seats.map(x => x.seat).filter(x => !o.winners.includes(x));
+  const word = lossWord(u, losers);
+  const why = word && ` (${losers.map(name).join(' and ')} ${word === 'forfeit' ? 'forfeited' : word})`;
+  if (u.you !== undefined) return o.winners.includes(u.you) ? `You won${names.length > 1 ? ` (with ${names.filter(n => n !== 'you').join(', ')})` : ''}${why}!` : `You lost${word && (word === 'forfeit' ? ' by forfeit' : ' on time')}: ${names.join(' and ')} won.`;
+  return `${names.join(' and ')} won${why}.`;
 }
 
 export function showRoom(app, room, watchOnly) {
@@ -94,10 +114,7 @@ export function showRoom(app, room, watchOnly) {
     else line = `${u.to_act.map(s => seatName(u.seats[s])).join(' and ')} to move.`;
     // A rated match's end: each player's rating before and after.
     if (u.status === 'finished' && Array.isArray(u.rating_changes) && u.rating_changes.length) {
-      line += ` Ratings: ${u.rating_changes.map(c => {
-        const d = Math.round(c.after) - Math.round(c.before);
-        return `${c.name} ${Math.round(c.after)} (${d >= 0 ? '+' : ''}${d})`;
-      }).join(', ')}.`;
+      line += ` Ratings: ${u.rating_changes.map(c => `${c.name} ${Math.round(c.after)} (${changeText(c.after - c.before)})`).join(', ')}.`;
     }
     status.textContent = line;
     status.dataset.turn = myTurn ? 'yes' : 'no';

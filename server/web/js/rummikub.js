@@ -4,6 +4,7 @@
 // moves. Tiles carry a letter beside their colour. The last move's tiles
 // stay marked; another player's slide onto the felt.
 
+import { person } from './people.js';
 import { h, put } from './dom.js';
 import { reduced } from './motion.js';
 
@@ -87,7 +88,7 @@ export function render(el, u, ctx) {
     ctx.play(match || { playblock: { block: b, row: grown(row, b) } });
   };
   const one = ctx.myTurn && chosen().length === 1;
-  const seats = u.seats.map((s, i) => `${i === u.you ? 'you' : `seat ${i}`}: ${v.rack_sizes[i]} blocks`).join(' · ');
+  const seats = u.seats.map((s, i) => `${person(u, i)}: ${v.rack_sizes[i]} blocks`).join(' · ');
   // The blocks the last move put on the table, to mark them.
   const lastMove = v.last && v.last.move;
   const lastKeys = new Set(lastMove && lastMove.playrow ? rowBlocks(lastMove.playrow).map(key)
@@ -107,7 +108,7 @@ export function render(el, u, ctx) {
 
   put(el,
     h('p', { class: 'hint' }, `Bag: ${v.bag} blocks · ${seats}`),
-    v.last ? h('p', { class: 'last-move' }, `Last move: seat ${v.last.seat} ${describe(v.last.move, v.table)}${v.last.drew ? ` (you drew ${key(v.last.drew)})` : ''}.`) : null,
+    v.last ? h('p', { class: 'last-move' }, `Last move: ${person(u, v.last.seat)} ${describe(v.last.move, v.table)}${v.last.drew ? ` (you drew ${key(v.last.drew)})` : ''}.`) : null,
     h('h3', {}, 'Table'),
     h('div', { class: 'table-rows felt', id: 'table-rows' },
       v.table.length ? v.table.map((row, i) => h('div', {
