@@ -61,7 +61,7 @@ fn say_reaches_the_other_player_and_their_answer_is_printed() {
         |m| matches!(m, ServerMsg::Joined { .. }).then_some(()),
     ))
     .unwrap();
-    p.expect("Waiting for seat 0");
+    p.expect("Waiting for other (guest)");
 
     p.send("/say hello there");
     let heard = rt.block_on(said(&mut other));

@@ -71,8 +71,8 @@ fn lines_typed_out_of_turn_are_dropped_and_never_played_later() {
         |m| matches!(m, ServerMsg::Joined { .. }).then_some(()),
     ))
     .unwrap();
-    p.expect("Waiting for seat 0");
-    // Typed while seat 0 thinks: refused at once, and forgotten.
+    p.expect("Waiting for other (guest)");
+    // Typed while the other thinks: refused at once, and forgotten.
     p.send("a 1");
     let said = p.expect("Not your turn");
     assert!(said.contains("a 1"), "{said}");
