@@ -105,4 +105,6 @@ pub static ASSETS: &[Asset] = assets! {
     "js/chat.js" => JavaScript,
     "js/report.js" => JavaScript,
     "js/modpage.js" => JavaScript,
+    "js/tabs.js" => JavaScript,
+    "js/turnalerts.js" => JavaScript,
 };
