@@ -177,7 +177,7 @@ export const TESTS = {
       for (const p of [fresh, laptop.page]) await p.waitForSelector('.seat.me', { timeout: 10_000 });
       const pages = [page, fresh, laptop.page];
       const before = await Promise.all(pages.map(sockets));
-      // (b) The lobby device counts the turn (not Ann's turn: no badge).
+      // (b) The lobby device, which shows no table, is told of Ann's turns (its badge).
       const badge = () => lobby.page.textContent('#turn-badge');
       let badged = false;
       const made = await playOut(pages, [page, fresh, laptop.page].map(p => async seq => {
