@@ -11,6 +11,7 @@ import { TESTS as watching } from './suite/watching.mjs';
 import { TESTS as accounts } from './suite/accounts.mjs';
 import { TESTS as matchmaking } from './suite/matchmaking.mjs';
 import { TESTS as yourgames } from './suite/yourgames.mjs';
+import { TESTS as tabs } from './suite/tabs.mjs';
 import { TESTS as look } from './suite/look.mjs';
 import { TESTS as sound } from './suite/sound.mjs';
 import { TESTS as accessibility } from './suite/accessibility.mjs';
@@ -30,6 +31,7 @@ export const TESTS = {
   ...accounts,
   ...matchmaking,
   ...yourgames,
+  ...tabs,
   ...look,
   ...sound,
   ...accessibility,

@@ -107,4 +107,6 @@ pub static ASSETS: &[Asset] = assets! {
     "js/modpage.js" => JavaScript,
     "js/people.js" => JavaScript,
     "js/ratingchange.js" => JavaScript,
+    "js/tabs.js" => JavaScript,
+    "js/turnalerts.js" => JavaScript,
 };

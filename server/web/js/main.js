@@ -36,6 +36,8 @@ const app = {
 
 app.conn.on('joined', m => {
   app.seats.set(m.room, m.seat);
+  // Seated now, not watching: leaving the screen must not `leave` (resign).
+  app.watching.delete(m.room);
   // A seat taken for us (a seek matched, a challenge accepted, a rematch,
   // a tournament's or the ladder's game) waits for our seed, sent now that
   // `joined` has shown the room's commitment: the deal then depends on us
@@ -58,18 +60,14 @@ app.conn.on('presence', m => {
   const seat = seen && seen.update.seats.find(x => x.seat === m.seat);
   if (seat) seat.connected = m.connected;
 });
-app.conn.on('resumed', m => {
-  for (const { room, seat } of m.seats) app.seats.set(room, seat);
-  // Back in a match after a reload: go to it if the page was not on one.
-  if (m.seats.length && !location.hash.startsWith('#/room/')) {
-    location.hash = `#/room/${m.seats[0].room}`;
-  }
-});
+// A new tab stays where its address says (the header counts the turns).
+app.conn.on('resumed', m => { for (const { room, seat } of m.seats) app.seats.set(room, seat); });
 
 const status = document.getElementById('conn');
 app.conn.on('status', m => {
-  status.textContent = m.up ? 'connected' : 'reconnecting…';
+  status.textContent = m.up ? 'connected' : m.taken ? 'in use elsewhere' : 'reconnecting…';
   status.dataset.up = m.up ? 'yes' : 'no';
+  if (m.taken) import('./tabs.js').then(t => t.showTaken(app), () => {});
 });
 
 app.conn.on('rematch_started', m => {
@@ -113,10 +111,11 @@ app.conn.on('tournament_game', m => {
 });
 
 /**
- * Screens few people open (the moderators', the API tokens'): loaded when
- * opened, never prefetched, so that everyone's first load stays light.
+ * Screens few people open (the moderators', the API tokens'), and the
+ * tournament round's card (fetched when a round seats us): loaded when
+ * needed, never prefetched, so that everyone's first load stays light.
  */
-const ON_DEMAND = new Set(['mod', 'tokens']);
+const ON_DEMAND = new Set(['mod', 'tokens', 'eventGame']);
 
 /** How long after the first screen the other screens' modules are fetched, at the latest. */
 const PREFETCH_WITHIN_MS = 2000;

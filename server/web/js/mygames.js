@@ -18,14 +18,19 @@ export function setupTurns(app) {
   const changed = () => conn.emit('turns', { type: 'turns', count: app.turns.size });
 
   conn.on('games', m => {
+    app.games = m.games;
     app.turns = new Set(m.games.filter(g => g.your_turn).map(g => g.room));
     changed();
   });
   conn.on('your_turn', m => {
     app.turns.add(m.room);
     changed();
-    beep();
+    // In view: a beep; in the background: a notification, if allowed.
+    if (!document.hidden) beep();
+    else import('./turnalerts.js').then(t => t.notifyTurn(app, m), () => {});
   });
+  // A tab in the background sees no table's updates: count the turns again.
+  document.addEventListener('visibilitychange', () => { if (!document.hidden && conn.ready && conn.account) conn.send({ type: 'my_games' }); });
   conn.on('update', u => {
     if (u.you === undefined) return;
     const ours = u.status === 'playing' && u.to_act.includes(u.you);
@@ -34,6 +39,7 @@ export function setupTurns(app) {
     changed();
   });
   conn.on('welcome', m => {
+    app.games = [];
     app.turns.clear();
     changed();
     if (m.account) conn.send({ type: 'my_games' });
@@ -86,7 +92,9 @@ export function showMyGames(app) {
         h('p', {}, h('a', { href: '#/login' }, 'Log in'), ' to see the games you have going (guests find theirs in the lobby).')));
       return;
     }
-    put(app.main, h('section', { class: 'list my-games-screen' }, h('h2', {}, 'Your games'), say, list));
+    const alerts = h('p', {});
+    import('./turnalerts.js').then(t => alerts.replaceWith(t.alertsSwitch() || ''), () => {});
+    put(app.main, h('section', { class: 'list my-games-screen' }, h('h2', {}, 'Your games'), alerts, say, list));
     ask();
   };
   const offs = [

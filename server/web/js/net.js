@@ -6,6 +6,8 @@ const NAME_KEY = 'parlor.name';
 /** Wait before reconnecting after a drop, growing to RETRY_MAX_MS. */
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 8000;
+/** The close of a guest's session resumed by another tab: not reconnected, or the two would take it in turn. */
+const TAKEN_OVER = 4001;
 
 /** When the last frame arrived (performance.now()), for paint timing. */
 let lastFrameAt = 0;
@@ -82,11 +84,12 @@ export class Conn {
       try { msg = JSON.parse(e.data); } catch { return; }
       this.receive(msg);
     };
-    ws.onclose = () => {
+    ws.onclose = e => {
       if (this.ws !== ws) return;
       this.ready = false;
-      this.emit('status', { type: 'status', up: false });
-      setTimeout(() => this.connect(), this.retry);
+      const taken = e.code === TAKEN_OVER;
+      this.emit('status', { type: 'status', up: false, taken });
+      if (!taken) setTimeout(() => this.connect(), this.retry);
       this.retry = Math.min(this.retry * 2, RETRY_MAX_MS);
     };
   }

@@ -196,9 +196,29 @@ export function showRoom(app, room, watchOnly) {
       .catch(err => { refusal.textContent = err.message; refusal.dataset.code = err.code; });
   };
 
+  /** The account's seat asked for by this screen (once from an update: a refusal is not asked again). */
+  let claimed = false;
+  const claim = seat => {
+    claimed = true;
+    conn.send({ type: 'join', room, seat, client_seed: clientSeed() });
+  };
+  /**
+   * Sits or watches. An account holding a seat here (opened in another
+   * tab, on another device, from a link) joins it, named by its games
+   * list or, failing that, by the first update seen watching.
+   */
+  const enter = again => {
+    const known = app.seats.has(room);
+    const listed = conn.account && !watchOnly && (app.games || []).find(g => g.room === room);
+    if (conn.account && !watchOnly && (again || !known) && (known || listed)) claim(known ? app.seats.get(room) : listed.seat);
+    else if (!known || watchOnly) conn.send({ type: 'spectate', room });
+  };
   const offs = [
     conn.on('update', m => {
       if (m.room !== room) return;
+      const me = !claimed && !watchOnly && m.you === undefined && m.status !== 'finished' && conn.account;
+      const held = me && m.seats.find(s => s.kind === 'player' && s.account && s.name.toLowerCase() === me.name.toLowerCase());
+      if (held) claim(held.seat);
       if (!last || m.seq !== last.update.seq) refusal.textContent = '';
       last = app.latest.get(room);
       if (side) side.draw(m);
@@ -230,9 +250,10 @@ export function showRoom(app, room, watchOnly) {
       sound('refusal');
     }),
     conn.on('status', m => {
-      // After a reconnection the seats come back through resume; a
-      // watcher must ask again.
-      if (m.up && !app.seats.has(room)) conn.send({ type: 'spectate', room });
+      // After a reconnection a guest's seats come back through resume;
+      // an account's seat is joined again (it may be held under another
+      // tab's token); a watcher must ask again.
+      if (m.up) enter(true);
     }),
   ];
   const timer = setInterval(drawClocks, CLOCK_TICK_MS);
@@ -251,7 +272,7 @@ export function showRoom(app, room, watchOnly) {
   last = app.latest.get(room) || null;
   if (last) render();
   else status.textContent = 'Loading the room…';
-  if (!app.watching.has(room) && (watchOnly || (!app.seats.has(room) && conn.ready))) conn.send({ type: 'spectate', room });
+  if (!app.watching.has(room) && conn.ready) enter(false);
 
   return () => {
     gone = true;
