@@ -111,11 +111,13 @@ app.conn.on('tournament_game', m => {
 });
 
 /**
- * Screens few people open (the moderators', the API tokens'), and the
- * tournament round's card (fetched when a round seats us): loaded when
- * needed, never prefetched, so that everyone's first load stays light.
+ * Screens few people open (the moderators', the API tokens'), the
+ * replay (opened from a finished game, which has time to fetch it) and
+ * the tournament round's card (fetched when a round seats us): loaded
+ * when needed, never prefetched, so that everyone's first load stays
+ * light (the page-weight budget).
  */
-const ON_DEMAND = new Set(['mod', 'tokens', 'eventGame']);
+const ON_DEMAND = new Set(['mod', 'tokens', 'eventGame', 'replay']);
 
 /** How long after the first screen the other screens' modules are fetched, at the latest. */
 const PREFETCH_WITHIN_MS = 2000;
