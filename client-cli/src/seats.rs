@@ -187,18 +187,23 @@ impl Seats {
                 code: ErrorCode::RoomNotFound,
                 room: Some(r),
                 ..
-            } if self.playing.contains_key(&r) => {
+            } if self.playing.contains_key(&r)
+                || self.settling.contains_key(&r)
+                || self.done.contains(&r) =>
+            {
                 // Held but no longer hosted: it ended while the bot was
                 // away (a finished match is not hosted again after a
-                // restart). Its log says how.
+                // restart, and a finished one closes a while after its
+                // end). Its log says how. A second such answer (a join
+                // sent again after a reconnection) is no news.
                 if let Some(bot) = self.playing.remove(&r) {
                     self.settling.insert(r.clone(), bot.seat());
+                    let ask = ClientMsg::GetLog {
+                        room: r,
+                        predict: false,
+                    };
+                    sent(client.send(&ask).await)?;
                 }
-                let ask = ClientMsg::GetLog {
-                    room: r,
-                    predict: false,
-                };
-                sent(client.send(&ask).await)?;
             }
             ServerMsg::Error {
                 code,

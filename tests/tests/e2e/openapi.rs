@@ -868,8 +868,14 @@ async fn every_documented_operation_answers_as_the_document_says() {
         .expect(200, "GET", "/api/follows", &[bearer(&alice)], None)
         .await;
     assert_eq!(follows.body["follows"][0]["player"], json!("Target"));
-    api.expect(204, "DELETE", "/api/follows/Target", &[bearer(&alice)], None)
-        .await;
+    api.expect(
+        204,
+        "DELETE",
+        "/api/follows/Target",
+        &[bearer(&alice)],
+        None,
+    )
+    .await;
     api.expect(400, "POST", "/api/follows/Alice", &[bearer(&alice)], None)
         .await;
     api.expect(401, "GET", "/api/follows", none, None).await;

@@ -579,4 +579,3 @@ async fn an_accounts_connections_on_two_nodes_share_its_seat() {
     }
     assert!(turn >= 3 && heard >= 1, "{turn} moves, {heard} turns heard");
 }
-
