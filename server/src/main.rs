@@ -68,35 +68,39 @@ enum Command {
 /// backup. Then, to run, with them; a bad value that the command line
 /// alone did not have is said to come from its variable.
 fn parse() -> (Args, clap::ArgMatches) {
+    // Help, and any mistake, are left to the second parse: its help shows
+    // the variables.
     let bare = Args::command()
         .mut_args(|a| a.env(None::<&str>))
-        .get_matches();
-    let matches = if bare.subcommand().is_some() {
-        bare
-    } else {
-        match Args::command().try_get_matches() {
+        .try_get_matches()
+        .ok();
+    let matches = match bare {
+        Some(bare) if bare.subcommand().is_some() => bare,
+        _ => match Args::command().try_get_matches() {
             Ok(matches) => matches,
             Err(e) => {
-                let env = e.get(clap::error::ContextKind::InvalidArg).and_then(|arg| {
-                    let arg = arg.to_string();
-                    options::keys::keys().into_iter().find(|k| {
-                        let flag = format!("--{}", k.name);
-                        (arg == flag || arg.starts_with(&format!("{flag} ")))
-                            && bare.value_source(&k.id)
-                                != Some(clap::parser::ValueSource::CommandLine)
-                    })
-                });
-                if let Some(key) = env {
+                if let Some(key) = bare.as_ref().and_then(|bare| from_variable(&e, bare)) {
                     eprintln!("parlor-server: in the environment variable {}:", key.env);
                 }
                 e.exit()
             }
-        }
+        },
     };
     match Args::from_arg_matches(&matches) {
         Ok(args) => (args, matches),
         Err(e) => e.exit(),
     }
+}
+
+/// The run flag whose environment variable made `error`, if the command
+/// line alone (`bare`) did not give that flag.
+fn from_variable(error: &clap::Error, bare: &clap::ArgMatches) -> Option<options::keys::Key> {
+    let arg = error.get(clap::error::ContextKind::InvalidArg)?.to_string();
+    options::keys::keys().into_iter().find(|k| {
+        let flag = format!("--{}", k.name);
+        (arg == flag || arg.starts_with(&format!("{flag} ")))
+            && bare.value_source(&k.id) != Some(clap::parser::ValueSource::CommandLine)
+    })
 }
 
 // The main thread accepts connections and runs the cluster's background
