@@ -36,7 +36,7 @@ pub struct RunOptions {
     #[arg(long, env = "PARLOR_SYNC", value_enum, default_value_t = Sync::Normal)]
     pub sync: Sync,
     /// Keep every match in this PostgreSQL database instead of a SQLite
-    /// file: postgres://USER[:PASSWORD]@HOST[:PORT]/DB. The tables go in
+    /// file: `postgres://USER[:PASSWORD]@HOST[:PORT]/DB`. The tables go in
     /// the schema `parlor` (or the first of a search_path set in the URL,
     /// e.g. ?options=-c%20search_path%3Dname), created if missing.
     /// Commits are as durable as the database's own settings make them.
@@ -166,7 +166,7 @@ pub struct RunOptions {
     /// from this machine: over a network they would travel in clear.
     #[arg(long, env = "PARLOR_INSECURE_PASSWORDS", value_parser = BoolishValueParser::new())]
     pub insecure_passwords: bool,
-    /// An origin (scheme://host[:port]) besides the server's own whose
+    /// An origin (`scheme://host[:port]`) besides the server's own whose
     /// pages may use a player's session cookie; repeatable, or separated
     /// by commas.
     #[arg(

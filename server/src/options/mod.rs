@@ -7,10 +7,10 @@
 //! - [`flags`]: the run flags ([`RunOptions`]), clap's and serde's at once.
 //! - [`keys`]: each flag's names (key, variable), read from its definition.
 //! - [`source`]: the four layers.
-//! - [`file`]: reading and checking the file.
+//! - [`mod@file`]: reading and checking the file.
 //! - [`layers`]: merging the layers (figment over clap's values).
 //! - [`check`]: the rules between flags, on the merged values.
-//! - [`print`]: the TOML `--print-config` prints, with [`redact`]'s
+//! - [`mod@print`]: the TOML `--print-config` prints, with [`redact`]'s
 //!   passwords hidden.
 //!
 //! The commands (`backup`, `accounts`, `export`, `import`) read neither

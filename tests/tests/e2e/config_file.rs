@@ -1,8 +1,9 @@
 //! The server binary's settings from a configuration file (`--config`)
-//! and `PARLOR_` environment variables: the precedence flag > environment
-//! > file > default, refusals (exit status 2, naming the key and line),
-//! `--print-config` hiding passwords and reading back as the same
-//! settings, and a server started from a file and a variable.
+//! and `PARLOR_` environment variables: a flag wins over its variable,
+//! the variable over the file and the file over the default; refusals
+//! (exit status 2, naming the key and line); `--print-config` hiding
+//! passwords and reading back as the same settings; and a server started
+//! from a file and a variable.
 
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
