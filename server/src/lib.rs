@@ -55,6 +55,8 @@
 //! - [`clock`]: the wall clock, read in one place.
 //! - [`config`]: the server's settings ([`Config`]), gathered from the
 //!   modules they configure.
+//! - [`options`]: `parlor-server`'s run flags, also read from the
+//!   environment and a configuration file, and printed back.
 //! - [`limits`]: every client-facing cap and timeout, with its reason.
 //! - [`logs`]: log lines tagged with the node's id.
 //! - [`shutdown`]: waiting for the signal to stop.
@@ -90,6 +92,7 @@ pub mod matchmaking;
 pub mod metrics;
 pub mod moderation;
 pub mod net;
+pub mod options;
 pub mod outbox;
 pub mod rate;
 pub mod reports;

@@ -1,11 +1,11 @@
 //! `parlor-server`: host Parlor games over WebSocket.
 
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::Parser;
-use parlor_server::{run, Config, StoreConfig, Sync};
+use clap::{CommandFactory, FromArgMatches, Parser};
+use parlor_server::options::{self, OptionsError, RunOptions};
+use parlor_server::{run, Config, StoreConfig};
 use tokio_util::sync::CancellationToken;
 
 /// Parlor's game server: hosts rooms of Nimrod, Rummikub Lite, Cribbage
@@ -22,135 +22,18 @@ struct Args {
     /// Without one, the server runs.
     #[command(subcommand)]
     command: Option<Command>,
-    /// Address and port to listen on. Use 0.0.0.0:7878 to accept players
-    /// from other machines.
-    #[arg(long, default_value = "127.0.0.1:7878")]
-    bind: SocketAddr,
-    /// SQLite database holding every match; created if missing. Unfinished
-    /// matches in it are restored at start-up.
-    #[arg(long, default_value = "parlor.db")]
-    db: PathBuf,
-    /// How hard each commit is pushed to disk: `normal` survives the
-    /// process being killed, `full` also survives power loss (slower).
-    #[arg(long, value_enum, default_value_t = Sync::Normal)]
-    sync: Sync,
-    /// Keep every match in this PostgreSQL database instead of a SQLite
-    /// file: postgres://USER[:PASSWORD]@HOST[:PORT]/DB. The tables go in
-    /// the schema `parlor` (or the first of a search_path set in the URL,
-    /// e.g. ?options=-c%20search_path%3Dname), created if missing.
-    /// Commits are as durable as the database's own settings make them.
-    #[arg(long, value_name = "URL", conflicts_with_all = ["db", "sync"])]
-    cluster: Option<String>,
-    /// With --cluster: how long (ms) this node's rooms stay its own
-    /// without a renewal. After a crash, the other nodes claim its rooms
-    /// this long after its last renewal; a node whose renewals stall this
-    /// long gives its rooms up.
-    #[arg(long, value_name = "MS", requires = "cluster",
-          default_value_t = parlor_server::limits::DEFAULT_LEASE.as_millis() as u64)]
-    lease_ms: u64,
-    /// With --cluster: the Redis bus the nodes talk over
-    /// (redis://HOST:PORT). With it, any node serves any room (commands
-    /// and frames are forwarded to and from the room's node) and lists
-    /// every room of the cluster; without it, a player must reach the node
-    /// hosting their room. Redis keeps nothing: losing it pauses forwarded
-    /// play and loses no move.
-    #[arg(long, value_name = "URL", requires = "cluster")]
-    bus: Option<String>,
-    /// With --cluster: the address clients reach this node at
-    /// (ws://host:port), recorded in the cluster's node table; default
-    /// the address bound.
-    #[arg(long, value_name = "URL", requires = "cluster")]
-    advertise: Option<String>,
-    /// Answer `GET /healthz` and `GET /metrics` (Prometheus text) on
-    /// this address, e.g. one only the monitoring network reaches, and
-    /// no longer on the game port (which then answers them 404).
-    #[arg(long, value_name = "ADDR")]
-    metrics_bind: Option<SocketAddr>,
-    /// Write the address actually bound (e.g. `127.0.0.1:41237` after
-    /// `--bind 127.0.0.1:0`) to this file once listening. The same address
-    /// is also printed on stdout as `parlor-server listening on ws://ADDR`.
+    /// Read settings from this TOML file: each key a flag's long name
+    /// (`bind = "0.0.0.0:7878"`, `lease-ms = 3000`). A flag or its
+    /// PARLOR_ environment variable wins over the file, the file over the
+    /// default.
+    #[arg(long, env = "PARLOR_CONFIG", value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// Print the settings the server would run with, as a file --config
+    /// reads (passwords hidden), and exit.
     #[arg(long)]
-    port_file: Option<PathBuf>,
-    /// Most simultaneous connections; more get HTTP 503 before the
-    /// WebSocket handshake.
-    #[arg(long, default_value_t = parlor_server::limits::MAX_CONNECTIONS)]
-    max_connections: usize,
-    /// Most rooms at once; more are refused with `room/too_many`.
-    #[arg(long, default_value_t = parlor_server::limits::MAX_ROOMS)]
-    max_rooms: usize,
-    /// New connections one client address may open per second on average,
-    /// after a burst of 64; faster ones get HTTP 429, and an address whose
-    /// connection is closed for flooding waits 10 s. 0 turns this off.
-    /// Behind a reverse proxy, give --behind-proxy: the client address is
-    /// then the one the proxy forwards.
-    #[arg(long, default_value_t = parlor_server::limits::CONNECTS_PER_SECOND_PER_ADDRESS)]
-    connects_per_address: f64,
-    /// Threads that run rooms and connections, each on its own
-    /// single-threaded scheduler with its own share of the rooms (a move
-    /// then wakes one thread). Default: one per core.
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=parlor_server::shard::MAX_SHARDS as i64))]
-    shards: Option<u16>,
-    /// Unfinished rooms that may be created from one client address (an
-    /// IPv6 address counts by its /64); more are refused with
-    /// `room/too_many`. 0 turns this off. Behind a reverse proxy, give
-    /// --behind-proxy so that each client counts by its own address.
-    #[arg(long, default_value_t = parlor_server::limits::MAX_OPEN_ROOMS_PER_ADDRESS)]
-    rooms_per_address: usize,
-    /// Most positions one `analyze` request may search (its time budget;
-    /// Rummikub's `predict` searches about a million a second); more is
-    /// refused with `analysis/too_large`. Memory is bounded apart (56 MiB
-    /// of tables a request) whatever this is.
-    #[arg(long, default_value_t = parlor_server::limits::MAX_ANALYSIS_POSITIONS)]
-    analysis_positions: usize,
-    /// Serve https:// and wss:// on the game port with this certificate
-    /// chain (PEM, leaf first). Needs --tls-key. --metrics-bind stays
-    /// plain HTTP.
-    #[arg(long, value_name = "FILE", requires = "tls_key")]
-    tls_cert: Option<PathBuf>,
-    /// The private key of --tls-cert (PEM: PKCS#8, PKCS#1 or SEC1).
-    #[arg(long, value_name = "FILE", requires = "tls_cert")]
-    tls_key: Option<PathBuf>,
-    /// A reverse proxy in front of the server (an address, or a CIDR block
-    /// such as 10.0.0.0/8; repeat for more). Only from these peers are
-    /// X-Forwarded-For (the client's address, for the per-address limits)
-    /// and X-Forwarded-Proto (`https`: the request counts as secure)
-    /// believed; from anyone else they are ignored.
-    #[arg(long, value_name = "ADDR")]
-    behind_proxy: Vec<parlor_server::http::Net>,
-    /// Accounts that may be created from one client address an hour; more
-    /// are refused with `auth/rate_limited`. 0 turns this off: do so
-    /// behind a reverse proxy.
-    #[arg(long, default_value_t = parlor_server::limits::ACCOUNTS_PER_ADDRESS_HOUR)]
-    accounts_per_address_hour: usize,
-    /// Rated results two accounts may have together in any 24 hours,
-    /// whatever the route; past it their rated challenges and rematches are
-    /// refused with `challenge/rated_limit` and seeks do not pair them
-    /// rated. 0 turns this off.
-    #[arg(long, default_value_t = parlor_server::limits::RATED_PAIR_CAP)]
-    rated_pair_cap: u64,
-    /// Upcoming tournaments one account may have made at once; more are
-    /// refused with `tournament/too_many`. 0 turns this off.
-    #[arg(long, default_value_t = parlor_server::limits::MAX_UPCOMING_EVENTS_PER_ACCOUNT)]
-    max_upcoming_events_per_account: usize,
-    /// Tournaments one client address may create in 24 hours (an IPv6
-    /// address counts by its /64); more are refused with
-    /// `tournament/too_many`. 0 turns this off.
-    #[arg(long, default_value_t = parlor_server::limits::MAX_EVENTS_PER_ADDRESS_PER_DAY)]
-    max_events_per_address_per_day: usize,
-    /// Accept passwords (registration, login) over plain HTTP from other
-    /// machines. Without it and without TLS, passwords are accepted only
-    /// from this machine: over a network they would travel in clear.
-    #[arg(long)]
-    insecure_passwords: bool,
-    /// An origin (scheme://host[:port]) besides the server's own whose
-    /// pages may use a player's session cookie; repeatable.
-    #[arg(long, value_name = "ORIGIN")]
-    allow_origin: Vec<String>,
-    /// Pair no bot ladder games (the anchors' accounts are still made, and
-    /// entering a ladder is refused with `ladder/off`): for benchmarks,
-    /// or a node that should only serve rooms.
-    #[arg(long)]
-    no_ladder: bool,
+    print_config: bool,
+    #[command(flatten)]
+    run: RunOptions,
 }
 
 /// The server's tools, run instead of the server.
@@ -177,12 +60,55 @@ enum Command {
     },
 }
 
+/// The command line, and clap's matches: the layers need to know which
+/// values clap defaulted (`value_source`), not only the values.
+///
+/// Parsed first without the run flags' environment variables: the
+/// commands do not read them, so a bad `PARLOR_BIND` must not stop a
+/// backup. Then, to run, with them; a bad value that the command line
+/// alone did not have is said to come from its variable.
+fn parse() -> (Args, clap::ArgMatches) {
+    // Help, and any mistake, are left to the second parse: its help shows
+    // the variables.
+    let bare = Args::command()
+        .mut_args(|a| a.env(None::<&str>))
+        .try_get_matches()
+        .ok();
+    let matches = match bare {
+        Some(bare) if bare.subcommand().is_some() => bare,
+        _ => match Args::command().try_get_matches() {
+            Ok(matches) => matches,
+            Err(e) => {
+                if let Some(key) = bare.as_ref().and_then(|bare| from_variable(&e, bare)) {
+                    eprintln!("parlor-server: in the environment variable {}:", key.env);
+                }
+                e.exit()
+            }
+        },
+    };
+    match Args::from_arg_matches(&matches) {
+        Ok(args) => (args, matches),
+        Err(e) => e.exit(),
+    }
+}
+
+/// The run flag whose environment variable made `error`, if the command
+/// line alone (`bare`) did not give that flag.
+fn from_variable(error: &clap::Error, bare: &clap::ArgMatches) -> Option<options::keys::Key> {
+    let arg = error.get(clap::error::ContextKind::InvalidArg)?.to_string();
+    options::keys::keys().into_iter().find(|k| {
+        let flag = format!("--{}", k.name);
+        (arg == flag || arg.starts_with(&format!("{flag} ")))
+            && bare.value_source(&k.id) != Some(clap::parser::ValueSource::CommandLine)
+    })
+}
+
 // The main thread accepts connections and runs the cluster's background
 // work; rooms and connections run on the shards' threads.
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> ExitCode {
     parlor_server::logs::init();
-    let args = Args::parse();
+    let (args, matches) = parse();
     match args.command {
         Some(Command::Transfer(command)) => return command.run().await,
         Some(Command::Accounts(command)) => return command.run().await,
@@ -206,6 +132,18 @@ async fn main() -> ExitCode {
         }
         None => {}
     }
+    let effective = match options::load(args.run, &matches, args.config.as_deref()) {
+        Ok(effective) => effective,
+        Err(e) => {
+            eprintln!("parlor-server: {e}");
+            return ExitCode::from(OptionsError::EXIT_CODE);
+        }
+    };
+    if args.print_config {
+        print!("{}", options::render(&effective));
+        return ExitCode::SUCCESS;
+    }
+    let args = effective.options;
     // Read before binding: a bad file stops the start with its name.
     let tls = match (&args.tls_cert, &args.tls_key) {
         (Some(cert), Some(key)) => match parlor_server::net::Tls::from_pem_files(cert, key) {

@@ -70,6 +70,20 @@ impl fmt::Display for Net {
     }
 }
 
+// In a configuration file a block is written as on the command line.
+impl serde::Serialize for Net {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Net {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Net, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 impl Net {
     /// Whether `ip` lies in the block (an IPv4 address also matches as
     /// its IPv4-mapped IPv6 form, as a dual-stack socket reports it).

@@ -143,7 +143,18 @@ pub(crate) fn with_causes(e: &dyn std::error::Error) -> String {
 }
 
 /// How hard a commit is pushed to disk.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Default,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Sync {
     /// Survives the process dying (WAL, synchronous=NORMAL).
     #[default]

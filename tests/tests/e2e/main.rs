@@ -22,6 +22,7 @@ mod blocks;
 mod bus;
 mod chat;
 mod cluster;
+mod config_file;
 mod credentials;
 mod cribbage;
 mod docs;
