@@ -49,7 +49,7 @@ async fn the_previous_layout_is_migrated_and_keeps_its_rows() {
     let file = backend.sqlite_file().unwrap_or_else(|| panic!("a file"));
     let version: i64 =
         ok(ok(Connection::open(file)).query_row("PRAGMA user_version", [], |r| r.get(0)));
-    assert_eq!(version, 12);
+    assert_eq!(version, 13);
 }
 
 #[tokio::test]
@@ -163,7 +163,9 @@ async fn a_layout_1_database_is_migrated_with_every_step() {
 
     let c = ok(Connection::open(&db));
     let version: i64 = ok(c.query_row("PRAGMA user_version", [], |r| r.get(0)));
-    assert_eq!(version, 12);
+    assert_eq!(version, 13);
+    let follows: i64 = ok(c.query_row("SELECT count(*) FROM follows", [], |r| r.get(0)));
+    assert_eq!(follows, 0, "the follows table is made by the migration");
     let events: i64 = ok(c.query_row("SELECT count(*) FROM events", [], |r| r.get(0)));
     assert_eq!(events, 0, "the events table is made by the migration");
     let entries: i64 = ok(c.query_row("SELECT count(*) FROM ladder_entries", [], |r| r.get(0)));

@@ -416,7 +416,8 @@ pub async fn an_accounts_games_are_listed_with_whose_turn_it_is(backend: &Backen
 pub fn downgrade_sql(backend: &Backend) -> &'static str {
     match backend {
         Backend::Sqlite(_) => {
-            "DROP TABLE chat;
+            "DROP TABLE follows;
+             DROP TABLE chat;
              DROP TABLE fairplay_games;
              DROP TABLE blocks;
              DROP TABLE reports;
@@ -439,7 +440,8 @@ pub fn downgrade_sql(backend: &Backend) -> &'static str {
              PRAGMA user_version = 7;"
         }
         Backend::Postgres(_) => {
-            "DROP TABLE chat;
+            "DROP TABLE follows;
+             DROP TABLE chat;
              DROP TABLE fairplay_games;
              DROP TABLE blocks;
              DROP TABLE reports;
@@ -542,6 +544,9 @@ pub async fn the_previous_layout_is_migrated_and_keeps_its_rows(backend: &Backen
         assert_eq!(ok(accounts.device_account(device, 4).await), None);
         assert!(ok(s.ratings_of("eve").await).is_empty());
         assert!(ok(s.ledger(0, None, 10).await).is_empty());
+        // The follows' table is there, empty.
+        let follows = parlor_server::follows::Follows::new(s.beside());
+        assert!(ok(follows.list("eve").await).is_empty());
         (unfinished, closed, ok(s.games_of("eve", 10).await))
     })
     .await;
