@@ -75,37 +75,45 @@ async fn seated(ws: &mut Ws) -> Result<Result<String, Ended>, String> {
 }
 
 /// Waits for both players' seats; when one is turned away first, the
-/// other withdraws (`withdraw`, if it has anything to withdraw) and its
-/// answer is awaited (it may have been seated meanwhile, with a partner
-/// who is gone).
+/// other withdraws (with what `withdraw` gives for it, `a`'s then `b`'s,
+/// if it has anything to withdraw) and its answer is awaited (it may
+/// have been seated meanwhile, with a partner who is gone).
 async fn seat_both(
     a: &mut Ws,
     b: &mut Ws,
-    withdraw: Option<Value>,
+    withdraw: (Option<Value>, Option<Value>),
 ) -> Result<(Result<String, Ended>, Result<String, Ended>), String> {
     let one_ended = {
         let fa = seated(a);
         let fb = seated(b);
         tokio::pin!(fa, fb);
+        let first = |who: &str, e: String| format!("{who}, waiting for its seat: {e}");
         tokio::select! {
-            r = &mut fa => match r? {
-                Ok(room) => return Ok((Ok(room), fb.await?)),
+            r = &mut fa => match r.map_err(|e| first("the first", e))? {
+                Ok(room) => return Ok((Ok(room), fb.await.map_err(|e| first("the second, the first seated", e))?)),
                 Err(e) => (true, e),
             },
-            r = &mut fb => match r? {
-                Ok(room) => return Ok((fa.await?, Ok(room))),
+            r = &mut fb => match r.map_err(|e| first("the second", e))? {
+                Ok(room) => return Ok((fa.await.map_err(|e| first("the first, the second seated", e))?, Ok(room))),
                 Err(e) => (false, e),
             },
         }
     };
     let (a_ended, e) = one_ended;
-    let other = if a_ended { b } else { a };
+    let (other, withdraw) = if a_ended {
+        (b, withdraw.1)
+    } else {
+        (a, withdraw.0)
+    };
     if let Some(withdraw) = withdraw {
         if send(other, withdraw).await.is_err() {
             return Ok((Err(e), Err(Ended::Cut)));
         }
     }
-    let theirs = match seated(other).await? {
+    let theirs = match seated(other)
+        .await
+        .map_err(|err| format!("one player ended ({e:?}), the other then: {err}"))?
+    {
         // Seated with a partner who is gone: the room is abandoned.
         Ok(_) => Err(Ended::Cut),
         Err(why) => Err(why),
@@ -135,7 +143,8 @@ pub async fn seek_pair(url_a: &str, url_b: &str, piles: [u64; 2]) -> Result<Ende
     if send(&mut a, seek.clone()).await.is_err() || send(&mut b, seek).await.is_err() {
         return Ok(Ended::Cut);
     }
-    let (ra, rb) = seat_both(&mut a, &mut b, Some(json!({"type": "cancel_seek"}))).await?;
+    let cancel = json!({"type": "cancel_seek"});
+    let (ra, rb) = seat_both(&mut a, &mut b, (Some(cancel.clone()), Some(cancel))).await?;
     resign(&mut a, &mut b, &ra).await;
     both(ra, rb)
 }
@@ -184,12 +193,19 @@ pub async fn challenge_pair(
             Err(_) => return Ok(Ended::Cut),
         }
     };
+    // What the challenger does when the other side gives up: withdraws,
+    // as a player would rather than wait out the challenge's lifetime.
+    let withdraw = json!({"type": "cancel_challenge", "challenge": id});
     if !heard {
-        // Its node's bus was cut while it was sent: the challenger hears
-        // how it ended (expired) within its lifetime.
-        return match seated(&mut a).await? {
-            Ok(_) => Err("seated without an acceptance".into()),
-            Err(e) => Ok(e),
+        // Its node's bus was cut while it was sent: the challenger
+        // withdraws and hears how it ended (or that it had already).
+        if send(&mut a, withdraw).await.is_err() {
+            return Ok(Ended::Cut);
+        }
+        return match seated(&mut a).await {
+            Ok(Ok(_)) => Err("seated without an acceptance".into()),
+            Ok(Err(e)) => Ok(e),
+            Err(e) => Err(format!("the challenger, withdrawing: {e}")),
         };
     }
     if send(&mut b, json!({"type": "accept", "challenge": id}))
@@ -198,7 +214,9 @@ pub async fn challenge_pair(
     {
         return Ok(Ended::Cut);
     }
-    let (ra, rb) = seat_both(&mut a, &mut b, None).await?;
+    // The acceptance may be refused (its storage cut, say) with the
+    // challenge still open: then the challenger withdraws it.
+    let (ra, rb) = seat_both(&mut a, &mut b, (Some(withdraw), None)).await?;
     resign(&mut a, &mut b, &ra).await;
     both(ra, rb)
 }
