@@ -62,6 +62,9 @@ pub enum ChallengeEnd {
     /// The challenger's connection closed, or the named player has no
     /// connection left.
     Gone,
+    /// The server lost it (in a cluster, its database crashed while it
+    /// waited): challenge again.
+    Lost,
 }
 
 /// A challenge, as both players see it.

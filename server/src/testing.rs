@@ -144,6 +144,16 @@ impl ScratchSchema {
         )
     }
 
+    /// Runs `sql` in this schema, as a test's own hand on the database
+    /// (what a crash's recovery does to it, say).
+    pub async fn execute(&self, sql: &str) -> Result<(), String> {
+        connect(&self.url())
+            .await?
+            .batch_execute(sql)
+            .await
+            .map_err(|e| with_causes(&e))
+    }
+
     /// A store in this schema.
     pub fn config(&self) -> StoreConfig {
         StoreConfig::Postgres {

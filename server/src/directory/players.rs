@@ -76,6 +76,15 @@ impl Directory {
             .collect()
     }
 
+    /// Every connection here acting as an account, with the account's
+    /// key.
+    pub fn signed_in(&self) -> Vec<(String, ConnId)> {
+        lock(&self.players.by_conn)
+            .iter()
+            .map(|(&c, k)| (k.clone(), c))
+            .collect()
+    }
+
     /// Whether the account `key` has a connection here.
     pub fn signed_in_here(&self, key: &str) -> bool {
         !self.account_outboxes(key).is_empty()

@@ -115,13 +115,44 @@ impl Matchmaker {
             return;
         };
         loop {
-            if let Err(e) = books.beat(now_ms()).await {
-                tracing::warn!(error = %e, "matchmaking's beat failed; trying again");
+            match books.beat(now_ms()).await {
+                Ok(renewal) => self.renew(books, renewal).await,
+                Err(e) => tracing::warn!(error = %e, "matchmaking's beat failed; trying again"),
             }
             tokio::select! {
                 () = shutdown.cancelled() => return,
                 () = tokio::time::sleep(BEAT_EVERY) => {}
             }
+        }
+    }
+
+    /// Makes good what a beat found gone: this node's players' presence
+    /// written again (a connection that closed meanwhile is taken out
+    /// again after), and the players of challenges the books lost told.
+    async fn renew(&self, books: &SharedBooks, renewal: shared::Renewal) {
+        if renewal.presence {
+            let signed = self.dir.signed_in();
+            let written = books.sign_in_all(&signed).await;
+            let still: std::collections::HashSet<ConnId> =
+                self.dir.signed_in().into_iter().map(|(_, c)| c).collect();
+            let gone: Vec<ConnId> = signed
+                .iter()
+                .map(|&(_, c)| c)
+                .filter(|c| !still.contains(c))
+                .collect();
+            if let Err(e) = written.and(books.sign_out_all(&gone).await) {
+                // The next beat finds the row and will not try again; the
+                // players' next connection signs them in.
+                tracing::warn!(error = %e, "players' presence was not written again");
+            } else if !signed.is_empty() {
+                tracing::info!(
+                    players = signed.len(),
+                    "matchmaking's books had lost this node: its players' presence written again"
+                );
+            }
+        }
+        for open in renewal.lost {
+            self.ended(&open, ChallengeEnd::Lost, None, None);
         }
     }
 

@@ -17,6 +17,15 @@
 //! store's PostgreSQL migrations with the rest of the schema. Rows of a
 //! node that stopped beating (every [`NODE_ALIVE_FOR`]) are ignored and
 //! swept.
+//!
+//! A crash empties them while the nodes' connections live on, and tells
+//! nobody. Each beat therefore notices what it finds gone: its own node's
+//! row (emptied or swept while it was stalled: it writes its players'
+//! presence again, or they would look offline until they reconnect) and
+//! the books' epoch (`mm_epoch`, a new one written by the first node to
+//! find none: the challenges this node made under an older one are gone,
+//! and their players are told they were lost). Ids come from a logged
+//! sequence, so none comes back after a crash to pass for an old one.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
@@ -56,6 +65,10 @@ fn signed(v: u64) -> i64 {
     i64::try_from(v).unwrap_or(i64::MAX)
 }
 
+fn signed_conn(c: ConnId) -> i64 {
+    signed(c.0)
+}
+
 fn unsigned(v: i64) -> u64 {
     u64::try_from(v).unwrap_or(0)
 }
@@ -72,6 +85,36 @@ pub struct SharedBooks {
     /// The ids of this node's seeks still waiting, to tell a seek that
     /// vanished from one that was seated.
     mine: Mutex<HashMap<u64, ConnId>>,
+    /// The challenges made here and not yet seen to end here, each with
+    /// the books' epoch it was written under: one from an older epoch
+    /// was lost in a crash. (One that ended on another node stays until
+    /// its expiry passes.)
+    made: Mutex<HashMap<u64, (String, Open)>>,
+}
+
+/// What a beat found gone, for its node to make good.
+#[derive(Debug, Default)]
+pub struct Renewal {
+    /// This node's row was gone (the books emptied, or the node swept
+    /// while stalled): its players' presence is to be written again.
+    pub presence: bool,
+    /// Challenges made here that the books lost: their players are to
+    /// be told.
+    pub lost: Vec<Open>,
+}
+
+/// The books' current epoch: `mm_epoch`'s one row, written now (a fresh
+/// id) when there is none, that is when the books were just made or a
+/// crash emptied them.
+async fn epoch(client: &deadpool_postgres::Object) -> Result<String, StoreError> {
+    client
+        .execute(
+            "INSERT INTO mm_epoch (one, epoch) VALUES (true, $1) ON CONFLICT (one) DO NOTHING",
+            &[&uuid::Uuid::new_v4().to_string()],
+        )
+        .await?;
+    let row = client.query_one("SELECT epoch FROM mm_epoch", &[]).await?;
+    Ok(row.try_get(0)?)
 }
 
 impl SharedBooks {
@@ -82,6 +125,7 @@ impl SharedBooks {
             pool,
             node: node.to_owned(),
             mine: Mutex::default(),
+            made: Mutex::default(),
         }
     }
 
@@ -91,10 +135,18 @@ impl SharedBooks {
     }
 
     /// This node is alive until `now_ms` + [`NODE_ALIVE_FOR`]; rows of
-    /// nodes that stopped are swept.
-    pub async fn beat(&self, now_ms: u64) -> Result<(), StoreError> {
+    /// nodes that stopped are swept. What the beat found gone.
+    pub async fn beat(&self, now_ms: u64) -> Result<Renewal, StoreError> {
         let client = self.client().await?;
         let now = signed(now_ms);
+        let epoch = epoch(&client).await?;
+        let here = client
+            .query_one(
+                "SELECT EXISTS (SELECT 1 FROM mm_nodes WHERE gw = $1)",
+                &[&self.node],
+            )
+            .await?
+            .try_get::<_, bool>(0)?;
         client
             .execute(
                 "INSERT INTO mm_nodes (gw, alive_until_ms) VALUES ($1, $2) \
@@ -108,6 +160,70 @@ impl SharedBooks {
                  DELETE FROM mm_seeks WHERE gw NOT IN (SELECT gw FROM mm_nodes WHERE alive_until_ms > {now}); \
                  DELETE FROM mm_nodes WHERE alive_until_ms <= {now};"
             ))
+            .await?;
+        let lost: Vec<Open> = {
+            let mut made = super::lock(&self.made);
+            let ids: Vec<u64> = made
+                .iter()
+                .filter(|(_, (e, _))| *e != epoch)
+                .map(|(&id, _)| id)
+                .collect();
+            let lost = ids
+                .iter()
+                .filter_map(|id| made.remove(id))
+                .map(|(_, o)| o)
+                .collect();
+            // The rest that are past their expiry ended (here or on
+            // another node) in books that still hold: nothing to tell.
+            made.retain(|_, (_, open)| open.info.expires_at_ms > now_ms);
+            lost
+        };
+        if !lost.is_empty() {
+            // Gone with the books already; a row a newer epoch somehow
+            // kept could no longer be answered truthfully.
+            let ids: Vec<i64> = lost.iter().map(|o| signed(o.info.challenge)).collect();
+            client
+                .execute("DELETE FROM mm_challenges WHERE id = ANY($1)", &[&ids])
+                .await?;
+        }
+        Ok(Renewal {
+            presence: !here,
+            lost,
+        })
+    }
+
+    /// Writes again which account each of `pairs` (connections here)
+    /// acts as, in one statement.
+    pub async fn sign_in_all(&self, pairs: &[(String, ConnId)]) -> Result<(), StoreError> {
+        if pairs.is_empty() {
+            return Ok(());
+        }
+        let conns: Vec<i64> = pairs.iter().map(|(_, c)| signed_conn(*c)).collect();
+        let keys: Vec<&str> = pairs.iter().map(|(k, _)| k.as_str()).collect();
+        self.client()
+            .await?
+            .execute(
+                "INSERT INTO mm_presence (gw, conn, account) \
+                 SELECT $1, c, a FROM unnest($2::bigint[], $3::text[]) AS t (c, a) \
+                 ON CONFLICT (gw, conn) DO UPDATE SET account = EXCLUDED.account",
+                &[&self.node, &conns, &keys],
+            )
+            .await?;
+        Ok(())
+    }
+
+    /// Connections `conns` here act as no account (closed meanwhile).
+    pub async fn sign_out_all(&self, conns: &[ConnId]) -> Result<(), StoreError> {
+        if conns.is_empty() {
+            return Ok(());
+        }
+        let conns: Vec<i64> = conns.iter().map(|c| signed_conn(*c)).collect();
+        self.client()
+            .await?
+            .execute(
+                "DELETE FROM mm_presence WHERE gw = $1 AND conn = ANY($2)",
+                &[&self.node, &conns],
+            )
             .await?;
         Ok(())
     }
@@ -156,6 +272,7 @@ impl SharedBooks {
                 &[&self.node, &c],
             )
             .await?;
+        super::lock(&self.made).retain(|_, (_, open)| open.from.conn != conn);
         opens(rows)
     }
 
@@ -379,6 +496,7 @@ impl SharedBooks {
             return Ok(Err(refused));
         }
         let body = serde_json::to_string(&open).map_err(corrupt)?;
+        let epoch = epoch(&client).await?;
         let row = client
             .query_one(
                 "INSERT INTO mm_challenges (gw, conn, from_key, to_key, expires_ms, body) \
@@ -394,7 +512,9 @@ impl SharedBooks {
             )
             .await?;
         open.info.challenge = unsigned(row.try_get(0)?);
-        Ok(Ok(open.info))
+        let info = open.info.clone();
+        super::lock(&self.made).insert(info.challenge, (epoch, open));
+        Ok(Ok(info))
     }
 
     /// Takes challenge `id` if its `column` (`to_key` or `from_key`) is `by`.
@@ -413,7 +533,11 @@ impl SharedBooks {
             }
         };
         let rows = self.client().await?.query(sql, &[&signed(id), &by]).await?;
-        Ok(opens(rows)?.into_iter().next())
+        let taken = opens(rows)?.into_iter().next();
+        if taken.is_some() {
+            super::lock(&self.made).remove(&id);
+        }
+        Ok(taken)
     }
 
     /// Takes the challenges that expired, whose challenger's node stopped,
@@ -440,6 +564,10 @@ impl SharedBooks {
             .await?;
         let mut out: Vec<(Open, bool)> = opens(expired)?.into_iter().map(|o| (o, true)).collect();
         out.extend(opens(unreachable)?.into_iter().map(|o| (o, false)));
+        let mut made = super::lock(&self.made);
+        for (open, _) in &out {
+            made.remove(&open.info.challenge);
+        }
         Ok(out)
     }
 }

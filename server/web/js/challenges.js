@@ -29,6 +29,7 @@ const ENDS = {
   cancelled: 'Withdrawn.',
   expired: 'Expired: nobody answered within a minute.',
   gone: 'The challenger has left.',
+  lost: 'Lost by the server (it restarted its matchmaking): challenge again.',
 };
 
 function reasonText(code) {

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use parlor_protocol::{ChallengeEnd, ServerMsg};
+use parlor_protocol::{ChallengeEnd, ChallengeInfo, ErrorCode, SeekEnd, ServerMsg};
 use parlor_server::testing::ScratchSchema;
 use parlor_tests::http::account_with_token;
 use parlor_tests::seeking::{
@@ -61,6 +61,31 @@ async fn seekers_on_two_nodes_are_paired_play_and_rematch() {
     assert_eq!(next[0], next[1]);
 }
 
+/// Challenges `to` to `game` from `c` once `to` shows as connected
+/// (presence is recorded as a connection signs in, and reaches the
+/// database a moment later); the challenge made.
+async fn challenge_when_seen(c: &mut Raw, to: &str, game: &str) -> ChallengeInfo {
+    for _ in 0..50 {
+        c.send_json(json!({"type": "challenge", "to": to, "game": game}))
+            .await;
+        let got = c
+            .expect(|m| match m {
+                ServerMsg::ChallengeMade(info) => Some(Ok(info.clone())),
+                ServerMsg::Error { code, .. } => Some(Err(*code)),
+                _ => None,
+            })
+            .await;
+        match got {
+            Ok(info) => return info,
+            Err(ErrorCode::ChallengeOffline) => {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            Err(other) => panic!("{other}"),
+        }
+    }
+    panic!("{to} never showed as connected")
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_challenge_reaches_its_player_on_another_node() {
     let Some((_scratch, a, b)) = cluster().await else {
@@ -70,31 +95,7 @@ async fn a_challenge_reaches_its_player_on_another_node() {
     let (tb, _) = account_with_token(a.addr(), "bobby").await;
     let mut al = signed_in(&a.url(), &ta).await;
     let mut bo = signed_in(&b.url(), &tb).await;
-    // Presence is recorded as the connection signs in; give it a moment
-    // to reach the database.
-    let mut made = None;
-    for _ in 0..50 {
-        al.send_json(json!({"type": "challenge", "to": "bobby", "game": "nimrod"}))
-            .await;
-        let got = al
-            .expect(|m| match m {
-                ServerMsg::ChallengeMade(info) => Some(Ok(info.clone())),
-                ServerMsg::Error { code, .. } => Some(Err(*code)),
-                _ => None,
-            })
-            .await;
-        match got {
-            Ok(info) => {
-                made = Some(info);
-                break;
-            }
-            Err(parlor_protocol::ErrorCode::ChallengeOffline) => {
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-            Err(other) => panic!("{other}"),
-        }
-    }
-    let made = made.expect("bobby never showed as connected");
+    let made = challenge_when_seen(&mut al, "bobby", "nimrod").await;
     let theirs = challenge_made(&mut bo).await;
     assert_eq!(theirs.challenge, made.challenge);
     bo.send_json(json!({"type": "accept", "challenge": made.challenge}))
@@ -119,4 +120,60 @@ async fn a_challenge_reaches_its_player_on_another_node() {
             break;
         }
     }
+}
+
+/// A database crash empties matchmaking's books (they are unlogged) while
+/// every node's connections live on, and tells nobody: an open challenge's
+/// players are told it was lost, a waiting seek ends as lost, everyone's
+/// presence is written again (a new challenge reaches its player with no
+/// reconnection), and no id comes back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn what_a_database_crash_takes_from_matchmaking_is_made_good() {
+    let Some((scratch, a, b)) = cluster().await else {
+        return;
+    };
+    let (ta, _) = account_with_token(a.addr(), "alice").await;
+    let (tb, _) = account_with_token(a.addr(), "bobby").await;
+    let mut al = signed_in(&a.url(), &ta).await;
+    let mut bo = signed_in(&b.url(), &tb).await;
+    let made = challenge_when_seen(&mut al, "bobby", "nimrod").await;
+    assert_eq!(challenge_made(&mut bo).await.challenge, made.challenge);
+    let mut cy = Raw::greeted(&b.url(), "cy").await;
+    let seek = json!({"type": "seek", "game": "nimrod", "options": {"piles": [4, 9]}});
+    let seek = seek_id(&mut cy, seek).await;
+
+    // What recovery from a crash does to unlogged tables (their
+    // identities too).
+    scratch
+        .execute(
+            "TRUNCATE mm_nodes, mm_presence, mm_seeks, mm_challenges, mm_epoch RESTART IDENTITY",
+        )
+        .await
+        .unwrap();
+
+    for c in [&mut al, &mut bo] {
+        let (id, end, ..) = challenge_ended(c).await;
+        assert_eq!((id, end), (made.challenge, ChallengeEnd::Lost));
+    }
+    let why = cy
+        .expect(|m| match m {
+            ServerMsg::SeekEnded { seek: s, reason } if *s == seek => Some(*reason),
+            _ => None,
+        })
+        .await;
+    assert_eq!(why, SeekEnd::Lost);
+    // Nobody reconnected, and bobby is seen again.
+    let again = challenge_when_seen(&mut al, "bobby", "nimrod").await;
+    assert!(
+        again.challenge > made.challenge.max(seek),
+        "ids never come back: {} after {} and {seek}",
+        again.challenge,
+        made.challenge
+    );
+    assert_eq!(challenge_made(&mut bo).await.challenge, again.challenge);
+    bo.send_json(json!({"type": "accept", "challenge": again.challenge}))
+        .await;
+    let (_, end, _, room) = challenge_ended(&mut al).await;
+    assert_eq!(end, ChallengeEnd::Accepted);
+    assert!(room.is_some());
 }

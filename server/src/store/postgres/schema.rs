@@ -16,7 +16,7 @@ use tokio_postgres::Client;
 use super::super::StoreError;
 
 /// The layout this server writes, kept in `layout.version`.
-pub const LAYOUT: i32 = 13;
+pub const LAYOUT: i32 = 14;
 
 /// Layout 1.
 ///
@@ -386,12 +386,36 @@ CREATE TABLE follows (
 );
 ";
 
+/// Layout 14 (PostgreSQL only, as layout 8): matchmaking's books survive
+/// a database crash truthfully. A crash empties the UNLOGGED tables, and
+/// nobody was told: so their ids come from one logged sequence (an id
+/// never comes back after a crash, where an identity of an unlogged table
+/// may start again at 1 and an old seek or challenge would be mistaken
+/// for a new one), and `mm_epoch` holds one row naming the books' current
+/// life: a node that finds a new epoch knows the books were emptied (its
+/// players' presence is written again, its challengers told their
+/// challenges were lost).
+const LAYOUT_14: &str = "
+CREATE SEQUENCE IF NOT EXISTS mm_ids;
+SELECT setval('mm_ids', greatest(
+    (SELECT coalesce(max(id), 0) FROM mm_seeks),
+    (SELECT coalesce(max(id), 0) FROM mm_challenges)) + 1);
+ALTER TABLE mm_seeks ALTER COLUMN id DROP IDENTITY IF EXISTS;
+ALTER TABLE mm_seeks ALTER COLUMN id SET DEFAULT nextval('mm_ids');
+ALTER TABLE mm_challenges ALTER COLUMN id DROP IDENTITY IF EXISTS;
+ALTER TABLE mm_challenges ALTER COLUMN id SET DEFAULT nextval('mm_ids');
+CREATE UNLOGGED TABLE IF NOT EXISTS mm_epoch (
+    one boolean PRIMARY KEY DEFAULT true CHECK (one),
+    epoch text NOT NULL
+);
+";
+
 /// Each layout's step from the one before, in order: `STEPS[n]` brings
 /// layout `n` to `n + 1` (layout 0: an empty schema). A new table or
 /// column is a new step at the end (and [`LAYOUT`] one more).
 const STEPS: &[&str] = &[
     LAYOUT_1, LAYOUT_2, LAYOUT_3, LAYOUT_4, LAYOUT_5, LAYOUT_6, LAYOUT_7, LAYOUT_8, LAYOUT_9,
-    LAYOUT_10, LAYOUT_11, LAYOUT_12, LAYOUT_13,
+    LAYOUT_10, LAYOUT_11, LAYOUT_12, LAYOUT_13, LAYOUT_14,
 ];
 
 // Every layout has its step.

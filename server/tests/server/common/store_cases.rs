@@ -440,7 +440,13 @@ pub fn downgrade_sql(backend: &Backend) -> &'static str {
              PRAGMA user_version = 7;"
         }
         Backend::Postgres(_) => {
-            "DROP TABLE follows;
+            // Matchmaking's books as layout 8 made them (layout 8's step
+            // makes them again, with identities; layout 14 converts them).
+            "DROP TABLE mm_epoch;
+             DROP TABLE mm_seeks;
+             DROP TABLE mm_challenges;
+             DROP SEQUENCE mm_ids;
+             DROP TABLE follows;
              DROP TABLE chat;
              DROP TABLE fairplay_games;
              DROP TABLE blocks;
