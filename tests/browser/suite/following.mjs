@@ -1,13 +1,16 @@
 // Following players: Follow on a player's page; the lobby's Following
 // panel shows them online, with the game they start (without a reload),
 // Watch opens it as a spectator, Challenge opens the challenge form set
-// to that game, Unfollow empties the panel again.
+// to that game, Unfollow empties the panel again; a hidden tab asks nothing.
 // Two of its photographs are the README's: docs/screenshots/lobby-following.png
 // (lobby-following.png here) and docs/screenshots/cribbage-table-chat.png
 // (cribbage-table-chat.png here), copied from the screenshot directory.
 
 import assert from 'node:assert/strict';
 import { SHOTS_DIR, andWait, axe, fitsPhone, getJson, open, ourTurn, photograph, register, secondPlayer, settled, uniqueName } from './helpers.mjs';
+
+/** How often the visible lobby asks again (following.js's FOLLOWS_REFRESH_MS). */
+const FOLLOWS_REFRESH_MS = 15000;
 
 /** The panel's row of `name`. */
 const row = name => `#following li.follow[data-player="${name}"]`;
@@ -68,6 +71,20 @@ export const TESTS = {
       await page.setViewportSize({ width: 1280, height: 800 });
       await shot('lobby-following');
       await photograph(page, 'lobby-following');
+
+      // A hidden tab asks nothing; shown again, it asks at once.
+      const asked = [];
+      page.on('request', r => { if (new URL(r.url()).pathname === '/api/follows') asked.push(Date.now()); });
+      const hidden = value => page.evaluate(v => {
+        if (v) Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+        else delete document.hidden;
+        document.dispatchEvent(new Event('visibilitychange'));
+      }, value);
+      await hidden(true);
+      await page.waitForTimeout(FOLLOWS_REFRESH_MS + 2000);
+      assert.deepEqual(asked, [], 'the panel asked while the tab was hidden');
+      await hidden(false);
+      await page.waitForRequest(r => new URL(r.url()).pathname === '/api/follows', { timeout: 3000 });
 
       // Challenge: Bob's page, its challenge form set to the game he plays and focused.
       await page.click(`${row(bob.name)} a.challenge`);
