@@ -17,7 +17,7 @@ const FOLLOWS_PATH = '/api/follows';
  * the minute, and each answer reads every followed player's games from
  * the store, so less often than the room list (4 s).
  */
-export const FOLLOWS_REFRESH_MS = 15000;
+const FOLLOWS_REFRESH_MS = 15000;
 
 const followPath = name => `${FOLLOWS_PATH}/${encodeURIComponent(name)}`;
 const same = (a, b) => a.toLowerCase() === b.toLowerCase();
