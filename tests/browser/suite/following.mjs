@@ -83,8 +83,9 @@ export const TESTS = {
       await hidden(true);
       await page.waitForTimeout(FOLLOWS_REFRESH_MS + 2000);
       assert.deepEqual(asked, [], 'the panel asked while the tab was hidden');
+      const again = page.waitForRequest(r => new URL(r.url()).pathname === '/api/follows', { timeout: 3000 });
       await hidden(false);
-      await page.waitForRequest(r => new URL(r.url()).pathname === '/api/follows', { timeout: 3000 });
+      await again;
 
       // Challenge: Bob's page, its challenge form set to the game he plays and focused.
       await page.click(`${row(bob.name)} a.challenge`);
