@@ -19,6 +19,7 @@ import { TESTS as ratings } from './suite/ratings.mjs';
 import { TESTS as tournaments } from './suite/tournaments.mjs';
 import { TESTS as ladder } from './suite/ladder.mjs';
 import { TESTS as people } from './suite/people.mjs';
+import { TESTS as following } from './suite/following.mjs';
 import { TESTS as speed } from './suite/speed.mjs';
 
 export const TESTS = {
@@ -39,5 +40,6 @@ export const TESTS = {
   ...tournaments,
   ...ladder,
   ...people,
+  ...following,
   ...speed,
 };

@@ -106,6 +106,7 @@ pub static ASSETS: &[Asset] = assets! {
     "js/report.js" => JavaScript,
     "js/modpage.js" => JavaScript,
     "js/people.js" => JavaScript,
+    "js/following.js" => JavaScript,
     "js/ratingchange.js" => JavaScript,
     "js/tabs.js" => JavaScript,
     "js/turnalerts.js" => JavaScript,

@@ -1,5 +1,6 @@
 // The lobby: quick play, a form to create a room with options, and the
-// list of rooms (filtered by game and status) to join, watch or replay.
+// list of rooms (filtered by game and status) to join, watch or replay;
+// for an account, the players it follows (following.js, loaded then).
 
 import { h, put } from './dom.js';
 import { clientSeed } from './net.js';
@@ -159,7 +160,16 @@ export function showLobby(app) {
     h('a', { href: `#/leaderboard/${k}`, id: `leaderboard-${k}`, class: 'board-link' }, `${g.title} leaderboard`),
     seekForm(app, k)));
 
-  put(app.main,
+  const following = app.conn.account ? h('section', { class: 'list following', id: 'following', 'aria-labelledby': 'following-title' },
+    h('h2', { id: 'following-title' }, 'Following'), h('p', { class: 'hint' }, 'Loading…')) : null;
+  let stopFollowing = null;
+  let left = false;
+  if (following) {
+    import('./following.js').then(m => { if (!left) stopFollowing = m.showFollowing(app, following); },
+      () => { following.lastChild.textContent = 'This panel could not be loaded: reload the page.'; });
+  }
+
+  put(app.main, following,
     h('section', { class: 'quick' }, h('h2', {}, 'Quick play'), h('div', { class: 'quick-grid' }, quick)),
     msgBox,
     createForm(app, say),
@@ -171,5 +181,9 @@ export function showLobby(app) {
   performance.mark('lobby-drawn');
   refresh();
   const timer = setInterval(refresh, LIST_REFRESH_MS);
-  return () => clearInterval(timer);
+  return () => {
+    left = true;
+    clearInterval(timer);
+    if (stopFollowing) stopFollowing();
+  };
 }

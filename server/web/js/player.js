@@ -1,8 +1,9 @@
 // A player's page (#/player/NAME): name, kind, joined, games; their
 // rating in each game's pool with its history plotted and their recent
 // rated games; and, for a signed-in visitor other than the player, a
-// challenge form, Report and Block; and the public moderation summary
-// (closed, marked) when there is one.
+// challenge form (#/player/NAME?challenge=GAME: set to GAME, focused),
+// Follow, Report and Block; and the public moderation summary (closed,
+// marked) when there is one.
 
 import { h, put } from './dom.js';
 import { api, explain } from './api.js';
@@ -73,6 +74,8 @@ export function showPlayer(app, name) {
       }, () => { extras.textContent = 'Part of this page could not be loaded: reload it.'; });
       const me = app.conn.account;
       const self = me && me.name.toLowerCase() === p.name.toLowerCase();
+      const follow = h('div', {});
+      if (me && !self) import('./following.js').then(m => follow.replaceWith(m.followButton(app, p.name)), () => {});
       put(section,
         h('h2', { id: 'player-name' }, p.name),
         h('dl', { class: 'facts' },
@@ -81,9 +84,15 @@ export function showPlayer(app, name) {
         self ? h('p', { class: 'hint' }, 'This is you.')
           : me ? challengeForm(app, p.name)
             : h('p', { class: 'hint' }, h('a', { href: '#/login' }, 'Log in'), ` to challenge ${p.name}.`),
-        extras,
+        follow, extras,
         ratingsSection(p, Object.fromEntries(pools.map((pool, i) => [pool, histories[i]]))),
         h('h3', {}, 'Games'), gamesList(p.games));
+      const game = new URLSearchParams(location.hash.split('?')[1]).get('challenge');
+      const pick = section.querySelector('#challenge-game');
+      if (game !== null && pick) {
+        if (GAMES[game]) pick.value = game;
+        pick.focus();
+      }
     } catch (err) {
       if (gone) return;
       put(section, h('h2', {}, name), h('p', { class: 'refusal', role: 'alert', id: 'player-error' }, explain(err).text));
