@@ -26,6 +26,7 @@ mod config_file;
 mod credentials;
 mod cribbage;
 mod docs;
+mod event_chat;
 mod event_limits;
 mod event_page;
 mod fair_deals;
