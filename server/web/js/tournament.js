@@ -160,11 +160,11 @@ export function showTournament(app, id) {
           ranked && e.format === 'round-robin' ? [h('h3', {}, 'Crosstable'), crosstable(e)] : null,
           e.rounds.length ? [h('h3', {}, e.format === 'arena' ? 'Waves, latest first' : 'Rounds, latest first'), roundsList(e, me, play)] : null),
         h('aside', { class: 'event-about', 'aria-labelledby': 'event-about' },
+          chatSlot,
           h('h3', { id: 'event-about' }, 'About this event'),
           facts(e),
           e.seed ? h('p', { class: 'hint' }, 'The seed is revealed: its SHA-256 is the commitment, and with it anyone can re-check every pairing and deal (',
-            h('code', {}, `parlor verify-tournament ${e.id}`), ').') : null,
-          chatSlot)));
+            h('code', {}, `parlor verify-tournament ${e.id}`), ').') : null)));
     section.dataset.status = e.status;
     section.dataset.loaded = 'yes';
   };
