@@ -155,6 +155,8 @@ error_codes! {
     ChatNotAllowed = "chat/not_allowed": "This connection may not speak on that channel of the room (not in the room, or a player to the spectators during the game).",
     ChatGuestsCasualOnly = "chat/guests_casual_only": "A guest may read a room's chat but speak only in casual (unrated) rooms.",
     FollowBadRequest = "follow/bad_request": "The follow is not valid (an unknown player, oneself, or more follows than one account keeps); the message says why.",
+    ChatClosed = "chat/closed": "The event is over: its chat can still be read but takes no more messages.",
+    ChatBadQuery = "chat/bad_query": "The event chat's query is malformed: `after` is a message id (a whole number).",
 }
 
 impl fmt::Display for ErrorCode {

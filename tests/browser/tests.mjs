@@ -17,6 +17,7 @@ import { TESTS as sound } from './suite/sound.mjs';
 import { TESTS as accessibility } from './suite/accessibility.mjs';
 import { TESTS as ratings } from './suite/ratings.mjs';
 import { TESTS as tournaments } from './suite/tournaments.mjs';
+import { TESTS as eventchat } from './suite/eventchat.mjs';
 import { TESTS as ladder } from './suite/ladder.mjs';
 import { TESTS as people } from './suite/people.mjs';
 import { TESTS as following } from './suite/following.mjs';
@@ -38,6 +39,7 @@ export const TESTS = {
   ...accessibility,
   ...ratings,
   ...tournaments,
+  ...eventchat,
   ...ladder,
   ...people,
   ...following,

@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 
 use super::query::QueryError;
 use crate::accounts::{AccountError, NameError};
+use crate::chat::EventChatError;
 use crate::follows::FollowError;
 use crate::http::BodyError;
 use crate::moderation::ModError;
@@ -46,6 +47,8 @@ pub enum SignIn {
     Tournaments,
     /// Entering or leaving a ladder.
     Ladder,
+    /// Speaking in a tournament's chat (a guest only reads it).
+    EventChat,
 }
 
 /// Why an API request was refused.
@@ -60,6 +63,10 @@ pub enum ApiError {
     /// Moderation, a report or a block was refused.
     #[error(transparent)]
     Mod(#[from] ModError),
+    /// A message of an event's chat was refused, or the chat could not
+    /// be read.
+    #[error(transparent)]
+    EventChat(#[from] EventChatError),
     /// A follow was refused, or the follows could not be read.
     #[error(transparent)]
     Follow(#[from] FollowError),
@@ -91,6 +98,7 @@ pub enum ApiError {
         SignIn::Credentials => "authenticate with a token, a session or (for a new token) your name and password",
         SignIn::Tournaments => "sign in to enter or make tournaments",
         SignIn::Ladder => "sign in to enter a ladder",
+        SignIn::EventChat => "sign in to speak in an event's chat (guests may read it)",
     })]
     SignIn(SignIn),
     /// A request that changes something carries the session cookie from
@@ -159,6 +167,14 @@ impl ApiError {
                 ModError::PlayBanned { .. } => (403, C::PlayBanned),
                 ModError::Store(_) => (503, C::ServerUnavailable),
             },
+            ApiError::EventChat(e) => match e {
+                EventChatError::BadText(_) => (400, C::ChatBadText),
+                EventChatError::BadQuery => (400, C::ChatBadQuery),
+                EventChatError::Muted { .. } => (403, C::ChatMuted),
+                EventChatError::Closed => (409, C::ChatClosed),
+                EventChatError::RateLimited { .. } => (429, C::ChatRateLimited),
+                EventChatError::Store(_) => (503, C::ServerUnavailable),
+            },
             ApiError::Follow(e) => match e {
                 FollowError::Refused(_) => (400, C::FollowBadRequest),
                 FollowError::Store(_) => (503, C::ServerUnavailable),
@@ -197,17 +213,23 @@ impl ApiError {
                 Some(u64::try_from(wait.as_millis()).unwrap_or(u64::MAX).max(1))
             }
             ApiError::Mod(ModError::TooManyReports { wait_ms, .. }) => Some((*wait_ms).max(1)),
+            ApiError::EventChat(EventChatError::RateLimited { retry_after_ms }) => {
+                Some((*retry_after_ms).max(1))
+            }
             _ => None,
         }
     }
 
-    /// The JSON body: `{"code", "message"}`, and `retry_after_ms` for a
-    /// rate limit.
+    /// The JSON body: `{"code", "message"}`, `retry_after_ms` for a
+    /// rate limit, `until_ms` for a muted account's message.
     pub fn body(&self) -> Value {
         let (_, code) = self.status_and_code();
         let mut body = json!({"code": code.as_str(), "message": self.to_string()});
         if let Some(ms) = self.retry_after_ms() {
             body["retry_after_ms"] = json!(ms);
+        }
+        if let ApiError::EventChat(EventChatError::Muted { until_ms }) = self {
+            body["until_ms"] = json!(until_ms);
         }
         body
     }

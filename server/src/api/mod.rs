@@ -17,7 +17,8 @@
 //!   cookie, HTTP Basic for a new token) and the cookie's origin check.
 //! - The endpoints: [`accounts`] (accounts, login, logout, tokens),
 //!   [`password`] (changing it, ending other credentials), [`players`],
-//!   [`ratings`], [`tournaments`], [`ladder`], [`reports`] (players'
+//!   [`ratings`], [`tournaments`], [`event_chat`] (a tournament page's
+//!   chat), [`ladder`], [`reports`] (players'
 //!   reports and the moderators' queue), [`blocks`], [`fairplay`] (the
 //!   moderators' fair-play review), [`moderation`] (the moderators'
 //!   actions and log), [`logs`] (many finished matches' logs at once, for
@@ -29,6 +30,7 @@ pub mod accounts;
 pub mod auth;
 pub mod blocks;
 pub mod error;
+pub mod event_chat;
 pub mod fairplay;
 pub mod follows;
 pub mod ladder;

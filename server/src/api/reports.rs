@@ -1,7 +1,11 @@
 //! The reports API.
 //!
 //! - `POST /api/reports` (any signed-in account): `{"player", "reason":
-//!   "cheat"|"abuse"|"boost"|"other", "room"?, "text"}`; `201 {"id"}`.
+//!   "cheat"|"abuse"|"boost"|"other", "room"?, "text", "event"?,
+//!   "message"?}`; `201 {"id"}`. `event` and `message` name a message of
+//!   a tournament's chat, said by `player`: the server quotes it at the
+//!   head of the report's text, as it was kept (so the moderators read
+//!   what was said, not the reporter's copy of it).
 //!   Refused `report/bad_request` (400), `report/too_many` (429, with
 //!   `retry_after_ms`), `report/duplicate` (409).
 //! - `GET /api/mod/reports?status=open|all&after=ID&before=ID`
@@ -129,7 +133,7 @@ pub async fn answer(
                     "the body is {\"player\", \"reason\", \"room\"?, \"text\"}".into(),
                 )
             })?;
-            let checked = ask.check(&account.name)?;
+            let mut checked = ask.check(&account.name)?;
             let player = req
                 .accounts
                 .store()
@@ -139,6 +143,13 @@ pub async fn answer(
                 .ok_or_else(|| {
                     ModError::BadReport(format!("no account is named {:?}", ask.player))
                 })?;
+            if let Some(quote) = quoted(&ask, &player.name, req).await? {
+                checked.text = if checked.text.is_empty() {
+                    quote
+                } else {
+                    format!("{quote}\n{}", checked.text)
+                };
+            }
             let id = reports
                 .file(&account.name, &player.name, checked, now_ms)
                 .await?;
@@ -179,6 +190,41 @@ pub async fn answer(
             Ok((200, json!({ "id": id, "resolution": resolution })))
         }
     }
+}
+
+/// The event chat's message a report names (`event` and `message`),
+/// quoted for the moderators; `None` if it names none. Refused unless
+/// both are given and the message is there, said by `player`.
+async fn quoted(
+    ask: &ReportAsk,
+    player: &str,
+    req: ApiRequest<'_>,
+) -> Result<Option<String>, ModError> {
+    let (event, id) = match (&ask.event, ask.message) {
+        (None, None) => return Ok(None),
+        (Some(event), Some(id)) => (event, id),
+        _ => {
+            return Err(ModError::BadReport(
+                "event and message name a message of an event's chat together".into(),
+            ))
+        }
+    };
+    let chat = crate::chat::EventChat::new(req.store.beside());
+    let Some((line, speaker_key)) = chat.line(event, id).await? else {
+        return Err(ModError::BadReport(format!(
+            "event {event:?} has no chat message {id}"
+        )));
+    };
+    if speaker_key != crate::accounts::name_key(player) {
+        return Err(ModError::BadReport(format!(
+            "message {id} of that chat was said by {}, not {player}",
+            line.name
+        )));
+    }
+    Ok(Some(format!(
+        "[event {event} chat, message {id} at {} ms] {}: {}",
+        line.at_ms, line.name, line.text
+    )))
 }
 
 #[cfg(test)]

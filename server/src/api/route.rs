@@ -2,7 +2,7 @@
 //! upgrade gets. Every `/api/...` path (the replay's and the OpenAPI
 //! document's included), the health check and the metrics are matched
 //! here, each area's paths by its own module (ratings, players,
-//! tournaments, ladder, reports, blocks); every other path is handed to
+//! tournaments and their chat, ladder, reports, blocks); every other path is handed to
 //! `http::route`, the web client's files. Every route is described in
 //! `docs/api/openapi.json`, which the e2e test `openapi` holds to it.
 //!
@@ -13,6 +13,7 @@
 use parlor_protocol::RoomId;
 
 use super::blocks::{self, BlockRoute};
+use super::event_chat::{self, EventChatRoute};
 use super::fairplay::FAIRPLAY_PATH;
 use super::follows::{self, FollowRoute};
 use super::ladder::{self, LadderRoute};
@@ -86,6 +87,8 @@ pub enum Endpoint {
     Logs(Result<LogsQuery, QueryError>),
     /// Tournaments.
     Tournaments(TournamentRoute),
+    /// A tournament page's chat.
+    EventChat(EventChatRoute),
     /// The bot ladders.
     Ladder(LadderRoute),
     /// Reports, and the moderators' queue of them.
@@ -119,6 +122,7 @@ impl Endpoint {
             | Endpoint::Logs(_)
             | Endpoint::FairPlay(_) => false,
             Endpoint::Tournaments(t) => t.changes(),
+            Endpoint::EventChat(c) => c.changes(),
             Endpoint::Ladder(l) => l.changes(),
             Endpoint::Reports(r) => r.changes(),
             Endpoint::Blocks(b) => b.changes(),
@@ -215,6 +219,13 @@ fn endpoint(method: &str, target: &str) -> Option<Endpoint> {
     if let Some(r) = follows::route(method, path) {
         return Some(r.map_or_else(Endpoint::MethodNotAllowed, |r| {
             r.map_or(Endpoint::NotFound, Endpoint::Follows)
+        }));
+    }
+    // Before the tournaments' other paths (which answer the rest of
+    // `/api/tournaments/ID/` as not found).
+    if let Some(r) = event_chat::route(method, path, query) {
+        return Some(r.map_or_else(Endpoint::MethodNotAllowed, |r| {
+            r.map_or(Endpoint::NotFound, Endpoint::EventChat)
         }));
     }
     if let Some(r) = tournaments::route(method, path) {

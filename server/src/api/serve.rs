@@ -195,6 +195,10 @@ async fn dispatch(
                 super::tournaments::answer(t, account, body, req.tournaments, req.peer).await?;
             Ok(Answer::json(status, body))
         }
+        Endpoint::EventChat(c) => {
+            let (status, body) = super::event_chat::answer(c, head, body, req, now_ms).await?;
+            Ok(Answer::json(status, body))
+        }
         Endpoint::Ladder(l) => {
             let account = if l.changes() {
                 let account = who(head, req, false).await?;

@@ -41,7 +41,7 @@ impl TournamentRoute {
 }
 
 /// An id as events have them: a dozen lowercase hex digits.
-fn valid_id(id: &str) -> bool {
+pub(super) fn valid_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 32 && id.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 

@@ -5,12 +5,17 @@
 //! it reaches the room's node in a cluster); the room's actor decides who
 //! may speak on which channel and who reads it (`room::chat`), and keeps
 //! each message beside the log ([`store`]).
+//!
+//! A tournament's page has a chat of its own ([`event`]): the same rules,
+//! kept in its own table and read by polling over HTTP.
 
+pub mod event;
 pub mod rate;
 pub mod store;
 
 use std::time::Duration;
 
+pub use event::{EventChat, EventChatError, EventLine};
 pub use rate::ChatRate;
 pub use store::{log_with_chat, ChatStore};
 

@@ -95,6 +95,7 @@ pub static ASSETS: &[Asset] = assets! {
     "js/tournament.js" => JavaScript,
     "js/eventtables.js" => JavaScript,
     "js/eventnotice.js" => JavaScript,
+    "js/eventchat.js" => JavaScript,
     "js/ladder.js" => JavaScript,
     "js/lib/dates.js" => JavaScript,
     "js/lib/options.js" => JavaScript,

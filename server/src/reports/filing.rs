@@ -1,6 +1,7 @@
 //! What a report must be to be filed: a known player other than the
 //! reporter, a reason from the closed set, a well-formed room id if one
-//! is named, a text within [`MAX_MOD_TEXT_CHARS`]. Checked before the
+//! is named, a text within [`MAX_MOD_TEXT_CHARS`]. (A message of an
+//! event's chat it names is read, and quoted, by the API.) Checked before the
 //! database is asked to count anything.
 
 use parlor_protocol::RoomId;
@@ -24,6 +25,12 @@ pub struct ReportAsk {
     /// What happened, in the reporter's words.
     #[serde(default)]
     pub text: String,
+    /// The tournament whose chat holds the message reported, if any.
+    #[serde(default)]
+    pub event: Option<String>,
+    /// The reported message's id in that chat (with `event`).
+    #[serde(default)]
+    pub message: Option<u64>,
 }
 
 /// A report that passed the checks not needing the database.
@@ -79,6 +86,8 @@ mod tests {
             reason: reason.into(),
             room: room.map(Into::into),
             text: text.into(),
+            event: None,
+            message: None,
         }
     }
 

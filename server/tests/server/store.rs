@@ -49,7 +49,7 @@ async fn the_previous_layout_is_migrated_and_keeps_its_rows() {
     let file = backend.sqlite_file().unwrap_or_else(|| panic!("a file"));
     let version: i64 =
         ok(ok(Connection::open(file)).query_row("PRAGMA user_version", [], |r| r.get(0)));
-    assert_eq!(version, 13);
+    assert_eq!(version, 14);
 }
 
 #[tokio::test]
@@ -163,7 +163,12 @@ async fn a_layout_1_database_is_migrated_with_every_step() {
 
     let c = ok(Connection::open(&db));
     let version: i64 = ok(c.query_row("PRAGMA user_version", [], |r| r.get(0)));
-    assert_eq!(version, 13);
+    assert_eq!(version, 14);
+    let event_chat: i64 = ok(c.query_row("SELECT count(*) FROM event_chat", [], |r| r.get(0)));
+    assert_eq!(
+        event_chat, 0,
+        "the event chat table is made by the migration"
+    );
     let follows: i64 = ok(c.query_row("SELECT count(*) FROM follows", [], |r| r.get(0)));
     assert_eq!(follows, 0, "the follows table is made by the migration");
     let events: i64 = ok(c.query_row("SELECT count(*) FROM events", [], |r| r.get(0)));

@@ -17,19 +17,20 @@ export const MAX_CHAT_CHARS = 300;
 const OFF_KEY = 'parlor.chatOff';
 
 /** The canned phrases (protocol/src/chat.rs, Phrase) and their text. */
-const PHRASES = [
+export const PHRASES = [
   ['good_game', 'Good game'],
   ['good_luck', 'Good luck'],
   ['thanks', 'Thanks'],
   ['well_played', 'Well played'],
 ];
 
-/** Whether the player switched the chat off (in any room). */
+/** Whether the player switched the chat off (in any room, and events' chat). */
 export function chatOff() {
   return localStorage.getItem(OFF_KEY) === 'yes';
 }
 
-function setChatOff(off) {
+/** Remembers the switch (shared by rooms and events). */
+export function setChatOff(off) {
   if (off) localStorage.setItem(OFF_KEY, 'yes');
   else localStorage.removeItem(OFF_KEY);
 }

@@ -31,8 +31,11 @@ function refusalText(err) {
   }
 }
 
-/** Opens the report form about `name` (the room filled in when given). */
-export function openReport(app, name, room) {
+/**
+ * Opens the report form about `name` (the room filled in when given;
+ * `about`, a message of an event's chat: `{event, message, quote}`).
+ */
+export function openReport(app, name, room, about) {
   const old = document.getElementById('report-dialog');
   if (old) old.remove();
   const said = h('p', { class: 'refusal', id: 'report-refusal', role: 'alert' });
@@ -40,6 +43,7 @@ export function openReport(app, name, room) {
   const form = h('form', { id: 'report-form', method: 'dialog' },
     h('h3', {}, `Report ${name}`),
     room ? h('p', { class: 'hint' }, `About room ${room}.`) : null,
+    about ? h('p', { class: 'hint', id: 'report-about' }, `About their message in the event's chat: "${about.quote}"`) : null,
     h('fieldset', {}, h('legend', {}, 'Reason'),
       REASONS.map(([value, label], i) => h('div', {},
         h('label', {}, h('input', { type: 'radio', name: 'reason', value, id: `report-${value}`, checked: i === 0 }), ` ${label}`)))),
@@ -57,6 +61,7 @@ export function openReport(app, name, room) {
     done.textContent = '';
     const body = { player: name, reason: form.elements.reason.value, text: form.elements.text.value };
     if (room) body.room = room;
+    if (about) { body.event = about.event; body.message = about.message; }
     try {
       const r = await api('POST', '/api/reports', body);
       done.textContent = 'Thank you: the moderators will read your report.';

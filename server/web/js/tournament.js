@@ -4,6 +4,8 @@
 // Leave, the players, the standings and the rounds. While the event is
 // upcoming or running the page asks again every couple of seconds (and at
 // once when a round seats this account), but not while the tab is hidden.
+// The event's chat (eventchat.js) is loaded once the event is shown, and
+// kept across redraws.
 
 import { h, put } from './dom.js';
 import { clientSeed } from './net.js';
@@ -73,6 +75,16 @@ export function showTournament(app, id) {
   let drawn = '';
   let gone = false;
   let poll = null;
+  /** The chat's place: one element, kept across redraws. */
+  const chatSlot = h('div', { class: 'event-chat-slot', id: 'event-chat-slot' });
+  let chat = null;
+  const loadChat = () => {
+    import('./eventchat.js').then(m => {
+      if (!gone) { chat = m.eventChatPanel(app, id); put(chatSlot, chat.el); }
+    }, () => {
+      put(chatSlot, h('p', { class: 'refusal', role: 'alert' }, 'The chat could not be loaded: check the connection and reload the page.'));
+    });
+  };
 
   const tick = () => {
     const target = info && countdownTarget(info);
@@ -148,6 +160,7 @@ export function showTournament(app, id) {
           ranked && e.format === 'round-robin' ? [h('h3', {}, 'Crosstable'), crosstable(e)] : null,
           e.rounds.length ? [h('h3', {}, e.format === 'arena' ? 'Waves, latest first' : 'Rounds, latest first'), roundsList(e, me, play)] : null),
         h('aside', { class: 'event-about', 'aria-labelledby': 'event-about' },
+          chatSlot,
           h('h3', { id: 'event-about' }, 'About this event'),
           facts(e),
           e.seed ? h('p', { class: 'hint' }, 'The seed is revealed: its SHA-256 is the commitment, and with it anyone can re-check every pairing and deal (',
@@ -157,6 +170,7 @@ export function showTournament(app, id) {
   };
 
   const apply = e => {
+    if (!info) loadChat();
     info = e;
     // Drawn again only when something changed: a redraw moves a keyboard
     // user's focus and makes a screen reader start over.
@@ -199,5 +213,6 @@ export function showTournament(app, id) {
     clearInterval(ticker);
     document.removeEventListener('visibilitychange', visible);
     offs.forEach(off => off());
+    if (chat) chat.dispose();
   };
 }

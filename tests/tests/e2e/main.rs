@@ -27,6 +27,7 @@ mod credentials;
 mod cribbage;
 mod docs;
 mod docs_blocks;
+mod event_chat;
 mod event_limits;
 mod event_page;
 mod fair_deals;

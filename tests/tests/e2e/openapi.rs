@@ -775,6 +775,81 @@ async fn every_documented_operation_answers_as_the_document_says() {
     )
     .await;
 
+    // The event's chat (Target is muted above).
+    let chat = format!("/api/tournaments/{event}/chat");
+    let line = api
+        .expect(
+            201,
+            "POST",
+            &chat,
+            &[bearer(&alice)],
+            Some(json!({"text": "good luck"})),
+        )
+        .await;
+    assert_eq!(line.body["id"], json!(1));
+    api.expect(
+        201,
+        "POST",
+        &chat,
+        &[bearer(&alice)],
+        Some(json!({"phrase": "thanks"})),
+    )
+    .await;
+    let read = api.expect(200, "GET", &chat, none, None).await;
+    assert_eq!(read.body["lines"].as_array().map(Vec::len), Some(2));
+    api.expect(
+        200,
+        "GET",
+        &format!("{chat}?after=1"),
+        &[bearer(&alice)],
+        None,
+    )
+    .await;
+    api.expect(400, "GET", &format!("{chat}?after=x"), none, None)
+        .await;
+    api.expect(404, "GET", "/api/tournaments/0000000000ff/chat", none, None)
+        .await;
+    api.expect(401, "POST", &chat, none, Some(json!({"text": "hi"})))
+        .await;
+    api.expect(
+        400,
+        "POST",
+        &chat,
+        &[bearer(&alice)],
+        Some(json!({"text": " "})),
+    )
+    .await;
+    let muted = api
+        .expect(
+            403,
+            "POST",
+            &chat,
+            &[bearer(&target)],
+            Some(json!({"text": "hi"})),
+        )
+        .await;
+    assert_eq!(muted.code(), "chat/muted");
+    for _ in 2..parlor_server::chat::MAX_CHAT_PER_WINDOW {
+        api.expect(
+            201,
+            "POST",
+            &chat,
+            &[bearer(&alice)],
+            Some(json!({"text": "gl"})),
+        )
+        .await;
+    }
+    let flood = api
+        .expect(
+            429,
+            "POST",
+            &chat,
+            &[bearer(&alice)],
+            Some(json!({"text": "gl"})),
+        )
+        .await;
+    assert_eq!(flood.code(), "chat/rate_limited");
+
     // The ladder.
     api.expect(200, "GET", "/api/ladder", none, None).await;
     api.expect(200, "GET", "/api/ladder/nimrod", none, None)

@@ -16,7 +16,7 @@ use tokio_postgres::Client;
 use super::super::StoreError;
 
 /// The layout this server writes, kept in `layout.version`.
-pub const LAYOUT: i32 = 14;
+pub const LAYOUT: i32 = 15;
 
 /// Layout 1.
 ///
@@ -410,12 +410,27 @@ CREATE UNLOGGED TABLE IF NOT EXISTS mm_epoch (
 );
 ";
 
+/// Layout 15, as SQLite's layout 14: each tournament's chat.
+const LAYOUT_15: &str = "
+CREATE TABLE event_chat (
+    event text NOT NULL,
+    id bigint NOT NULL,
+    at_ms bigint NOT NULL,
+    speaker_key text NOT NULL,
+    name text NOT NULL,
+    text text NOT NULL,
+    phrase text,
+    PRIMARY KEY (event, id)
+);
+CREATE INDEX event_chat_speaker ON event_chat (speaker_key, at_ms);
+";
+
 /// Each layout's step from the one before, in order: `STEPS[n]` brings
 /// layout `n` to `n + 1` (layout 0: an empty schema). A new table or
 /// column is a new step at the end (and [`LAYOUT`] one more).
 const STEPS: &[&str] = &[
     LAYOUT_1, LAYOUT_2, LAYOUT_3, LAYOUT_4, LAYOUT_5, LAYOUT_6, LAYOUT_7, LAYOUT_8, LAYOUT_9,
-    LAYOUT_10, LAYOUT_11, LAYOUT_12, LAYOUT_13, LAYOUT_14,
+    LAYOUT_10, LAYOUT_11, LAYOUT_12, LAYOUT_13, LAYOUT_14, LAYOUT_15,
 ];
 
 // Every layout has its step.

@@ -54,7 +54,7 @@ use rusqlite::{Connection, OptionalExtension};
 use super::StoreError;
 
 /// The layout this server writes, kept in `PRAGMA user_version`.
-pub const LAYOUT: i64 = 13;
+pub const LAYOUT: i64 = 14;
 
 /// Layout 2, with layout 3's columns (a new file starts at layout 3).
 /// `seats` and `moves` are `WITHOUT ROWID`: keyed by their
@@ -378,6 +378,23 @@ CREATE TABLE follows (
 ) WITHOUT ROWID;
 ";
 
+/// Layout 14: each tournament's chat (`event_chat`), by event and
+/// message id, with the speaker's account key (for blocks and the rate,
+/// counted per account over every event: `event_chat_speaker`).
+const EVENT_CHAT: &str = "
+CREATE TABLE event_chat (
+    event TEXT NOT NULL,
+    id INTEGER NOT NULL,
+    at_ms INTEGER NOT NULL,
+    speaker_key TEXT NOT NULL,
+    name TEXT NOT NULL,
+    text TEXT NOT NULL,
+    phrase TEXT,
+    PRIMARY KEY (event, id)
+) WITHOUT ROWID;
+CREATE INDEX event_chat_speaker ON event_chat (speaker_key, at_ms);
+";
+
 /// The steps from layout 3 on, in order: `STEPS[i]` brings layout
 /// `FIRST_STEPPED + i` to the next. A new table or column is a new step
 /// at the end (and [`LAYOUT`] one more). Layouts before 3 are first
@@ -393,6 +410,7 @@ const STEPS: &[&str] = &[
     MODERATION,
     CHAT,
     FOLLOWS,
+    EVENT_CHAT,
 ];
 
 /// The layout [`STEPS`] starts from.

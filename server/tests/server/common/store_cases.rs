@@ -416,7 +416,8 @@ pub async fn an_accounts_games_are_listed_with_whose_turn_it_is(backend: &Backen
 pub fn downgrade_sql(backend: &Backend) -> &'static str {
     match backend {
         Backend::Sqlite(_) => {
-            "DROP TABLE follows;
+            "DROP TABLE event_chat;
+             DROP TABLE follows;
              DROP TABLE chat;
              DROP TABLE fairplay_games;
              DROP TABLE blocks;
@@ -442,7 +443,8 @@ pub fn downgrade_sql(backend: &Backend) -> &'static str {
         Backend::Postgres(_) => {
             // Matchmaking's books as layout 8 made them (layout 8's step
             // makes them again, with identities; layout 14 converts them).
-            "DROP TABLE mm_epoch;
+            "DROP TABLE event_chat;
+             DROP TABLE mm_epoch;
              DROP TABLE mm_seeks;
              DROP TABLE mm_challenges;
              DROP SEQUENCE mm_ids;
@@ -553,6 +555,9 @@ pub async fn the_previous_layout_is_migrated_and_keeps_its_rows(backend: &Backen
         // The follows' table is there, empty.
         let follows = parlor_server::follows::Follows::new(s.beside());
         assert!(ok(follows.list("eve").await).is_empty());
+        // So is the events' chat's.
+        let chat = parlor_server::chat::EventChat::new(s.beside());
+        assert!(ok(chat.read("anyevent", Some("eve"), None).await).is_empty());
         (unfinished, closed, ok(s.games_of("eve", 10).await))
     })
     .await;
