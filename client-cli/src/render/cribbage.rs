@@ -261,11 +261,16 @@ impl Cribbage {
         } else {
             format!("{} deals", name(u, v, v.dealer))
         };
-        s.push_str(&format!(
-            "  Hand {} · {dealer} · {}\n",
-            v.hand_number,
-            crib_of(u, v, v.dealer)
-        ));
+        let hand = format!("  Hand {} · {dealer}", v.hand_number);
+        let crib = crib_of(u, v, v.dealer);
+        // Long names (a partner bot's, say) put the crib on a line of its
+        // own rather than past the screen's edge.
+        let one = format!("{hand} · {crib}");
+        if one.chars().count() <= super::SCREEN_WIDTH {
+            s.push_str(&format!("{one}\n"));
+        } else {
+            s.push_str(&format!("{hand}\n  {crib}\n"));
+        }
         if let Some(start) = v.start {
             s.push_str(&format!("  Start card: {}\n", card(start)));
         }
@@ -309,11 +314,20 @@ impl Cribbage {
 
     fn previous_show(&self, u: &Update, v: &View, prev: &HandRecord, told: usize) -> String {
         let dealer = name(u, v, prev.dealer);
-        let mut s = format!(
-            "  -- The show of hand {} ({dealer} dealt; start card {}) --\n",
-            prev.number,
-            prev.start.map(card).unwrap_or_else(|| "none".into())
+        let start = prev.start.map(card).unwrap_or_else(|| "none".into());
+        let one = format!(
+            "  -- The show of hand {} ({dealer} dealt; start card {start}) --",
+            prev.number
         );
+        // Long names put who dealt on a line of its own, within the screen.
+        let mut s = if one.chars().count() <= super::SCREEN_WIDTH {
+            format!("{one}\n")
+        } else {
+            format!(
+                "  -- The show of hand {} --\n  {dealer} dealt; start card {start}.\n",
+                prev.number
+            )
+        };
         s.push_str(&show(u, v, &prev.shown, &prev.events, told, prev.start));
         s.push_str("  --\n");
         s
