@@ -136,7 +136,7 @@ error_codes! {
     TournamentTooMany = "tournament/too_many": "This account has as many upcoming tournaments as allowed, or its address has created as many today; wait for one to start.",
     ChallengeRatedLimit = "challenge/rated_limit": "These two accounts have played as many rated games together in the last 24 hours as count; play casual, or later.",
     RoomBadName = "room/bad_name": "The guest name holds a character other than a letter, a digit, `_` or `-`, or is an account's name (whatever its case); choose another, or log in.",
-    RatedCooldown = "rated/cooldown": "This account let too many rated matches be aborted by not moving; it may not seek, challenge or accept rated games until `retry_after_ms`.",
+    RatedCooldown = "rated/cooldown": "This account let too many rated matches be aborted (by not moving, or with `abort`); it may not seek, challenge or accept rated games until `retry_after_ms`.",
     ModForbidden = "mod/forbidden": "Only a moderator (or, where said, an admin) may do that.",
     ModProtected = "mod/protected": "A moderator cannot act on an admin, nor on another moderator unless an admin.",
     ModBadRequest = "mod/bad_request": "The moderation request is not valid (a reason outside the closed set, minutes out of range, a text too long, an unknown mark); the message says why.",
@@ -154,6 +154,8 @@ error_codes! {
     ChatBadText = "chat/bad_text": "The chat message is empty, longer than 300 characters or holds a control character, or gives both or neither of `text` and `phrase`; the message says why.",
     ChatNotAllowed = "chat/not_allowed": "This connection may not speak on that channel of the room (not in the room, or a player to the spectators during the game).",
     ChatGuestsCasualOnly = "chat/guests_casual_only": "A guest may read a room's chat but speak only in casual (unrated) rooms.",
+    AbortTooLate = "abort/too_late": "Your seat has made its first move in this match: it can no longer be aborted (`leave` resigns it).",
+    AbortEventGame = "abort/event_game": "A tournament's or the ladder's game is never aborted: it ends by its rules or on time.",
     FollowBadRequest = "follow/bad_request": "The follow is not valid (an unknown player, oneself, or more follows than one account keeps); the message says why.",
 }
 
