@@ -10,6 +10,8 @@ pub enum Command {
     Help,
     /// Give up the game: the seat loses at once.
     Resign,
+    /// End the match without a result, before one's own first move.
+    Abort,
     /// Leave, keeping the seat to resume later.
     Quit,
     /// The last moves.
@@ -22,6 +24,7 @@ impl Command {
         match line.trim().to_lowercase().as_str() {
             "help" | "h" => Some(Command::Help),
             "resign" => Some(Command::Resign),
+            "abort" | "/abort" => Some(Command::Abort),
             "quit" | "exit" => Some(Command::Quit),
             "last" => Some(Command::Last),
             _ => None,
@@ -33,8 +36,9 @@ impl Command {
 pub fn help() -> String {
     format!(
         "In a game, type `help` for how to move and these commands, `last` for the last \
-         {LAST_SHOWN} moves, `resign` to give the game up (you lose), or `quit` to leave and keep \
-         your seat to come back later.\nCtrl-C asks whether to resign or to leave the seat."
+         {LAST_SHOWN} moves, `resign` to give the game up (you lose), `/abort` to end it without a \
+         result before your first move (not in a tournament or the ladder), or `quit` to leave and \
+         keep your seat to come back later.\nCtrl-C asks whether to resign or to leave the seat."
     )
 }
 
@@ -48,6 +52,8 @@ mod tests {
         assert_eq!(Command::read("QUIT"), Some(Command::Quit));
         assert_eq!(Command::read("resign"), Some(Command::Resign));
         assert_eq!(Command::read("last"), Some(Command::Last));
+        assert_eq!(Command::read("/abort"), Some(Command::Abort));
+        assert_eq!(Command::read("Abort"), Some(Command::Abort));
         assert_eq!(Command::read("a 3"), None);
         assert_eq!(Command::read("5h kd"), None);
     }

@@ -385,6 +385,13 @@ fn show_update(
         }
         return Ok(Some(Ending::Finished(*outcome)));
     }
+    if u.closed == Some(parlor_protocol::Closed::Aborted) {
+        writeln!(
+            out,
+            "The match was aborted: it has no result and does not count."
+        )?;
+        return Ok(Some(Ending::Closed));
+    }
     if let Some(closed) = u.closed {
         writeln!(out, "The room closed without a result ({closed:?}).")?;
         return Ok(Some(Ending::Closed));
@@ -491,6 +498,7 @@ async fn player_input(
             return Ok(None);
         }
         Some(Command::Resign) => return resign(client, t, out).await,
+        Some(Command::Abort) => return abort(client, t, out).await,
         Some(Command::Quit) => return quit(client, opts, out),
         None => {}
     }
@@ -531,6 +539,30 @@ async fn resign(
         })
         .await?;
     // The final update, with the outcome, ends the game.
+    Ok(None)
+}
+
+/// Asks to abort the match: the final update (closed, aborted) ends the
+/// game, or the server's refusal is shown.
+async fn abort(
+    client: &mut Client,
+    t: &mut Table,
+    out: &mut impl Write,
+) -> Result<Option<Ending>, PlayError> {
+    if !t.current.as_ref().is_some_and(|u| u.may_abort) {
+        writeln!(
+            out,
+            "The match cannot be aborted now (only before your first move, and never in a \
+             tournament or the ladder): `resign` gives it up."
+        )?;
+        return Ok(None);
+    }
+    writeln!(out, "You abort the match.")?;
+    client
+        .send(&ClientMsg::Abort {
+            room: t.room.clone(),
+        })
+        .await?;
     Ok(None)
 }
 

@@ -82,6 +82,7 @@ fn update(log: &MatchLog, game: &parlor_games::AnyGame, seq: u64) -> Update {
         outcome,
         closed: None,
         rating_changes: None,
+        may_abort: false,
     }
 }
 

@@ -25,6 +25,7 @@ pub const CLIENT_TYPES: &[&str] = &[
     "add_bot",
     "play",
     "leave",
+    "abort",
     "get_log",
     "analyze",
     "ping",
@@ -147,6 +148,13 @@ pub enum ClientMsg {
     },
     /// Stop watching; give up a seat before the match starts; resign during it.
     Leave {
+        /// The room.
+        room: RoomId,
+    },
+    /// End a started match without a result, before one's own seat has
+    /// made its first move: not rated; counts toward `rated/cooldown` in a
+    /// rated match. Never a tournament's or the ladder's game.
+    Abort {
         /// The room.
         room: RoomId,
     },

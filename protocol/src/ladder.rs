@@ -89,6 +89,10 @@ pub struct LadderGameInfo {
     /// How it ended; absent while it is played.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result: Option<LadderResult>,
+    /// How it ended, with a result (absent for a game recorded before it
+    /// was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<crate::GameEnd>,
     /// When it ended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ended_ms: Option<u64>,

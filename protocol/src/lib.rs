@@ -11,6 +11,7 @@ mod chat;
 mod client;
 mod codec;
 mod error_code;
+mod game_end;
 mod ladder;
 mod matchmaking;
 mod ratings;
@@ -25,6 +26,7 @@ pub use chat::{check_chat_text, BadText, Channel, ChatLine, Phrase, MAX_CHAT_CHA
 pub use client::{ClientMsg, CLIENT_TYPES, MAX_ROOMS_PER_PAGE};
 pub use codec::{decode_client, decode_server, encode, DecodeFailure};
 pub use error_code::ErrorCode;
+pub use game_end::GameEnd;
 pub use ladder::{
     LadderEntrantInfo, LadderGame, LadderGameInfo, LadderInfo, LadderResult, LadderSeat,
     LadderSummary,

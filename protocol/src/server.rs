@@ -48,6 +48,11 @@ pub struct Update {
     /// rated player's change.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating_changes: Option<Vec<crate::RatingChange>>,
+    /// The recipient's seat may `abort` the match now (it has started,
+    /// the seat has not yet made its first move, and it is no
+    /// tournament's or ladder's game); absent otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub may_abort: bool,
 }
 
 /// What happened at one step of a match. `M` is the move: JSON as read

@@ -115,6 +115,9 @@ pub struct TournamentPlayer {
 pub struct TournamentResult {
     /// The seats that won; empty for a draw.
     pub winners: Vec<Seat>,
+    /// How it ended (absent from an event stored before it was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<crate::GameEnd>,
 }
 
 /// One game of a round.

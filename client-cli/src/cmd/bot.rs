@@ -30,10 +30,16 @@ pub struct Args {
     #[arg(long, conflicts_with_all = ["create", "seek", "accept_challenges", "ladder"])]
     tournament: Option<String>,
     /// Enter this game's bot ladder and play every game it gives (several
-    /// at once) until --games are played (if given) or Ctrl-C, then leave
-    /// it; prints a JSON summary. Needs the bot's account (--token).
+    /// at once) until --games are taken and played (then it leaves the
+    /// ladder) or Ctrl-C (it stays entered, listed as not connected, and
+    /// is paired again when it is back; see --leave); prints a JSON
+    /// summary. Needs the bot's account (--token).
     #[arg(long, conflicts_with_all = ["create", "seek", "accept_challenges"])]
     ladder: Option<GameKind>,
+    /// With --ladder: leave the ladder on Ctrl-C too (off its table until
+    /// it enters again).
+    #[arg(long, requires = "ladder")]
+    leave: bool,
     /// With --tournament: print the standings as JSON, for scripts.
     #[arg(long, requires = "tournament")]
     json: bool,
@@ -102,7 +108,10 @@ pub async fn run(a: Args) -> Result<(), String> {
             &a.server,
             game,
             a.strategy.as_deref(),
-            a.games,
+            parlor_cli::ladder::player::Until {
+                games: a.games,
+                leave_on_stop: a.leave,
+            },
             &mut rng,
             stop,
         )

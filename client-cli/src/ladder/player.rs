@@ -3,8 +3,11 @@
 //! it (the `ladder_game` message, and the page read now and then for a
 //! game announced while it was away), plays each with a [`SeatBot`](crate::bot::SeatBot)
 //! (several at once), and once it has taken as many games as it was asked
-//! for, or is interrupted, leaves the ladder (`ladder_leave`); it plays
-//! out the games it holds unless interrupted. A dropped connection is
+//! for leaves the ladder (`ladder_leave`: paired no more) and plays out
+//! the games it holds. Interrupted, it stops at once and stays entered
+//! (unless asked to leave): the ladder lists it as not connected and
+//! pairs it again when it comes back, as the server keeps an entrant
+//! until it leaves. A dropped connection is
 //! made again and resumed ([`crate::reconnect`]): the ladder entry is
 //! the server's, the seats come back with the resume token.
 
@@ -45,18 +48,30 @@ async fn leave(client: &mut Client, game: GameKind) -> Result<(), ClientError> {
     client.send(&ClientMsg::LadderLeave { game }).await
 }
 
+/// How `play_ladder` ends.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Until {
+    /// Games to take, after which it leaves the ladder and plays them
+    /// out (`None`: until stopped).
+    pub games: Option<u32>,
+    /// Leave the ladder when stopped too (else the entry stays).
+    pub leave_on_stop: bool,
+}
+
 /// Plays `game`'s ladder as `client`'s account with `strategy` until
-/// `games` games are taken and played (`None`: until `stop` resolves),
-/// then leaves it; the games played.
+/// `until.games` games are taken and played (then it leaves the ladder)
+/// or `stop` resolves (then it leaves only if `until.leave_on_stop`);
+/// the games played.
 pub async fn play_ladder(
     client: &mut Client,
     url: &str,
     game: GameKind,
     strategy: Option<&str>,
-    games: Option<u32>,
+    until: Until,
     rng: &mut GameRng,
     stop: impl std::future::Future<Output = ()>,
 ) -> Result<Summary, String> {
+    let games = until.games;
     let me = client
         .account()
         .map(|a| a.name.clone())
@@ -118,7 +133,9 @@ pub async fn play_ladder(
         };
         let msg = tokio::select! {
             _ = &mut stop => {
-                if entered {
+                // Stopping is not leaving: an entrant that goes away stays
+                // listed (not connected) and is paired when it is back.
+                if entered && until.leave_on_stop {
                     client
                         .request(&ClientMsg::LadderLeave { game }, |m| {
                             matches!(m, ServerMsg::LadderLeft { .. }).then_some(())

@@ -102,6 +102,7 @@ mod tests {
             seats: vec![a.into(), b.into()],
             result: Some(TournamentResult {
                 winners: vec![Seat(1)],
+                end: None,
             }),
         }
     }

@@ -233,6 +233,7 @@ mod tests {
             seats: vec![a.into(), b.into()],
             result: winners.map(|w| TournamentResult {
                 winners: w.into_iter().map(Seat).collect(),
+                end: None,
             }),
         }
     }

@@ -3,7 +3,7 @@
 //! is its bound), leaves, and prints its summary; both games are rated
 //! (two ledger lines, each against an anchor), the ladder's page counts
 //! them, and `parlor ladder nimrod` shows the page as a table and as
-//! JSON.
+//! JSON. Stopped by Ctrl-C instead, a ladder bot stays entered.
 
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
@@ -162,5 +162,106 @@ fn a_ladder_bot_plays_its_games_rated_and_leaves() {
         "{table}"
     );
     assert!(table.contains("Latest results"), "{table}");
+    rt.block_on(server.stop()).unwrap();
+}
+
+/// Stopping a ladder bot is not leaving the ladder: `parlor bot --ladder
+/// nimrod` stopped by Ctrl-C (SIGINT) once it has a game exits without
+/// `ladder_leave`, and the ladder keeps listing it, as not connected.
+#[test]
+fn a_ladder_bot_stopped_by_ctrl_c_stays_listed_as_not_connected() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let config = Config {
+        limits: Limits {
+            ladder: LadderSettings {
+                tick: Duration::from_millis(200),
+                ..LadderSettings::default()
+            },
+            ..Limits::default()
+        },
+        ..Config::default()
+    };
+    let server = rt
+        .block_on(Server::start(([127, 0, 0, 1], 0).into(), config))
+        .unwrap();
+    let url = server.url();
+    let dir = tempfile::tempdir().unwrap();
+    let token = account_token(&rt, &url, "stayer");
+    let page = |dir: &std::path::Path| {
+        json_out(&parlor(
+            dir,
+            &["ladder", "nimrod", "--json", "--server", &url],
+        ))
+    };
+    let me = |page: &Value| {
+        page["entrants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["name"] == "stayer")
+            .cloned()
+    };
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parlor"))
+        .args([
+            "bot",
+            "--server",
+            &url,
+            "--token",
+            &token,
+            "--ladder",
+            "nimrod",
+            "--strategy",
+            "optimal",
+        ])
+        .env("XDG_CONFIG_HOME", dir.path())
+        .env_remove("PARLOR_TOKEN")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Entered, connected, and given a game.
+    let deadline = Instant::now() + WITHIN;
+    loop {
+        let page = page(dir.path());
+        if me(&page).is_some_and(|e| e["connected"] == true && e["games"].as_u64() > Some(0)) {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the bot never played: {page}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let interrupted = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(interrupted.success());
+    let deadline = Instant::now() + WITHIN;
+    while child.try_wait().unwrap().is_none() {
+        assert!(Instant::now() < deadline, "the bot did not stop");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Still on the ladder once its presence has lapsed: listed, not
+    // connected (the page greys it), its record kept.
+    let deadline = Instant::now() + WITHIN;
+    loop {
+        let page = page(dir.path());
+        let Some(entry) = me(&page) else {
+            panic!("the stopped bot left the ladder: {page}");
+        };
+        if entry["connected"] == false {
+            assert!(entry["games"].as_u64() > Some(0), "{entry}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "still connected: {page}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
     rt.block_on(server.stop()).unwrap();
 }

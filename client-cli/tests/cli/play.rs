@@ -447,3 +447,37 @@ fn a_waiting_room_shows_no_deal_and_the_seat_shows_the_players_name() {
     assert!(p.wait_exit().success(), "{}", p.transcript);
     rt.block_on(server.stop()).unwrap();
 }
+
+#[test]
+fn abort_ends_the_game_without_a_result_only_before_ones_first_move() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = server(&rt);
+    let url = server.url();
+    let args = [
+        "play",
+        "nimrod",
+        "--server",
+        &url,
+        "--options",
+        r#"{"piles":[5,9]}"#,
+    ];
+    // Before our first move: the match ends, aborted, and so does the command.
+    let mut p = Session::start(&args);
+    p.expect("Your move");
+    p.send("/abort");
+    p.expect("You abort the match.");
+    p.expect("The match was aborted: it has no result and does not count.");
+    assert!(p.wait_exit().success(), "{}", p.transcript);
+    // After it: refused here, the game goes on, and resigning still ends it.
+    let mut p = Session::start(&args);
+    p.expect("Your move");
+    p.send("a 1");
+    p.expect("Last move: optimal bot");
+    p.expect("Your move");
+    p.send("/abort");
+    p.expect("The match cannot be aborted now");
+    p.send("resign");
+    p.expect("optimal bot won by forfeit. You lose.");
+    assert!(p.wait_exit().success(), "{}", p.transcript);
+    rt.block_on(server.stop()).unwrap();
+}

@@ -153,6 +153,7 @@ fn event(rules: EventRules, names: &[&str], seed: &EventSeed) -> Event {
                 seats: g.seats.to_vec(),
                 result: Some(TournamentResult {
                     winners: winners.iter().map(|&s| Seat(s)).collect(),
+                    end: Some(parlor_protocol::GameEnd::Rules),
                 }),
             });
             record.games.push(GameRecord {

@@ -72,6 +72,7 @@ fn client_type(m: &ClientMsg) -> &'static str {
         ClientMsg::AddBot { .. } => "add_bot",
         ClientMsg::Play { .. } => "play",
         ClientMsg::Leave { .. } => "leave",
+        ClientMsg::Abort { .. } => "abort",
         ClientMsg::GetLog { .. } => "get_log",
         ClientMsg::Analyze { .. } => "analyze",
         ClientMsg::Ping { .. } => "ping",

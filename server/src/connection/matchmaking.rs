@@ -413,7 +413,7 @@ impl Session {
             Ok(Some(wait)) => {
                 self.out.send(&ServerMsg::Error {
                     code: ErrorCode::RatedCooldown,
-                    message: format!("your silence aborted too many rated matches lately: no rated play for {} more minutes", wait.div_ceil(60_000)),
+                    message: format!("you aborted too many rated matches lately (by not moving, or with abort): no rated play for {} more minutes", wait.div_ceil(60_000)),
                     room: None,
                     detail: Some(serde_json::json!({ "retry_after_ms": wait })),
                 });

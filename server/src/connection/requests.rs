@@ -95,6 +95,7 @@ impl Session {
                 mv,
             } => self.forward(room, RoomRequest::Play { seat, seq, mv }, false),
             ClientMsg::Leave { room } => self.forward(room, RoomRequest::Leave, false),
+            ClientMsg::Abort { room } => self.forward(room, RoomRequest::Abort, false),
             ClientMsg::GetLog { room, predict } => self.get_log(room, predict).await,
             ClientMsg::Analyze { game, tool, input } => self.analyze(game, tool, input),
             ClientMsg::Seek {

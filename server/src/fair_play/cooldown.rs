@@ -1,6 +1,7 @@
 //! The rated cooldown (lichess's play ban, our own rule): a rated match
-//! aborted because a seat never made its first move is free once, but an
-//! account whose silence aborted [`ABORTS_BEFORE_COOLDOWN`] rated matches
+//! aborted because a seat never made its first move (its clock ran out,
+//! or its player sent `abort`) is free once, but an account that aborted
+//! [`ABORTS_BEFORE_COOLDOWN`] rated matches
 //! within [`ABORT_WINDOW_MS`] may not make or accept rated seeks or
 //! challenges for [`COOLDOWN_BASE_MS`], twice as long for each further
 //! cooldown within [`COOLDOWN_MEMORY_MS`], at most [`COOLDOWN_MAX_MS`].
@@ -51,8 +52,8 @@ pub fn cooldown_until(aborts: &[u64]) -> Option<u64> {
     until
 }
 
-/// Records that the account `key`'s silence aborted the rated match in
-/// `room` at `at_ms`.
+/// Records that the account `key` (its silence, or its `abort`) aborted
+/// the rated match in `room` at `at_ms`.
 pub async fn record_abort(
     store: &Store,
     key: &str,

@@ -7,7 +7,7 @@
 //!   rematch between them is refused and seeks do not pair them rated, so
 //!   two puppets cannot farm a third's rating. (The ladder keeps its own
 //!   cap, `ladder/`; tournaments pair whom their rules pair.)
-//! - [`cooldown`]: an account whose silence aborted 3 rated matches in a
+//! - [`cooldown`]: an account whose silence (or whose `abort`) aborted 3 rated matches in a
 //!   day may not make or accept rated seeks or challenges for an hour,
 //!   doubling each time.
 //! - [`review`]: engine agreement counted after every rated match of a

@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 
 use parlor_games::GameKind;
-use parlor_protocol::{LadderGameInfo, LadderResult, RoomId};
+use parlor_protocol::{GameEnd, LadderGameInfo, LadderResult, RoomId};
 
 use crate::schedule::LeasedTable;
 use crate::store::{Arg, Beside, Col, Kind, StoreError};
@@ -51,6 +51,9 @@ pub struct GameRow {
     pub ended_ms: Option<u64>,
     /// How.
     pub result: Option<LadderResult>,
+    /// How it came to that result (`None` for a game recorded before it
+    /// was kept).
+    pub end: Option<GameEnd>,
 }
 
 impl GameRow {
@@ -61,6 +64,7 @@ impl GameRow {
             seats: self.seats.to_vec(),
             started_ms: self.started_ms,
             result: self.result,
+            end: self.end,
             ended_ms: self.ended_ms,
         }
     }
@@ -87,12 +91,43 @@ fn result_text(r: LadderResult) -> &'static str {
     }
 }
 
+fn end_text(e: GameEnd) -> &'static str {
+    match e {
+        GameEnd::Rules => "rules",
+        GameEnd::Resigned => "resigned",
+        GameEnd::Time => "time",
+        GameEnd::Forfeit => "forfeit",
+    }
+}
+
+/// A finished game's `result` column: the result, then how it ended
+/// after a `/` (`seat1/time`). Kept in the one column rather than a new
+/// one: rows written before the ending was kept hold the result alone,
+/// and read with no ending.
+fn stored_result(r: LadderResult, end: Option<GameEnd>) -> String {
+    match end {
+        Some(e) => format!("{}/{}", result_text(r), end_text(e)),
+        None => result_text(r).to_owned(),
+    }
+}
+
 fn parse_result(s: &str) -> Option<LadderResult> {
-    Some(match s {
+    let result = s.split_once('/').map_or(s, |(r, _)| r);
+    Some(match result {
         "seat0" => LadderResult::Seat0,
         "seat1" => LadderResult::Seat1,
         "draw" => LadderResult::Draw,
         "void" => LadderResult::Void,
+        _ => return None,
+    })
+}
+
+fn parse_end(s: &str) -> Option<GameEnd> {
+    Some(match s.split_once('/')?.1 {
+        "rules" => GameEnd::Rules,
+        "resigned" => GameEnd::Resigned,
+        "time" => GameEnd::Time,
+        "forfeit" => GameEnd::Forfeit,
         _ => return None,
     })
 }
@@ -147,6 +182,7 @@ fn game_row(c: &[Col]) -> Result<GameRow, StoreError> {
         started_ms: unsigned(&c[4]),
         ended_ms: c[5].opt_int().and_then(|n| u64::try_from(n).ok()),
         result: c[6].opt_text().as_deref().and_then(parse_result),
+        end: c[6].opt_text().as_deref().and_then(parse_end),
     })
 }
 
@@ -335,14 +371,15 @@ impl LadderStore {
             .map(|_| ())
     }
 
-    /// Records how `game`'s game `row` ended at `now_ms`, with each
-    /// player's ladder record, in one transaction (once: a game already
-    /// ended changes nothing).
+    /// Records how `game`'s game `row` ended at `now_ms` (its result,
+    /// and `end`, how it came to it), with each player's ladder record,
+    /// in one transaction (once: a game already ended changes nothing).
     pub async fn finish(
         &self,
         game: GameKind,
         row: &GameRow,
         result: LadderResult,
+        end: Option<GameEnd>,
         now_ms: u64,
     ) -> Result<(), StoreError> {
         let mut statements = vec![(
@@ -350,7 +387,7 @@ impl LadderStore {
              AND ended_ms IS NULL",
             vec![
                 ms(now_ms),
-                text(result_text(result)),
+                Arg::Text(stored_result(result, end)),
                 text(row.room.as_str()),
             ],
         )];
@@ -399,5 +436,21 @@ impl LadderStore {
                 (c[0].text(), n(&c[1]), n(&c[2]))
             })
             .collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_result_is_stored_with_its_end_and_an_old_one_reads_without() {
+        let stored = stored_result(LadderResult::Seat1, Some(GameEnd::Time));
+        assert_eq!(stored, "seat1/time");
+        assert_eq!(parse_result(&stored), Some(LadderResult::Seat1));
+        assert_eq!(parse_end(&stored), Some(GameEnd::Time));
+        assert_eq!(parse_result("draw"), Some(LadderResult::Draw));
+        assert_eq!(parse_end("draw"), None);
+        assert_eq!(stored_result(LadderResult::Void, None), "void");
     }
 }

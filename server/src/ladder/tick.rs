@@ -27,7 +27,7 @@ use crate::blocks::Blocks;
 use crate::clock::now_ms;
 use crate::directory::{NewRoom, Schedule, ScheduledRoom};
 use crate::room::DAY_MS;
-use crate::schedule::{LeasedTicker, Leases, Tick};
+use crate::schedule::{read_game_end, LeasedTicker, Leases, Tick};
 use crate::store::StoreError;
 
 /// How long a node's hold on a game's ladder lasts unrenewed: several
@@ -154,13 +154,16 @@ impl Ladder {
         for row in self.store.playing(game).await? {
             match self.log.log(row.room.clone()).await? {
                 Some(log) => match result_of(&log) {
-                    Some(result) => self.store.finish(game, &row, result, now).await?,
+                    Some(result) => {
+                        let end = read_game_end(&self.log, &log).await?;
+                        self.store.finish(game, &row, result, end, now).await?
+                    }
                     None => playing.push(row),
                 },
                 None if now.saturating_sub(row.started_ms) > LADDER_MAKE_GRACE_MS => {
                     tracing::warn!(room = %row.room, "a ladder game's room was never made: void");
                     self.store
-                        .finish(game, &row, LadderResult::Void, now)
+                        .finish(game, &row, LadderResult::Void, None, now)
                         .await?;
                 }
                 None => {
@@ -271,6 +274,7 @@ impl Ladder {
                 started_ms: now,
                 ended_ms: None,
                 result: None,
+                end: None,
             };
             self.store.add_game(game, &row).await?;
             started.insert(row.room.clone());

@@ -412,7 +412,7 @@ impl Matchmaker {
                     Err(e) => storage(e),
                     _ => Refused::new(
                         ErrorCode::RatedCooldown,
-                        "your silence aborted too many rated matches lately; no rated play for now",
+                        "you aborted too many rated matches lately (by not moving, or with abort); no rated play for now",
                     ),
                 });
             }

@@ -184,6 +184,7 @@ impl Room {
                 RoomRequest::AddBot { seat, strategy } => self.add_bot(who, seat, strategy).await,
                 RoomRequest::Play { seat, seq, mv } => self.play(who, seat, seq, mv).await,
                 RoomRequest::Leave => self.leave(who).await,
+                RoomRequest::Abort => self.abort(who).await,
                 RoomRequest::Resume => {
                     self.resume(who.clone());
                     self.chat_history(&who).await;

@@ -35,6 +35,8 @@ struct UpdateFrame<'a> {
     closed: Option<Closed>,
     #[serde(skip_serializing_if = "Option::is_none")]
     rating_changes: Option<&'a [parlor_protocol::RatingChange]>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    may_abort: bool,
 }
 
 impl Room {
@@ -73,6 +75,7 @@ impl Room {
             outcome: self.game.outcome(),
             closed: self.lifetime.closed(),
             rating_changes: self.ratings.changes(),
+            may_abort: you.is_some_and(|s| self.may_abort(s)),
         };
         Utf8Bytes::from(encode(&frame))
     }

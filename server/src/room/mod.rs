@@ -8,6 +8,7 @@
 //! view. It knows nothing of the directory: it reaches connections and
 //! reports its changes through its [`RoomHost`].
 
+mod abort;
 mod actor;
 mod attached;
 mod broadcast;
@@ -106,6 +107,8 @@ pub enum RoomRequest {
     },
     /// Stop watching, free a seat before the start, or resign.
     Leave,
+    /// End the match unrated, before the asking seat's first move.
+    Abort,
     /// A session took back its token: re-attach its seats to this
     /// connection (the member's, a new one).
     Resume,

@@ -1,7 +1,7 @@
 //! Steps of the match: moves played, bots thinking, clocks running out.
 
 use parlor_games::{AnyMove, IllegalMove, Seat, SeatSet, Viewer};
-use parlor_protocol::{Closed, ErrorCode, LogEntry, LoggedAction, RoomStatus, ServerMsg};
+use parlor_protocol::{ErrorCode, LogEntry, LoggedAction, RoomStatus, ServerMsg};
 use serde_json::Value;
 use tokio::time::Instant;
 
@@ -11,8 +11,6 @@ use super::actor::Room;
 use super::slot::Slot;
 use super::{Member, RoomCmd};
 use crate::accounts::name_key;
-use crate::clock::now_ms;
-use crate::fair_play::record_abort;
 use crate::store::{Step as StoreStep, StoreError};
 
 /// One step a seat takes.
@@ -408,25 +406,6 @@ impl Room {
         }
     }
 
-    /// Remembers that `seat`'s silence aborted this rated match, against
-    /// its account (the rated cooldown counts such aborts).
-    fn record_abort(&self, seat: Seat) {
-        let Some(Slot::Player {
-            name,
-            account: true,
-            ..
-        }) = self.seats.get(seat.index())
-        else {
-            return;
-        };
-        let (store, key, room) = (self.store().clone(), name_key(name), self.id.to_string());
-        tokio::spawn(async move {
-            if let Err(e) = record_abort(&store, &key, &room, now_ms()).await {
-                tracing::warn!(%room, error = %e, "an abort was not recorded against its account");
-            }
-        });
-    }
-
     pub(super) async fn on_clock(&mut self) {
         let now = Instant::now();
         let expired = self
@@ -446,10 +425,7 @@ impl Room {
                 && !self.has_moved.get(seat.index()).copied().unwrap_or(true)
             {
                 tracing::info!(room = %self.id, %seat, "time ran out before the seat's first move: aborted");
-                if self.close(Closed::Aborted).await {
-                    self.lifetime.linger_from(now);
-                    self.record_abort(seat);
-                } else {
+                if !self.close_aborted(seat, now).await {
                     // The clock stays past due: wait for a write to succeed
                     // rather than try again at once.
                     self.fencing.store_wrote(false);

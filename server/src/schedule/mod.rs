@@ -8,11 +8,14 @@
 //!   ([`LeasedTicker`]), releasing them when the server stops.
 //! - [`error`]: the refusal of a tournament or ladder request
 //!   ([`EventError`]).
+//! - [`ending`]: how one of their finished games ended ([`game_end`]).
 
+pub mod ending;
 pub mod error;
 pub mod lease;
 pub mod ticker;
 
+pub use ending::{game_end, read_game_end};
 pub use error::{EventError, EventRefusal};
 pub use lease::LeasedTable;
 pub use ticker::{LeasedTicker, Leases, Tick, LOCAL_NODE};

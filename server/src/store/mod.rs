@@ -28,6 +28,7 @@ mod corrections;
 mod embargo;
 mod exported;
 mod faults;
+mod final_clocks;
 mod health;
 mod job;
 mod postgres;

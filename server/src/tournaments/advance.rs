@@ -10,7 +10,7 @@ use std::collections::HashSet;
 use parlor_competition::tournament::{arena, EventSeed, Format, Round};
 use parlor_games::Outcome;
 use parlor_protocol::{
-    Closed, ErrorCode, EventGame, LoggedAction, RoomId, ServerMsg, TournamentStatus,
+    Closed, ErrorCode, EventGame, GameEnd, LoggedAction, RoomId, ServerMsg, TournamentStatus,
 };
 use sha2::{Digest, Sha256};
 
@@ -19,7 +19,7 @@ use super::store::Stored;
 use super::Tournaments;
 use crate::accounts::name_key;
 use crate::directory::{NewRoom, Refused, Schedule, ScheduledRoom};
-use crate::schedule::{EventError, EventRefusal};
+use crate::schedule::{read_game_end, EventError, EventRefusal};
 use crate::store::StoreError;
 
 /// The room id of `event`'s game `index` (in the round's order) of round
@@ -155,6 +155,7 @@ impl Tournaments {
                     continue;
                 }
                 game.winners = result(log.outcome.as_ref(), log.closed);
+                game.end = read_game_end(&self.log, &log).await?;
                 if arena && game.winners.is_some() {
                     for seat in 0..2u8 {
                         let acted: Vec<&LoggedAction> = log
@@ -380,6 +381,8 @@ fn plan(
                 [false, true] => (None, Some(vec![1])),
                 [false, false] => (None, Some(Vec::new())),
             };
+            // A game not played is a forfeit from the start.
+            let end = winners.is_some().then_some(GameEnd::Forfeit);
             DocGame {
                 room,
                 attempt: 0,
@@ -387,6 +390,7 @@ fn plan(
                 deal: g.deal,
                 seats: g.seats,
                 winners,
+                end,
             }
         })
         .collect();
@@ -409,6 +413,21 @@ mod tests {
         assert_ne!(a, game_room("ev", 1, 0, 1));
         assert_ne!(a, game_room("ev", 2, 0, 0));
         assert!(a.is_some());
+    }
+
+    #[test]
+    fn a_game_not_played_is_a_forfeit() {
+        use parlor_competition::tournament::{Play, Round};
+        let round = Round {
+            boards: vec![["ann".to_owned(), "bob".to_owned()]],
+            bye: None,
+        };
+        let planned = plan("ev", 1, &round, Play::Single, &["ann".to_owned()]);
+        assert_eq!(planned.games[0].winners, Some(vec![0]));
+        assert_eq!(planned.games[0].end, Some(GameEnd::Forfeit));
+        let both = ["ann".to_owned(), "bob".to_owned()];
+        let played = plan("ev", 1, &round, Play::Single, &both);
+        assert_eq!(played.games[0].end, None);
     }
 
     #[test]

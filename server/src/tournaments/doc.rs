@@ -7,8 +7,8 @@ use parlor_competition::tournament::{
 };
 use parlor_games::{GameKind, Seat};
 use parlor_protocol::{
-    Clock, EntrantKind, RoomId, TournamentGame, TournamentInfo, TournamentPlayer, TournamentResult,
-    TournamentStatus, TournamentSummary,
+    Clock, EntrantKind, GameEnd, RoomId, TournamentGame, TournamentInfo, TournamentPlayer,
+    TournamentResult, TournamentStatus, TournamentSummary,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -97,6 +97,10 @@ pub struct DocGame {
     pub seats: [String; 2],
     /// The winning seats once over (empty: a draw).
     pub winners: Option<Vec<u8>>,
+    /// How it ended, once over (absent from an event stored before it
+    /// was kept: its page shows the result alone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<GameEnd>,
 }
 
 impl EventDoc {
@@ -219,6 +223,7 @@ impl EventDoc {
                             seats: g.seats.to_vec(),
                             result: g.winners.as_ref().map(|w| TournamentResult {
                                 winners: w.iter().map(|&s| Seat(s)).collect(),
+                                end: g.end,
                             }),
                         })
                         .collect()
@@ -258,6 +263,20 @@ impl EventDoc {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A game stored before games kept how they ended reads without it.
+    #[test]
+    fn a_game_stored_without_its_end_reads_without_one() {
+        let stored = serde_json::json!({
+            "room": null, "board": 0, "deal": 0, "seats": ["ann", "bob"], "winners": [0]
+        });
+        let game: Result<DocGame, _> = serde_json::from_value(stored);
+        let Ok(game) = game else {
+            return assert!(game.is_ok(), "{game:?}");
+        };
+        assert_eq!(game.end, None);
+        assert_eq!(game.winners, Some(vec![0]));
+    }
 
     /// An arena stored before events named their pairing rule keeps the
     /// first rule, and its page says so, so its waves still re-check.

@@ -6,7 +6,7 @@
 // waiting.
 
 import { h } from './dom.js';
-import { TIEBREAKS, pointsText, roundName } from './eventwords.js';
+import { TIEBREAKS, endText, pointsText, roundName } from './eventwords.js';
 import { gameAction, playerLink } from './lib/links.js';
 
 /** Rounds drawn at most (an arena pairs wave after wave): the latest. */
@@ -72,6 +72,12 @@ function resultText(g) {
   return `${score(g, 0)}–${score(g, 1)}`;
 }
 
+/** How a finished game ended, when it was not played out ('' otherwise). */
+export function endSpan(result, seats, winners) {
+  const text = result && result.end ? endText(result.end, seats, winners) : '';
+  return text ? h('span', { class: 'end', dataset: { end: result.end } }, text) : null;
+}
+
 /**
  * The rounds, latest first; `play(room, seat)` takes one's own seat in a
  * game being played.
@@ -94,6 +100,7 @@ export function roundsList(info, me, play) {
           return h('li', { class: 'game', dataset: { room: g.room || '', board: b, result: resultText(g) } },
             h('span', { class: 'pair' }, playerLink(g.seats[0], me), ' – ', playerLink(g.seats[1], me)),
             h('span', { class: `result${g.result ? '' : ' live'}` }, resultText(g)),
+            endSpan(g.result, g.seats, g.result && g.result.winners),
             gameAction(g, me, label, play));
         })),
         bye ? h('p', { class: 'bye', dataset: { bye } }, 'Bye: ', playerLink(bye, me), byePoints) : null,

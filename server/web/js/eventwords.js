@@ -1,5 +1,6 @@
 // Tournaments in words, shared by the list, the event page and the notice:
-// formats, who may enter, statuses, points (halves as ½) and times left.
+// formats, who may enter, statuses, points (halves as ½), times left, and
+// how a game ended (the ladder's page too).
 
 /** Each format as the API spells it and as people read it. */
 export const FORMATS = { 'round-robin': 'Round robin', swiss: 'Swiss', arena: 'Arena' };
@@ -53,4 +54,20 @@ export function roundName(format, n) {
 /** The address of an event's page. */
 export function eventHref(id) {
   return `#/tournament/${encodeURIComponent(id)}`;
+}
+
+/**
+ * How a finished tournament or ladder game ended, beside its result:
+ * "ann lost on time", "ann resigned", "forfeit: ann had left", or '' for
+ * a game played out by its rules. `end` as the API spells it; `winners`
+ * the winning seats (empty: a draw).
+ */
+export function endText(end, seats, winners) {
+  const who = winners.length ? seats.filter((_, i) => !winners.includes(i)).join(' and ') : '';
+  switch (end) {
+    case 'time': return who ? `${who} lost on time` : 'on time';
+    case 'resigned': return who ? `${who} resigned` : 'resigned';
+    case 'forfeit': return who ? `forfeit: ${who} had left` : 'forfeit: both had left';
+    default: return '';
+  }
 }

@@ -7,11 +7,21 @@ import { h, put } from './dom.js';
 import { api, explain } from './api.js';
 import { GAMES, gameInfo } from './games.js';
 import { gameAction, playerLink } from './lib/links.js';
+import { endText } from './eventwords.js';
 
 /** How often the open page asks again: the ladder pairs every 2 s. */
 const POLL_MS = 3000;
 
 const RESULTS = { seat0: '1–0', seat1: '0–1', draw: '½–½', void: 'void' };
+
+/** The winning seats of a result. */
+const WINNERS = { seat0: [0], seat1: [1], draw: [] };
+
+/** How a finished game ended, beside its result, when not played out. */
+function endSpan(g) {
+  const text = g.end && WINNERS[g.result] ? endText(g.end, g.seats, WINNERS[g.result]) : '';
+  return text ? h('span', { class: 'end', dataset: { end: g.end } }, text) : null;
+}
 
 const col = (text, cls) => h('th', { scope: 'col', class: cls }, text);
 const abbr = (text, title) => h('abbr', { title }, text);
@@ -35,6 +45,7 @@ function gamesList(games, id, empty) {
   return games.length ? h('ul', { class: 'games', id }, games.map(g => h('li', { class: 'game', dataset: { room: g.room, result: g.result || '' } },
     h('span', { class: 'pair' }, playerLink(g.seats[0]), ' – ', playerLink(g.seats[1])),
     h('span', { class: `result${g.result ? '' : ' live'}` }, RESULTS[g.result] || 'playing'),
+    endSpan(g),
     gameAction(g, null, g.seats.join(' against ')))))
     : h('p', { class: 'hint', id }, empty);
 }

@@ -39,7 +39,7 @@ function lossWord(u, losers) {
 }
 
 function resultText(u) {
-  if (u.closed === 'aborted') return 'Aborted: a seat made no first move in time. The match does not count.';
+  if (u.closed === 'aborted') return 'Aborted before a first move: the match does not count.';
   if (u.closed) return u.closed === 'abandoned' ? 'The room closed: everyone left.' : 'The room closed before the match started.';
   const o = u.outcome;
   if (!o) return '';
@@ -76,6 +76,12 @@ export function showRoom(app, room, watchOnly) {
     try { await conn.ask({ type: 'leave', room }, m => m.type === 'left' && m.room === room); } catch { /* not a member */ }
     app.seats.delete(room);
     location.hash = '#/';
+  };
+
+  // Answered by the final update ("closed": "aborted"), or a refusal.
+  const abort = () => {
+    refusal.textContent = '';
+    conn.send({ type: 'abort', room });
   };
 
   const play = move => {
@@ -171,6 +177,8 @@ export function showRoom(app, room, watchOnly) {
       u.status === 'finished' && !u.closed ? h('a', { class: 'button', href: `#/replay/${room}`, id: 'open-replay' }, 'Replay') : null,
       !mine && u.status === 'waiting' && u.seats.some(s => s.kind === 'empty')
         ? h('button', { onclick: () => conn.send({ type: 'join', room, client_seed: clientSeed() }) }, 'Take a seat') : null,
+      // Until one's own first move the match may be ended unrated.
+      mine && u.may_abort ? h('button', { id: 'abort', onclick: abort, title: 'End the match without a result: it does not count' }, 'Abort') : null,
       h('button', { onclick: leave, id: 'leave' }, mine && u.status === 'playing' ? 'Resign' : 'Leave'),
       h('a', { class: 'button', href: '#/' }, 'Lobby'));
   };

@@ -76,6 +76,37 @@ export const TESTS = {
     assert.equal(await page.$('#hand'), null, 'no hand before the deal');
   },
 
+  async abort_is_offered_until_our_first_move_and_ends_the_match_unrated({ page, url }) {
+    // Against the optimal bot, we to move first: nobody has moved for us
+    // yet, so Abort sits beside Resign.
+    const game = async () => {
+      await page.selectOption('#create-game', 'nimrod');
+      await page.fill('input[name=pile_a]', '3');
+      await page.fill('input[name=pile_b]', '5');
+      await page.selectOption('select.opp', 'optimal');
+      await page.click('#create-submit');
+      assert.ok(await ourTurn(page));
+    };
+    await open(page, url);
+    await game();
+    await page.waitForSelector('#abort');
+    assert.equal(await page.textContent('#leave'), 'Resign');
+    await page.click('#abort');
+    await page.waitForSelector('#status[data-status="finished"]');
+    assert.match(await page.textContent('#status'), /^Aborted before a first move: the match does not count\./);
+    assert.equal(await page.$('#abort'), null, 'no Abort once it is over');
+    assert.equal(await page.$('#open-replay'), null, 'an aborted match has no result to replay');
+    // Once we have moved, only Resign is left.
+    await open(page, url);
+    await game();
+    await page.waitForSelector('#abort');
+    const seq = Number(await page.getAttribute('#status', 'data-seq'));
+    await page.click('button.move.legal');
+    await page.waitForFunction(s => Number(document.querySelector('#status').dataset.seq) > s, seq);
+    assert.equal(await page.$('#abort'), null, 'no Abort after our first move');
+    assert.ok(await page.$('#leave'));
+  },
+
   async a_clock_counts_down_on_our_turn({ page, url }) {
     await page.goto(url);
     await page.waitForSelector('#conn[data-up="yes"]');

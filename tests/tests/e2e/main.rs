@@ -13,6 +13,7 @@
 //! measures or asserts on) is a file of its own in `<crate>/tests/`,
 //! saying why at its top.
 
+mod abort;
 mod abort_cooldown;
 mod accounts;
 mod analysis;
@@ -35,6 +36,7 @@ mod fairness;
 mod fairplay;
 mod farming;
 mod follows;
+mod game_ends;
 mod guest_names;
 mod hardening;
 mod hello_long_version;

@@ -1345,6 +1345,7 @@ fn the_codes_own_answers_fully_filled_are_valid_against_the_document() {
                 seats: vec!["Alice".into(), "Bob".into()],
                 result: Some(TournamentResult {
                     winners: vec![Seat(0)],
+                    end: Some(parlor_protocol::GameEnd::Time),
                 }),
             },
             TournamentGame {
@@ -1398,11 +1399,12 @@ fn the_codes_own_answers_fully_filled_are_valid_against_the_document() {
     };
     assert_valid_as(&doc, "NewTournament", &new);
 
-    let game = |result, ended_ms| LadderGameInfo {
+    let game = |result: Option<LadderResult>, ended_ms| LadderGameInfo {
         room: room.clone(),
         seats: vec!["bot-a".into(), "bot-b".into()],
         started_ms: 1,
         result,
+        end: result.map(|_| parlor_protocol::GameEnd::Resigned),
         ended_ms,
     };
     let ladder = LadderInfo {
