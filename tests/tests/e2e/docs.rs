@@ -6,7 +6,7 @@
 //! with an anchor, a heading of it (or an `<a id>` in it); every long flag
 //! of every command of `parlor-server` and of `parlor` (found by walking
 //! their `--help`) is named in README.md or docs/. The code blocks are
-//! exercised in `docs_blocks.rs`.
+//! exercised in `docs_blocks/`.
 
 // Test helpers fail the test by panicking.
 #![allow(clippy::panic)]
