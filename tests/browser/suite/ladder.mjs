@@ -125,7 +125,13 @@ export const TESTS = {
     const resigned = await stopLadderBot(page, 'nimrod');
     assert.ok(resigned.length >= 1);
     await page.waitForSelector(`#ladder tbody tr[data-name="${bot.name}"]`, { state: 'detached', timeout: 20_000 });
-    for (const room of resigned) await page.waitForSelector(`#ladder-recent li.game[data-room="${room}"]`, { timeout: 20_000 });
+    for (const room of resigned) {
+      await page.waitForSelector(`#ladder-recent li.game[data-room="${room}"]`, { timeout: 20_000 });
+      // Said how it ended, not only "1–0".
+      const end = `#ladder-recent li.game[data-room="${room}"] .end`;
+      assert.equal(await page.getAttribute(end, 'data-end'), 'resigned');
+      assert.match(await page.textContent(end), /resigned/);
+    }
     assert.ok(asked >= 1, `asked ${asked} times`);
     assert.deepEqual(await page.evaluate(() => window.ladderBot.errors), []);
     await page.evaluate(() => window.ladderBot.ws.close());

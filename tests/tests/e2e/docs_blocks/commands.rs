@@ -146,12 +146,7 @@ impl Live {
     fn real(&self, word: &str) -> String {
         let addr = self.server.addr().to_string();
         let mut w = word.to_owned();
-        for host in [
-            "HOST:7878",
-            "127.0.0.1:7878",
-            "localhost:7878",
-            "localhost:8080",
-        ] {
+        for host in ["HOST:7878", "127.0.0.1:7878", "localhost:7878"] {
             w = w.replace(host, &addr);
         }
         if w == "parlor_..." {
