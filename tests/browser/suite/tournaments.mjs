@@ -307,8 +307,8 @@ export const TESTS = {
       players: [{ name: me, rating: 1500 }, { name: 'ann', rating: 1600 }, { name: 'ben', rating: 1550 }, { name: 'cal', rating: 1500 },
         { name: 'dee', rating: 1400, withdrawn: true }],
       rounds: [
-        [{ room: 'aaaaaaaaaaa1', seats: ['ann', 'ben'], result: { winners: [0] } }, { room: 'aaaaaaaaaaa2', seats: [me, 'cal'], result: { winners: [] } },
-          { room: null, seats: ['dee', 'ann'], result: { winners: [1] } }],
+        [{ room: 'aaaaaaaaaaa1', seats: ['ann', 'ben'], result: { winners: [0], end: 'time' } }, { room: 'aaaaaaaaaaa2', seats: [me, 'cal'], result: { winners: [], end: 'rules' } },
+          { room: null, seats: ['dee', 'ann'], result: { winners: [1], end: 'forfeit' } }],
         [{ room: 'aaaaaaaaaaa3', seats: ['ann', 'cal'], result: null }, { room: 'aaaaaaaaaaa4', seats: ['ben', me], result: null }],
       ],
       byes: [null, null], waiting: [[], ['dee']],
@@ -338,6 +338,10 @@ export const TESTS = {
     assert.equal(await page.$('.round[data-round="2"] .bye'), null);
     assert.deepEqual(await page.$$eval('.round[data-round="1"] li.game', lis => lis.map(li => [li.dataset.result, li.querySelector('a.replay-link')?.getAttribute('href') ?? li.lastChild.textContent])),
       [['1–0', '#/replay/aaaaaaaaaaa1'], ['½–½', '#/replay/aaaaaaaaaaa2'], ['0–1', 'forfeited, not played']]);
+    // How each ended, where it was not played out.
+    assert.equal(await page.textContent('#rounds li.game[data-room="aaaaaaaaaaa1"] .end'), 'ben lost on time');
+    assert.equal(await page.$('#rounds li.game[data-room="aaaaaaaaaaa2"] .end'), null);
+    assert.equal(await page.textContent('.round[data-round="1"] li.game:nth-child(3) .end'), 'forfeit: dee had left');
     assert.equal(await page.textContent('#event-leave'), 'Withdraw');
     await axe(page, 'tournament-running-arena');
     await shot('tournament-running-arena', { fullPage: true });
