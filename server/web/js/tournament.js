@@ -44,10 +44,19 @@ function countdownTarget(e) {
   return null;
 }
 
+/** One option's value in words: `[3, 5]` "3, 5"; `{"random": {"min": 1, "max": 15}}` "random (min 1, max 15)". */
+function optionValue(v) {
+  if (Array.isArray(v)) return v.map(optionValue).join(', ');
+  if (v && typeof v === 'object') {
+    return Object.entries(v).map(([k, x]) => (x && typeof x === 'object' ? `${k} (${optionValue(x)})` : `${k} ${x}`)).join(', ');
+  }
+  return String(v);
+}
+
 function facts(e) {
   const row = (term, id, ...value) => [h('dt', {}, term), h('dd', { id }, ...value)];
   const options = e.options && typeof e.options === 'object' && Object.keys(e.options).length
-    ? Object.entries(e.options).map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(', ') : v}`).join('; ')
+    ? Object.entries(e.options).map(([k, v]) => `${k} ${optionValue(v)}`).join('; ')
     : null;
   return h('dl', { class: 'facts event-facts' },
     row('Game', 'event-game-name', gameInfo(e.game).title),

@@ -302,7 +302,7 @@ export const TESTS = {
     const now = Date.now();
     const info = {
       id, name: 'Evening arena', created_by: me, game: 'nimrod', format: 'arena', status: 'running', minutes: 30,
-      options: { piles: [3, 4] }, clock: { increment: { main_ms: 180000, increment_ms: 2000 } }, rated: true, duplicate: false,
+      options: { piles: { random: { min: 1, max: 15 } } }, clock: { increment: { main_ms: 180000, increment_ms: 2000 } }, rated: true, duplicate: false,
       kind: 'any', starts_at_ms: now - 5 * 60000, max_players: 16, commitment: 'ab'.repeat(32),
       players: [{ name: me, rating: 1500 }, { name: 'ann', rating: 1600 }, { name: 'ben', rating: 1550 }, { name: 'cal', rating: 1500 },
         { name: 'dee', rating: 1400, withdrawn: true }],
@@ -326,6 +326,7 @@ export const TESTS = {
     assert.equal(await page.textContent('#event-status'), 'Running: 2 waves paired');
     assert.match(await page.textContent('#countdown'), /^Ends in 2[45]:\d\d$/);
     assert.equal(await page.textContent('#event-format-text'), 'Arena, 30 min');
+    assert.equal(await page.textContent('#event-options-text'), 'piles random (min 1, max 15)');
     assert.equal(await page.$('#crosstable'), null, 'a crosstable is for round robins');
     assert.match(await page.textContent('#tiebreak'), /a win 2, a draw 1, doubled.*Buchholz tie-break \(Buch\)/);
     assert.match(await page.textContent('#standings tr[data-name="dee"]'), /withdrawn/);
