@@ -66,14 +66,8 @@ fn parlor(config: &std::path::Path, args: &[&str]) -> Output {
     out
 }
 
-fn json_out(out: &Output) -> Value {
-    let text = String::from_utf8_lossy(&out.stdout);
-    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"))
-}
-
-#[test]
-fn a_ladder_bot_plays_its_games_rated_and_leaves() {
-    let rt = tokio::runtime::Runtime::new().unwrap();
+/// A server whose ladder pairs every 200 ms, not at its default pace.
+fn quick_ladder_server(rt: &tokio::runtime::Runtime) -> Server {
     let config = Config {
         limits: Limits {
             ladder: LadderSettings {
@@ -84,9 +78,19 @@ fn a_ladder_bot_plays_its_games_rated_and_leaves() {
         },
         ..Config::default()
     };
-    let server = rt
-        .block_on(Server::start(([127, 0, 0, 1], 0).into(), config))
-        .unwrap();
+    rt.block_on(Server::start(([127, 0, 0, 1], 0).into(), config))
+        .unwrap()
+}
+
+fn json_out(out: &Output) -> Value {
+    let text = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(text.trim()).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
+#[test]
+fn a_ladder_bot_plays_its_games_rated_and_leaves() {
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let server = quick_ladder_server(&rt);
     let url = server.url();
     let dir = tempfile::tempdir().unwrap();
     let token = account_token(&rt, &url, "laddie");
@@ -171,19 +175,7 @@ fn a_ladder_bot_plays_its_games_rated_and_leaves() {
 #[test]
 fn a_ladder_bot_stopped_by_ctrl_c_stays_listed_as_not_connected() {
     let rt = tokio::runtime::Runtime::new().unwrap();
-    let config = Config {
-        limits: Limits {
-            ladder: LadderSettings {
-                tick: Duration::from_millis(200),
-                ..LadderSettings::default()
-            },
-            ..Limits::default()
-        },
-        ..Config::default()
-    };
-    let server = rt
-        .block_on(Server::start(([127, 0, 0, 1], 0).into(), config))
-        .unwrap();
+    let server = quick_ladder_server(&rt);
     let url = server.url();
     let dir = tempfile::tempdir().unwrap();
     let token = account_token(&rt, &url, "stayer");

@@ -9,7 +9,7 @@ use std::time::Duration;
 use parlor_protocol::{GameEnd, ServerMsg, TournamentInfo};
 use parlor_server::limits::{LadderSettings, Limits};
 use parlor_server::Config;
-use parlor_tests::http::{account_with_token, bearer, request};
+use parlor_tests::http::{account_with_token, request};
 use parlor_tests::ladder::page;
 use parlor_tests::seeking::signed_in;
 use parlor_tests::tournament::{finished, play_games};
@@ -20,30 +20,9 @@ use serde_json::json;
 /// two-second clock, entered by the accounts `names` (made here); their
 /// tokens and its id.
 async fn event_of_two(addr: std::net::SocketAddr, names: [&str; 2]) -> (Vec<String>, String) {
-    let mut tokens = Vec::new();
-    for name in names {
-        tokens.push(account_with_token(addr, name).await.0);
-    }
-    let made = request(
-        addr,
-        "POST",
-        "/api/tournaments",
-        &[bearer(&tokens[0])],
-        Some(
-            json!({"game": "nimrod", "format": "round-robin", "rounds": 1,
-                    "options": {"piles": [3, 4]}, "clock": {"per_move": {"ms": 2_000}},
-                    "starts_at_ms": parlor_server::clock::now_ms() + 2_000}),
-        ),
-    )
-    .await;
-    assert_eq!(made.status, 201, "{made:?}");
-    let id = made.body["id"].as_str().unwrap().to_owned();
-    for token in &tokens {
-        let path = format!("/api/tournaments/{id}/join");
-        let joined = request(addr, "POST", &path, &[bearer(token)], None).await;
-        assert_eq!(joined.status, 200, "{joined:?}");
-    }
-    (tokens, id)
+    let body = json!({"game": "nimrod", "format": "round-robin", "rounds": 1,
+                      "options": {"piles": [3, 4]}, "clock": {"per_move": {"ms": 2_000}}});
+    super::tournaments::entered_event(addr, &names, body).await
 }
 
 /// The only game's end and the seat of `loser` in it.

@@ -61,6 +61,16 @@ async fn seekers_on_two_nodes_are_paired_play_and_rematch() {
     assert_eq!(next[0], next[1]);
 }
 
+/// The accounts alice, signed in on `a`, and bobby, on `b`.
+async fn alice_and_bobby(a: &TestServer, b: &TestServer) -> (Raw, Raw) {
+    let (ta, _) = account_with_token(a.addr(), "alice").await;
+    let (tb, _) = account_with_token(a.addr(), "bobby").await;
+    (
+        signed_in(&a.url(), &ta).await,
+        signed_in(&b.url(), &tb).await,
+    )
+}
+
 /// Challenges `to` to `game` from `c` once `to` shows as connected
 /// (presence is recorded as a connection signs in, and reaches the
 /// database a moment later); the challenge made.
@@ -91,10 +101,7 @@ async fn a_challenge_reaches_its_player_on_another_node() {
     let Some((_scratch, a, b)) = cluster().await else {
         return;
     };
-    let (ta, _) = account_with_token(a.addr(), "alice").await;
-    let (tb, _) = account_with_token(a.addr(), "bobby").await;
-    let mut al = signed_in(&a.url(), &ta).await;
-    let mut bo = signed_in(&b.url(), &tb).await;
+    let (mut al, mut bo) = alice_and_bobby(&a, &b).await;
     let made = challenge_when_seen(&mut al, "bobby", "nimrod").await;
     let theirs = challenge_made(&mut bo).await;
     assert_eq!(theirs.challenge, made.challenge);
@@ -132,10 +139,7 @@ async fn what_a_database_crash_takes_from_matchmaking_is_made_good() {
     let Some((scratch, a, b)) = cluster().await else {
         return;
     };
-    let (ta, _) = account_with_token(a.addr(), "alice").await;
-    let (tb, _) = account_with_token(a.addr(), "bobby").await;
-    let mut al = signed_in(&a.url(), &ta).await;
-    let mut bo = signed_in(&b.url(), &tb).await;
+    let (mut al, mut bo) = alice_and_bobby(&a, &b).await;
     let made = challenge_when_seen(&mut al, "bobby", "nimrod").await;
     assert_eq!(challenge_made(&mut bo).await.challenge, made.challenge);
     let mut cy = Raw::greeted(&b.url(), "cy").await;

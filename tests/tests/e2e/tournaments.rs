@@ -74,7 +74,7 @@ fn hand_points(page: &TournamentInfo) -> HashMap<String, f64> {
 /// Makes a bot account per name, an event of `body` made by the first
 /// (starting in two seconds: time for everyone to enter and connect),
 /// and enters them all; their tokens and the event's id.
-async fn entered_event(
+pub(crate) async fn entered_event(
     addr: std::net::SocketAddr,
     names: &[&str],
     mut body: Value,
