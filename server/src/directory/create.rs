@@ -271,6 +271,7 @@ impl Directory {
             seated: Vec::new(),
             key,
             shard,
+            generation: prepared.generation(),
         };
         self.register(&room, entry, &[]);
         let seated = prepared.start_seating(&self.shards, shard);

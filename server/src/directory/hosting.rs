@@ -11,7 +11,7 @@ use uuid::Uuid;
 use super::registry::Entry;
 use super::{lock, Directory};
 use crate::room::{spawn_restored, RoomCmd};
-use crate::store::{StoreError, StoredMatch};
+use crate::store::{Claimed, ClusterStore, StoreError, StoredMatch};
 
 impl Directory {
     /// Brings back the unfinished matches this node is to host: on
@@ -21,23 +21,33 @@ impl Directory {
     pub async fn restore(&self) -> Result<usize, StoreError> {
         if let Some(store) = self.mode.shared() {
             let claimed = store.claim().await?;
-            let hosted = self.host(claimed);
+            let hosted = self.host_claimed(claimed);
             if let Some(me) = self.me.upgrade() {
                 self.tracker.spawn(me.keep_claiming());
             }
             return Ok(hosted);
         }
         let unfinished = self.store.unfinished().await?;
-        Ok(self.host(unfinished))
+        Ok(self.host(unfinished.into_iter().map(|m| (m, None))))
     }
 
-    /// Rebuilds and starts each stored match; how many run.
-    pub(super) fn host(&self, matches: Vec<StoredMatch>) -> usize {
+    /// Cluster mode: rebuilds and starts each match claimed for this
+    /// node; how many run. One claimed under a lease this node has lost
+    /// since is left: it is an orphan again, for the next claim (hosted,
+    /// it would be given up at once, or worse outlive the giving up and
+    /// hold a room the database gives another).
+    pub(super) fn host_claimed(&self, claimed: Vec<Claimed>) -> usize {
+        self.host(claimed.into_iter().map(|c| (c.stored, Some(c.generation))))
+    }
+
+    /// Rebuilds and starts each stored match (with, in cluster mode, the
+    /// lease generation it was claimed under); how many run.
+    fn host(&self, matches: impl IntoIterator<Item = (StoredMatch, Option<u64>)>) -> usize {
         let Some(host) = self.room_host() else {
             return 0;
         };
         let mut hosted = 0;
-        for m in matches {
+        for (m, generation) in matches {
             let id = m.record.room.clone();
             let origin = m.record.origin;
             let epoch = m.key.epoch();
@@ -51,7 +61,7 @@ impl Directory {
                 continue;
             }
             let key = m.key;
-            match spawn_restored(&host, m) {
+            match spawn_restored(&host, m, generation) {
                 Ok(prepared) => {
                     let shard = self.shards.place_room();
                     let entry = Entry {
@@ -63,8 +73,12 @@ impl Directory {
                         seated: Vec::new(),
                         key,
                         shard,
+                        generation,
                     };
-                    self.register(&id, entry, &prepared.seated());
+                    if !self.register_claimed(&id, entry, &prepared.seated()) {
+                        tracing::info!(room = %id, epoch, "a room claimed under a lease since lost is left to be claimed again");
+                        continue;
+                    }
                     prepared.start(&self.shards, shard);
                     if let Some(cluster) = self.mode.bus() {
                         cluster.rehosted(&id);
@@ -108,7 +122,7 @@ impl Directory {
                         generations.mark_unchanged();
                         self.relinquish_all();
                     }
-                    self.host(claimed);
+                    self.host_claimed(claimed);
                 }
                 Ok(_) => {}
                 Err(e) => tracing::warn!(error = %e, "cannot claim orphaned rooms"),
@@ -116,12 +130,21 @@ impl Directory {
         }
     }
 
-    /// Gives up every room this node hosts: each tells its members the
-    /// room moved and stops.
+    /// Gives up every room this node holds under a lease generation it
+    /// has lost: each tells its members the room moved and stops. Rooms
+    /// claimed under the new lease meanwhile (a player resuming) stay:
+    /// the database names this node their owner, and nobody else would
+    /// host them.
     fn relinquish_all(&self) {
+        let current = self.generation();
         let entries: Vec<(RoomId, Entry)> = {
             let mut rooms = lock(&self.rooms);
-            let ids: Vec<RoomId> = rooms.by_id.keys().cloned().collect();
+            let ids: Vec<RoomId> = rooms
+                .by_id
+                .iter()
+                .filter(|(_, e)| e.generation < current)
+                .map(|(id, _)| id.clone())
+                .collect();
             ids.into_iter()
                 .filter_map(|id| rooms.remove(&id).map(|e| (id, e)))
                 .collect()
@@ -131,27 +154,56 @@ impl Directory {
             "giving up every room: this node lost its lease"
         );
         for (id, entry) in entries {
-            // A full inbox: the actor still stops once it is drained, the
-            // registry's sender being gone, and its writes are fenced.
+            // A full inbox: the actor still gives up once it is drained,
+            // the registry's sender being gone, and its writes are fenced.
             let _ = entry.tx.try_send(RoomCmd::Relinquish);
             self.unindex_room(&id, entry);
         }
     }
 
+    /// Adds a room made here to the registry (and, in cluster mode, the
+    /// bus and the lobby).
     pub(super) fn register(&self, id: &RoomId, entry: Entry, seated: &[(Uuid, Seat)]) {
+        self.enter(id, entry, seated, false);
+    }
+
+    /// Adds a claimed room as [`Directory::register`] does; `false`: it
+    /// was claimed under a lease generation this node has lost since,
+    /// and is left out.
+    fn register_claimed(&self, id: &RoomId, entry: Entry, seated: &[(Uuid, Seat)]) -> bool {
+        self.enter(id, entry, seated, true)
+    }
+
+    /// Checked under the registry's lock, as `relinquish_all` reads it: a
+    /// room claimed under a lost lease is either refused here or given
+    /// up by the `relinquish_all` that follows every loss.
+    fn enter(&self, id: &RoomId, entry: Entry, seated: &[(Uuid, Seat)], claimed: bool) -> bool {
+        let (key, summary, private) = (entry.key, Arc::clone(&entry.summary), entry.private);
+        let replaced = {
+            let mut rooms = lock(&self.rooms);
+            if claimed && entry.generation < self.generation() {
+                return false;
+            }
+            rooms.insert(id.clone(), entry)
+        };
         if let Some(cluster) = self.mode.bus() {
             cluster.host(id);
-            if !entry.private {
-                cluster.list(id, entry.key, &entry.summary);
+            if !private {
+                cluster.list(id, key, &summary);
             }
         }
-        let replaced = lock(&self.rooms).insert(id.clone(), entry);
         if let Some(old) = replaced {
             let _ = old.tx.try_send(RoomCmd::Relinquish);
         }
         for (token, seat) in seated {
             self.index_seat(*token, id, *seat);
         }
+        true
+    }
+
+    /// Cluster mode: this node's lease generation now.
+    fn generation(&self) -> Option<u64> {
+        self.mode.shared().map(ClusterStore::generation)
     }
 
     /// Forgets the seats held in a room taken out of the registry. Its
@@ -185,5 +237,163 @@ impl Directory {
         if let Some(entry) = entry {
             self.unindex_room(room, entry);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    // Test helpers fail the test by panicking.
+    #![allow(clippy::panic)]
+
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use parlor_games::GameKind;
+    use parlor_protocol::{MatchHeader, RoomId};
+    use serde_json::json;
+    use tokio_util::sync::CancellationToken;
+    use tokio_util::task::TaskTracker;
+    use uuid::Uuid;
+
+    use super::super::Directory;
+    use crate::limits::Limits;
+    use crate::outbox::{ConnId, Inbox, Outbox, Outgoing};
+    use crate::room::{Member, RoomCmd, RoomRequest};
+    use crate::store::{MatchRecord, Origin, Store};
+    use crate::testing::ScratchSchema;
+
+    fn ok<T, E: std::fmt::Debug>(r: Result<T, E>) -> T {
+        r.unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    async fn new_match(store: &Store, room: &RoomId) {
+        ok(store
+            .create_match(MatchRecord {
+                room: room.clone(),
+                header: MatchHeader {
+                    game: GameKind::Nimrod,
+                    options: json!({"piles": [30, 30]}),
+                    seats: 2,
+                    seed: Some(7),
+                    deal: None,
+                    clock: None,
+                    rated: false,
+                    event: None,
+                    ladder: None,
+                    matched: None,
+                },
+                private: false,
+                origin: Origin::default(),
+            })
+            .await);
+    }
+
+    /// A node loses its lease; a player resuming there claims one of its
+    /// old rooms under the new lease before the node has given up the
+    /// rooms of the old one. Giving them up must spare that room: the
+    /// database names this node its owner, so nobody else would ever
+    /// host it. And a claim made under the lost lease is not hosted.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn losing_a_lease_gives_up_only_the_rooms_held_under_it() {
+        let Some(scratch) = ScratchSchema::new().await else {
+            return;
+        };
+        let (store, _task) =
+            ok(Store::open(&scratch.config_with_lease(Duration::from_millis(300))).await);
+        let Some(shared) = store.cluster().cloned() else {
+            panic!("a shared store");
+        };
+        let dir = Directory::new(
+            store.clone(),
+            TaskTracker::new(),
+            CancellationToken::new(),
+            Limits::default(),
+        );
+        let rooms: Vec<RoomId> = ["aaaa00000001", "aaaa00000002"]
+            .iter()
+            .filter_map(|r| RoomId::new(*r))
+            .collect();
+        for room in &rooms {
+            new_match(&store, room).await;
+        }
+        // Its lease runs out as far as the database knows.
+        let id = shared.node_id();
+        ok(scratch
+            .execute(&format!(
+                "UPDATE nodes SET lease_until = now() - interval '1 second' WHERE id = '{id}'"
+            ))
+            .await);
+        for _ in 0..500 {
+            if shared.generation() > 0 && shared.lease_held() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(shared.generation(), 1, "the node took a new id");
+        let mut claimed = ok(shared.claim().await);
+        assert_eq!(claimed.len(), 2, "both rooms are orphans");
+        assert!(claimed.iter().all(|c| c.generation == 1));
+        // One as a claim under the new lease; the other as if its claim
+        // had been made under the old one.
+        let mut stale = claimed.split_off(1);
+        stale[0].generation = 0;
+        assert_eq!(dir.host_claimed(claimed.clone()), 1);
+        assert_eq!(
+            dir.host_claimed(stale),
+            0,
+            "a claim under a lost lease is not hosted"
+        );
+        let kept = &claimed[0].stored.record.room;
+        dir.relinquish_all();
+        assert!(
+            dir.hosts(kept),
+            "a room claimed under the lease held now stays"
+        );
+        assert_eq!(lock_count(&dir), 1);
+
+        // Someone watches it; then the registry lets it go without a
+        // word to its actor (a `Relinquish` that found its inbox full):
+        // the watcher still hears that the room moved.
+        let (out, mut inbox) = Outbox::new(ConnId::next());
+        dir.sessions().add(&out);
+        let who = Member {
+            token: Uuid::new_v4(),
+            name: Arc::from("watcher"),
+            conn: out.id(),
+            account: false,
+        };
+        let spectate = RoomCmd::Request {
+            who,
+            req: RoomRequest::Spectate,
+        };
+        ok(dir.route(kept, spectate).map_err(|e| format!("{e:?}")));
+        assert!(
+            heard(&mut inbox, "\"update\"").await,
+            "the watcher sees the room"
+        );
+        let entry = super::lock(&dir.rooms).remove(kept);
+        assert!(entry.is_some());
+        drop(entry);
+        assert!(
+            heard(&mut inbox, "room/moved").await,
+            "a room let go while it ran tells its members it moved"
+        );
+    }
+
+    /// Whether a text frame holding `what` reaches `inbox` soon.
+    async fn heard(inbox: &mut Inbox, what: &str) -> bool {
+        let until = tokio::time::Instant::now() + Duration::from_secs(5);
+        while let Ok(Some(item)) = tokio::time::timeout_at(until, inbox.recv()).await {
+            if let Outgoing::Text(text) = item {
+                if text.as_str().contains(what) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    fn lock_count(dir: &Directory) -> usize {
+        super::lock(&dir.rooms).by_id.len()
     }
 }

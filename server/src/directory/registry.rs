@@ -33,6 +33,9 @@ pub(super) struct Entry {
     pub key: MatchKey,
     /// The shard its actor runs on (`None`: inline).
     pub shard: Option<usize>,
+    /// Cluster mode: the node's lease generation it is held under (given
+    /// up when the node loses that lease).
+    pub generation: Option<u64>,
 }
 
 impl Entry {
@@ -267,6 +270,7 @@ mod tests {
             seated: Vec::new(),
             key: MatchKey::new(1),
             shard: None,
+            generation: None,
         };
         (id, e)
     }

@@ -25,7 +25,7 @@ impl Directory {
         loop {
             let found = match store.claim_for(token).await {
                 Ok((claimed, rooms)) => {
-                    self.host(claimed);
+                    self.host_claimed(claimed);
                     self.seats_where(token, rooms).await
                 }
                 Err(e) => Err(e),

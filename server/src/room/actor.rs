@@ -116,7 +116,17 @@ impl Room {
                 }
                 cmd = inbox.recv() => match cmd {
                     Some(cmd) => self.handle(cmd).await,
-                    None => break,
+                    None => {
+                        // The registry let the room go while it ran: its
+                        // node gave up every room (a `Relinquish` finds
+                        // no place in a full inbox), so its members must
+                        // still hear that it moved. A finished room let
+                        // go while lingering has nothing to tell.
+                        if self.status() != RoomStatus::Finished {
+                            self.give_up();
+                        }
+                        break;
+                    }
                 },
             }
             if self.fencing.moved() {

@@ -47,6 +47,11 @@ impl Fencing {
         }
     }
 
+    /// Cluster mode: the node's lease generation the room is held under.
+    pub(super) fn generation(&self) -> Option<u64> {
+        self.generation
+    }
+
     /// Whether another node hosts the room now.
     pub(super) fn moved(&self) -> bool {
         self.moved

@@ -71,6 +71,11 @@ impl Prepared {
         self.room.private
     }
 
+    /// Cluster mode: the node's lease generation it is held under.
+    pub fn generation(&self) -> Option<u64> {
+        self.room.fencing.generation()
+    }
+
     /// Tokens seated in it (restored rooms come with their players).
     pub fn seated(&self) -> Vec<(Uuid, parlor_games::Seat)> {
         self.room.seated()
@@ -133,7 +138,14 @@ pub fn spawn_room(
 
 /// Rebuilds a stored, unfinished match and prepares its actor. Players
 /// come back disconnected and resume with their tokens; bots carry on.
-pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<Prepared, String> {
+///
+/// `generation`: in cluster mode, the node's lease generation the match
+/// was claimed under (its hold on the room lasts that long).
+pub fn spawn_restored(
+    host: &Arc<dyn RoomHost>,
+    stored: StoredMatch,
+    generation: Option<u64>,
+) -> Result<Prepared, String> {
     let StoredMatch {
         key,
         record,
@@ -216,7 +228,7 @@ pub fn spawn_restored(host: &Arc<dyn RoomHost>, stored: StoredMatch) -> Result<P
             now + unstarted_left(host, record.origin.created_ms),
             Some(now),
         ),
-        fencing: Fencing::new(host.store().cluster().map(|c| c.generation())),
+        fencing: Fencing::new(generation),
         rematch: Offers::default(),
         ratings: RoomRatings::default(),
         chat: super::chat::RoomChat::default(),

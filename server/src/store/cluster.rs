@@ -13,7 +13,7 @@ use tokio::sync::watch;
 use uuid::Uuid;
 
 use super::postgres::{HeldSeat, Listing, LobbyQuery, PgStore, Whereabouts};
-use super::{StoreError, StoredMatch};
+use super::{Claimed, StoreError};
 
 /// A shared store, seen as cluster mode needs it; cheap to clone.
 #[derive(Clone, Debug)]
@@ -62,7 +62,7 @@ impl ClusterStore {
     /// Takes over this node's share of the orphaned rooms (unfinished,
     /// whose owner stopped or lost its lease) at a bumped epoch, and reads
     /// each back whole.
-    pub async fn claim(&self) -> Result<Vec<StoredMatch>, StoreError> {
+    pub async fn claim(&self) -> Result<Vec<Claimed>, StoreError> {
         self.0.claim().await
     }
 
@@ -70,7 +70,7 @@ impl ClusterStore {
     /// player resuming here), and reads each back whole; with how many
     /// unfinished rooms the token holds a seat in, wherever they are
     /// hosted.
-    pub async fn claim_for(&self, token: Uuid) -> Result<(Vec<StoredMatch>, i64), StoreError> {
+    pub async fn claim_for(&self, token: Uuid) -> Result<(Vec<Claimed>, i64), StoreError> {
         self.0.claim_for(token).await
     }
 
@@ -88,7 +88,7 @@ impl ClusterStore {
 
     /// Claims `room` for this node if nobody live owns it, and reads it
     /// back whole (empty if another node has it, or it is over).
-    pub async fn claim_room(&self, room: &RoomId) -> Result<Vec<StoredMatch>, StoreError> {
+    pub async fn claim_room(&self, room: &RoomId) -> Result<Vec<Claimed>, StoreError> {
         self.0.claim_room(room).await
     }
 

@@ -46,8 +46,8 @@ pub use sqlite::backup::{backup, BackupDone, BACKUP_BUSY_TIMEOUT};
 pub use sqlite::{STORE_READERS, STORE_READ_QUEUE};
 pub use task::StoreTask;
 pub use types::{
-    AccountGame, MatchKey, MatchRecord, Origin, PlayedMatch, Step, StoredMatch, StoredSeat, Turn,
-    TurnSeat,
+    AccountGame, Claimed, MatchKey, MatchRecord, Origin, PlayedMatch, Step, StoredMatch,
+    StoredSeat, Turn, TurnSeat,
 };
 
 pub use beside::{Arg, Beside, Col, Kind, Row, BESIDE_BUSY_TIMEOUT};

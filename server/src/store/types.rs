@@ -130,6 +130,18 @@ pub struct StoredMatch {
     pub turn: Option<Turn>,
 }
 
+/// A match claimed for this node in cluster mode, and the lease
+/// generation it was claimed under: the node holds it only while that
+/// generation lasts (a claim that crossed the loss of the lease is left
+/// to be claimed again).
+#[derive(Clone, Debug)]
+pub struct Claimed {
+    /// The match, read back whole.
+    pub stored: StoredMatch,
+    /// The node's lease generation when it was claimed.
+    pub generation: u64,
+}
+
 /// Whose turn it is and until when: recorded with each step, but only for
 /// rooms where it is read back (a seat held by an account, whose
 /// `my_games` lists it, or a correspondence clock, whose deadlines must

@@ -358,7 +358,7 @@ async fn resolve(dir: Weak<Directory>, cluster: Arc<Cluster>, room: RoomId) {
             }
             Ok(Whereabouts::Orphaned) => match store.claim_room(&room).await {
                 Ok(claimed) => {
-                    d.host(claimed);
+                    d.host_claimed(claimed);
                     continue;
                 }
                 Err(e) => tracing::warn!(room = %room, error = %e, "cannot claim an orphaned room"),

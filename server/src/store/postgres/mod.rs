@@ -59,7 +59,7 @@ pub(super) struct PgStore {
     node: Arc<Node>,
     /// Matches claimed but not yet read back (the read failed): read on
     /// the next claim, so that no claimed room is left unhosted.
-    unread: Arc<std::sync::Mutex<Vec<i64>>>,
+    unread: Arc<std::sync::Mutex<Vec<(i64, u64)>>>,
     /// The schema the tables live in.
     schema: Arc<str>,
 }

@@ -334,7 +334,12 @@ pub(crate) fn start_services(dir: &Path) -> Option<Services> {
         nodes: (0..NODES).map(|_| Node::default()).collect(),
         redis,
         pg,
-        bin: PathBuf::from(env!("CARGO_BIN_EXE_parlor-server")),
+        // `PARLOR_CHAOS_SERVER` runs a copy of the binary (repeated runs
+        // of a build while the tree is rebuilt).
+        bin: std::env::var_os("PARLOR_CHAOS_SERVER").map_or_else(
+            || PathBuf::from(env!("CARGO_BIN_EXE_parlor-server")),
+            PathBuf::from,
+        ),
         args,
         dir: dir.to_path_buf(),
     };

@@ -251,9 +251,9 @@ mod tests {
         let (b, _b_task) = node(&scratch).await;
         let claimed = ok(shared(&b).claim().await);
         assert_eq!(claimed.len(), 1);
-        let taken = claimed[0].key;
+        let taken = claimed[0].stored.key;
         assert_eq!(taken.epoch(), key.epoch() + 1);
-        assert_eq!(claimed[0].moves, vec![step(0)]);
+        assert_eq!(claimed[0].stored.moves, vec![step(0)]);
         // A's next write, at its old epoch, is refused and leaves nothing.
         let zombie = a.append(key, step(1), None, None).await;
         assert!(matches!(zombie, Err(StoreError::Fenced(_))), "{zombie:?}");

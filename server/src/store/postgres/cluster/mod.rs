@@ -9,7 +9,7 @@ use parlor_protocol::RoomId;
 use tokio::sync::watch;
 
 use super::{reader, PgStore};
-use crate::store::{StoreError, StoredMatch};
+use crate::store::{Claimed, StoreError};
 
 pub(super) mod claim;
 pub(super) mod lobby;
@@ -70,12 +70,12 @@ impl PgStore {
 
     /// Claims this node's share of the orphaned rooms, at a bumped epoch,
     /// and reads each back whole, to be rebuilt.
-    pub(crate) async fn claim(&self) -> Result<Vec<StoredMatch>, StoreError> {
+    pub(crate) async fn claim(&self) -> Result<Vec<Claimed>, StoreError> {
         self.claiming(Claim::Share).await.map(|(m, _)| m)
     }
 
     /// Claims room `room` if it is an orphan, and reads it back whole.
-    pub(crate) async fn claim_room(&self, room: &RoomId) -> Result<Vec<StoredMatch>, StoreError> {
+    pub(crate) async fn claim_room(&self, room: &RoomId) -> Result<Vec<Claimed>, StoreError> {
         self.claiming(Claim::Room(room.as_str().to_owned()))
             .await
             .map(|(m, _)| m)
@@ -87,15 +87,15 @@ impl PgStore {
     pub(crate) async fn claim_for(
         &self,
         token: uuid::Uuid,
-    ) -> Result<(Vec<StoredMatch>, i64), StoreError> {
+    ) -> Result<(Vec<Claimed>, i64), StoreError> {
         self.claiming(Claim::Token(token.to_string())).await
     }
 
-    async fn claiming(&self, which: Claim) -> Result<(Vec<StoredMatch>, i64), StoreError> {
+    async fn claiming(&self, which: Claim) -> Result<(Vec<Claimed>, i64), StoreError> {
         if !self.node.lease_held() {
             return Ok((Vec::new(), 0));
         }
-        let me = self.node.id();
+        let (me, generation) = self.node.id_and_generation();
         let claiming = async {
             let mut client = self.pool.get().await.map_err(reader::pool_error)?;
             let tx = client.transaction().await?;
@@ -119,14 +119,15 @@ impl PgStore {
                 .map_err(|_| StoreError::Unavailable("claiming rooms took too long".into()))??;
         // Taken out of `unread` here: a sweep and a resume claiming at
         // once must never both read back (and host) the same room.
-        let ids: Vec<i64> = {
+        let claims: Vec<(i64, u64)> = {
             let mut unread = self
                 .unread
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            unread.extend(taken.iter().map(|(id, _)| *id));
+            unread.extend(taken.iter().map(|(id, _)| (*id, generation)));
             std::mem::take(&mut *unread)
         };
+        let ids: Vec<i64> = claims.iter().map(|(id, _)| *id).collect();
         if ids.is_empty() {
             return Ok((Vec::new(), total));
         }
@@ -139,13 +140,26 @@ impl PgStore {
         })
         .await;
         match read {
-            Ok(read) => Ok((read, total)),
+            Ok(read) => {
+                // Each under the generation of the claim that took it.
+                let claimed = read
+                    .into_iter()
+                    .map(|stored| Claimed {
+                        generation: claims
+                            .iter()
+                            .find(|(id, _)| *id == stored.key.id)
+                            .map_or(generation, |(_, g)| *g),
+                        stored,
+                    })
+                    .collect();
+                Ok((claimed, total))
+            }
             Err(e) => {
                 // Read on the next claim.
                 self.unread
                     .lock()
                     .unwrap_or_else(std::sync::PoisonError::into_inner)
-                    .extend(ids);
+                    .extend(claims);
                 Err(e)
             }
         }

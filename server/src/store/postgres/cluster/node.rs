@@ -151,6 +151,14 @@ impl Node {
                 .unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// This node's id now and the lease generation it belongs to, read
+    /// together: a claim made under that id holds its rooms for that
+    /// generation only.
+    pub(crate) fn id_and_generation(&self) -> (Arc<str>, u64) {
+        let id = self.id.read().unwrap_or_else(PoisonError::into_inner);
+        (Arc::clone(&id), *self.generation.borrow())
+    }
+
     /// How many times the node has lost its lease so far.
     pub(crate) fn generation(&self) -> u64 {
         *self.generation.borrow()
@@ -210,13 +218,18 @@ impl Node {
             self.held_from(sent);
             return Ok(true);
         }
-        let old = self.id();
-        *self.id.write().unwrap_or_else(PoisonError::into_inner) = fresh_id();
-        *self
-            .held_until
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner) = Instant::now();
-        self.generation.send_modify(|g| *g += 1);
+        let old = {
+            // The id and its generation change together (see
+            // `id_and_generation`).
+            let mut id = self.id.write().unwrap_or_else(PoisonError::into_inner);
+            let old = std::mem::replace(&mut *id, fresh_id());
+            *self
+                .held_until
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner) = Instant::now();
+            self.generation.send_modify(|g| *g += 1);
+            old
+        };
         tracing::warn!(old = %old, new = %self.id(), "this node's lease ran out; its rooms are given up");
         self.insert(client).await?;
         Ok(false)
