@@ -26,11 +26,13 @@ use parlor_games::Seat;
 use parlor_protocol::{
     decode_server, encode, ClientMsg, ErrorCode, RoomId, ServerMsg, Update, PROTOCOL_VERSION,
 };
+use parlor_server::store::{Arg, Store};
 use parlor_server::testing::{postgres_run, redis_bus, ScratchSchema};
 use parlor_server::{Config, Server, ServerError, StoreConfig, Sync};
 use serde_json::{json, Value};
 use tempfile::TempDir;
 use tokio::net::TcpStream;
+use tokio_postgres::types::ToSql;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -77,6 +79,54 @@ impl TestStore {
                 sync: Sync::Normal,
             },
             TestStore::Postgres(s) => s.config(),
+        }
+    }
+
+    /// Runs statement `sql` (`$1`... placeholders) in the store's database
+    /// as an operator would by hand; the rows it changed. SQLite through
+    /// the server's own store, PostgreSQL on a connection of the test's
+    /// own (a store opened there would join the cluster as a node).
+    pub async fn execute(&self, sql: &'static str, args: Vec<Arg>) -> u64 {
+        match self {
+            TestStore::Sqlite(_) => {
+                let (db, task) = Store::open(&self.config())
+                    .await
+                    .unwrap_or_else(|e| panic!("{e}"));
+                let changed = db
+                    .beside()
+                    .exec(sql, args)
+                    .await
+                    .unwrap_or_else(|e| panic!("{sql}: {e}"));
+                drop(db);
+                task.finished().await.unwrap_or_else(|e| panic!("{e}"));
+                changed
+            }
+            TestStore::Postgres(scratch) => {
+                let (client, conn) = tokio_postgres::connect(&scratch.url(), tokio_postgres::NoTls)
+                    .await
+                    .unwrap_or_else(|e| panic!("{e}"));
+                tokio::spawn(conn);
+                let params: Vec<Box<dyn ToSql + std::marker::Sync + Send>> = args
+                    .into_iter()
+                    .map(|a| -> Box<dyn ToSql + std::marker::Sync + Send> {
+                        match a {
+                            Arg::Int(n) => Box::new(n),
+                            Arg::Text(t) => Box::new(t),
+                            Arg::Bool(b) => Box::new(b),
+                            Arg::OptInt(n) => Box::new(n),
+                            Arg::OptText(t) => Box::new(t),
+                        }
+                    })
+                    .collect();
+                let refs: Vec<&(dyn ToSql + std::marker::Sync)> = params
+                    .iter()
+                    .map(|p| p.as_ref() as &(dyn ToSql + std::marker::Sync))
+                    .collect();
+                client
+                    .execute(sql, &refs)
+                    .await
+                    .unwrap_or_else(|e| panic!("{sql}: {e}"))
+            }
         }
     }
 }

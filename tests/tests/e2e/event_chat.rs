@@ -10,7 +10,6 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use parlor_server::store::Store;
 use parlor_tests::http::{account_of_kind_with_token, bearer, request, Answer};
 use parlor_tests::{start_server, TestStore};
 use serde_json::{json, Value};
@@ -81,26 +80,11 @@ fn pair(name: &str, text: &str) -> (String, String) {
 /// Runs `sql` (text `$1`, the account's name key, and a nullable
 /// integer `$2`) in the server's database, as an operator would.
 async fn operate(store: &TestStore, sql: &'static str, key: &str, n: Option<i64>) {
-    match store {
-        TestStore::Sqlite(_) => {
-            let (db, task) = Store::open(&store.config()).await.unwrap();
-            let changed = db
-                .beside()
-                .exec(sql, vec![key.into(), n.into()])
-                .await
-                .unwrap();
-            assert_eq!(changed, 1, "{sql}");
-            drop(db);
-            task.finished().await.unwrap();
-        }
-        TestStore::Postgres(scratch) => {
-            let (client, conn) = tokio_postgres::connect(&scratch.url(), tokio_postgres::NoTls)
-                .await
-                .unwrap();
-            tokio::spawn(conn);
-            assert_eq!(client.execute(sql, &[&key, &n]).await.unwrap(), 1);
-        }
-    }
+    assert_eq!(
+        store.execute(sql, vec![key.into(), n.into()]).await,
+        1,
+        "{sql}"
+    );
 }
 
 #[tokio::test]

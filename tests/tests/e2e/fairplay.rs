@@ -17,8 +17,8 @@ use parlor_cli::lobby::{self, ChallengeNews};
 use parlor_cli::{Client, ClientError};
 use parlor_games::{GameKind, GameRng};
 use parlor_protocol::{ClientMsg, ErrorCode, RoomId, RoomStatus, ServerMsg};
-use parlor_server::store::{Arg, Store};
-use parlor_server::{Config, StoreConfig};
+use parlor_server::store::Arg;
+use parlor_server::Config;
 use parlor_tests::http::{account_of_kind_with_token, request};
 use parlor_tests::{start_server_with, TestStore, PATIENCE};
 use serde_json::{json, Value};
@@ -164,33 +164,11 @@ async fn series(url: String, human: (String, String), opponent: (String, String)
 /// Makes `name` a moderator in the database itself (roles are set on the
 /// server machine, never over the network).
 async fn make_moderator(store: &TestStore, name: &str) {
-    match store.config() {
-        config @ StoreConfig::Sqlite { .. } => {
-            let (db, task) = Store::open(&config).await.unwrap();
-            db.beside()
-                .exec(
-                    "UPDATE accounts SET role = 'moderator' WHERE name_key = $1",
-                    vec![Arg::Text(name.to_ascii_lowercase())],
-                )
-                .await
-                .unwrap();
-            drop(db);
-            task.finished().await.unwrap();
-        }
-        StoreConfig::Postgres { url, .. } => {
-            let (client, conn) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
-                .await
-                .unwrap();
-            tokio::spawn(conn);
-            client
-                .execute(
-                    "UPDATE accounts SET role = 'moderator' WHERE name_key = $1",
-                    &[&name.to_ascii_lowercase()],
-                )
-                .await
-                .unwrap();
-        }
-    }
+    const GRANT: &str = "UPDATE accounts SET role = 'moderator' WHERE name_key = $1";
+    let changed = store
+        .execute(GRANT, vec![Arg::Text(name.to_ascii_lowercase())])
+        .await;
+    assert_eq!(changed, 1);
 }
 
 fn names(list: &Value) -> Vec<String> {

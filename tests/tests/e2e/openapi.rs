@@ -29,7 +29,6 @@ use parlor_protocol::ErrorCode;
 use parlor_server::api::{route, Endpoint, Plain, Route};
 use parlor_server::moderation::{ModAction, ModReason};
 use parlor_server::reports::{ReportReason, Resolution};
-use parlor_server::store::Store;
 use parlor_server::Config;
 use parlor_tests::http::{account_of_kind_with_token, basic, bearer, request, Answer};
 use parlor_tests::rating::{play_out_first_legal, rated_match};
@@ -254,24 +253,7 @@ impl Api {
 /// network; the server reads them with every request).
 async fn set_role(store: &TestStore, key: &str, role: &str) {
     const SET: &str = "UPDATE accounts SET role = $1 WHERE name_key = $2";
-    match store {
-        TestStore::Sqlite(_) => {
-            let (db, task) = Store::open(&store.config()).await.unwrap();
-            db.beside()
-                .exec(SET, vec![role.into(), key.into()])
-                .await
-                .unwrap();
-            drop(db);
-            task.finished().await.unwrap();
-        }
-        TestStore::Postgres(scratch) => {
-            let (client, conn) = tokio_postgres::connect(&scratch.url(), tokio_postgres::NoTls)
-                .await
-                .unwrap();
-            tokio::spawn(conn);
-            assert_eq!(client.execute(SET, &[&role, &key]).await.unwrap(), 1);
-        }
-    }
+    assert_eq!(store.execute(SET, vec![role.into(), key.into()]).await, 1);
 }
 
 fn now_ms() -> u64 {

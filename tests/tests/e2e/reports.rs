@@ -19,18 +19,7 @@ use serde_json::{json, Value};
 /// every request).
 async fn make_moderator(store: &TestStore, key: &str) {
     const GRANT: &str = "UPDATE accounts SET role = 'moderator' WHERE name_key = $1";
-    match store {
-        TestStore::Sqlite(_) => {
-            let (db, task) = Store::open(&store.config()).await.unwrap();
-            db.beside().exec(GRANT, vec![key.into()]).await.unwrap();
-            drop(db);
-            task.finished().await.unwrap();
-        }
-        TestStore::Postgres(scratch) => {
-            let client = pg(scratch).await;
-            assert_eq!(client.execute(GRANT, &[&key]).await.unwrap(), 1);
-        }
-    }
+    assert_eq!(store.execute(GRANT, vec![key.into()]).await, 1);
 }
 
 /// The moderation log's entries about the account keyed `key`, newest

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::rooms::finished_log;
+use super::rooms::log_says_over;
 use super::shared::{connect, lock, Shared};
 use super::{SILENCE, THINK_MS};
 use crate::common::live::{recv_within, send, Ws};
@@ -126,14 +126,22 @@ pub(crate) async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: 
                 Ok(Some(false)) => {
                     if held.is_some() {
                         // Our seat's room is not among the token's: the
-                        // match is over and its room closed.
-                        if finished_log(&mut ws, &room).await {
-                            return;
+                        // match is over and its room closed. A log that
+                        // cannot be read now is asked for again (the
+                        // silence check above bounds how long).
+                        match log_says_over(&mut ws, &room).await {
+                            Some(true) => return,
+                            Some(false) => {
+                                sh.problem(format!(
+                                    "room {room} seat {seat}: resume lost the seat, the match is not over"
+                                ));
+                                return;
+                            }
+                            None => {
+                                note(&mut trail, "the log could not be read".into());
+                                continue;
+                            }
                         }
-                        sh.problem(format!(
-                            "room {room} seat {seat}: resume lost the seat, the match is not over"
-                        ));
-                        return;
                     }
                     next_try += 1;
                     if next_try < tried.len() {

@@ -16,7 +16,17 @@ use serde_json::{json, Value};
 
 /// Whether `room`'s match is over, by its log.
 pub(crate) async fn finished_log(ws: &mut Ws, room: &str) -> bool {
-    matches!(get_log(ws, room).await, Ok(Some(l)) if l.outcome.is_some())
+    log_says_over(ws, room).await == Some(true)
+}
+
+/// Whether `room`'s log says its match is over; `None` if the log could
+/// not be read now (the database restarting, the connection lost).
+pub(crate) async fn log_says_over(ws: &mut Ws, room: &str) -> Option<bool> {
+    match get_log(ws, room).await {
+        Ok(Some(l)) => Some(l.outcome.is_some()),
+        Ok(None) => Some(false),
+        Err(_) => None,
+    }
 }
 
 /// A spectator of `room`, until its match is over.
