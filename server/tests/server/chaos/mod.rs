@@ -135,6 +135,7 @@ async fn a_cluster_under_faults_loses_no_move_and_shows_no_false_view() {
         finding: Mutex::default(),
         rated_rooms: Mutex::default(),
         event: Mutex::default(),
+        trails: Mutex::default(),
     });
     let guard = Guard(sh.clone());
     let t0 = Instant::now();

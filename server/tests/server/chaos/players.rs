@@ -93,6 +93,7 @@ pub(crate) async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: 
             trail.remove(0);
         }
         trail.push(what);
+        sh.trail(&room, seat, trail);
     };
     // When this player last saw the match move on: reconnecting over and
     // over without that is a hang too.
@@ -100,8 +101,9 @@ pub(crate) async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: 
     loop {
         if progress.elapsed() > SILENCE {
             sh.problem(format!(
-                "room {room} seat {seat}: no new position for {SILENCE:?} across reconnections (lately: {})",
-                trail.join(", ")
+                "room {room} seat {seat}: no new position for {SILENCE:?} across reconnections (lately: {}; meanwhile {})",
+                trail.join(", "),
+                sh.other_trails(&room, seat)
             ));
             progress = Instant::now();
         }
@@ -117,7 +119,9 @@ pub(crate) async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: 
             {
                 continue;
             }
-            match await_resumed(&mut ws, &room).await {
+            let resumed = await_resumed(&mut ws, &room).await;
+            note(&mut trail, format!("resumed {resumed:?}"));
+            match resumed {
                 Ok(Some(true)) => {
                     held = Some(t);
                     tried.clear();
@@ -169,7 +173,17 @@ pub(crate) async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: 
             {
                 continue;
             }
-            match await_joined(&mut ws, &room).await {
+            let joined = await_joined(&mut ws, &room).await;
+            note(
+                &mut trail,
+                match &joined {
+                    Ok(Joined::Yes) => "joined".to_string(),
+                    Ok(Joined::Taken) => "join: seat taken".to_string(),
+                    Ok(Joined::Refused(why)) => format!("join refused: {why}"),
+                    Err(e) => format!("join: {e}"),
+                },
+            );
+            match joined {
                 Ok(Joined::Yes) => {
                     held = Some(token);
                     tried.clear();
@@ -214,9 +228,10 @@ pub(crate) async fn player(sh: Arc<Shared>, room: String, game: GameKind, seat: 
                 Ok(m) => m,
                 Err(e) if e == "timeout" => {
                     sh.problem(format!(
-                        "room {room} seat {seat}: nothing heard for {SILENCE:?} on {node} at seq {:?} (lately: {})",
+                        "room {room} seat {seat}: nothing heard for {SILENCE:?} on {node} at seq {:?} (lately: {}; meanwhile {})",
                         last.as_ref().map(|u| u.seq),
-                        trail.join(", ")
+                        trail.join(", "),
+                        sh.other_trails(&room, seat)
                     ));
                     break "silence".to_string();
                 }

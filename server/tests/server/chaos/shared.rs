@@ -56,6 +56,9 @@ pub(crate) struct Shared {
     pub(crate) rated_rooms: Mutex<Vec<String>>,
     /// The Swiss event's id, once made.
     pub(crate) event: Mutex<Option<String>>,
+    /// What each seated player did and heard lately, by room and seat:
+    /// told with a hang, the other seat's beside the one that hung.
+    pub(crate) trails: Mutex<HashMap<(String, u8), String>>,
 }
 
 impl Shared {
@@ -71,6 +74,23 @@ impl Shared {
     pub(crate) fn problem(&self, p: String) {
         eprintln!("chaos: {p}");
         lock(&self.problems).push(p);
+    }
+
+    /// Keeps `trail` as what `room`'s `seat` did and heard lately.
+    pub(crate) fn trail(&self, room: &str, seat: u8, trail: &[String]) {
+        lock(&self.trails).insert((room.to_owned(), seat), trail.join(", "));
+    }
+
+    /// The trails of `room`'s seats other than `seat`, for a hang's report.
+    pub(crate) fn other_trails(&self, room: &str, seat: u8) -> String {
+        let trails = lock(&self.trails);
+        let mut others: Vec<String> = trails
+            .iter()
+            .filter(|((r, s), _)| r == room && *s != seat)
+            .map(|((_, s), t)| format!("seat {s}: {t}"))
+            .collect();
+        others.sort();
+        others.join("; ")
     }
 
     pub(crate) fn reconnect(&self, why: &str) {

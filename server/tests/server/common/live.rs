@@ -86,10 +86,12 @@ pub async fn send(ws: &mut Ws, v: Value) -> Result<(), String> {
 }
 
 /// The next message, within `wait`; `Err` if the connection closed (the
-/// close frame's reason, when it had one) or nothing came.
+/// close frame's reason, when it had one) or nothing came. Pings and
+/// other control frames do not count, nor do they extend the wait.
 pub async fn recv_within(ws: &mut Ws, wait: Duration) -> Result<ServerMsg, String> {
+    let until = tokio::time::Instant::now() + wait;
     loop {
-        match tokio::time::timeout(wait, ws.next()).await {
+        match tokio::time::timeout_at(until, ws.next()).await {
             Err(_) => return Err("timeout".into()),
             Ok(Some(Ok(Message::Text(t)))) => {
                 return decode_server(t.as_str()).map_err(|e| e.to_string())
