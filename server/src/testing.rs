@@ -1,6 +1,7 @@
 //! Support for tests that need cluster mode's services: where they are,
-//! a scratch schema per test that is dropped at its end, and the one rule
-//! for a service that is not there.
+//! a scratch schema per test that is dropped at its end (and SQL run in
+//! it by hand), the one rule for a service that is not there, and a match
+//! record for the store's tests to write to.
 //!
 //! - `PARLOR_TEST_STORE=postgres`: the servers under test keep their
 //!   matches in PostgreSQL ([`postgres_run`]); SQLite otherwise.
@@ -19,7 +20,10 @@ use std::time::Duration;
 use tokio_postgres::NoTls;
 use uuid::Uuid;
 
-use crate::store::with_causes;
+use parlor_games::GameKind;
+use parlor_protocol::{MatchHeader, RoomId};
+
+use crate::store::{pg_args, pg_refs, with_causes, Arg, MatchRecord, Origin};
 use crate::StoreConfig;
 
 /// Where tests find PostgreSQL when `PARLOR_TEST_POSTGRES` is not set.
@@ -154,6 +158,17 @@ impl ScratchSchema {
             .map_err(|e| with_causes(&e))
     }
 
+    /// Runs statement `sql` with `args` in this schema (`$1`...), as an
+    /// operator would by hand; the rows it changed.
+    pub async fn execute_with(&self, sql: &str, args: &[Arg]) -> Result<u64, String> {
+        let boxed = pg_args(args);
+        connect(&self.url())
+            .await?
+            .execute(sql, &pg_refs(&boxed))
+            .await
+            .map_err(|e| with_causes(&e))
+    }
+
     /// A store in this schema.
     pub fn config(&self) -> StoreConfig {
         StoreConfig::Postgres {
@@ -229,5 +244,27 @@ impl Drop for ScratchSchema {
             Ok(Err(e)) => eprintln!("warning: schema {} was not dropped: {e}", self.name),
             Err(_) => eprintln!("warning: dropping schema {} panicked", self.name),
         }
+    }
+}
+
+/// A two-seat Nimrod match on piles of 30 and 30 with a fixed seed, in
+/// `room`: what the store's own tests make to have a match to write to.
+pub fn nimrod_record(room: RoomId) -> MatchRecord {
+    MatchRecord {
+        room,
+        header: MatchHeader {
+            game: GameKind::Nimrod,
+            options: serde_json::json!({"piles": [30, 30]}),
+            seats: 2,
+            seed: Some(7),
+            deal: None,
+            clock: None,
+            rated: false,
+            event: None,
+            ladder: None,
+            matched: None,
+        },
+        private: false,
+        origin: Origin::default(),
     }
 }

@@ -32,7 +32,6 @@ use parlor_server::{Config, Server, ServerError, StoreConfig, Sync};
 use serde_json::{json, Value};
 use tempfile::TempDir;
 use tokio::net::TcpStream;
-use tokio_postgres::types::ToSql;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -101,32 +100,10 @@ impl TestStore {
                 task.finished().await.unwrap_or_else(|e| panic!("{e}"));
                 changed
             }
-            TestStore::Postgres(scratch) => {
-                let (client, conn) = tokio_postgres::connect(&scratch.url(), tokio_postgres::NoTls)
-                    .await
-                    .unwrap_or_else(|e| panic!("{e}"));
-                tokio::spawn(conn);
-                let params: Vec<Box<dyn ToSql + std::marker::Sync + Send>> = args
-                    .into_iter()
-                    .map(|a| -> Box<dyn ToSql + std::marker::Sync + Send> {
-                        match a {
-                            Arg::Int(n) => Box::new(n),
-                            Arg::Text(t) => Box::new(t),
-                            Arg::Bool(b) => Box::new(b),
-                            Arg::OptInt(n) => Box::new(n),
-                            Arg::OptText(t) => Box::new(t),
-                        }
-                    })
-                    .collect();
-                let refs: Vec<&(dyn ToSql + std::marker::Sync)> = params
-                    .iter()
-                    .map(|p| p.as_ref() as &(dyn ToSql + std::marker::Sync))
-                    .collect();
-                client
-                    .execute(sql, &refs)
-                    .await
-                    .unwrap_or_else(|e| panic!("{sql}: {e}"))
-            }
+            TestStore::Postgres(scratch) => scratch
+                .execute_with(sql, &args)
+                .await
+                .unwrap_or_else(|e| panic!("{sql}: {e}")),
         }
     }
 }

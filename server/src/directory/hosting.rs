@@ -248,9 +248,7 @@ mod tests {
     use std::sync::Arc;
     use std::time::Duration;
 
-    use parlor_games::GameKind;
-    use parlor_protocol::{MatchHeader, RoomId};
-    use serde_json::json;
+    use parlor_protocol::RoomId;
     use tokio_util::sync::CancellationToken;
     use tokio_util::task::TaskTracker;
     use uuid::Uuid;
@@ -259,33 +257,11 @@ mod tests {
     use crate::limits::Limits;
     use crate::outbox::{ConnId, Inbox, Outbox, Outgoing};
     use crate::room::{Member, RoomCmd, RoomRequest};
-    use crate::store::{MatchRecord, Origin, Store};
-    use crate::testing::ScratchSchema;
+    use crate::store::Store;
+    use crate::testing::{nimrod_record, ScratchSchema};
 
     fn ok<T, E: std::fmt::Debug>(r: Result<T, E>) -> T {
         r.unwrap_or_else(|e| panic!("{e:?}"))
-    }
-
-    async fn new_match(store: &Store, room: &RoomId) {
-        ok(store
-            .create_match(MatchRecord {
-                room: room.clone(),
-                header: MatchHeader {
-                    game: GameKind::Nimrod,
-                    options: json!({"piles": [30, 30]}),
-                    seats: 2,
-                    seed: Some(7),
-                    deal: None,
-                    clock: None,
-                    rated: false,
-                    event: None,
-                    ladder: None,
-                    matched: None,
-                },
-                private: false,
-                origin: Origin::default(),
-            })
-            .await);
     }
 
     /// A node loses its lease; a player resuming there claims one of its
@@ -314,7 +290,7 @@ mod tests {
             .filter_map(|r| RoomId::new(*r))
             .collect();
         for room in &rooms {
-            new_match(&store, room).await;
+            ok(store.create_match(nimrod_record(room.clone())).await);
         }
         // Its lease runs out as far as the database knows.
         let id = shared.node_id();
@@ -349,7 +325,7 @@ mod tests {
             dir.hosts(kept),
             "a room claimed under the lease held now stays"
         );
-        assert_eq!(lock_count(&dir), 1);
+        assert_eq!(super::lock(&dir.rooms).by_id.len(), 1);
 
         // Someone watches it; then the registry lets it go without a
         // word to its actor (a `Relinquish` that found its inbox full):
@@ -391,9 +367,5 @@ mod tests {
             }
         }
         false
-    }
-
-    fn lock_count(dir: &Directory) -> usize {
-        super::lock(&dir.rooms).by_id.len()
     }
 }

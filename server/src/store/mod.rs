@@ -50,6 +50,7 @@ pub use types::{
     StoredSeat, Turn, TurnSeat,
 };
 
+pub(crate) use beside::sql::{pg_args, pg_refs};
 pub use beside::{Arg, Beside, Col, Kind, Row, BESIDE_BUSY_TIMEOUT};
 pub use cluster::ClusterStore;
 pub use exported::{ExportedMatch, ExportedStep};

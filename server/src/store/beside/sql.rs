@@ -143,7 +143,8 @@ fn lite_args(args: &[Arg]) -> Vec<Lite> {
         .collect()
 }
 
-fn pg_args(args: &[Arg]) -> Vec<Box<dyn ToSql + Sync + Send>> {
+/// The arguments, boxed for tokio-postgres.
+pub(crate) fn pg_args(args: &[Arg]) -> Vec<Box<dyn ToSql + Sync + Send>> {
     args.iter()
         .map(|a| -> Box<dyn ToSql + Sync + Send> {
             match a {
@@ -158,7 +159,7 @@ fn pg_args(args: &[Arg]) -> Vec<Box<dyn ToSql + Sync + Send>> {
 }
 
 /// The arguments as tokio-postgres takes them.
-fn pg_refs(boxed: &[Box<dyn ToSql + Sync + Send>]) -> Vec<&(dyn ToSql + Sync)> {
+pub(crate) fn pg_refs(boxed: &[Box<dyn ToSql + Sync + Send>]) -> Vec<&(dyn ToSql + Sync)> {
     boxed
         .iter()
         .map(|b| b.as_ref() as &(dyn ToSql + Sync))

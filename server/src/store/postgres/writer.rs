@@ -140,12 +140,12 @@ mod tests {
     // Test helpers fail the test by panicking.
     #![allow(clippy::panic)]
 
-    use parlor_games::{GameKind, Seat};
-    use parlor_protocol::{LogEntry, LoggedAction, MatchHeader, RoomId};
+    use parlor_games::Seat;
+    use parlor_protocol::{LogEntry, LoggedAction, RoomId};
     use serde_json::json;
 
-    use super::super::super::{MatchRecord, Origin, Store};
-    use crate::testing::ScratchSchema;
+    use super::super::super::Store;
+    use crate::testing::{nimrod_record, ScratchSchema};
 
     fn ok<T, E: std::fmt::Debug>(r: Result<T, E>) -> T {
         r.unwrap_or_else(|e| panic!("{e:?}"))
@@ -183,25 +183,7 @@ mod tests {
         };
         let (store, task) = ok(Store::open(&scratch.config()).await);
         let room = RoomId::new("aaaaaaaaaaaa").unwrap_or_else(|| panic!("room id"));
-        let key = ok(store
-            .create_match(MatchRecord {
-                room: room.clone(),
-                header: MatchHeader {
-                    game: GameKind::Nimrod,
-                    options: json!({"piles": [30, 30]}),
-                    seats: 2,
-                    seed: Some(7),
-                    deal: None,
-                    clock: None,
-                    rated: false,
-                    event: None,
-                    ladder: None,
-                    matched: None,
-                },
-                private: false,
-                origin: Origin::default(),
-            })
-            .await);
+        let key = ok(store.create_match(nimrod_record(room.clone())).await);
         ok(store.append(key, step(0), None, None).await);
         ok(store.log(room.clone()).await);
         kill_connections(&scratch).await;

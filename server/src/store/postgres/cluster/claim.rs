@@ -146,14 +146,14 @@ mod tests {
 
     use std::time::Duration;
 
-    use parlor_games::{GameKind, Seat};
-    use parlor_protocol::{LogEntry, LoggedAction, MatchHeader, RoomId};
+    use parlor_games::Seat;
+    use parlor_protocol::{LogEntry, LoggedAction, RoomId};
     use serde_json::json;
     use tokio_postgres::{Client, NoTls};
 
     use super::*;
-    use crate::store::{MatchKey, MatchRecord, Origin, Store, StoreError, StoreTask};
-    use crate::testing::ScratchSchema;
+    use crate::store::{MatchKey, Store, StoreError, StoreTask};
+    use crate::testing::{nimrod_record, ScratchSchema};
 
     fn ok<T, E: std::fmt::Debug>(r: Result<T, E>) -> T {
         r.unwrap_or_else(|e| panic!("{e:?}"))
@@ -178,25 +178,7 @@ mod tests {
 
     async fn new_match(store: &Store, n: usize) -> MatchKey {
         let room = RoomId::new(format!("room{n:08}")).unwrap_or_else(|| panic!("room id"));
-        ok(store
-            .create_match(MatchRecord {
-                room,
-                header: MatchHeader {
-                    game: GameKind::Nimrod,
-                    options: json!({"piles": [30, 30]}),
-                    seats: 2,
-                    seed: Some(7),
-                    deal: None,
-                    clock: None,
-                    rated: false,
-                    event: None,
-                    ladder: None,
-                    matched: None,
-                },
-                private: false,
-                origin: Origin::default(),
-            })
-            .await)
+        ok(store.create_match(nimrod_record(room)).await)
     }
 
     fn step(seq: u64) -> LogEntry {
