@@ -92,6 +92,7 @@ error_codes! {
     RatingsUnknownPool = "ratings/unknown_pool": "No game has that name, so there is no such rating pool.",
     SeekNotFound = "seek/not_found": "This connection has no waiting seek with that id (it may just have been matched).",
     SeekTooMany = "seek/too_many": "This connection, account or address has as many waiting seeks as allowed; cancel one first.",
+    SeekTooFast = "seek/too_fast": "This connection made seeks faster than allowed (seeks that ended in a match do not count); the message says when the next one may be made.",
     SeekInvalid = "seek/invalid": "The seek cannot be made as asked (e.g. bots in a rated seek); the message says why.",
     ChallengeNotFound = "challenge/not_found": "No open challenge with that id is addressed to (or made by) this player.",
     ChallengeUnknownPlayer = "challenge/unknown_player": "No account has that name.",

@@ -60,6 +60,18 @@ pub const MESSAGE_BURST: u32 = 100;
 /// not going to stop.
 pub const MAX_REFUSED_PER_SECOND: u32 = 50;
 
+/// Seeks one connection may make a minute on average, not counting those
+/// that end in a match (their token is given back). A seek and its cancel
+/// are each a write where the whole cluster pairs, and a seek wakes a
+/// pairing round; a person seeks a few times a minute and a bot once a
+/// game, so this refuses only a churn of seeks and cancels, in memory,
+/// before it costs the database anything.
+pub const SEEKS_PER_MINUTE: u32 = 60;
+
+/// Seeks a connection may make at once above that rate: a player trying
+/// several games' seeks, or changing their mind a few times.
+pub const SEEK_BURST: u32 = 20;
+
 /// New connections one client address may open per second on average
 /// (see `admission`). A person opens one; a household or a club behind
 /// one address a few; a client reconnecting in a loop is slowed to this.

@@ -1,10 +1,62 @@
-//! Per-connection message rate limiting (a token bucket).
+//! Per-connection rate limiting: a token bucket, and the message limit
+//! built on it.
 
 use std::time::Duration;
 
 use tokio::time::Instant;
 
 use crate::limits::{MAX_REFUSED_PER_SECOND, MESSAGES_PER_SECOND, MESSAGE_BURST};
+
+/// A token bucket: at most `burst` tokens, refilled at `per_second`.
+#[derive(Debug)]
+pub struct Bucket {
+    tokens: f64,
+    burst: f64,
+    per_second: f64,
+    last: Instant,
+}
+
+impl Bucket {
+    /// A full bucket of `burst` tokens refilled at `per_second`.
+    pub fn full(burst: u32, per_second: f64, now: Instant) -> Self {
+        Bucket {
+            tokens: f64::from(burst),
+            burst: f64::from(burst),
+            per_second,
+            last: now,
+        }
+    }
+
+    fn refill(&mut self, now: Instant) {
+        let dt = now.saturating_duration_since(self.last).as_secs_f64();
+        self.last = now;
+        self.tokens = (self.tokens + dt * self.per_second).min(self.burst);
+    }
+
+    /// Takes a token at `now`; false if there is none.
+    pub fn take(&mut self, now: Instant) -> bool {
+        self.refill(now);
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Returns a token taken for something that turned out not to count.
+    pub fn give_back(&mut self) {
+        self.tokens = (self.tokens + 1.0).min(self.burst);
+    }
+
+    /// How long after the last take until a token is there again.
+    pub fn next_in(&self) -> Duration {
+        if self.tokens >= 1.0 || self.per_second <= 0.0 {
+            return Duration::ZERO;
+        }
+        Duration::from_secs_f64((1.0 - self.tokens) / self.per_second)
+    }
+}
 
 /// What to do with a message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,13 +73,12 @@ pub enum Verdict {
 /// [`MESSAGE_BURST`], plus a count of refusals per second.
 #[derive(Debug)]
 pub struct RateLimiter {
-    tokens: f64,
+    bucket: Bucket,
     /// Messages excused beyond the bucket: ones the server itself held
     /// back by not reading (see [`RateLimiter::excuse`]).
     credit: f64,
     /// When the credit lapses.
     credit_until: Instant,
-    last: Instant,
     window: Instant,
     refused: u32,
 }
@@ -36,10 +87,9 @@ impl RateLimiter {
     /// A full bucket.
     pub fn new(now: Instant) -> Self {
         RateLimiter {
-            tokens: f64::from(MESSAGE_BURST),
+            bucket: Bucket::full(MESSAGE_BURST, f64::from(MESSAGES_PER_SECOND), now),
             credit: 0.0,
             credit_until: now,
-            last: now,
             window: now,
             refused: 0,
         }
@@ -47,10 +97,6 @@ impl RateLimiter {
 
     /// Accounts for one message arriving at `now`.
     pub fn check(&mut self, now: Instant) -> Verdict {
-        let dt = now.saturating_duration_since(self.last).as_secs_f64();
-        self.last = now;
-        self.tokens =
-            (self.tokens + dt * f64::from(MESSAGES_PER_SECOND)).min(f64::from(MESSAGE_BURST));
         if now > self.credit_until {
             // The backlog has had as long to arrive as it took to build.
             self.credit = 0.0;
@@ -59,8 +105,7 @@ impl RateLimiter {
             self.window = now;
             self.refused = 0;
         }
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
+        if self.bucket.take(now) {
             return Verdict::Allow;
         }
         if self.credit >= 1.0 {
@@ -135,6 +180,27 @@ mod tests {
             .filter(|_| idle.check(later) != Verdict::Allow)
             .count();
         assert_eq!(refused, 300 - MESSAGE_BURST as usize);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_bucket_refills_at_its_rate_up_to_its_burst_and_takes_back_a_token() {
+        let t = Instant::now();
+        let mut b = Bucket::full(3, 2.0, t);
+        assert!((0..3).all(|_| b.take(t)));
+        assert!(!b.take(t));
+        assert_eq!(b.next_in(), Duration::from_millis(500));
+        // Half a second makes one token; a long rest no more than the burst.
+        assert!(b.take(t + Duration::from_millis(500)));
+        assert!(!b.take(t + Duration::from_millis(500)));
+        let rested = t + Duration::from_secs(60);
+        assert_eq!((0..10).filter(|_| b.take(rested)).count(), 3);
+        b.give_back();
+        assert!(b.take(rested));
+        assert!(!b.take(rested));
+        // Given back past the burst, it still holds no more than the burst.
+        let mut full = Bucket::full(2, 1.0, t);
+        full.give_back();
+        assert_eq!((0..5).filter(|_| full.take(t)).count(), 2);
     }
 
     #[tokio::test(start_paused = true)]

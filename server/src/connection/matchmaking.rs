@@ -4,12 +4,14 @@
 //! summonses arrive on (its seeks and challenges are the matchmaker's).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use parlor_games::deal::check_client_seed;
 use parlor_games::{GameKind, Seat};
 use parlor_protocol::{ChallengeInfo, Clock, DeclineReason, ErrorCode, RoomId, ServerMsg};
 use serde_json::Value;
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 
 use super::standing::MayPlay;
 use super::Session;
@@ -18,12 +20,14 @@ use crate::admission::address_key;
 use crate::clock::now_ms;
 use crate::directory::{Refused, RoomSpec, Summons};
 use crate::fair_play::{capped_opponents, cooling_down, pair_capped, RATED_PAIR_CAP};
+use crate::limits::{SEEKS_PER_MINUTE, SEEK_BURST};
 use crate::matchmaking::challenges::{check_blocks, Open, CHALLENGE_LIFETIME};
 use crate::matchmaking::rated_clock::rated_default;
 use crate::matchmaking::seeks::{
     DEFAULT_BOTS_AFTER_MS, MAX_BOTS_AFTER_MS, MIN_BOTS_AFTER_MS, UNRATED_RATING,
 };
 use crate::matchmaking::{Asker, AskerAccount};
+use crate::rate::Bucket;
 use crate::room::RoomRequest;
 
 /// A session's part in matchmaking: where summonses to seats arrive
@@ -33,6 +37,10 @@ use crate::room::RoomRequest;
 #[derive(Debug, Default)]
 pub(super) struct Matchmaking {
     summons: Option<mpsc::Receiver<Summons>>,
+    /// The seeks it may still make ([`SEEK_BURST`], refilled at
+    /// [`SEEKS_PER_MINUTE`]): made at its first seek, boxed so that a
+    /// connection that never seeks keeps only a pointer for it.
+    seek_budget: Option<Box<Bucket>>,
     /// The client sent a seed with a seek, challenge, acceptance or
     /// rematch: it answers `joined`'s `seed_wanted`, so the seats it is
     /// summoned to wait for its seed (a client that never said so is
@@ -41,6 +49,30 @@ pub(super) struct Matchmaking {
 }
 
 impl Matchmaking {
+    /// Takes a seek from the budget; when refused, how long until the next
+    /// one may be made.
+    fn take_seek(&mut self, now: Instant) -> Result<(), Duration> {
+        let budget = self.seek_budget.get_or_insert_with(|| {
+            Box::new(Bucket::full(
+                SEEK_BURST,
+                f64::from(SEEKS_PER_MINUTE) / 60.0,
+                now,
+            ))
+        });
+        if budget.take(now) {
+            Ok(())
+        } else {
+            Err(budget.next_in())
+        }
+    }
+
+    /// A seek ended in a match: it does not count against the budget.
+    fn seek_matched(&mut self) {
+        if let Some(budget) = &mut self.seek_budget {
+            budget.give_back();
+        }
+    }
+
     /// Listens for summonses from now on, on the queue `queue` makes
     /// (made once: a session listening already keeps its queue).
     pub(super) fn listen(&mut self, queue: impl FnOnce() -> mpsc::Receiver<Summons>) {
@@ -188,6 +220,16 @@ impl Session {
     }
 
     pub(super) async fn seek(&mut self, ask: SeekAsk) {
+        // First, so that a churn of seeks costs nothing but this.
+        if let Err(wait) = self.matchmaking.take_seek(Instant::now()) {
+            return self.refuse(Refused::new(
+                ErrorCode::SeekTooFast,
+                format!(
+                    "at most {SEEK_BURST} seeks at once and {SEEKS_PER_MINUTE} a minute (matched ones do not count): seek again in {} ms",
+                    wait.as_millis().max(1)
+                ),
+            ));
+        }
         let bots_after_ms = if ask.bots {
             if ask.rated {
                 return self.refuse(Refused::new(
@@ -457,6 +499,9 @@ impl Session {
     /// Takes the seat a summons names, after telling the client why; then
     /// seats the bots it brings.
     pub(super) fn on_summons(&mut self, summons: Summons) {
+        if matches!(summons.notice, ServerMsg::Matched { .. }) {
+            self.matchmaking.seek_matched();
+        }
         self.out.send(&summons.notice);
         self.forward(
             summons.room.clone(),

@@ -5,7 +5,8 @@
 
 use std::time::Duration;
 
-use parlor_protocol::{ChallengeEnd, DeclineReason, ErrorCode, SeekEnd, ServerMsg};
+use parlor_protocol::{ChallengeEnd, DeclineReason, ErrorCode, RoomStatus, SeekEnd, ServerMsg};
+use parlor_server::limits::{SEEKS_PER_MINUTE, SEEK_BURST};
 use parlor_tests::http::{account_with_token, request};
 use parlor_tests::seeking::{
     by_seat, challenge_ended, challenge_made, matched, playing, seek_id, signed_in,
@@ -383,5 +384,71 @@ async fn a_challenge_whose_challenger_leaves_is_gone() {
         Received::Msg(ServerMsg::Pong { id: Some(5) }) => {}
         other => panic!("{other:?}"),
     }
+    server.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn seeks_that_end_in_matches_are_free_and_a_churn_of_seeks_waits() {
+    let server = start_server(None).await;
+    let url = server.url();
+    let mut al = Raw::greeted(&url, "al").await;
+    let mut bo = Raw::greeted(&url, "bo").await;
+    let spec = json!({"type": "seek", "game": "nimrod", "options": {"piles": [2, 3]}});
+    // More games than the burst, one after another, as two bots play them.
+    for _ in 0..SEEK_BURST + 4 {
+        let a = seek_id(&mut al, spec.clone()).await;
+        let b = seek_id(&mut bo, spec.clone()).await;
+        let (room, ..) = matched(&mut al, a).await;
+        matched(&mut bo, b).await;
+        al.send_json(json!({"type": "leave", "room": room})).await;
+        while bo.update(&room).await.status != RoomStatus::Finished {}
+    }
+    // One who seeks and cancels has the burst (and what refills while it
+    // is spent), then waits.
+    let mut cy = Raw::greeted(&url, "cy").await;
+    let alone = json!({"type": "seek", "game": "nimrod", "options": {"piles": [7, 9]}});
+    let started = std::time::Instant::now();
+    let mut made = 0u32;
+    let message = loop {
+        cy.send_json(alone.clone()).await;
+        let s = cy
+            .expect(|m| match m {
+                ServerMsg::Seeking { seek, .. } => Some(Ok(*seek)),
+                ServerMsg::Error {
+                    code: ErrorCode::SeekTooFast,
+                    message,
+                    ..
+                } => Some(Err(message.clone())),
+                ServerMsg::Error { code, .. } => panic!("refused {code}"),
+                _ => None,
+            })
+            .await;
+        let s = match s {
+            Ok(s) => s,
+            Err(message) => break message,
+        };
+        made += 1;
+        cy.send_json(json!({"type": "cancel_seek", "seek": s}))
+            .await;
+        cy.expect(|m| matches!(m, ServerMsg::SeekEnded { seek, .. } if *seek == s).then_some(()))
+            .await;
+    };
+    let refilled = (started.elapsed().as_secs_f64() * f64::from(SEEKS_PER_MINUTE) / 60.0).ceil();
+    assert!(made >= SEEK_BURST, "{made}");
+    assert!(
+        f64::from(made) <= f64::from(SEEK_BURST) + refilled,
+        "{made}"
+    );
+    let wait: u64 = message
+        .rsplit("seek again in ")
+        .next()
+        .and_then(|w| w.strip_suffix(" ms"))
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| panic!("no wait in {message:?}"));
+    let per_seek = 60_000 / u64::from(SEEKS_PER_MINUTE);
+    assert!((1..=per_seek).contains(&wait), "{message}");
+    // When the message says, it may seek again.
+    tokio::time::sleep(Duration::from_millis(wait + 50)).await;
+    seek_id(&mut cy, alone).await;
     server.stop().await.unwrap();
 }

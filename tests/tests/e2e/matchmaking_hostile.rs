@@ -10,7 +10,7 @@ use std::net::{Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
 
 use parlor_protocol::{ErrorCode, SeekEnd, ServerMsg};
-use parlor_server::limits::Limits;
+use parlor_server::limits::{Limits, SEEKS_PER_MINUTE, SEEK_BURST};
 use parlor_server::Config;
 use parlor_tests::http::{account_with_token, request_on};
 use parlor_tests::seeking::{challenge_made, matched, seek_id, signed_in};
@@ -141,10 +141,18 @@ async fn a_flood_of_seeks_and_cancels_is_cut_off_and_others_still_pair() {
         }
         sent += 2;
     }
-    // The connection is rate limited, then closed for flooding.
-    let mut limited = false;
+    // Past its seek budget the seeks are refused before they cost the
+    // store anything (so the flood is as cheap to answer on PostgreSQL as
+    // in memory); then the connection is rate limited, and closed for
+    // flooding.
+    let (mut seeking, mut too_fast, mut limited) = (0u32, 0u32, false);
     loop {
         match flood.next().await {
+            Received::Msg(ServerMsg::Seeking { .. }) => seeking += 1,
+            Received::Msg(ServerMsg::Error {
+                code: ErrorCode::SeekTooFast,
+                ..
+            }) => too_fast += 1,
             Received::Msg(ServerMsg::Error {
                 code: ErrorCode::RequestRateLimited,
                 ..
@@ -153,11 +161,18 @@ async fn a_flood_of_seeks_and_cancels_is_cut_off_and_others_still_pair() {
             Received::Closed(_) => break,
         }
     }
+    let took = started.elapsed();
     println!(
-        "a flood of {sent} seek/cancel frames: rate limited and closed after {:?}",
-        started.elapsed()
+        "a flood of {sent} seek/cancel frames: {seeking} seeks made, {too_fast} refused seek/too_fast, rate limited and closed after {took:?}"
     );
     assert!(limited);
+    assert!(too_fast > 0);
+    // The burst, and what the budget refilled while the flood lasted.
+    let refilled = (took.as_secs_f64() * f64::from(SEEKS_PER_MINUTE) / 60.0).ceil();
+    assert!(
+        f64::from(seeking) <= f64::from(SEEK_BURST) + refilled,
+        "{seeking} seeks in {took:?}"
+    );
     let took = others_still_pair(&server).await;
     println!("meanwhile two other players were matched in {took:?}");
     assert!(took < Duration::from_secs(5), "{took:?}");

@@ -185,6 +185,15 @@ impl SharedBooks {
 
     /// Cancels connection `conn`'s waiting seek `id`, or all of them.
     pub async fn cancel(&self, conn: ConnId, id: Option<u64>) -> Result<Vec<u64>, StoreError> {
+        // A connection's seeks are all here from their insert on (a
+        // connection's requests are handled one at a time): one with none
+        // to cancel costs no statement.
+        if !super::lock(&self.mine)
+            .iter()
+            .any(|(seek, c)| *c == conn && id.is_none_or(|id| *seek == id))
+        {
+            return Ok(Vec::new());
+        }
         let rows = self
             .client()
             .await?
