@@ -287,13 +287,30 @@ pub(super) async fn watch_reconnects(dir: Weak<Directory>, cluster: Arc<Cluster>
             "the bus came back; connections to rooms hosted elsewhere are closed to resume"
         );
         for conn in forwarded {
-            if let Some(out) = d.sessions().get(conn) {
-                out.send(&ServerMsg::error(
-                    ErrorCode::ServerUnreachable,
-                    "this server lost touch with the rest of the cluster for a moment; reconnect and resume",
-                ));
-                out.close(CLOSE_BUS_LOST, ErrorCode::ServerUnreachable);
-            }
+            d.close_to_resume(conn);
+        }
+    }
+}
+
+impl Directory {
+    /// Cluster mode: tells of each time the bus came back after Redis was
+    /// lost (what was sent on it meanwhile is gone); `None` on one node.
+    pub fn bus_reconnects(
+        &self,
+    ) -> Option<tokio::sync::broadcast::Receiver<fred::types::config::Server>> {
+        self.mode.bus().map(|cluster| cluster.bus.reconnects())
+    }
+
+    /// Closes local connection `conn` with [`CLOSE_BUS_LOST`], telling it
+    /// to reconnect and resume: something sent to it over the bus may
+    /// have been lost.
+    pub fn close_to_resume(&self, conn: ConnId) {
+        if let Some(out) = self.sessions().get(conn) {
+            out.send(&ServerMsg::error(
+                ErrorCode::ServerUnreachable,
+                "this server lost touch with the rest of the cluster for a moment; reconnect and resume",
+            ));
+            out.close(CLOSE_BUS_LOST, ErrorCode::ServerUnreachable);
         }
     }
 }

@@ -114,6 +114,18 @@ impl SharedBooks {
         Beside::pg_client(&self.pool).await
     }
 
+    /// The connections here with challenges made and not seen to end
+    /// here (one accepted on another node stays until its expiry).
+    pub fn challengers(&self) -> Vec<ConnId> {
+        let mut conns: Vec<ConnId> = super::lock(&self.made)
+            .values()
+            .map(|(_, open)| open.from.conn)
+            .collect();
+        conns.sort_unstable_by_key(|c| c.0);
+        conns.dedup();
+        conns
+    }
+
     /// Connection `conn` here closed: its presence, seeks and challenges
     /// go; the challenges it had made, for their players to be told.
     pub async fn closed(&self, conn: ConnId) -> Result<Vec<Open>, StoreError> {

@@ -33,6 +33,7 @@
 use crate::common;
 
 mod accounts;
+mod bus_return;
 mod epochs;
 mod faults;
 mod players;
