@@ -301,7 +301,7 @@ impl Directory {
         self.mode.bus().map(|cluster| cluster.bus.reconnects())
     }
 
-    /// Closes local connection `conn` with [`CLOSE_BUS_LOST`], telling it
+    /// Closes local connection `conn` with close code 1012, telling it
     /// to reconnect and resume: something sent to it over the bus may
     /// have been lost.
     pub fn close_to_resume(&self, conn: ConnId) {
