@@ -4,15 +4,16 @@
 //! summonses arrive on (its seeks and challenges are the matchmaker's).
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use parlor_games::deal::check_client_seed;
-use parlor_games::{GameKind, Seat};
+use parlor_games::GameKind;
 use parlor_protocol::{ChallengeInfo, Clock, DeclineReason, ErrorCode, RoomId, ServerMsg};
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
+use super::asks::{ChallengeAsk, SeekAsk};
+use super::seek_budget::SeekBudget;
 use super::standing::MayPlay;
 use super::Session;
 use crate::accounts::name_key;
@@ -20,14 +21,12 @@ use crate::admission::address_key;
 use crate::clock::now_ms;
 use crate::directory::{Refused, RoomSpec, Summons};
 use crate::fair_play::{capped_opponents, cooling_down, pair_capped, RATED_PAIR_CAP};
-use crate::limits::{SEEKS_PER_MINUTE, SEEK_BURST};
 use crate::matchmaking::challenges::{check_blocks, Open, CHALLENGE_LIFETIME};
 use crate::matchmaking::rated_clock::rated_default;
 use crate::matchmaking::seeks::{
     DEFAULT_BOTS_AFTER_MS, MAX_BOTS_AFTER_MS, MIN_BOTS_AFTER_MS, UNRATED_RATING,
 };
 use crate::matchmaking::{Asker, AskerAccount};
-use crate::rate::Bucket;
 use crate::room::RoomRequest;
 
 /// A session's part in matchmaking: where summonses to seats arrive
@@ -37,10 +36,8 @@ use crate::room::RoomRequest;
 #[derive(Debug, Default)]
 pub(super) struct Matchmaking {
     summons: Option<mpsc::Receiver<Summons>>,
-    /// The seeks it may still make ([`SEEK_BURST`], refilled at
-    /// [`SEEKS_PER_MINUTE`]): made at its first seek, boxed so that a
-    /// connection that never seeks keeps only a pointer for it.
-    seek_budget: Option<Box<Bucket>>,
+    /// The seeks it may still make.
+    seek_budget: SeekBudget,
     /// The client sent a seed with a seek, challenge, acceptance or
     /// rematch: it answers `joined`'s `seed_wanted`, so the seats it is
     /// summoned to wait for its seed (a client that never said so is
@@ -49,30 +46,6 @@ pub(super) struct Matchmaking {
 }
 
 impl Matchmaking {
-    /// Takes a seek from the budget; when refused, how long until the next
-    /// one may be made.
-    fn take_seek(&mut self, now: Instant) -> Result<(), Duration> {
-        let budget = self.seek_budget.get_or_insert_with(|| {
-            Box::new(Bucket::full(
-                SEEK_BURST,
-                f64::from(SEEKS_PER_MINUTE) / 60.0,
-                now,
-            ))
-        });
-        if budget.take(now) {
-            Ok(())
-        } else {
-            Err(budget.next_in())
-        }
-    }
-
-    /// A seek ended in a match: it does not count against the budget.
-    fn seek_matched(&mut self) {
-        if let Some(budget) = &mut self.seek_budget {
-            budget.give_back();
-        }
-    }
-
     /// Listens for summonses from now on, on the queue `queue` makes
     /// (made once: a session listening already keeps its queue).
     pub(super) fn listen(&mut self, queue: impl FnOnce() -> mpsc::Receiver<Summons>) {
@@ -94,27 +67,6 @@ impl Matchmaking {
             None => std::future::pending().await,
         }
     }
-}
-
-/// A seek as the client sent it.
-pub(super) struct SeekAsk {
-    pub game: GameKind,
-    pub seats: Option<u8>,
-    pub options: Value,
-    pub clock: Option<Clock>,
-    pub rated: bool,
-    pub bots: bool,
-    pub bots_after_ms: Option<u64>,
-}
-
-/// A challenge as the client sent it.
-pub(super) struct ChallengeAsk {
-    pub to: String,
-    pub game: GameKind,
-    pub options: Value,
-    pub clock: Option<Clock>,
-    pub rated: bool,
-    pub seat: Option<Seat>,
 }
 
 impl Session {
@@ -221,14 +173,8 @@ impl Session {
 
     pub(super) async fn seek(&mut self, ask: SeekAsk) {
         // First, so that a churn of seeks costs nothing but this.
-        if let Err(wait) = self.matchmaking.take_seek(Instant::now()) {
-            return self.refuse(Refused::new(
-                ErrorCode::SeekTooFast,
-                format!(
-                    "at most {SEEK_BURST} seeks at once and {SEEKS_PER_MINUTE} a minute (matched ones do not count): seek again in {} ms",
-                    wait.as_millis().max(1)
-                ),
-            ));
+        if let Err(refused) = self.matchmaking.seek_budget.take(Instant::now()) {
+            return self.refuse(refused);
         }
         let bots_after_ms = if ask.bots {
             if ask.rated {
@@ -500,7 +446,7 @@ impl Session {
     /// seats the bots it brings.
     pub(super) fn on_summons(&mut self, summons: Summons) {
         if matches!(summons.notice, ServerMsg::Matched { .. }) {
-            self.matchmaking.seek_matched();
+            self.matchmaking.seek_budget.matched();
         }
         self.out.send(&summons.notice);
         self.forward(
@@ -561,6 +507,7 @@ fn not_yours() -> Refused {
 mod tests {
     use std::time::Duration;
 
+    use parlor_games::Seat;
     use parlor_protocol::ServerMsg;
 
     use super::*;

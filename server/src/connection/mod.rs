@@ -10,6 +10,7 @@
 //! (`analysis`), its summonses (`matchmaking`).
 
 mod analysis;
+mod asks;
 mod chat;
 mod drive;
 mod entries;
@@ -17,6 +18,7 @@ mod games;
 mod matchmaking;
 mod requests;
 mod rooms;
+mod seek_budget;
 mod standing;
 
 use std::future::Future;

@@ -111,7 +111,7 @@ impl Session {
                 if !self.promise_seed(client_seed.as_deref()) {
                     return;
                 }
-                self.seek(super::matchmaking::SeekAsk {
+                self.seek(super::asks::SeekAsk {
                     game,
                     seats,
                     options,
@@ -135,7 +135,7 @@ impl Session {
                 if !self.promise_seed(client_seed.as_deref()) {
                     return;
                 }
-                self.challenge(super::matchmaking::ChallengeAsk {
+                self.challenge(super::asks::ChallengeAsk {
                     to,
                     game,
                     options,

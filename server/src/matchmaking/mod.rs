@@ -15,6 +15,7 @@
 //! as their windows widen, and expires challenges.
 
 pub mod asker;
+mod bus_loss;
 pub mod challenges;
 pub mod pairing;
 pub mod rated_clock;
@@ -106,47 +107,12 @@ impl Matchmaker {
             if let Some(reconnects) = mm.dir.bus_reconnects() {
                 let watch = Arc::clone(&mm);
                 let stop = shutdown.clone();
-                tracker.spawn(async move { watch.after_bus_loss(reconnects, stop).await });
+                tracker.spawn(bus_loss::close_challengers(watch, reconnects, stop));
             }
         }
         let task = Arc::clone(&mm);
         tracker.spawn(async move { task.run(shutdown).await });
         mm
-    }
-
-    /// Cluster mode: each time the bus comes back after Redis was lost,
-    /// closes (to reconnect and resume) the connections here whose
-    /// challenges may have been answered meanwhile: an acceptance on
-    /// another node summons the challenger over the bus, and one sent
-    /// while it was down is gone. (Seekers need not: where they were
-    /// seated is kept in the database and collected.)
-    async fn after_bus_loss(
-        self: Arc<Self>,
-        mut reconnects: tokio::sync::broadcast::Receiver<fred::types::config::Server>,
-        shutdown: CancellationToken,
-    ) {
-        let Books::Shared(books) = &self.books else {
-            return;
-        };
-        loop {
-            tokio::select! {
-                () = shutdown.cancelled() => return,
-                got = reconnects.recv() => match got {
-                    Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
-                    Err(tokio::sync::broadcast::error::RecvError::Closed) => return,
-                },
-            }
-            let challengers = books.challengers();
-            if !challengers.is_empty() {
-                tracing::warn!(
-                    connections = challengers.len(),
-                    "the bus came back; connections whose challenges may have been accepted meanwhile are closed to resume"
-                );
-            }
-            for conn in challengers {
-                self.dir.close_to_resume(conn);
-            }
-        }
     }
 
     /// Cluster mode: says this node is alive, every [`BEAT_EVERY`].

@@ -1,0 +1,45 @@
+//! Cluster mode: what the matchmaker does when the bus comes back after
+//! Redis was lost.
+
+use std::sync::Arc;
+
+use tokio::sync::broadcast::error::RecvError;
+use tokio::sync::broadcast::Receiver;
+use tokio_util::sync::CancellationToken;
+
+use super::{Books, Matchmaker};
+
+/// Cluster mode: each time the bus comes back after Redis was lost,
+/// closes (to reconnect and resume) the connections here whose
+/// challenges may have been answered meanwhile: an acceptance on
+/// another node summons the challenger over the bus, and one sent
+/// while it was down is gone. (Seekers need not: where they were
+/// seated is kept in the database and collected.)
+pub(super) async fn close_challengers(
+    mm: Arc<Matchmaker>,
+    mut reconnects: Receiver<fred::types::config::Server>,
+    shutdown: CancellationToken,
+) {
+    let Books::Shared(books) = &mm.books else {
+        return;
+    };
+    loop {
+        tokio::select! {
+            () = shutdown.cancelled() => return,
+            got = reconnects.recv() => match got {
+                Ok(_) | Err(RecvError::Lagged(_)) => {}
+                Err(RecvError::Closed) => return,
+            },
+        }
+        let challengers = books.challengers();
+        if !challengers.is_empty() {
+            tracing::warn!(
+                connections = challengers.len(),
+                "the bus came back; connections whose challenges may have been accepted meanwhile are closed to resume"
+            );
+        }
+        for conn in challengers {
+            mm.dir.close_to_resume(conn);
+        }
+    }
+}
