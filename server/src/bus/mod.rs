@@ -16,6 +16,12 @@
 //!
 //! Losing Redis loses no move: every step is in PostgreSQL before anyone
 //! hears of it, and clients heal gaps with `seq` and `resume`.
+//!
+//! After Redis comes back, this node renews its subscriptions itself and
+//! only then tells [`Bus::losses`]' listeners: whatever was published to
+//! it before that moment was heard by nobody, so anything that closes
+//! connections to resume must wait for it, or a resume could race the
+//! re-subscription and miss what follows.
 
 use std::sync::Arc;
 
@@ -43,6 +49,10 @@ pub const BUS_COMMAND_TIMEOUT: std::time::Duration = std::time::Duration::from_s
 /// forwarded game is paused meanwhile.
 pub const BUS_RECONNECT_DELAY: std::time::Duration = std::time::Duration::from_millis(200);
 
+/// Losses a listener may not yet have been told of before the oldest
+/// are dropped: one loss and many are handled alike (close to resume).
+const LOSS_QUEUE: usize = 16;
+
 /// Why the bus failed.
 #[derive(Debug, thiserror::Error)]
 pub enum BusError {
@@ -63,6 +73,11 @@ pub struct Bus {
     me: Arc<str>,
     /// The cluster's name: every channel's prefix.
     prefix: Arc<str>,
+    /// Tells of each moment after which messages to this node may have
+    /// been lost (see [`Bus::losses`]).
+    losses: broadcast::Sender<()>,
+    /// The task renewing subscriptions after each reconnection.
+    resubscriber: Arc<tokio::task::AbortHandle>,
 }
 
 impl std::fmt::Debug for Bus {
@@ -77,8 +92,8 @@ impl std::fmt::Debug for Bus {
 impl Bus {
     /// Connects to Redis at `url` (`redis://HOST:PORT`) for the cluster
     /// named `cluster`, and listens on this process's channel and the
-    /// cluster's. Subscriptions are renewed by the client after Redis
-    /// comes back.
+    /// cluster's. Subscriptions are renewed after Redis comes back, and
+    /// then [`Bus::losses`] is told.
     pub async fn connect(url: &str, cluster: &str) -> Result<Bus, BusError> {
         let config = Config::from_url(url)?;
         let mut builder = Builder::from_config(config);
@@ -98,13 +113,16 @@ impl Bus {
         let subscriber = builder.build_subscriber_client()?;
         publisher.init().await?;
         subscriber.init().await?;
-        let _resubscribing = subscriber.manage_subscriptions();
+        let (losses, _) = broadcast::channel(LOSS_QUEUE);
+        let resubscriber = tokio::spawn(resubscribe(subscriber.clone(), losses.clone()));
         let me: Arc<str> = Arc::from(uuid::Uuid::new_v4().simple().to_string());
         let bus = Bus {
             publisher,
             subscriber,
             me,
             prefix: Arc::from(format!("parlor:{cluster}")),
+            losses,
+            resubscriber: Arc::new(resubscriber.abort_handle()),
         };
         bus.subscriber
             .subscribe(vec![bus.gateway_channel(&bus.me), bus.all_channel()])
@@ -156,10 +174,20 @@ impl Bus {
         self.subscriber.message_rx()
     }
 
-    /// Tells of each time the listening connection came back after Redis
-    /// was lost (messages sent meanwhile are gone).
-    pub fn reconnects(&self) -> broadcast::Receiver<fred::types::config::Server> {
-        self.subscriber.reconnect_rx()
+    /// Tells of each moment after which messages published to this node
+    /// before it may have been lost: the listening connection came back
+    /// after Redis was lost and its subscriptions are renewed (so what is
+    /// published from now on is heard), or this node fell behind what it
+    /// heard ([`Bus::report_loss`]).
+    pub fn losses(&self) -> broadcast::Receiver<()> {
+        self.losses.subscribe()
+    }
+
+    /// Says that messages heard on the bus were dropped before this node
+    /// handled them.
+    pub fn report_loss(&self) {
+        // No listener: nothing to heal.
+        let _ = self.losses.send(());
     }
 
     /// Decodes a message heard on the bus (JSON); `None`, logged, if it
@@ -177,7 +205,40 @@ impl Bus {
 
     /// Leaves the bus.
     pub async fn close(&self) {
+        self.resubscriber.abort();
         let _ = self.subscriber.quit().await;
         let _ = self.publisher.quit().await;
+    }
+}
+
+/// Each time `subscriber` comes back after Redis was lost, subscribes
+/// again to every channel it listened on (retrying until Redis takes it),
+/// then tells `losses`.
+async fn resubscribe(subscriber: SubscriberClient, losses: broadcast::Sender<()>) {
+    let mut reconnects = subscriber.reconnect_rx();
+    loop {
+        match reconnects.recv().await {
+            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+            Err(broadcast::error::RecvError::Closed) => return,
+        }
+        loop {
+            let channels: Vec<String> = subscriber
+                .tracked_channels()
+                .into_iter()
+                .map(|c| c.to_string())
+                .collect();
+            if channels.is_empty() {
+                break;
+            }
+            match subscriber.subscribe(channels).await {
+                Ok(()) => break,
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot listen on the bus again yet; retrying");
+                    tokio::time::sleep(BUS_RECONNECT_DELAY).await;
+                }
+            }
+        }
+        tracing::info!("back on the bus: every channel is listened to again");
+        let _ = losses.send(());
     }
 }

@@ -1,5 +1,5 @@
-//! Cluster mode: what the matchmaker does when the bus comes back after
-//! Redis was lost.
+//! Cluster mode: what the matchmaker does when messages to this node
+//! may have been lost on the bus.
 
 use std::sync::Arc;
 
@@ -9,15 +9,16 @@ use tokio_util::sync::CancellationToken;
 
 use super::{Books, Matchmaker};
 
-/// Cluster mode: each time the bus comes back after Redis was lost,
-/// closes (to reconnect and resume) the connections here whose
+/// Cluster mode: each time messages to this node may have been lost on
+/// the bus (Redis came back and this node listens again, or it fell
+/// behind), closes (to reconnect and resume) the connections here whose
 /// challenges may have been answered meanwhile: an acceptance on
 /// another node summons the challenger over the bus, and one sent
 /// while it was down is gone. (Seekers need not: where they were
 /// seated is kept in the database and collected.)
 pub(super) async fn close_challengers(
     mm: Arc<Matchmaker>,
-    mut reconnects: Receiver<fred::types::config::Server>,
+    mut losses: Receiver<()>,
     shutdown: CancellationToken,
 ) {
     let Books::Shared(books) = &mm.books else {
@@ -26,7 +27,7 @@ pub(super) async fn close_challengers(
     loop {
         tokio::select! {
             () = shutdown.cancelled() => return,
-            got = reconnects.recv() => match got {
+            got = losses.recv() => match got {
                 Ok(_) | Err(RecvError::Lagged(_)) => {}
                 Err(RecvError::Closed) => return,
             },
@@ -35,7 +36,7 @@ pub(super) async fn close_challengers(
         if !challengers.is_empty() {
             tracing::warn!(
                 connections = challengers.len(),
-                "the bus came back; connections whose challenges may have been accepted meanwhile are closed to resume"
+                "bus messages may have been lost; connections whose challenges may have been accepted meanwhile are closed to resume"
             );
         }
         for conn in challengers {

@@ -104,10 +104,10 @@ impl Matchmaker {
             let beat = Arc::clone(&mm);
             let stop = shutdown.clone();
             tracker.spawn(async move { beat.beat(stop).await });
-            if let Some(reconnects) = mm.dir.bus_reconnects() {
+            if let Some(losses) = mm.dir.bus_losses() {
                 let watch = Arc::clone(&mm);
                 let stop = shutdown.clone();
-                tracker.spawn(bus_loss::close_challengers(watch, reconnects, stop));
+                tracker.spawn(bus_loss::close_challengers(watch, losses, stop));
             }
         }
         let task = Arc::clone(&mm);

@@ -31,6 +31,8 @@ pub(super) async fn listen(dir: Weak<Directory>, cluster: Arc<Cluster>) {
                     lost = n,
                     "this node fell behind the bus; messages were lost"
                 );
+                // Those they were for resume, as after Redis was lost.
+                cluster.bus.report_loss();
                 continue;
             }
             Err(RecvError::Closed) => return,
@@ -269,13 +271,15 @@ fn gateway_gone(dir: &Directory, cluster: &Cluster, gw: &str) {
     }
 }
 
-/// Each time the bus comes back after Redis was lost, closes the local
-/// connections that play or watch rooms hosted elsewhere: frames for them
-/// may have been lost meanwhile, and a resume brings them up to date.
-pub(super) async fn watch_reconnects(dir: Weak<Directory>, cluster: Arc<Cluster>) {
-    let mut reconnects = cluster.bus.reconnects();
+/// Each time messages to this node may have been lost (the bus came back
+/// after Redis was lost and this node listens again, or it fell behind),
+/// closes the local connections that play or watch rooms hosted
+/// elsewhere: frames for them may be gone, and a resume brings them up
+/// to date.
+pub(super) async fn watch_losses(dir: Weak<Directory>, cluster: Arc<Cluster>) {
+    let mut losses = cluster.bus.losses();
     loop {
-        match reconnects.recv().await {
+        match losses.recv().await {
             Ok(_) | Err(RecvError::Lagged(_)) => {}
             Err(RecvError::Closed) => return,
         }
@@ -284,7 +288,7 @@ pub(super) async fn watch_reconnects(dir: Weak<Directory>, cluster: Arc<Cluster>
         let forwarded: Vec<ConnId> = lock(&cluster.forwarded).keys().copied().collect();
         tracing::warn!(
             connections = forwarded.len(),
-            "the bus came back; connections to rooms hosted elsewhere are closed to resume"
+            "bus messages may have been lost; connections to rooms hosted elsewhere are closed to resume"
         );
         for conn in forwarded {
             d.close_to_resume(conn);
@@ -293,12 +297,11 @@ pub(super) async fn watch_reconnects(dir: Weak<Directory>, cluster: Arc<Cluster>
 }
 
 impl Directory {
-    /// Cluster mode: tells of each time the bus came back after Redis was
-    /// lost (what was sent on it meanwhile is gone); `None` on one node.
-    pub fn bus_reconnects(
-        &self,
-    ) -> Option<tokio::sync::broadcast::Receiver<fred::types::config::Server>> {
-        self.mode.bus().map(|cluster| cluster.bus.reconnects())
+    /// Cluster mode: tells of each moment after which what was sent to
+    /// this node on the bus before may be gone ([`Bus::losses`]); `None`
+    /// on one node.
+    pub fn bus_losses(&self) -> Option<tokio::sync::broadcast::Receiver<()>> {
+        self.mode.bus().map(|cluster| cluster.bus.losses())
     }
 
     /// Closes local connection `conn` with close code 1012, telling it

@@ -128,7 +128,7 @@ impl Cluster {
         dir.spawn(publish(weak.clone(), c(), queues.outbound));
         dir.spawn(subscriptions(c(), queues.subs));
         dir.spawn(inbound::listen(weak.clone(), c()));
-        dir.spawn(inbound::watch_reconnects(weak.clone(), c()));
+        dir.spawn(inbound::watch_losses(weak.clone(), c()));
         dir.spawn(lobby::flush(weak, c()));
     }
 
