@@ -221,6 +221,8 @@ async fn resubscribe(subscriber: SubscriberClient, losses: broadcast::Sender<()>
             Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
             Err(broadcast::error::RecvError::Closed) => return,
         }
+        // Channels only (fred's `resubscribe_all` would also send the
+        // patterns and shard channels, which this bus never uses).
         loop {
             let channels: Vec<String> = subscriber
                 .tracked_channels()

@@ -287,6 +287,13 @@ impl Session {
                 role: Some(a.standing.role.as_str().to_owned()),
             }),
         });
+        if let Some(account) = &self.account {
+            // Challenges made before this connection signed in.
+            let key = crate::accounts::name_key(&account.name);
+            for info in self.shared.matchmaker.challenges_to(&key).await {
+                self.out.send(&ServerMsg::ChallengeMade(info));
+            }
+        }
         None
     }
 

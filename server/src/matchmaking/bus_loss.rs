@@ -15,7 +15,8 @@ use super::{Books, Matchmaker};
 /// challenges may have been answered meanwhile: an acceptance on
 /// another node summons the challenger over the bus, and one sent
 /// while it was down is gone. (Seekers need not: where they were
-/// seated is kept in the database and collected.)
+/// seated is kept in the database and collected.) Then tells the players
+/// here again of the challenges addressed to them.
 pub(super) async fn close_challengers(
     mm: Arc<Matchmaker>,
     mut losses: Receiver<()>,
@@ -42,5 +43,6 @@ pub(super) async fn close_challengers(
         for conn in challengers {
             mm.dir.close_to_resume(conn);
         }
+        super::retell::after_loss(&mm, books).await;
     }
 }

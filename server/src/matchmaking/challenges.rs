@@ -157,6 +157,16 @@ impl ChallengeBook {
         self.open.values().map(|o| o.info.expires_at_ms).min()
     }
 
+    /// The challenges addressed to the account `key` still open at
+    /// `now_ms`, oldest first.
+    pub fn addressed_to(&self, key: &str, now_ms: u64) -> Vec<ChallengeInfo> {
+        self.open
+            .values()
+            .filter(|o| o.to_key == key && o.info.expires_at_ms > now_ms)
+            .map(|o| o.info.clone())
+            .collect()
+    }
+
     /// The accounts challenges are addressed to.
     pub fn addressees(&self) -> Vec<String> {
         let mut keys: Vec<String> = self.open.values().map(|o| o.to_key.clone()).collect();

@@ -19,6 +19,7 @@ mod bus_loss;
 pub mod challenges;
 pub mod pairing;
 pub mod rated_clock;
+mod retell;
 pub mod seeks;
 pub mod shared;
 mod start;

@@ -300,6 +300,9 @@ async fn challenges_are_accepted_declined_withdrawn_and_refused() {
     assert_eq!(mine, theirs);
     assert_eq!((mine.from.as_str(), mine.to.as_str()), ("alice", "Bobby"));
     assert_eq!(challenge_made(&mut bo2).await.challenge, mine.challenge);
+    // So does one that signs in after it was made (another device).
+    let mut bo3 = signed_in(&url, &tb).await;
+    assert_eq!(challenge_made(&mut bo3).await, mine);
     // Only the challenged may answer.
     al.send_json(json!({"type": "accept", "challenge": mine.challenge}))
         .await;
@@ -315,6 +318,13 @@ async fn challenges_are_accepted_declined_withdrawn_and_refused() {
     assert_eq!(ub.you.map(|s| s.0), Some(0));
     let (_, end2, _, _) = challenge_ended(&mut bo2).await;
     assert_eq!(end2, ChallengeEnd::Accepted);
+    // Once answered it is shown to no connection signing in later.
+    let mut bo4 = signed_in(&url, &tb).await;
+    bo4.send_json(json!({"type": "ping", "id": 4})).await;
+    match bo4.next().await {
+        Received::Msg(ServerMsg::Pong { id: Some(4) }) => {}
+        other => panic!("an answered challenge was shown again: {other:?}"),
+    }
 
     // Declined, with a reason both sides see.
     al.send_json(json!({"type": "challenge", "to": "bobby", "game": "mitsudomoe"}))

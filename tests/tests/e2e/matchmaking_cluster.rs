@@ -101,10 +101,17 @@ async fn a_challenge_reaches_its_player_on_another_node() {
     let Some((_scratch, a, b)) = cluster().await else {
         return;
     };
-    let (mut al, mut bo) = alice_and_bobby(&a, &b).await;
+    let (ta, _) = account_with_token(a.addr(), "alice").await;
+    let (tb, _) = account_with_token(a.addr(), "bobby").await;
+    let mut al = signed_in(&a.url(), &ta).await;
+    let mut bo = signed_in(&b.url(), &tb).await;
     let made = challenge_when_seen(&mut al, "bobby", "nimrod").await;
     let theirs = challenge_made(&mut bo).await;
     assert_eq!(theirs.challenge, made.challenge);
+    // A connection of bobby's signing in later, on the challenger's node,
+    // is shown it too (from the shared books).
+    let mut later = signed_in(&a.url(), &tb).await;
+    assert_eq!(challenge_made(&mut later).await, theirs);
     bo.send_json(json!({"type": "accept", "challenge": made.challenge}))
         .await;
     let (_, end, _, room) = challenge_ended(&mut al).await;

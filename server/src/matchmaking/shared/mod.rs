@@ -374,6 +374,31 @@ impl SharedBooks {
         Ok(Ok(info))
     }
 
+    /// The challenges addressed to any of the accounts `keys` still open
+    /// at `now_ms`, each with its addressee's key, oldest first.
+    pub async fn addressed_to(
+        &self,
+        keys: &[String],
+        now_ms: u64,
+    ) -> Result<Vec<(String, parlor_protocol::ChallengeInfo)>, StoreError> {
+        if keys.is_empty() {
+            return Ok(Vec::new());
+        }
+        let rows = self
+            .client()
+            .await?
+            .query(
+                "SELECT id, body FROM mm_challenges WHERE to_key = ANY($1) AND expires_ms > $2 \
+                 ORDER BY id",
+                &[&keys, &signed(now_ms)],
+            )
+            .await?;
+        Ok(opens(rows)?
+            .into_iter()
+            .map(|o| (o.to_key, o.info))
+            .collect())
+    }
+
     /// Takes challenge `id` if its `column` (`to_key` or `from_key`) is `by`.
     pub async fn take(
         &self,
