@@ -197,6 +197,14 @@ impl Redis {
     }
 }
 
+impl Drop for Redis {
+    /// Also on a panic: an orphaned `redis-server` would hold the test's
+    /// output open.
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
 /// One node of the cluster.
 #[derive(Default)]
 pub(crate) struct Node {
