@@ -40,60 +40,82 @@ pub(super) async fn epoch(client: &deadpool_postgres::Object) -> Result<String, 
 impl SharedBooks {
     /// This node is alive until `now_ms` + [`NODE_ALIVE_FOR`]; rows of
     /// nodes that stopped are swept. What the beat found gone.
+    ///
+    /// Each step is one statement and may fail on its own (a database
+    /// going down, or picked as a deadlock's victim): none leaves a
+    /// finding half-kept, so the next beat sees again whatever this one
+    /// did not finish. Hence this node's row is written last, in the
+    /// statement that also tells whether it was gone: were it written
+    /// first and a later step failed, the next beat would find it and
+    /// never write its players' presence again.
     pub async fn beat(&self, now_ms: u64) -> Result<Renewal, StoreError> {
         let client = self.client().await?;
         let now = signed(now_ms);
         let epoch = epoch(&client).await?;
-        let here = client
-            .query_one(
-                "SELECT EXISTS (SELECT 1 FROM mm_nodes WHERE gw = $1)",
-                &[&self.node],
-            )
-            .await?
-            .try_get::<_, bool>(0)?;
+        // Rows of stopped nodes, other than this one (its own rows are
+        // kept while it beats, even late), in one statement.
         client
             .execute(
-                "INSERT INTO mm_nodes (gw, alive_until_ms) VALUES ($1, $2) \
-                 ON CONFLICT (gw) DO UPDATE SET alive_until_ms = EXCLUDED.alive_until_ms",
-                &[&self.node, &(now + ms(NODE_ALIVE_FOR))],
+                "WITH alive AS (SELECT gw FROM mm_nodes WHERE alive_until_ms > $2 OR gw = $1), \
+                 p AS (DELETE FROM mm_presence WHERE gw NOT IN (SELECT gw FROM alive)), \
+                 s AS (DELETE FROM mm_seeks WHERE gw NOT IN (SELECT gw FROM alive)) \
+                 DELETE FROM mm_nodes WHERE alive_until_ms <= $2 AND gw <> $1",
+                &[&self.node, &now],
             )
             .await?;
-        client
-            .batch_execute(&format!(
-                "DELETE FROM mm_presence WHERE gw NOT IN (SELECT gw FROM mm_nodes WHERE alive_until_ms > {now}); \
-                 DELETE FROM mm_seeks WHERE gw NOT IN (SELECT gw FROM mm_nodes WHERE alive_until_ms > {now}); \
-                 DELETE FROM mm_nodes WHERE alive_until_ms <= {now};"
-            ))
-            .await?;
-        let lost: Vec<Open> = {
-            let mut made = lock(&self.made);
-            let ids: Vec<u64> = made
-                .iter()
-                .filter(|(_, (e, _))| *e != epoch)
-                .map(|(&id, _)| id)
-                .collect();
-            let lost = ids
-                .iter()
-                .filter_map(|id| made.remove(id))
-                .map(|(_, o)| o)
-                .collect();
-            // The rest that are past their expiry ended (here or on
-            // another node) in books that still hold: nothing to tell.
-            made.retain(|_, (_, open)| open.info.expires_at_ms > now_ms);
-            lost
-        };
-        if !lost.is_empty() {
-            // Gone with the books already; a row a newer epoch somehow
-            // kept could no longer be answered truthfully.
-            let ids: Vec<i64> = lost.iter().map(|o| signed(o.info.challenge)).collect();
-            client
-                .execute("DELETE FROM mm_challenges WHERE id = ANY($1)", &[&ids])
-                .await?;
-        }
+        let lost = self.lost_to(&client, &epoch, now_ms).await?;
+        // `xmax` is 0 on a row this statement inserted, and set on one
+        // it updated.
+        let inserted: bool = client
+            .query_one(
+                "INSERT INTO mm_nodes (gw, alive_until_ms) VALUES ($1, $2) \
+                 ON CONFLICT (gw) DO UPDATE SET alive_until_ms = EXCLUDED.alive_until_ms \
+                 RETURNING (xmax = 0)",
+                &[&self.node, &(now + ms(NODE_ALIVE_FOR))],
+            )
+            .await?
+            .try_get(0)?;
         Ok(Renewal {
-            presence: !here,
+            presence: inserted,
             lost,
         })
+    }
+
+    /// The challenges made here under an epoch other than `epoch`: gone
+    /// with the books. They leave this node's list only once their rows
+    /// are surely gone too, so a failure here loses none of them.
+    async fn lost_to(
+        &self,
+        client: &deadpool_postgres::Object,
+        epoch: &str,
+        now_ms: u64,
+    ) -> Result<Vec<Open>, StoreError> {
+        let ids: Vec<u64> = lock(&self.made)
+            .iter()
+            .filter(|(_, (e, _))| e != epoch)
+            .map(|(&id, _)| id)
+            .collect();
+        if !ids.is_empty() {
+            // Gone with the books already; a row a newer epoch somehow
+            // kept could no longer be answered truthfully.
+            let signed_ids: Vec<i64> = ids.iter().map(|&id| signed(id)).collect();
+            client
+                .execute(
+                    "DELETE FROM mm_challenges WHERE id = ANY($1)",
+                    &[&signed_ids],
+                )
+                .await?;
+        }
+        let mut made = lock(&self.made);
+        let lost = ids
+            .iter()
+            .filter_map(|id| made.remove(id))
+            .map(|(_, o)| o)
+            .collect();
+        // The rest that are past their expiry ended (here or on another
+        // node) in books that still hold: nothing to tell.
+        made.retain(|_, (_, open)| open.info.expires_at_ms > now_ms);
+        Ok(lost)
     }
 
     /// Writes again which account each of `pairs` (connections here)
@@ -180,5 +202,55 @@ impl SharedBooks {
         rows.iter()
             .map(|r| r.try_get::<_, String>(0).map_err(StoreError::from))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::panic)]
+
+    use super::*;
+    use crate::store::Store;
+    use crate::testing::ScratchSchema;
+
+    fn ok<T, E: std::fmt::Debug>(r: Result<T, E>) -> T {
+        r.unwrap_or_else(|e| panic!("{e:?}"))
+    }
+
+    /// A beat that fails partway (here a sweep that cannot run) leaves
+    /// its finding for the next one: the node's row, gone, is still
+    /// reported gone once the database answers again, so the players'
+    /// presence is written again. Written first, it was found by the next
+    /// beat and the presence never came back.
+    #[tokio::test]
+    async fn a_beat_that_fails_partway_leaves_the_gone_row_for_the_next() {
+        let Some(scratch) = ScratchSchema::new().await else {
+            return;
+        };
+        let (store, _task) = ok(Store::open(&scratch.config()).await);
+        let pool = store
+            .beside()
+            .postgres_pool()
+            .unwrap_or_else(|| panic!("a PostgreSQL store"));
+        let books = SharedBooks::new(pool, "node-a");
+        let first = ok(books.beat(1_000).await);
+        assert!(
+            first.presence,
+            "a node's first beat finds no row of its own"
+        );
+        assert!(!ok(books.beat(2_000).await).presence);
+
+        // The books emptied, and a statement of the next beat fails.
+        ok(scratch.execute("DELETE FROM mm_nodes").await);
+        ok(scratch
+            .execute("ALTER TABLE mm_seeks RENAME TO mm_seeks_away")
+            .await);
+        assert!(books.beat(3_000).await.is_err());
+        ok(scratch
+            .execute("ALTER TABLE mm_seeks_away RENAME TO mm_seeks")
+            .await);
+        let next = ok(books.beat(4_000).await);
+        assert!(next.presence, "the gone row is reported by the next beat");
+        assert!(!ok(books.beat(5_000).await).presence);
     }
 }
