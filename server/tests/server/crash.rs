@@ -24,10 +24,11 @@ use crate::common;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::Child;
 use std::time::Duration;
 
-use common::live::{check_acked, check_views, hello, recv, send, start_server, Ws, PATIENCE};
+use common::live::{
+    check_acked, check_views, hello, recv, send, start_server, OwnedServer, Ws, PATIENCE,
+};
 use common::{event_lane, rated};
 use parlor_games::{Seat, Viewer};
 use parlor_protocol::{ErrorCode, ServerMsg, Update};
@@ -126,8 +127,9 @@ impl Store {
     }
 }
 
-fn start(bin: &Path, store: &Store, dir: &Path) -> (Child, String) {
-    start_server(bin, &store.args(), &dir.join("addr"), None)
+fn start(bin: &Path, store: &Store, dir: &Path) -> (OwnedServer, String) {
+    let (child, url) = start_server(bin, &store.args(), &dir.join("addr"), None);
+    (OwnedServer::new(child), url)
 }
 
 async fn update_past(ws: &mut Ws, seq: Option<u64>) -> Result<Update, String> {
@@ -148,18 +150,19 @@ async fn update_past(ws: &mut Ws, seq: Option<u64>) -> Result<Update, String> {
 /// Connects both players (creating the room the first time, resuming
 /// afterwards) and plays until the game ends or the connection breaks.
 async fn drive(url: String, mut rec: RoomRecord) -> RoomRecord {
-    let moved = format!("error {}", ErrorCode::RoomMoved);
+    // Whichever request was answered so (a join, a resume or a move).
+    let moved = ErrorCode::RoomMoved.to_string();
     let mut retries = 0;
     while !rec.finished {
         // A broken connection (the kill) ends a cycle's play; any other
         // reason is worth seeing when a room then fails to finish.
         // `room/moved` (the room was hosted anew, e.g. claimed back from
-        // the killed process while a command of ours was on its way
-        // there) asks a client to resume again, which it does.
+        // the killed process while a join, resume or move of ours was on
+        // its way there) asks a client to resume again, which it does.
         match play(&url, &mut rec).await {
             Ok(()) => {}
             Err(why) => {
-                let again = why == moved && retries < MOVED_RETRIES;
+                let again = why.ends_with(&moved) && retries < MOVED_RETRIES;
                 rec.last_error = why;
                 if !again {
                     break;
@@ -330,8 +333,7 @@ async fn sigkill_at_random_moments_loses_no_acknowledged_move() {
         let event = event_lane::make_event(&http_of(&url), &EVENT_PLAYERS)
             .await
             .unwrap();
-        child.kill().unwrap();
-        child.wait().unwrap();
+        child.kill();
         ([tokens[0].clone(), tokens[1].clone()], event)
     };
     let (tokens, (event_tokens, event)) = tokens;
@@ -353,8 +355,7 @@ async fn sigkill_at_random_moments_loses_no_acknowledged_move() {
         if cycle < kills {
             let ms = rng.gen_range(20..400);
             tokio::time::sleep(Duration::from_millis(ms)).await;
-            child.kill().unwrap();
-            child.wait().unwrap();
+            child.kill();
         }
         for (i, t) in tasks.into_iter().enumerate() {
             rooms[i] = tokio::time::timeout(PATIENCE * 5, t)
@@ -405,8 +406,7 @@ async fn sigkill_at_random_moments_loses_no_acknowledged_move() {
             let event_games = event_lane::check_event(&url, &http_of(&url), &event).await;
             let (rated_finished, lines) =
                 rated::check_ledger(&url, &http_of(&url), &rated_rooms, &RATED).await;
-            let _ = child.kill();
-            let _ = child.wait();
+            child.kill();
             eprintln!(
                 "crash harness: {} rated matches, {rated_finished} finished, {lines} ledger lines, one for each, folding to the stored ratings",
                 rated_rooms.len()

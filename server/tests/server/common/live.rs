@@ -23,6 +23,30 @@ pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 /// Safety net for any single wait.
 pub const PATIENCE: Duration = Duration::from_secs(60);
 
+/// A server process of a test's own, killed when dropped, on a panic
+/// too: an orphaned server keeps the test's output open, and whatever
+/// reads it (a pipe into `grep`, a CI log) waits on.
+pub struct OwnedServer(Child);
+
+impl OwnedServer {
+    /// Takes `child` over.
+    pub fn new(child: Child) -> OwnedServer {
+        OwnedServer(child)
+    }
+
+    /// Kills it (SIGKILL) and reaps it; a second kill does nothing.
+    pub fn kill(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+impl Drop for OwnedServer {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
 /// Starts the server binary `bin` with `args`, listening on a free
 /// loopback port; its child process and `ws://` URL once it listens.
 /// `port_file` is where it writes the address (removed first). Its

@@ -43,20 +43,41 @@ pub async fn rated_match(
                "options": {"piles": PILES}, "rated": true}),
     )
     .await?;
+    // The id the challenger was given, then that challenge at the
+    // challenged player: a new connection is also shown the challenges
+    // still open to it, such as one whose maker was killed a moment ago
+    // (its node not yet seen to have stopped), so the first one shown is
+    // not necessarily this one.
     let id = loop {
-        match recv_within(&mut b, STEP_WITHIN).await? {
-            ServerMsg::ChallengeMade(info) => break info.challenge,
+        match recv_within(&mut a, STEP_WITHIN)
+            .await
+            .map_err(|e| format!("{e}: the challenger waiting for challenge_made"))?
+        {
+            ServerMsg::ChallengeMade(info) if info.to == to_name => break info.challenge,
             ServerMsg::Error { code, message, .. } => return Err(format!("{code}: {message}")),
             _ => {}
         }
     };
+    loop {
+        match recv_within(&mut b, STEP_WITHIN)
+            .await
+            .map_err(|e| format!("{e}: the challenged waiting for challenge {id}"))?
+        {
+            ServerMsg::ChallengeMade(info) if info.challenge == id => break,
+            ServerMsg::Error { code, message, .. } => return Err(format!("{code}: {message}")),
+            _ => {}
+        }
+    }
     send(&mut b, json!({"type": "accept", "challenge": id})).await?;
     let mut players = [a, b];
     let mut room = String::new();
     let mut seats = [0u8; 2];
     for (i, ws) in players.iter_mut().enumerate() {
         loop {
-            match recv_within(ws, STEP_WITHIN).await? {
+            match recv_within(ws, STEP_WITHIN)
+                .await
+                .map_err(|e| format!("{e}: player {i} waiting for joined"))?
+            {
                 ServerMsg::Joined { room: r, seat, .. } => {
                     room = r.to_string();
                     seats[i] = seat.0;
