@@ -12,10 +12,9 @@
 use crate::common;
 
 use std::path::Path;
-use std::process::Child;
 use std::time::{Duration, Instant};
 
-use common::live::{hello, recv, send, start_server, Ws};
+use common::live::{hello, recv, send, start_server, OwnedServer, Ws};
 use parlor_protocol::{ErrorCode, ServerMsg};
 use serde_json::{json, Value};
 
@@ -74,7 +73,7 @@ fn predict_25_lines() -> Value {
 }
 
 /// The server binary on a fresh database in `dir`, with `args`.
-fn server(dir: &Path, args: &[&str]) -> (Child, String) {
+fn server(dir: &Path, args: &[&str]) -> (OwnedServer, String) {
     let bin = Path::new(env!("CARGO_BIN_EXE_parlor-server"));
     let mut all = vec!["--db".into(), dir.join("memory.db").into_os_string()];
     all.extend(args.iter().map(Into::into));
@@ -139,8 +138,7 @@ async fn two_concurrent_25_block_predicts_keep_the_server_under_its_memory_goal(
     send(&mut a, small).await.unwrap();
     assert_eq!(answer(&mut a).await.unwrap()[0]["outcomes"], json!(3));
     let peak = status_kib(pid, "VmHWM");
-    let _ = child.kill();
-    let _ = child.wait();
+    child.kill();
     eprintln!(
         "server RSS {:.1} MiB before, peak {:.1} MiB",
         mib(before),
@@ -195,8 +193,7 @@ async fn measure(case: &Case) {
     let right_after = status_kib(pid, "VmRSS");
     tokio::time::sleep(Duration::from_secs(1)).await;
     let later = status_kib(pid, "VmRSS");
-    let _ = child.kill();
-    let _ = child.wait();
+    child.kill();
     println!(
         "| {} | {} | {:.2} s | {:.1} | {:.1} (+{:.1}) | {:.1} / {:.1} |",
         case.label,
@@ -382,8 +379,7 @@ async fn small_analyses_while_two_heavy_ones_run() {
     for ws in [&mut a, &mut b] {
         answer(ws).await.err().unwrap();
     }
-    let _ = child.kill();
-    let _ = child.wait();
+    child.kill();
     let ms = |v: &mut Vec<Duration>| {
         v.sort();
         (

@@ -128,8 +128,7 @@ impl Store {
 }
 
 fn start(bin: &Path, store: &Store, dir: &Path) -> (OwnedServer, String) {
-    let (child, url) = start_server(bin, &store.args(), &dir.join("addr"), None);
-    (OwnedServer::new(child), url)
+    start_server(bin, &store.args(), &dir.join("addr"), None)
 }
 
 async fn update_past(ws: &mut Ws, seq: Option<u64>) -> Result<Update, String> {

@@ -185,10 +185,11 @@ async fn what_a_database_crash_takes_from_matchmaking_is_made_good() {
 }
 
 /// Empties matchmaking's unlogged tables as a crash's recovery does. A
-/// crash takes no locks, but this stand-in does, table by table, while a
-/// node's beat locks `mm_presence` before `mm_nodes`: PostgreSQL may then
+/// crash takes no locks, but this stand-in does, table by table in its
+/// list's order, while the nodes' statements lock them in other orders (a
+/// beat's sweep takes `mm_presence` before `mm_nodes`): PostgreSQL may then
 /// end the stand-in as a deadlock's victim (seen once in CI), and it is
-/// simply made again. Anything else is a failure.
+/// simply made again, as PostgreSQL advises. Anything else is a failure.
 async fn empty_the_books(scratch: &ScratchSchema) {
     /// A deadlock needs a beat at that very moment; a few in a row would
     /// be something else.

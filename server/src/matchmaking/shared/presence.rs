@@ -56,11 +56,12 @@ impl SharedBooks {
         // kept while it beats, even late), in one statement.
         client
             .execute(
-                "WITH alive AS (SELECT gw FROM mm_nodes WHERE alive_until_ms > $2 OR gw = $1), \
-                 p AS (DELETE FROM mm_presence WHERE gw NOT IN (SELECT gw FROM alive)), \
-                 s AS (DELETE FROM mm_seeks WHERE gw NOT IN (SELECT gw FROM alive)) \
-                 DELETE FROM mm_nodes WHERE alive_until_ms <= $2 AND gw <> $1",
-                &[&self.node, &now],
+                &format!(
+                    "WITH p AS (DELETE FROM mm_presence WHERE gw <> $2 AND gw NOT IN {LIVE}), \
+                     s AS (DELETE FROM mm_seeks WHERE gw <> $2 AND gw NOT IN {LIVE}) \
+                     DELETE FROM mm_nodes WHERE alive_until_ms <= $1 AND gw <> $2"
+                ),
+                &[&now, &self.node],
             )
             .await?;
         let lost = self.lost_to(&client, &epoch, now_ms).await?;

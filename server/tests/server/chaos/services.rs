@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use super::{LEASE, NODES};
-use crate::common::live::start_server;
+use crate::common::live::{start_server, OwnedServer};
 use parlor_server::testing::missing_service;
 
 /// Where node `i` logs: `PARLOR_CHAOS_LOGS/node{i}.log` if that is set
@@ -208,7 +208,7 @@ impl Drop for Redis {
 /// One node of the cluster.
 #[derive(Default)]
 pub(crate) struct Node {
-    pub(crate) child: Option<Child>,
+    pub(crate) child: Option<OwnedServer>,
     pub(crate) url: Option<String>,
     pub(crate) stopped: bool,
     /// How many times it was started.
@@ -250,10 +250,8 @@ impl Services {
     pub(crate) fn kill_node(&mut self, i: usize) {
         let n = &mut self.nodes[i];
         n.url = None;
-        if let Some(mut c) = n.child.take() {
-            let _ = c.kill();
-            let _ = c.wait();
-        }
+        // Killed and reaped as it is dropped.
+        n.child = None;
     }
 
     /// The URLs of the nodes a client may connect to now (a paused node

@@ -29,9 +29,9 @@ pub const PATIENCE: Duration = Duration::from_secs(60);
 pub struct OwnedServer(Child);
 
 impl OwnedServer {
-    /// Takes `child` over.
-    pub fn new(child: Child) -> OwnedServer {
-        OwnedServer(child)
+    /// Its process id (for signals).
+    pub fn id(&self) -> u32 {
+        self.0.id()
     }
 
     /// Kills it (SIGKILL) and reaps it; a second kill does nothing.
@@ -48,7 +48,8 @@ impl Drop for OwnedServer {
 }
 
 /// Starts the server binary `bin` with `args`, listening on a free
-/// loopback port; its child process and `ws://` URL once it listens.
+/// loopback port; its process (killed when dropped) and `ws://` URL once
+/// it listens.
 /// `port_file` is where it writes the address (removed first). Its
 /// log (`RUST_LOG`, default `error`) goes to `log` (appended) if given,
 /// else to the test's stderr.
@@ -57,7 +58,7 @@ pub fn start_server(
     args: &[OsString],
     port_file: &Path,
     log: Option<&Path>,
-) -> (Child, String) {
+) -> (OwnedServer, String) {
     let _ = std::fs::remove_file(port_file);
     // The server logs on stdout.
     let (stdout, stderr) = match log {
@@ -88,7 +89,7 @@ pub fn start_server(
     loop {
         // Written whole (renamed into place) once the server listens.
         if let Ok(a) = std::fs::read_to_string(port_file) {
-            return (child, format!("ws://{}", a.trim()));
+            return (OwnedServer(child), format!("ws://{}", a.trim()));
         }
         if let Ok(Some(status)) = child.try_wait() {
             panic!("the server exited at start-up: {status}");
