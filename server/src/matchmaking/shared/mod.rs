@@ -310,6 +310,11 @@ impl SharedBooks {
                 serde_json::from_str(placed.as_deref().unwrap_or("")).map_err(corrupt)?;
             out.push((id, conn, Some(placed)));
         }
+        // Only seeks known before the read below can be judged by it: a
+        // seek is listed here once its row is committed, so one listed
+        // meanwhile (a seek racing this round) may be missing from a read
+        // that began earlier, and is not lost.
+        let known: HashSet<u64> = super::lock(&self.mine).keys().copied().collect();
         let present: HashSet<u64> = client
             .query("SELECT id FROM mm_seeks WHERE gw = $1", &[&self.node])
             .await?
@@ -322,7 +327,7 @@ impl SharedBooks {
         }
         let lost: Vec<(u64, ConnId)> = mine
             .iter()
-            .filter(|(id, _)| !present.contains(id))
+            .filter(|(id, _)| known.contains(id) && !present.contains(id))
             .map(|(&id, &conn)| (id, conn))
             .collect();
         for (id, conn) in lost {
